@@ -1,0 +1,60 @@
+/*
+ * The reference interpreter: the golden model every kernel is checked
+ * against.  Plain, readable, single-threaded C over struct machine.
+ *
+ * A global step runs one ISA instruction (WIDE and its instruction are
+ * one) on every RUNNING core, in core-id order; then, if no core is left
+ * RUNNING and some are WAITING at a barrier, the barrier completes and
+ * they all become RUNNING for the next step.  Halted and faulted cores do
+ * not count for a barrier.  A core that faults stops alone; the others go
+ * on.
+ *
+ * Faults (ijvm.md section 3) leave the core's registers as they were
+ * before the faulting instruction, with status CORE_ERROR, fault, fault_pc
+ * and fault_op set.
+ */
+#ifndef MICDB_REF_H
+#define MICDB_REF_H
+
+#include <stdint.h>
+
+#include "machine.h"
+
+/* Which cores a step may run: all, or only those with mask[core] != 0
+ * (the debugger's scheduler locking); the others keep their state. */
+struct ref_mask {
+	const uint8_t	*mask;   /* NULL: every core */
+};
+
+/* Counts after a step. */
+struct ref_summary {
+	uint32_t	running;
+	uint32_t	waiting;
+	uint32_t	halted;
+	uint32_t	faulted;
+	uint32_t	executed;   /* cores that executed an instruction */
+};
+
+/* Execute one instruction on one RUNNING core (no barrier release).
+ * Returns 1 if it executed, 0 if the core was not RUNNING. */
+int	ref_exec(struct machine *m, uint32_t core);
+/* One global step (see above); the summary may be NULL. */
+void	ref_step(struct machine *m, const struct ref_mask *mask,
+	    struct ref_summary *sum);
+/* Complete a barrier if every running core waits; returns 1 if it did. */
+int	ref_barrier_release(struct machine *m);
+/* Count cores by status. */
+void	ref_count(const struct machine *m, struct ref_summary *sum);
+
+/*
+ * The frame rules that the ISA level checks, shared with the debugger
+ * (frames pane) and the kernels' tests.  floor: the word address below
+ * which a pop may not go (the operand stack of the current frame is
+ * floor+1 .. SP).  nlocals: locals of the current frame.  Both return -1
+ * when the frame's link pointer lies outside the stack region.
+ */
+int	ref_frame_floor(const struct machine *m, uint32_t core, int32_t *floor);
+int	ref_frame_nlocals(const struct machine *m, uint32_t core,
+	    int32_t *nlocals);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * Small helpers every module uses: checked allocation (an allocation
+ * failure aborts with a message; nothing in micdb can go on without
+ * memory), formatted strings and whole-file reads that report errors as
+ * messages instead of printing them.
+ */
+#ifndef MICDB_UTIL_H
+#define MICDB_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define PRINTFLIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PRINTFLIKE(a, b)
+#endif
+
+void	*xmalloc(size_t n);
+void	*xcalloc(size_t n, size_t size);
+void	*xrealloc(void *p, size_t n);
+void	*xreallocarray(void *p, size_t n, size_t size);
+char	*xstrdup(const char *s);
+char	*xstrndup(const char *s, size_t n);
+char	*xasprintf(const char *fmt, ...) PRINTFLIKE(1, 2);
+char	*xvasprintf(const char *fmt, va_list ap);
+
+/* Read a whole file ("-" is stdin).  Returns 0, or -1 with *cause set. */
+int	 read_file(const char *path, uint8_t **data, size_t *len, char **cause);
+/* Write a whole file atomically enough for tools (temp + rename). */
+int	 write_file(const char *path, const uint8_t *data, size_t len,
+	    char **cause);
+
+/* Growable byte buffer. */
+struct buf {
+	uint8_t	*data;
+	size_t	 len;
+	size_t	 cap;
+};
+void	 buf_put(struct buf *b, const void *p, size_t n);
+void	 buf_put_u8(struct buf *b, uint8_t v);
+void	 buf_put_be16(struct buf *b, uint16_t v);
+void	 buf_put_be32(struct buf *b, uint32_t v);
+void	 buf_printf(struct buf *b, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	 buf_free(struct buf *b);
+
+static inline uint32_t
+get_be32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+	    ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline uint16_t
+get_be16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+/* Edit distance, for "did you mean" suggestions. */
+int	 edit_distance(const char *a, const char *b);
+
+/* Parse a non-negative decimal/hex integer option value with bounds. */
+int	 parse_uint_option(const char *text, unsigned long min,
+	    unsigned long max, unsigned long *out);
+
+#endif

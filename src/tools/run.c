@@ -1,0 +1,334 @@
+/*
+ * micdb run: load the programs, step the machine until every core has
+ * halted or faulted, and pass the cores' output through.
+ *
+ * Output (debugger.md section 1): with one core (or --output raw) bytes go
+ * to stdout as the core writes them; with more, every core's output is
+ * cut into lines and each line printed as "[core N] text" when its newline
+ * arrives, so no core's line is ever split by another's.  Faults are one
+ * line each on stderr when they happen.  Input for core 0 comes from
+ * --input or stdin, read only when core 0 is about to execute IN, so
+ * interactive programs work and programs that never read do not block.
+ *
+ * SIGINT stops the run at a step boundary (exit 3) with the output so far
+ * flushed: nothing is lost.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ijvm.h"
+#include "opts.h"
+#include "ref.h"
+#include "run.h"
+
+static const char run_usage[] =
+"usage: micdb run [options] PROGRAM\n"
+"       micdb run [options] --program FILE:RANGE [--program FILE:RANGE...] [PROGRAM]\n"
+"Run a .jas or .ijvm program on an emulated many-core machine to completion\n"
+"and print what its cores write.\n"
+"\n"
+"  --cores N            number of cores (default 1, or as --program ranges need)\n"
+"  --program FILE:RANGE run FILE on cores RANGE (e.g. 0-511 or 0-7,12): MIMD\n"
+"  --input FILE         input bytes for core 0 (default: standard input)\n"
+"  --max-steps N        stop after N steps (exit 3)\n"
+"  --output raw|lines   raw: pass bytes through; lines (default with more\n"
+"                       than one core): prefix each line with [core N]\n"
+"  --stack-words N      private stack words per core (default 4096)\n"
+"  --heap-words N       shared heap words (default 1048576)\n"
+"  --warp-width W       warp width for divergence records, 1..64 (default 32)\n"
+"  --engine ref|opencl  ref: the C reference interpreter (default)\n"
+"  --level isa          execution level (isa; mic and pmic come with the\n"
+"                       micro-architecture levels)\n"
+"  --trace FILE         write one JSON line per step with every core's state\n"
+"  -h, --help           show this help\n"
+"\n"
+"Exit status: 0 every core halted, 1 a core faulted, 2 bad input or usage,\n"
+"3 step limit reached, deadlock or interrupted.\n";
+
+struct run {
+	struct machine		 m;
+	const struct micdb_opts	*o;
+	int			 input_fd;     /* -1: no lazy input */
+	int			 input_eof;
+	int			 raw;          /* pass bytes through */
+	FILE			*trace;
+	uint8_t			*reported;     /* faults already printed */
+	int			 any_fault;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void
+on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* Pass complete lines (or all bytes when raw) of every core to stdout. */
+static void
+drain_output(struct run *r, int final)
+{
+	for (uint32_t c = 0; c < r->m.cfg.ncores; c++) {
+		struct buf *out = &r->m.io[c].out;
+		size_t start = 0;
+
+		if (out->len == 0)
+			continue;
+		if (r->raw) {
+			fwrite(out->data, 1, out->len, stdout);
+			out->len = 0;
+			continue;
+		}
+		for (size_t i = 0; i < out->len; i++) {
+			if (out->data[i] != '\n')
+				continue;
+			printf("[core %u] %.*s\n", c, (int)(i - start),
+			    (const char *)out->data + start);
+			start = i + 1;
+		}
+		if (final && start < out->len) {
+			printf("[core %u] %.*s\n", c, (int)(out->len - start),
+			    (const char *)out->data + start);
+			start = out->len;
+		}
+		memmove(out->data, out->data + start, out->len - start);
+		out->len -= start;
+	}
+}
+
+/* Read more input for core 0 if it is about to execute IN with none. */
+static void
+feed_input(struct run *r)
+{
+	struct core *c0 = &r->m.cores[0];
+	struct core_io *io = &r->m.io[0];
+	uint8_t chunk[4096];
+	ssize_t n;
+
+	if (r->input_fd < 0 || r->input_eof || c0->status != CORE_RUNNING ||
+	    io->in_pos < io->in_len ||
+	    machine_fetch_byte(&r->m, 0, c0->pc) != OP_IN)
+		return;
+	fflush(stdout);		/* a prompt must show before we wait */
+	do
+		n = read(r->input_fd, chunk, sizeof chunk);
+	while (n < 0 && errno == EINTR && !interrupted);
+	if (n <= 0)
+		r->input_eof = 1;
+	else
+		machine_add_input(&r->m, 0, chunk, (size_t)n);
+}
+
+static const char *
+status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "error";
+	case CORE_WAITING: return "waiting";
+	}
+	return "?";
+}
+
+static void
+report_faults(struct run *r)
+{
+	for (uint32_t i = 0; i < r->m.cfg.ncores; i++) {
+		const struct core *c = &r->m.cores[i];
+		const struct ijvm_opinfo *info;
+		const struct program *p;
+		const struct symbol *sym;
+
+		if (c->status != CORE_ERROR || r->reported[i])
+			continue;
+		r->reported[i] = 1;
+		r->any_fault = 1;
+		info = ijvm_builtin(c->fault_op);
+		p = r->m.progs[c->prog];
+		fflush(stdout);
+		fprintf(stderr, "micdb: core %u: %s at pc 0x%04x (opcode 0x%02x "
+		    "%s", i, ijvm_fault_message(c->fault), (uint32_t)c->fault_pc,
+		    c->fault_op, info ? info->name : "unknown");
+		sym = c->fault_pc >= 0 ? program_method_at(p,
+		    (uint32_t)c->fault_pc) : NULL;
+		if (sym != NULL)
+			fprintf(stderr, " in %s", sym->name);
+		if (c->fault_pc >= 0 && program_line_at(p,
+		    (uint32_t)c->fault_pc) != 0)
+			fprintf(stderr, ", %s line %u", p->path,
+			    program_line_at(p, (uint32_t)c->fault_pc));
+		fprintf(stderr, ")\n");
+	}
+}
+
+static void
+trace_step(struct run *r)
+{
+	fprintf(r->trace, "{\"step\":%llu,\"cores\":[",
+	    (unsigned long long)r->m.step);
+	for (uint32_t i = 0; i < r->m.cfg.ncores; i++) {
+		const struct core *c = &r->m.cores[i];
+
+		fprintf(r->trace, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
+		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
+		    i ? "," : "", i, c->pc, c->sp, c->lv, c->tos,
+		    status_name(c->status), (unsigned long long)c->steps);
+	}
+	fprintf(r->trace, "]}\n");
+}
+
+static int
+run_loop(struct run *r)
+{
+	struct ref_summary sum;
+
+	ref_count(&r->m, &sum);
+	while (sum.running + sum.waiting > 0) {
+		if (interrupted) {
+			drain_output(r, 1);
+			fprintf(stderr, "micdb: interrupted after %llu steps\n",
+			    (unsigned long long)r->m.step);
+			return EXIT_STOPPED;
+		}
+		if (r->o->max_steps && r->m.step >= r->o->max_steps) {
+			drain_output(r, 1);
+			fprintf(stderr, "micdb: stopped after %llu steps with %u "
+			    "cores still running (raise --max-steps)\n",
+			    (unsigned long long)r->m.step,
+			    sum.running + sum.waiting);
+			return EXIT_STOPPED;
+		}
+		feed_input(r);
+		ref_step(&r->m, NULL, &sum);
+		if (r->trace)
+			trace_step(r);
+		drain_output(r, 0);
+		report_faults(r);
+		if (sum.executed == 0 && sum.running + sum.waiting > 0) {
+			drain_output(r, 1);
+			fprintf(stderr, "micdb: deadlock at step %llu: %u cores "
+			    "wait at a barrier that cannot complete\n",
+			    (unsigned long long)r->m.step, sum.waiting);
+			return EXIT_STOPPED;
+		}
+	}
+	drain_output(r, 1);
+	return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
+}
+
+static int
+check_supported(const struct micdb_opts *o, char **cause)
+{
+	if (o->engine == ENGINE_OPENCL) {
+		*cause = xasprintf("the OpenCL engine is not part of this build "
+		    "yet: use --engine ref");
+		return -1;
+	}
+	if (o->level != LEVEL_ISA) {
+		*cause = xasprintf("--level %s: only the ISA level exists in "
+		    "this build (use --level isa)", o->level == LEVEL_MIC ?
+		    "mic" : "pmic");
+		return -1;
+	}
+	if (o->fork_join) {
+		*cause = xasprintf("--fork-join is not supported by this build "
+		    "(run SPMD programs that use COREID instead)");
+		return -1;
+	}
+	if (o->batch_path) {
+		*cause = xasprintf("--batch belongs to the debugger (micdb "
+		    "--batch FILE PROGRAM), not to micdb run");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+setup_input(struct run *r, char **cause)
+{
+	r->input_fd = -1;
+	if (r->o->input_path != NULL) {
+		uint8_t *data;
+		size_t len;
+
+		if (read_file(r->o->input_path, &data, &len, cause) != 0)
+			return -1;
+		machine_add_input(&r->m, 0, data, len);
+		free(data);
+		r->input_eof = 1;
+		return 0;
+	}
+	r->input_fd = STDIN_FILENO;
+	return 0;
+}
+
+int
+run_main(int argc, char **argv)
+{
+	struct micdb_opts o;
+	struct loaded l;
+	struct run r;
+	struct machine_config cfg;
+	char *cause = NULL;
+	int rc;
+
+	opts_init(&o);
+	memset(&r, 0, sizeof r);
+	rc = opts_parse(&o, argc, argv, run_usage, &cause);
+	if (rc == 1) {
+		opts_free(&o);
+		return 0;
+	}
+	if (rc != 0 || check_supported(&o, &cause) != 0)
+		goto usage;
+	if (opts_load(&o, &l, &cause) != 0)
+		goto usage;
+	cfg.ncores = l.ncores;
+	cfg.stack_words = o.stack_words;
+	cfg.heap_words = o.heap_words;
+	cfg.warp_width = o.warp_width;
+	if (machine_init(&r.m, &cfg, l.ptrs, l.nprogs, l.core_prog,
+	    &cause) != 0) {
+		loaded_free(&l);
+		goto usage;
+	}
+	r.o = &o;
+	r.raw = o.output_raw || cfg.ncores == 1;
+	r.reported = xcalloc(cfg.ncores, 1);
+	if (setup_input(&r, &cause) != 0)
+		goto fail;
+	if (o.trace_path && (r.trace = fopen(o.trace_path, "w")) == NULL) {
+		cause = xasprintf("cannot create trace file %s: %s",
+		    o.trace_path, strerror(errno));
+		goto fail;
+	}
+	signal(SIGINT, on_sigint);
+	rc = run_loop(&r);
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "micdb: cannot write output: %s\n",
+		    strerror(errno));
+		rc = EXIT_USAGE;
+	}
+	if (r.trace)
+		fclose(r.trace);
+	free(r.reported);
+	machine_free(&r.m);
+	loaded_free(&l);
+	opts_free(&o);
+	return rc;
+fail:
+	free(r.reported);
+	machine_free(&r.m);
+	loaded_free(&l);
+usage:
+	fprintf(stderr, "micdb run: %s\n", cause);
+	free(cause);
+	opts_free(&o);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,69 @@
+# Shared helpers of the shell tests: TAP output (automake's tap-driver
+# counts every check) and the paths of the binaries under test.
+# The -asan binaries are the same programs built with ASan/UBSan; error
+# paths and fuzzing use them so a crash or leak fails the test.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+MICDB=$top_builddir/src/micdb
+IJVM_AS=$top_builddir/src/ijvm-as
+IJVM_DIS=$top_builddir/src/ijvm-dis
+MICDB_ASAN=$top_builddir/tests/micdb-asan
+IJVM_AS_ASAN=$top_builddir/tests/ijvm-as-asan
+IJVM_DIS_ASAN=$top_builddir/tests/ijvm-dis-asan
+PROGRAMS=$top_srcdir/programs
+TMP=$top_builddir/tests/tmp/$(basename "$0" .sh).$$
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
+tap_n=0
+tap_failed=0
+
+ok() {
+	# ok CONDITION-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+# run_cmd OUT ERR CMD...: run CMD, stdout/stderr to files, status in $rc
+run_cmd() {
+	out=$1 err=$2
+	shift 2
+	"$@" >"$out" 2>"$err" </dev/null
+	rc=$?
+}
+
+# expect_rc WANT DESCRIPTION (after run_cmd)
+expect_rc() {
+	[ "$rc" -eq "$1" ]
+	ok $? "$2 (exit $1)"
+	[ "$rc" -eq "$1" ] || { diag "exit status $rc"; diag "$(head -c 2000 "$err")"; }
+}
+
+# expect_err PATTERN DESCRIPTION: stderr matches the fixed string
+expect_err() {
+	grep -qF -- "$1" "$err"
+	ok $? "$2"
+	grep -qF -- "$1" "$err" || { diag "stderr lacks: $1"; diag "$(head -c 2000 "$err")"; }
+}
+
+# no_sanitizer_report DESCRIPTION
+no_sanitizer_report() {
+	! grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$err"
+	ok $? "$1: no sanitizer report"
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}

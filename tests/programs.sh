@@ -1,0 +1,64 @@
+#!/bin/sh
+# Every sample program runs with its expected output: programs/NAME.jas
+# with NAME.expected, options from NAME.opts (one variant per line: line
+# i>1 compares with NAME.expected.i) and stdin from NAME.input.  Output of
+# multi-core runs is compared sorted by core (stable), since only each
+# core's own line order is deterministic.  The assembled .ijvm must run
+# exactly like the source.
+. "$(dirname "$0")/lib.sh"
+
+sort_cores() {
+	sort -s -k2,2n "$1"
+}
+
+for expected in "$PROGRAMS"/*.expected; do
+	name=$(basename "$expected" .expected)
+	jas=$PROGRAMS/$name.jas
+	[ -f "$jas" ] || continue
+	input=/dev/null
+	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
+	if [ -f "$PROGRAMS/$name.opts" ]; then
+		variants=$(wc -l <"$PROGRAMS/$name.opts")
+		[ "$variants" -ge 1 ] || variants=1
+	else
+		variants=1
+	fi
+	i=1
+	while [ "$i" -le "$variants" ]; do
+		opts=""
+		[ -f "$PROGRAMS/$name.opts" ] &&
+			opts=$(sed -n "${i}p" "$PROGRAMS/$name.opts")
+		want=$expected
+		[ "$i" -gt 1 ] && want=$expected.$i
+		# shellcheck disable=SC2086
+		(cd "$top_srcdir" && "$MICDB" run --engine ref $opts "$jas" \
+			<"$input" >"$TMP/out" 2>"$TMP/err")
+		rc=$?
+		[ "$rc" -eq 0 ]
+		ok $? "$name [$opts]: exits 0"
+		[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
+		sort_cores "$TMP/out" >"$TMP/out.sorted"
+		sort_cores "$want" >"$TMP/want.sorted"
+		cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+		ok $? "$name [$opts]: output matches $(basename "$want")"
+		cmp -s "$TMP/out.sorted" "$TMP/want.sorted" ||
+			diag "$(diff "$TMP/want.sorted" "$TMP/out.sorted" | head -20)"
+		i=$((i + 1))
+	done
+
+	# The binary runs like the source (first variant).
+	opts=""
+	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	"$IJVM_AS" -o "$TMP/$name.ijvm" "$jas" 2>"$TMP/err"
+	ok $? "$name: assembles with ijvm-as"
+	# shellcheck disable=SC2086
+	(cd "$top_srcdir" && "$MICDB" run --engine ref $opts "$TMP/$name.ijvm" \
+		<"$input" >"$TMP/out.bin" 2>/dev/null)
+	(cd "$top_srcdir" && "$MICDB" run --engine ref $opts "$jas" \
+		<"$input" >"$TMP/out.src" 2>/dev/null)
+	cmp -s "$TMP/out.bin" "$TMP/out.src"
+	ok $? "$name: .ijvm output equals .jas output"
+done
+[ "$tap_n" -ge 15 ]
+ok $? "at least 15 checks ran (found the sample programs)"
+done_testing
