@@ -97,7 +97,7 @@ expect_rc 2 "overlapping --program ranges"
 expect_err "core 3 is given two programs" "overlap is named"
 run_cmd o e "$M" run --cores 4 --program ok.jas:0-7 ok.jas
 expect_rc 2 "--program range beyond --cores"
-run_cmd o e "$M" run --cores 67108864 --stack-words 1048576 ok.jas
+run_cmd o e "$M" run --cores 67108864 --stack-words 1000000 ok.jas
 expect_rc 2 "absurd memory request"
 expect_err "lower --cores" "memory error says what to do"
 no_sanitizer_report "absurd memory request"
@@ -109,8 +109,8 @@ expect_err "micdb run" "points to micdb run"
 
 # --- faults in guest programs ------------------------------------------
 fault() {
-	# fault NAME EXPECTED-MESSAGE-PART CORES: body of main on stdin
-	{ echo ".main"; cat; echo ".end-main"; } >"$1.jas"
+	# fault NAME EXPECTED-MESSAGE-PART CORES BODY: BODY (printf format) is main
+	{ echo ".main"; printf "$4"; echo ".end-main"; } >"$1.jas"
 	run_cmd o e "$M" run --cores "$3" "$1.jas"
 	expect_rc 1 "fault $1"
 	expect_err "$2" "fault $1: message names the fault"
@@ -118,18 +118,17 @@ fault() {
 	ok $? "fault $1: one line with core, pc and opcode"
 	no_sanitizer_report "fault $1"
 }
-printf '\tPOP\n\tHALT\n' | fault underflow "operand stack underflow" 1
-printf '\tBIPUSH 1\n\tIADD\n\tHALT\n' | fault underflow2 "operand stack underflow" 1
-printf 'l:\tBIPUSH 1\n\tGOTO l\n' | fault overflow "stack overflow" 1
-printf '\tBIPUSH 1\n' | fault runoff "ran past the end" 1
-printf '\tERR\n' | fault err "ERR executed" 1
-printf '\tLDC_W 5\n\tHALT\n' | fault cpindex "constant-pool index" 1
-printf '\tBIPUSH 3\n\tNEWARRAY\n\tBIPUSH 0\n\tSWAP\n\tBIPUSH 7\n\tSWAP\n\tIALOAD\n\tHALT\n' |
-	fault bounds "array index out of bounds" 1
-printf '\tBIPUSH -1\n\tNEWARRAY\n\tHALT\n' | fault negsize "negative size" 1
-printf '\tBIPUSH 0\n\tBIPUSH 9\n\tIALOAD\n\tHALT\n' | fault notarray "not an array" 1
-printf '\tIRETURN\n' | fault retmain "IRETURN from main" 1
-printf '\tCOREID\n\tIFEQ z\n\tHALT\nz:\tPOP\n\tHALT\n' | fault onecore "underflow" 4
+fault underflow "operand stack underflow" 1 '\tPOP\n\tHALT\n'
+fault underflow2 "operand stack underflow" 1 '\tBIPUSH 1\n\tIADD\n\tHALT\n'
+fault overflow "stack overflow" 1 'l:\tBIPUSH 1\n\tGOTO l\n'
+fault runoff "ran past the end" 1 '\tBIPUSH 1\n'
+fault err "ERR executed" 1 '\tERR\n'
+fault cpindex "constant-pool index" 1 '\tLDC_W 5\n\tHALT\n'
+fault bounds "array index out of bounds" 1 '\tBIPUSH 3\n\tNEWARRAY\n\tBIPUSH 0\n\tSWAP\n\tBIPUSH 7\n\tSWAP\n\tIALOAD\n\tHALT\n'
+fault negsize "negative size" 1 '\tBIPUSH -1\n\tNEWARRAY\n\tHALT\n'
+fault notarray "not an array" 1 '\tBIPUSH 0\n\tBIPUSH 9\n\tIALOAD\n\tHALT\n'
+fault retmain "IRETURN from main" 1 '\tIRETURN\n'
+fault onecore "underflow" 4 '\tCOREID\n\tIFEQ z\n\tHALT\nz:\tPOP\n\tHALT\n'
 grep -q "core 0:" e && ! grep -q "core 1:" e
 ok $? "only the faulting core is reported; the others halt normally"
 

@@ -15,6 +15,7 @@ for jas in "$PROGRAMS"/*.jas "$PROGRAMS"/bench/*.jas; do
 			ok 1 "$name: assembles ($sym symbols)"
 			continue
 		}
+		rm -f "$TMP/b.ijvm"
 		"$IJVM_DIS_ASAN" "$TMP/a.ijvm" >"$TMP/a.jas" 2>"$TMP/err"
 		ok $? "$name: disassembles ($sym symbols)"
 		# shellcheck disable=SC2086

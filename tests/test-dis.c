@@ -163,8 +163,10 @@ main(void)
 
 	roundtrip("every instruction", prog_all);
 	roundtrip("hello", ".main\n#print \"hi\\n\"\n\tHALT\n.end-main\n");
-	roundtrip("empty method", ".main\n\tHALT\n.end-main\n"
-	    ".method f()\n\tBIPUSH 0\n\tIRETURN\n.end-method\n");
+	roundtrip("small method", ".main\n\tBIPUSH 0\n\tINVOKEVIRTUAL f\n"
+	    "\tHALT\n.end-main\n"
+	    ".method f()\n\tBIPUSH 0\n\tIRETURN\n.end-method\n"
+	    ".method g()\n\tBIPUSH 1\n\tIRETURN\n.end-method\n");
 	roundtrip("backward and forward", ".main\nl0:\tGOTO l2\nl1:\tHALT\n"
 	    "l2:\tGOTO l1\n.end-main\n");
 	wide_source(&wide);

@@ -40,9 +40,9 @@ run_cmd o e "$IJVM_AS" --no-symbols -o nosym.ijvm hi.jas
 ok $? "--no-symbols leaves the symbol blocks out"
 # magic, cp block (origin 0x10000, 0 bytes), text block (origin 0, 8 bytes)
 od -An -tx1 nosym.ijvm | tr -d ' \n' >hex
-[ "$(cat hex)" = "1deadfad00010000000000000000000000000000000a1048fd1069fd100afdff" ]
+[ "$(cat hex)" = "1deadfad0001000000000000000000000000000a1048fd1069fd100afdff" ]
 ok $? "standard .ijvm layout, byte for byte"
-[ "$(cat hex)" = "1deadfad00010000000000000000000000000000000a1048fd1069fd100afdff" ] ||
+[ "$(cat hex)" = "1deadfad0001000000000000000000000000000a1048fd1069fd100afdff" ] ||
 	diag "got $(cat hex)"
 run_cmd o e "$MICDB" run hi.ijvm
 [ "$rc" -eq 0 ] && [ "$(cat o)" = "Hi" ]

@@ -112,14 +112,6 @@ valid_name(const char *s)
 	return 1;
 }
 
-static int
-cmp_method(const void *a, const void *b)
-{
-	const struct dmethod *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
 static void
 dis_free(struct dis *d)
 {
@@ -137,18 +129,60 @@ is_header(const struct program *prog, int32_t addr)
 	return addr > 0 && (uint32_t)addr + 4 <= prog->text_size;
 }
 
-/* Find the methods and check the pool layout. */
+/* Does [from, to) decode into whole instructions? */
+static int
+decodes(const struct dis *d, uint32_t from, uint32_t to)
+{
+	struct dinsn in;
+
+	while (from < to) {
+		if (decode(d->prog, d->set, from, to, &in) != 0)
+			return 0;
+		from += in.size;
+	}
+	return 1;
+}
+
+/*
+ * Can pool slots [k, cp_size) be the method slots?  Their addresses must
+ * rise, each must be a header, and main and every method body must
+ * decode into whole instructions up to the next method.
+ */
+static int
+method_suffix_ok(const struct dis *d, uint32_t k)
+{
+	const struct program *prog = d->prog;
+	uint32_t prev = 0;
+
+	for (uint32_t i = k; i < prog->cp_size; i++) {
+		int32_t a = prog->cp[i];
+
+		if (!is_header(prog, a) || (uint32_t)a <= prev ||
+		    get_be16(prog->text + a) == 0)
+			return 0;
+		if (!decodes(d, prev == 0 ? 0 : prev + 4, (uint32_t)a))
+			return 0;
+		prev = (uint32_t)a;
+	}
+	return decodes(d, prev == 0 ? 0 : prev + 4, prog->text_size);
+}
+
+/*
+ * Find the methods.  Slots named by INVOKEVIRTUAL are methods for sure;
+ * the method slots are a suffix of the pool (declared constants come
+ * first), so without symbols the suffix starts at the first called slot.
+ * An uncalled method defined before every called one is then taken for
+ * code of the method before it, which fails to decode and is reported:
+ * guessing further back would take constants for methods.  Symbols
+ * settle it when present.
+ */
 static int
 find_methods(struct dis *d, char **cause)
 {
 	const struct program *prog = d->prog;
-	uint8_t *called = xcalloc(prog->cp_size ? prog->cp_size : 1, 1);
-	uint32_t end = prog->text_size;
+	uint32_t end = prog->text_size, first_called = prog->cp_size, k;
 	size_t nslots;
 
-	/* Scan the whole text linearly for INVOKEVIRTUAL; headers decode as
-	 * junk but only INVOKEVIRTUAL operands matter here, and a real one
-	 * is confirmed below by the pool layout. */
 	for (uint32_t a = 0; a < end;) {
 		struct dinsn in;
 
@@ -158,61 +192,45 @@ find_methods(struct dis *d, char **cause)
 		}
 		if (in.info->noperands > 0 && in.info->kind[0] == OPK_METHOD &&
 		    (uint32_t)in.operand[0] < prog->cp_size &&
-		    is_header(prog, prog->cp[in.operand[0]]))
-			called[in.operand[0]] = 1;
+		    is_header(prog, prog->cp[in.operand[0]]) &&
+		    (uint32_t)in.operand[0] < first_called)
+			first_called = (uint32_t)in.operand[0];
 		a += in.size;
 	}
-	/* Methods are the trailing slots of the pool, in address order. */
-	nslots = 0;
-	for (uint32_t i = prog->cp_size; i > 0; i--) {
-		if (!called[i - 1])
-			break;
-		nslots++;
-	}
-	/* Symbols may name methods that nothing calls: take trailing slots
-	 * that point at a method symbol too. */
-	for (uint32_t i = prog->cp_size - (uint32_t)nslots; i > 0; i--) {
-		int named = 0;
+	k = first_called;
+	if (prog->nmethods > 0) {
+		/* symbols: the suffix holds exactly the named methods */
+		size_t named = 0;
 
-		for (size_t k = 0; k < prog->nmethods; k++)
-			if (prog->methods[k].addr > 0 &&
-			    (int32_t)prog->methods[k].addr == prog->cp[i - 1])
-				named = 1;
-		if (!named || !is_header(prog, prog->cp[i - 1]))
-			break;
-		nslots++;
+		for (size_t i = 0; i < prog->nmethods; i++)
+			if (prog->methods[i].addr > 0)
+				named++;
+		if (named <= prog->cp_size && prog->cp_size - named <= k &&
+		    method_suffix_ok(d, prog->cp_size - (uint32_t)named))
+			k = prog->cp_size - (uint32_t)named;
 	}
-	for (uint32_t i = 0; i < prog->cp_size - nslots; i++) {
-		if (called[i]) {
-			*cause = xasprintf("constant-pool slot %u is called as "
-			    "a method but is followed by plain constants: the "
-			    "standard .jas layout puts method slots last", i);
-			free(called);
-			return -1;
-		}
+	if (k < prog->cp_size && !method_suffix_ok(d, k)) {
+		*cause = xasprintf("constant-pool slot %u is called as a method "
+		    "but the slots after it are not methods in address order: "
+		    "the standard .jas layout puts method slots last", k);
+		return -1;
 	}
-	free(called);
-	d->nconst = prog->cp_size - (uint32_t)nslots;
+	nslots = prog->cp_size - k;
+	d->nconst = k;
 	d->nm = nslots + 1;
 	d->m = xcalloc(d->nm, sizeof *d->m);
 	d->m[0].slot = -1;
-	for (size_t k = 0; k < nslots; k++) {
-		struct dmethod *m = &d->m[k + 1];
+	for (size_t i = 0; i < nslots; i++) {
+		struct dmethod *m = &d->m[i + 1];
 
-		m->slot = (int)(d->nconst + k);
+		m->slot = (int)(k + i);
 		m->addr = (uint32_t)prog->cp[m->slot];
-		if (k > 0 && m->addr <= d->m[k].addr) {
-			*cause = xasprintf("method slots of the constant pool "
-			    "are not in address order (slot %d)", m->slot);
-			return -1;
-		}
 	}
-	qsort(d->m + 1, nslots, sizeof *d->m, cmp_method);
-	for (size_t k = 0; k < d->nm; k++) {
-		struct dmethod *m = &d->m[k];
+	for (size_t i = 0; i < d->nm; i++) {
+		struct dmethod *m = &d->m[i];
 
-		m->end = k + 1 < d->nm ? d->m[k + 1].addr : prog->text_size;
-		if (k == 0) {
+		m->end = i + 1 < d->nm ? d->m[i + 1].addr : prog->text_size;
+		if (i == 0) {
 			m->code = 0;
 			continue;
 		}
@@ -224,11 +242,6 @@ find_methods(struct dis *d, char **cause)
 			    "(OBJREF is always counted)", m->addr);
 			return -1;
 		}
-	}
-	if (d->nm > 1 && d->m[1].addr == 0) {
-		*cause = xasprintf("a method header at address 0 leaves no "
-		    "room for main");
-		return -1;
 	}
 	return 0;
 }

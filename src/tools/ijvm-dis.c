@@ -74,14 +74,20 @@ main(int argc, char **argv)
 		}
 		free(ctext);
 	}
-	if (read_file(argv[optind], &data, &len, &cause) != 0 ||
-	    program_load_ijvm(&prog, argv[optind], data, len, &cause) != 0) {
+	if (read_file(argv[optind], &data, &len, &cause) != 0) {
 		fprintf(stderr, "ijvm-dis: %s\n", cause);
 		free(cause);
 		ijvm_opset_free(&set);
 		return 2;
 	}
+	rc = program_load_ijvm(&prog, argv[optind], data, len, &cause);
 	free(data);
+	if (rc != 0) {
+		fprintf(stderr, "ijvm-dis: %s\n", cause);
+		free(cause);
+		ijvm_opset_free(&set);
+		return 2;
+	}
 	if (dis_program(&prog, &set, &text, &cause) != 0) {
 		fprintf(stderr, "ijvm-dis: %s: %s\n", argv[optind], cause);
 		free(cause);

@@ -11,7 +11,7 @@
 #include "machine.h"
 #include "program.h"
 
-enum engine { ENGINE_REF, ENGINE_OPENCL };
+enum engine_kind { ENGINE_REF, ENGINE_OPENCL };
 enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 
 /* --program FILE:RANGE (MIMD); the positional PROGRAM has no ranges and
@@ -29,7 +29,7 @@ struct micdb_opts {
 	uint32_t	 stack_words;
 	uint32_t	 heap_words;
 	enum level	 level;
-	enum engine	 engine;
+	enum engine_kind engine;
 	const char	*microcode;
 	const char	*device;
 	const char	*input_path;

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "ijvm.h"
 #include "opts.h"
-#include "ref.h"
 #include "run.h"
 
 static const char run_usage[] =
@@ -51,6 +51,7 @@ static const char run_usage[] =
 
 struct run {
 	struct machine		 m;
+	struct engine		 e;
 	const struct micdb_opts	*o;
 	int			 input_fd;     /* -1: no lazy input */
 	int			 input_eof;
@@ -58,7 +59,13 @@ struct run {
 	FILE			*trace;
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
+	struct engine_bp	*in_bps;       /* IN instructions of core 0 */
+	size_t			 nin_bps;
+	uint8_t			*core0;        /* core set {0} for in_bps */
 };
+
+/* The id of the breakpoints that wait for input: no user id reaches it. */
+#define RUN_INPUT_BP	0xFFFFFFFFu
 
 static volatile sig_atomic_t interrupted;
 
@@ -101,19 +108,46 @@ drain_output(struct run *r, int final)
 	}
 }
 
-/* Read more input for core 0 if it is about to execute IN with none. */
+/*
+ * Input is read lazily: while core 0 has no input left, every IN of its
+ * program is a breakpoint for core 0, so the engine stops (at a
+ * consistent cut) just before an IN would push 0, and we read then.  A
+ * byte 0xFC that is an operand, not an opcode, is never a PC, so marking
+ * every such byte is harmless.
+ */
 static void
-feed_input(struct run *r)
+find_input_points(struct run *r)
 {
-	struct core *c0 = &r->m.cores[0];
-	struct core_io *io = &r->m.io[0];
+	const struct program *p = r->m.progs[r->m.cores[0].prog];
+
+	r->core0 = xcalloc(r->m.cfg.ncores, 1);
+	r->core0[0] = 1;
+	for (uint32_t a = 0; a < p->text_size; a++) {
+		if (p->text[a] != OP_IN)
+			continue;
+		r->in_bps = xreallocarray(r->in_bps, r->nin_bps + 1,
+		    sizeof *r->in_bps);
+		r->in_bps[r->nin_bps].id = RUN_INPUT_BP;
+		r->in_bps[r->nin_bps].pc = (int32_t)a;
+		r->in_bps[r->nin_bps].cores = r->core0;
+		r->nin_bps++;
+	}
+}
+
+static int
+input_wanted(const struct run *r)
+{
+	const struct core_io *io = &r->m.io[0];
+
+	return r->input_fd >= 0 && !r->input_eof && io->in_pos >= io->in_len;
+}
+
+static void
+read_input(struct run *r)
+{
 	uint8_t chunk[4096];
 	ssize_t n;
 
-	if (r->input_fd < 0 || r->input_eof || c0->status != CORE_RUNNING ||
-	    io->in_pos < io->in_len ||
-	    machine_fetch_byte(&r->m, 0, c0->pc) != OP_IN)
-		return;
 	fflush(stdout);		/* a prompt must show before we wait */
 	do
 		n = read(r->input_fd, chunk, sizeof chunk);
@@ -121,19 +155,7 @@ feed_input(struct run *r)
 	if (n <= 0)
 		r->input_eof = 1;
 	else
-		machine_add_input(&r->m, 0, chunk, (size_t)n);
-}
-
-static const char *
-status_name(int status)
-{
-	switch (status) {
-	case CORE_RUNNING: return "running";
-	case CORE_HALTED:  return "halted";
-	case CORE_ERROR:   return "error";
-	case CORE_WAITING: return "waiting";
-	}
-	return "?";
+		r->e.ops->add_input(&r->e, 0, chunk, (size_t)n);
 }
 
 static void
@@ -167,6 +189,18 @@ report_faults(struct run *r)
 	}
 }
 
+static const char *
+status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "error";
+	case CORE_WAITING: return "waiting";
+	}
+	return "?";
+}
+
 static void
 trace_step(struct run *r)
 {
@@ -186,50 +220,73 @@ trace_step(struct run *r)
 static int
 run_loop(struct run *r)
 {
-	struct ref_summary sum;
+	struct engine_run er;
+	struct engine_stop stop;
+	char *cause = NULL;
+	/* about four million core-steps per engine run: output and the
+	 * step limit are looked at between runs */
+	uint64_t chunk = r->trace ? 1 : 1 + (4u << 20) / r->m.cfg.ncores;
 
-	ref_count(&r->m, &sum);
-	while (sum.running + sum.waiting > 0) {
-		if (interrupted) {
+	memset(&er, 0, sizeof er);
+	er.interrupt = &interrupted;
+	for (;;) {
+		er.max_steps = chunk;
+		if (r->o->max_steps) {
+			if (r->m.step >= r->o->max_steps) {
+				drain_output(r, 1);
+				fprintf(stderr, "micdb: stopped after %llu steps "
+				    "with cores still running (raise "
+				    "--max-steps)\n",
+				    (unsigned long long)r->m.step);
+				return EXIT_STOPPED;
+			}
+			if (er.max_steps > r->o->max_steps - r->m.step)
+				er.max_steps = r->o->max_steps - r->m.step;
+		}
+		/* breakpoints are not checked where a run starts */
+		if (input_wanted(r) && r->m.cores[0].status == CORE_RUNNING &&
+		    machine_fetch_byte(&r->m, 0, r->m.cores[0].pc) == OP_IN)
+			read_input(r);
+		er.bps = input_wanted(r) ? r->in_bps : NULL;
+		er.nbps = er.bps ? r->nin_bps : 0;
+		if (r->e.ops->run(&r->e, &er, &stop, &cause) != 0) {
+			drain_output(r, 1);
+			fprintf(stderr, "micdb: %s\n", cause);
+			free(cause);
+			return EXIT_USAGE;
+		}
+		if (r->trace && stop.steps_run > 0)
+			trace_step(r);
+		drain_output(r, 0);
+		report_faults(r);
+		switch (stop.reason) {
+		case STOP_STEPS:
+		case STOP_FAULT:
+			break;
+		case STOP_BREAKPOINT:
+			read_input(r);
+			break;
+		case STOP_DONE:
+			drain_output(r, 1);
+			return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
+		case STOP_DEADLOCK:
+			drain_output(r, 1);
+			fprintf(stderr, "micdb: deadlock at step %llu: cores wait "
+			    "at a barrier that cannot complete\n",
+			    (unsigned long long)r->m.step);
+			return EXIT_STOPPED;
+		case STOP_INTERRUPT:
 			drain_output(r, 1);
 			fprintf(stderr, "micdb: interrupted after %llu steps\n",
 			    (unsigned long long)r->m.step);
 			return EXIT_STOPPED;
 		}
-		if (r->o->max_steps && r->m.step >= r->o->max_steps) {
-			drain_output(r, 1);
-			fprintf(stderr, "micdb: stopped after %llu steps with %u "
-			    "cores still running (raise --max-steps)\n",
-			    (unsigned long long)r->m.step,
-			    sum.running + sum.waiting);
-			return EXIT_STOPPED;
-		}
-		feed_input(r);
-		ref_step(&r->m, NULL, &sum);
-		if (r->trace)
-			trace_step(r);
-		drain_output(r, 0);
-		report_faults(r);
-		if (sum.executed == 0 && sum.running + sum.waiting > 0) {
-			drain_output(r, 1);
-			fprintf(stderr, "micdb: deadlock at step %llu: %u cores "
-			    "wait at a barrier that cannot complete\n",
-			    (unsigned long long)r->m.step, sum.waiting);
-			return EXIT_STOPPED;
-		}
 	}
-	drain_output(r, 1);
-	return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
 }
 
 static int
 check_supported(const struct micdb_opts *o, char **cause)
 {
-	if (o->engine == ENGINE_OPENCL) {
-		*cause = xasprintf("the OpenCL engine is not part of this build "
-		    "yet: use --engine ref");
-		return -1;
-	}
 	if (o->level != LEVEL_ISA) {
 		*cause = xasprintf("--level %s: only the ISA level exists in "
 		    "this build (use --level isa)", o->level == LEVEL_MIC ?
@@ -250,6 +307,31 @@ check_supported(const struct micdb_opts *o, char **cause)
 }
 
 static int
+engine_create(struct run *r, char **cause)
+{
+	if (r->o->engine == ENGINE_OPENCL) {
+#ifdef HAVE_ENGINE_OCL
+		return engine_ocl_create(&r->e, &r->m, r->o->device, cause);
+#else
+		*cause = xasprintf("the OpenCL engine is not part of this build "
+		    "yet: use --engine ref");
+		return -1;
+#endif
+	}
+	return engine_ref_create(&r->e, &r->m, cause);
+}
+
+static void
+run_free(struct run *r)
+{
+	engine_free(&r->e);
+	free(r->reported);
+	free(r->in_bps);
+	free(r->core0);
+	machine_free(&r->m);
+}
+
+static int
 setup_input(struct run *r, char **cause)
 {
 	r->input_fd = -1;
@@ -259,7 +341,7 @@ setup_input(struct run *r, char **cause)
 
 		if (read_file(r->o->input_path, &data, &len, cause) != 0)
 			return -1;
-		machine_add_input(&r->m, 0, data, len);
+		r->e.ops->add_input(&r->e, 0, data, len);
 		free(data);
 		r->input_eof = 1;
 		return 0;
@@ -301,6 +383,9 @@ run_main(int argc, char **argv)
 	r.o = &o;
 	r.raw = o.output_raw || cfg.ncores == 1;
 	r.reported = xcalloc(cfg.ncores, 1);
+	if (engine_create(&r, &cause) != 0)
+		goto fail;
+	find_input_points(&r);
 	if (setup_input(&r, &cause) != 0)
 		goto fail;
 	if (o.trace_path && (r.trace = fopen(o.trace_path, "w")) == NULL) {
@@ -317,14 +402,12 @@ run_main(int argc, char **argv)
 	}
 	if (r.trace)
 		fclose(r.trace);
-	free(r.reported);
-	machine_free(&r.m);
+	run_free(&r);
 	loaded_free(&l);
 	opts_free(&o);
 	return rc;
 fail:
-	free(r.reported);
-	machine_free(&r.m);
+	run_free(&r);
 	loaded_free(&l);
 usage:
 	fprintf(stderr, "micdb run: %s\n", cause);

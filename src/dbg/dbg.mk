@@ -1,0 +1,1 @@
+# Debugger engine build rules (filled in by the debugger engine work).

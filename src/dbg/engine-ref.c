@@ -1,0 +1,200 @@
+/*
+ * The reference interpreter behind the engine interface.  Memory is the
+ * machine's own, so reads and writes are direct and there is nothing to
+ * synchronise; a run checks the stop conditions at every boundary, which
+ * is the definition the OpenCL engine is tested against.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "ijvm.h"
+#include "ref.h"
+
+void
+engine_stop_reset(struct engine *e, struct engine_stop *stop)
+{
+	memset(stop, 0, sizeof *stop);
+	stop->cores = e->stop_cores;
+	stop->bp_ids = e->stop_bps;
+}
+
+void
+engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
+    uint32_t bp_id)
+{
+	/* capacity: one entry per core at most, allocated on first use */
+	if (e->stop_cores == NULL) {
+		e->stop_cores = xcalloc(e->m->cfg.ncores, sizeof *e->stop_cores);
+		e->stop_bps = xcalloc(e->m->cfg.ncores, sizeof *e->stop_bps);
+		stop->cores = e->stop_cores;
+		stop->bp_ids = e->stop_bps;
+	}
+	if (stop->ncores >= e->m->cfg.ncores)
+		return;
+	stop->cores[stop->ncores] = core;
+	stop->bp_ids[stop->ncores] = bp_id;
+	stop->ncores++;
+}
+
+/* Breakpoints at the current boundary: cores whose PC matches. */
+static int
+check_bps(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop)
+{
+	const struct machine *m = e->m;
+
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *core = &m->cores[c];
+
+		if (core->status != CORE_RUNNING ||
+		    (r->mask != NULL && !r->mask[c]))
+			continue;
+		for (size_t i = 0; i < r->nbps; i++) {
+			const struct engine_bp *bp = &r->bps[i];
+
+			if (bp->pc == core->pc &&
+			    (bp->cores == NULL || bp->cores[c])) {
+				engine_stop_add(e, stop, c, bp->id);
+				break;
+			}
+		}
+	}
+	return stop->ncores > 0;
+}
+
+/* Cores that faulted since the last look (the impl remembers which). */
+static void
+note_faults(struct engine *e, struct engine_stop *stop, int report)
+{
+	uint8_t *seen = e->impl;
+
+	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
+		if (e->m->cores[c].status == CORE_ERROR && !seen[c]) {
+			seen[c] = 1;
+			if (report)
+				engine_stop_add(e, stop, c, 0);
+		}
+}
+
+static int
+ref_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct machine *m = e->m;
+	struct ref_mask mask = { r->mask };
+	struct ref_summary sum;
+
+	(void)cause;
+	engine_stop_reset(e, stop);
+	ref_count(m, &sum);
+	if (sum.running + sum.waiting == 0) {
+		stop->reason = STOP_DONE;
+		return 0;
+	}
+	while (stop->steps_run < r->max_steps) {
+		uint32_t faulted_before = sum.faulted;
+
+		if (r->interrupt != NULL && *r->interrupt) {
+			stop->reason = STOP_INTERRUPT;
+			return 0;
+		}
+		ref_step(m, r->mask ? &mask : NULL, &sum);
+		stop->steps_run++;
+		if (sum.faulted > faulted_before) {
+			note_faults(e, stop, r->stop_on_fault);
+			if (r->stop_on_fault) {
+				stop->reason = STOP_FAULT;
+				return 0;
+			}
+		}
+		if (sum.running + sum.waiting == 0) {
+			stop->reason = STOP_DONE;
+			return 0;
+		}
+		if (sum.executed == 0) {
+			stop->reason = STOP_DEADLOCK;
+			return 0;
+		}
+		if (r->nbps > 0 && check_bps(e, r, stop)) {
+			stop->reason = STOP_BREAKPOINT;
+			return 0;
+		}
+	}
+	stop->reason = STOP_STEPS;
+	return 0;
+}
+
+static int
+ref_read_words(struct engine *e, uint32_t core, int32_t addr,
+    uint32_t nwords, int32_t *out, char **cause)
+{
+	for (uint32_t i = 0; i < nwords; i++) {
+		if (machine_read_word(e->m, core, addr + (int32_t)i,
+		    &out[i]) != FAULT_NONE) {
+			*cause = xasprintf("address 0x%x is outside the memory "
+			    "core %u can read", (uint32_t)(addr + (int32_t)i),
+			    core);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+ref_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
+    char **cause)
+{
+	if (machine_write_word(e->m, core, addr, val) != FAULT_NONE) {
+		*cause = xasprintf("address 0x%x is outside the memory core %u "
+		    "can write", (uint32_t)addr, core);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+ref_nothing(struct engine *e, char **cause)
+{
+	(void)e;
+	(void)cause;
+	return 0;
+}
+
+static void
+ref_add_input(struct engine *e, uint32_t core, const uint8_t *data,
+    size_t len)
+{
+	machine_add_input(e->m, core, data, len);
+}
+
+static void
+ref_free(struct engine *e)
+{
+	free(e->stop_cores);
+	free(e->stop_bps);
+	free(e->impl);
+	memset(e, 0, sizeof *e);
+}
+
+static const struct engine_ops ref_ops = {
+	.name = "ref",
+	.run = ref_run,
+	.read_words = ref_read_words,
+	.write_word = ref_write_word,
+	.push_cores = ref_nothing,
+	.sync_memory = ref_nothing,
+	.add_input = ref_add_input,
+	.free = ref_free,
+};
+
+int
+engine_ref_create(struct engine *e, struct machine *m, char **cause)
+{
+	(void)cause;
+	memset(e, 0, sizeof *e);
+	e->ops = &ref_ops;
+	e->m = m;
+	e->impl = xcalloc(m->cfg.ncores, 1);	/* faults already reported */
+	return 0;
+}

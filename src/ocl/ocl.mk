@@ -1,0 +1,1 @@
+# OpenCL engine build rules (filled in by the OpenCL engine work).
