@@ -1,10 +1,12 @@
 #!/bin/sh
 # Every sample program runs with its expected output: programs/NAME.jas
 # with NAME.expected, options from NAME.opts (one variant per line: line
-# i>1 compares with NAME.expected.i) and stdin from NAME.input.  Output of
-# multi-core runs is compared sorted by core (stable), since only each
+# i>1 compares with NAME.expected.i) and stdin from NAME.input; a NAME
+# without NAME.jas (the MIMD pair) is run from its options alone.  Output
+# of multi-core runs is compared sorted by core (stable), since only each
 # core's own line order is deterministic.  The assembled .ijvm must run
-# exactly like the source.
+# exactly like the source.  The fault demos must fail with exit 1 and say
+# why; the self-checking bench workloads must pass at 1 to 1,000 cores.
 . "$(dirname "$0")/lib.sh"
 
 sort_cores() {
@@ -14,7 +16,7 @@ sort_cores() {
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
 	jas=$PROGRAMS/$name.jas
-	[ -f "$jas" ] || continue
+	[ -f "$jas" ] || jas=""
 	input=/dev/null
 	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
 	if [ -f "$PROGRAMS/$name.opts" ]; then
@@ -31,7 +33,7 @@ for expected in "$PROGRAMS"/*.expected; do
 		want=$expected
 		[ "$i" -gt 1 ] && want=$expected.$i
 		# shellcheck disable=SC2086
-		(cd "$top_srcdir" && "$MICDB" run --engine ref $opts "$jas" \
+		(cd "$top_srcdir" && "$MICDB" run --engine ref $opts $jas \
 			<"$input" >"$TMP/out" 2>"$TMP/err")
 		rc=$?
 		[ "$rc" -eq 0 ]
@@ -46,6 +48,7 @@ for expected in "$PROGRAMS"/*.expected; do
 		i=$((i + 1))
 	done
 
+	[ -n "$jas" ] || continue
 	# The binary runs like the source (first variant).
 	opts=""
 	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
@@ -59,6 +62,45 @@ for expected in "$PROGRAMS"/*.expected; do
 	cmp -s "$TMP/out.bin" "$TMP/out.src"
 	ok $? "$name: .ijvm output equals .jas output"
 done
+for jas in "$PROGRAMS"/faults/*.jas; do
+	name=$(basename "$jas" .jas)
+	opts=""
+	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
+	# shellcheck disable=SC2086
+	"$MICDB" run --engine ref $opts "$jas" </dev/null >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ "$rc" -eq 1 ]
+	ok $? "faults/$name: exits 1"
+	sort_cores "$TMP/out" >"$TMP/out.sorted"
+	sort_cores "${jas%.jas}.expected" >"$TMP/want.sorted"
+	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	ok $? "faults/$name: output before the fault is all there"
+	grep -qF -- "$(cat "${jas%.jas}.expected-stderr")" "$TMP/err"
+	ok $? "faults/$name: stderr names the fault"
+	grep -qF -- "$(cat "${jas%.jas}.expected-stderr")" "$TMP/err" ||
+		diag "$(cat "$TMP/err")"
+done
+
+# The bench workloads check their own results, whatever the core count.
+for w in uniform divergent barrier; do
+	for n in 1 33 1000; do
+		"$MICDB" run --engine ref --cores $n "$PROGRAMS/bench/$w.jas" \
+			</dev/null >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		[ "$rc" -eq 0 ] && [ "$(grep -c ' OK' "$TMP/out")" -ge 1 ] &&
+			! grep -q FAIL "$TMP/out"
+		ok $? "bench/$w on $n cores checks out"
+	done
+done
+"$MICDB" run --engine ref --cores 64 \
+	--program "$PROGRAMS/bench/mimd0.jas:0-15" \
+	--program "$PROGRAMS/bench/mimd1.jas:16-31" \
+	--program "$PROGRAMS/bench/mimd2.jas:32-47" \
+	--program "$PROGRAMS/bench/mimd3.jas:48-63" </dev/null >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ "$rc" -eq 0 ] && ! grep -q FAIL "$TMP/out" && grep -q OK "$TMP/out"
+ok $? "bench/mimd0-3 together on 64 cores check out"
+
 [ "$tap_n" -ge 15 ]
 ok $? "at least 15 checks ran (found the sample programs)"
 done_testing
