@@ -1,0 +1,1 @@
+# Micro-architecture level build rules (MAL assembler, Mic-1 simulator).
