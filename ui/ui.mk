@@ -1,0 +1,1 @@
+# TUI build rules (ncurses + readline front end).
