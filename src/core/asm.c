@@ -37,6 +37,8 @@
 /* Past this many, further errors would only repeat the same mistake
  * (typically a file that is not assembly at all). */
 #define ASM_MAX_ERRORS	1000
+/* Names compared for all "did you mean" suggestions of one run. */
+#define ASM_SUGGEST_BUDGET 1000000
 /* Room for a token shown in a message: 40 bytes, each maybe \xHH, "...". */
 #define SHOW_SIZE	176
 #define SUGGEST_SIZE	96
@@ -148,6 +150,7 @@ struct assembler {
 	int		 seen_main;
 	int		 seen_method;
 	int		 wide;		/* an explicit WIDE awaits its insn */
+	size_t		 suggest_budget; /* edit distances left to try */
 
 	struct symtab	 syms;
 	struct method	*methods;	/* in definition order; cur is last */
@@ -302,7 +305,8 @@ close_enough(int d, const char *name)
 /* --- errors ------------------------------------------------------------- */
 
 static void PRINTFLIKE(4, 5)
-asm_error(struct assembler *a, uint32_t line, uint32_t col, const char *fmt, ...)
+asm_error(struct assembler *a, uint32_t line, uint32_t col,
+    const char *fmt, ...)
 {
 	struct asm_err *e;
 	va_list ap;
@@ -452,18 +456,30 @@ sym_free(struct symtab *t)
 	free(t->slot);
 }
 
-/* The nearest defined name in a namespace, for "did you mean". */
+/*
+ * The nearest defined name in a namespace, for "did you mean".  The
+ * search costs one edit distance per name, so it has a budget: a file
+ * with a million labels and a thousand typos must still assemble fast.
+ */
 static const char *
-sym_suggest(struct symtab *t, int ns, uint32_t scope, const struct tok *name)
+sym_suggest(struct assembler *a, int ns, uint32_t scope,
+    const struct tok *name)
 {
-	char *want = xstrndup(name->p, name->len);
+	const struct symtab *t = &a->syms;
 	const char *best = NULL;
 	int d, bestd = 3;
+	char *want;
 	size_t i;
 
-	for (i = 0; i < t->n; i++) {
-		if (t->v[i].ns != ns || t->v[i].scope != scope)
+	if (a->nerrs >= ASM_MAX_ERRORS)
+		return NULL;
+	want = xstrndup(name->p, name->len);
+	for (i = 0; i < t->n && a->suggest_budget > 0; i++) {
+		/* The length difference bounds the distance: skip cheaply. */
+		if (t->v[i].ns != ns || t->v[i].scope != scope ||
+		    t->v[i].len + 2 < name->len || name->len + 2 < t->v[i].len)
 			continue;
+		a->suggest_budget--;
 		d = edit_distance(want, t->v[i].name);
 		if (d < bestd && close_enough(d, want)) {
 			best = t->v[i].name;
@@ -562,12 +578,13 @@ lex(struct assembler *a, const char *s, size_t len)
 			break;
 		if ((end = scan_token(s, len, i, &type)) == 0) {
 			if (type == T_STR)
-				asm_error(a, a->line, i + 1, "unterminated string");
+				asm_error(a, a->line, (uint32_t)(i + 1),
+				    "unterminated string");
 			else if (type == T_CHAR) {
-				asm_error(a, a->line, i + 1,
+				asm_error(a, a->line, (uint32_t)(i + 1),
 				    "unterminated character literal");
 			} else {
-				asm_error(a, a->line, i + 1,
+				asm_error(a, a->line, (uint32_t)(i + 1),
 				    "unexpected character '%s'",
 				    show_bytes(s + i, 1, shown));
 			}
@@ -1229,7 +1246,7 @@ operand(struct assembler *a, const struct ijvm_opinfo *op, int k,
 	}
 	if ((s = sym_find(&a->syms, NS_LOCAL, scope, t->p, t->len)) == NULL) {
 		tok_error(a, t, "unknown local '%s'%s", show(t, shown),
-		    did_you_mean(sym_suggest(&a->syms, NS_LOCAL, scope, t),
+		    did_you_mean(sym_suggest(a, NS_LOCAL, scope, t),
 		    mean));
 		return -1;
 	}
@@ -1579,7 +1596,7 @@ resolve_index(struct assembler *a, const struct fixup *f, int64_t *v)
 		    f->kind == OPK_GLOBAL ? "unknown global" :
 		    f->kind == OPK_METHOD ? "undefined method" :
 		    "unknown constant", show(t, shown),
-		    did_you_mean(sym_suggest(&a->syms, ns, 0, t), mean));
+		    did_you_mean(sym_suggest(a, ns, 0, t), mean));
 		return -1;
 	}
 	if (f->kind == OPK_METHOD && s->kind == SK_CONST) {
@@ -1604,7 +1621,7 @@ resolve_label(struct assembler *a, const struct fixup *f, int64_t *v)
 	s = sym_find(&a->syms, NS_LABEL, f->method, t->p, t->len);
 	if (s == NULL) {
 		asm_error(a, f->line, t->col, "undefined label '%s'%s",
-		    show(t, shown), did_you_mean(sym_suggest(&a->syms,
+		    show(t, shown), did_you_mean(sym_suggest(a,
 		    NS_LABEL, f->method, t), mean));
 		return -1;
 	}
@@ -1752,6 +1769,7 @@ asm_assemble(const char *path, const char *src, size_t len,
 
 	memset(&a, 0, sizeof a);
 	a.path = path;
+	a.suggest_budget = ASM_SUGGEST_BUDGET;
 	if (set == NULL) {
 		ijvm_opset_init(&a.builtin);
 		set = &a.builtin;
