@@ -1,1 +1,46 @@
-# Debugger engine build rules (filled in by the debugger engine work).
+# Debugger engine build rules (src/dbg): the session over an engine, its
+# commands, and the batch front end (micdb --batch / -x).  Included at the
+# end of Makefile.am.  Everything but batch.c (which needs the option
+# parsing of src/tools) is also linked into tests/test-dbg.
+
+dbg_sources = \
+	src/dbg/bp.c src/dbg/bp.h \
+	src/dbg/cmd.c src/dbg/cmd.h \
+	src/dbg/cmd-break.c \
+	src/dbg/cmd-data.c \
+	src/dbg/cmd-focus.c \
+	src/dbg/cmd-frame.c \
+	src/dbg/cmd-info.c \
+	src/dbg/cmd-mem.c \
+	src/dbg/cmd-run.c \
+	src/dbg/cmd-set.c \
+	src/dbg/coreset.c src/dbg/coreset.h \
+	src/dbg/dbg.h \
+	src/dbg/div.c \
+	src/dbg/dsym.c src/dbg/dsym.h \
+	src/dbg/expr.c src/dbg/expr.h \
+	src/dbg/loc.c \
+	src/dbg/regs.c src/dbg/regs.h \
+	src/dbg/resume.c \
+	src/dbg/session.c src/dbg/session.h \
+	src/dbg/watch.c
+
+micdb_sources += $(dbg_sources) src/dbg/batch.c src/dbg/batch.h
+
+unit_tests += tests/test-dbg
+san_tests += tests/test-dbg-asan
+shell_tests += tests/batch.sh
+
+tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources) \
+	src/dbg/engine.h src/dbg/engine-ref.c
+tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
+tests_test_dbg_LDADD = src/core/libcore.a
+tests_test_dbg_asan_SOURCES = $(tests_test_dbg_SOURCES) $(core_sources)
+tests_test_dbg_asan_CPPFLAGS = $(tests_test_dbg_CPPFLAGS)
+tests_test_dbg_asan_CFLAGS = $(san_cflags)
+tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
+
+EXTRA_DIST += src/dbg/commands.man \
+	$(wildcard $(srcdir)/tests/batch/*.cmd) \
+	$(wildcard $(srcdir)/tests/batch/*.expected) \
+	$(wildcard $(srcdir)/tests/batch/*.jas)

@@ -1,16 +1,37 @@
 /*
  * micdb: the command dispatcher (debugger.md section 1).  `micdb run`
- * executes a program to completion; the interactive debugger, `micdb
- * bench` and `micdb devices` belong to the OpenCL engine and TUI work and
- * say so until they exist.
+ * executes a program to completion, `micdb --batch FILE PROGRAM` runs
+ * debugger commands from a file; the interactive debugger and `micdb
+ * bench` say so until they exist.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "batch.h"
 #include "run.h"
+
+/* Is this a debugger invocation in batch mode (--batch/-x anywhere among
+ * the options, which may come before it)? */
+static int
+is_batch(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "-x") == 0 ||
+		    strcmp(argv[i], "--batch") == 0 ||
+		    strncmp(argv[i], "--batch=", 8) == 0 ||
+		    (strncmp(argv[i], "-x", 2) == 0 && argv[i][2] != '\0'))
+			return 1;
+	}
+	return 0;
+}
 
 static const char usage[] =
 "usage: micdb [options] PROGRAM      interactive debugger\n"
+"       micdb --batch FILE [options] PROGRAM\n"
+"                                    debugger commands from FILE, transcript\n"
+"                                    on stdout (see micdb --batch x --help)\n"
 "       micdb run [options] PROGRAM  run to completion (see micdb run --help)\n"
 "       micdb bench [options]        measurements\n"
 "       micdb devices                list OpenCL devices\n"
@@ -25,6 +46,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "run") == 0)
 		return run_main(argc - 1, argv + 1);
+	if (is_batch(argc, argv))
+		return batch_main(argc, argv);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		fputs(usage, stdout);
 		return 0;
@@ -39,7 +62,8 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	fprintf(stderr, "micdb: the interactive debugger is not part of this "
-	    "build yet; run the program with: micdb run %s\n",
+	    "build yet; run the program with: micdb run %s, or script the "
+	    "debugger with micdb --batch FILE %s\n", argv[argc - 1],
 	    argv[argc - 1]);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,336 @@
+/*
+ * The batch front end: parse the usual options, load the programs, make
+ * a session, and run every line of the script as a command, writing a
+ * transcript on stdout:
+ *
+ *   (micdb) break loop core 8-15        each command, echoed
+ *   breakpoint 1 at 0x0012 (...)        then its output
+ *   [core 3] collatz(4) = 2 steps ...   core output as it arrives
+ *   cmds.cmd:7: no such label 'lop' ... an error: FILE:LINE: message
+ *
+ * Blank lines and lines starting with # are skipped (not echoed).  An
+ * empty line never repeats a command here.  Core output is written as it
+ * comes back from the engine: raw bytes for a one-core machine (or
+ * --output raw), otherwise cut into lines, each "[core N] text"; the run
+ * goes in fixed slices of steps, so the transcript is the same on every
+ * run and every engine.  A partial line still pending at the end is
+ * flushed.  The script ends at quit or at its end.
+ *
+ * Exit status: 0; 1 if any command failed; 2 for bad usage or input
+ * (options, the script or a program that cannot be read).  Core input:
+ * --input FILE for core 0 (given again at every run), and the input
+ * command; standard input is not read.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "engine.h"
+#include "opts.h"
+#include "session.h"
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl.h"
+#endif
+
+static const char batch_usage[] =
+"usage: micdb --batch FILE [options] PROGRAM\n"
+"       micdb -x FILE [options] PROGRAM\n"
+"Run the debugger commands of FILE on PROGRAM (.jas or .ijvm) and write a\n"
+"transcript: each command after \"(micdb) \", then its output; errors as\n"
+"FILE:LINE: message.  Options are those of micdb run (see micdb run --help):\n"
+"--cores, --warp-width, --program FILE:RANGE, --input, --max-steps,\n"
+"--stack-words, --heap-words, --engine ref|opencl, --device, --output raw.\n"
+"Exit status: 0, 1 if a command failed, 2 for bad usage or input.\n";
+
+/* The transcript writer: where core output and messages meet. */
+struct transcript {
+	int		 raw;          /* core bytes pass through */
+	int		 at_bol;       /* stdout is at the start of a line */
+	struct buf	*pending;      /* per core: a line not finished */
+	uint32_t	 ncores;
+};
+
+/*
+ * SIGINT must reach the session's interrupt flag; a signal handler can
+ * only reach it through a static pointer, set while a session exists.
+ * The first SIGINT stops the run at a step boundary ("interrupted", and
+ * the script goes on); a second one ends micdb as usual.
+ */
+static volatile sig_atomic_t *batch_interrupt;
+
+static void
+on_sigint(int sig)
+{
+	if (batch_interrupt != NULL)
+		*batch_interrupt = 1;
+	signal(sig, SIG_DFL);
+}
+
+static void
+put(struct transcript *t, const void *data, size_t len)
+{
+	if (len == 0)
+		return;
+	fwrite(data, 1, len, stdout);
+	t->at_bol = ((const char *)data)[len - 1] == '\n';
+}
+
+static void
+newline_if_needed(struct transcript *t)
+{
+	if (!t->at_bol)
+		put(t, "\n", 1);
+}
+
+static void
+core_line(struct transcript *t, uint32_t core, const uint8_t *p, size_t n)
+{
+	newline_if_needed(t);
+	printf("[core %u] %.*s\n", core, (int)n, (const char *)p);
+	t->at_bol = 1;
+}
+
+static void
+on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
+{
+	struct transcript *t = arg;
+	struct buf *b;
+	size_t start = 0;
+
+	if (t->raw) {
+		put(t, data, len);
+		return;
+	}
+	b = &t->pending[core];
+	buf_put(b, data, len);
+	for (size_t i = 0; i < b->len; i++)
+		if (b->data[i] == '\n') {
+			core_line(t, core, b->data + start, i - start);
+			start = i + 1;
+		}
+	memmove(b->data, b->data + start, b->len - start);
+	b->len -= start;
+}
+
+static void
+flush_pending(struct transcript *t)
+{
+	for (uint32_t c = 0; t->pending != NULL && c < t->ncores; c++)
+		if (t->pending[c].len > 0) {
+			core_line(t, c, t->pending[c].data, t->pending[c].len);
+			t->pending[c].len = 0;
+		}
+	newline_if_needed(t);
+}
+
+static int
+make_ref(void *arg, struct engine *e, struct machine *m, char **cause)
+{
+	(void)arg;
+	return engine_ref_create(e, m, cause);
+}
+
+#ifdef HAVE_ENGINE_OCL
+static int
+make_ocl(void *arg, struct engine *e, struct machine *m, char **cause)
+{
+	return engine_ocl_create(e, m, arg, cause);
+}
+
+/* The OpenCL engine's divergence records, for info warps/divergence. */
+static int
+ocl_warps(void *arg, struct engine *e, uint32_t w,
+    struct session_warp_record *rec)
+{
+	const struct ocl_warp_record *r;
+	size_t n;
+
+	(void)arg;
+	if (strcmp(e->ops->name, "opencl") != 0 ||
+	    (r = engine_ocl_warps(e, &n)) == NULL || w >= n)
+		return -1;
+	rec->steps = r[w].steps;
+	rec->active = r[w].active;
+	rec->kpaths = r[w].kpaths;
+	rec->last_k = r[w].last_k;
+	rec->hist = r[w].hist;
+	return 0;
+}
+#endif
+
+static int
+check_options(const struct micdb_opts *o, session_engine_fn *make,
+    char **cause)
+{
+	*make = make_ref;
+	if (o->batch_path == NULL) {
+		*cause = xasprintf("no script: give --batch FILE or -x FILE");
+		return -1;
+	}
+	if (o->level != LEVEL_ISA) {
+		*cause = xasprintf("--level %s: the micro levels are not part "
+		    "of this build yet (use --level isa)",
+		    o->level == LEVEL_MIC ? "mic" : "pmic");
+		return -1;
+	}
+	if (o->fork_join) {
+		*cause = xasprintf("--fork-join is not supported by this build");
+		return -1;
+	}
+	if (o->trace_path != NULL) {
+		*cause = xasprintf("--trace belongs to micdb run, not to the "
+		    "debugger");
+		return -1;
+	}
+	if (o->engine == ENGINE_OPENCL) {
+#ifdef HAVE_ENGINE_OCL
+		*make = make_ocl;
+#else
+		*cause = xasprintf("the OpenCL engine is not part of this build "
+		    "yet: use --engine ref");
+		return -1;
+#endif
+	}
+	return 0;
+}
+
+/* Run the script's lines; returns 1 if a command failed. */
+static int
+run_script(struct session *s, struct transcript *t, const char *path,
+    char *text)
+{
+	int failed = 0;
+	unsigned line = 0;
+	char *p = text;
+
+	while (*p != '\0') {
+		char *eol = strchr(p, '\n'), *cmd = p, *cause = NULL;
+		struct buf out = { 0 };
+		int rc;
+
+		if (eol != NULL)
+			*eol = '\0';
+		p = eol ? eol + 1 : p + strlen(p);
+		line++;
+		if (*cmd != '\0' && cmd[strlen(cmd) - 1] == '\r')
+			cmd[strlen(cmd) - 1] = '\0';
+		while (*cmd == ' ' || *cmd == '\t')
+			cmd++;
+		if (*cmd == '\0' || *cmd == '#')
+			continue;
+		newline_if_needed(t);
+		printf("(micdb) %s\n", cmd);
+		t->at_bol = 1;
+		rc = session_execute(s, cmd, &out, &cause);
+		newline_if_needed(t);
+		put(t, out.data, out.len);
+		out.len = 0;
+		if (rc == 0 && session_running(s)) {
+			rc = session_wait(s, &out, &cause);
+			newline_if_needed(t);
+			put(t, out.data, out.len);
+		}
+		buf_free(&out);
+		if (rc == -1) {
+			newline_if_needed(t);
+			printf("%s:%u: %s\n", path, line, cause);
+			t->at_bol = 1;
+			failed = 1;
+		}
+		free(cause);
+		if (rc == SESSION_QUIT)
+			break;
+	}
+	return failed;
+}
+
+int
+batch_main(int argc, char **argv)
+{
+	struct micdb_opts o;
+	struct loaded l;
+	struct session_config cfg;
+	struct session *s = NULL;
+	struct transcript t;
+	session_engine_fn make;
+	uint8_t *script = NULL, *input = NULL;
+	size_t script_len, input_len = 0;
+	char *cause = NULL, *text;
+	int rc;
+
+	opts_init(&o);
+	memset(&l, 0, sizeof l);
+	memset(&t, 0, sizeof t);
+	rc = opts_parse(&o, argc, argv, batch_usage, &cause);
+	if (rc == 1) {
+		opts_free(&o);
+		return 0;
+	}
+	if (rc != 0 || check_options(&o, &make, &cause) != 0 ||
+	    read_file(o.batch_path, &script, &script_len, &cause) != 0 ||
+	    (o.input_path != NULL && read_file(o.input_path, &input,
+	    &input_len, &cause) != 0) ||
+	    opts_load(&o, &l, &cause) != 0)
+		goto usage;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = l.ncores;
+	cfg.machine.stack_words = o.stack_words;
+	cfg.machine.heap_words = o.heap_words;
+	cfg.machine.warp_width = o.warp_width;
+	cfg.progs = l.ptrs;
+	cfg.nprogs = l.nprogs;
+	cfg.core_prog = l.core_prog;
+	cfg.make_engine = make;
+	cfg.engine_arg = (void *)(uintptr_t)o.device;
+	cfg.output = on_output;
+	cfg.output_arg = &t;
+	cfg.input = input;
+	cfg.input_len = input_len;
+	cfg.max_steps = o.max_steps;
+	cfg.repeat = 0;
+#ifdef HAVE_ENGINE_OCL
+	if (o.engine == ENGINE_OPENCL)
+		cfg.warps = ocl_warps;
+#endif
+	t.raw = o.output_raw || l.ncores == 1;
+	t.at_bol = 1;
+	t.ncores = l.ncores;
+	if (!t.raw)
+		t.pending = xcalloc(l.ncores, sizeof *t.pending);
+	if (session_create(&s, &cfg, &cause) != 0)
+		goto usage;
+	batch_interrupt = session_interrupt_flag(s);
+	signal(SIGINT, on_sigint);
+
+	text = xmalloc(script_len + 1);
+	memcpy(text, script, script_len);
+	text[script_len] = '\0';
+	rc = run_script(s, &t, o.batch_path, text) ? 1 : 0;
+	free(text);
+	flush_pending(&t);
+	fflush(stdout);
+
+	signal(SIGINT, SIG_DFL);
+	batch_interrupt = NULL;
+	session_free(s);
+	for (uint32_t c = 0; t.pending != NULL && c < t.ncores; c++)
+		buf_free(&t.pending[c]);
+	free(t.pending);
+	loaded_free(&l);
+	free(script);
+	free(input);
+	opts_free(&o);
+	return rc;
+usage:
+	fprintf(stderr, "micdb: %s\n", cause);
+	free(cause);
+	free(t.pending);
+	if (l.ptrs != NULL)
+		loaded_free(&l);
+	free(script);
+	free(input);
+	opts_free(&o);
+	return 2;
+}

@@ -1,0 +1,388 @@
+/*
+ * Run control commands: run, continue, step, stepi, next, nexti, finish,
+ * until, and the reverse commands (not in this build).  Each only checks
+ * its arguments and begins a run (resume.c); the front end polls it to
+ * the stop.  All of them step the whole machine (every core, unless
+ * scheduler-locking limits it); next, finish and until are about the
+ * focused core and stop when it gets where they go.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "dbg.h"
+#include "ijvm.h"
+
+static int
+optional_count(const struct cmd_call *c, uint64_t *n, char **cause)
+{
+	*n = 1;
+	if (*c->args == '\0')
+		return 0;
+	if (cmd_count(c->args, n, cause) != 0) {
+		free(*cause);
+		*cause = xasprintf("%s takes a count, not '%s' (e.g. %s 10)",
+		    c->entry->name, c->args, c->entry->name);
+		return -1;
+	}
+	if (*n == 0) {
+		*cause = xasprintf("%s needs a count of at least 1",
+		    c->entry->name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cmd_step_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	uint64_t n;
+
+	(void)out;
+	if (optional_count(c, &n, cause) != 0)
+		return -1;
+	return resume_begin(s, RESUME_STEP, n, cause);
+}
+
+const struct cmd_entry cmd_step_entry = {
+	.name = "step",
+	.alias = "s",
+	.usage = "step [N]",
+	.summary = "step the machine N instructions",
+	.help = "execute N global steps (default 1): every core that can run\n"
+	    "executes one ISA instruction per step (WIDE and its instruction\n"
+	    "are one), or only the cores scheduler-locking allows.  Stops early\n"
+	    "at breakpoints, watchpoints and faults.",
+	.arg = ARG_COUNT,
+	.exec = cmd_step_exec,
+};
+
+const struct cmd_entry cmd_stepi_entry = {
+	.name = "stepi",
+	.alias = "si ustep",
+	.usage = "stepi [N]",
+	.summary = "step the machine N micro-cycles",
+	.help = "execute N micro-cycles; at the ISA level (the only level in\n"
+	    "this build) a micro-step is one instruction, the same as step",
+	.arg = ARG_COUNT,
+	.exec = cmd_step_exec,
+};
+
+static int
+focus_can_step(struct session *s, const char *what, char **cause)
+{
+	const struct core *c = &s->m.cores[s->focus];
+
+	if (c->status == CORE_RUNNING || c->status == CORE_WAITING)
+		return 0;
+	*cause = xasprintf("core %u has %s: nothing to %s (focus another core "
+	    "with core N, or use step)", s->focus,
+	    c->status == CORE_HALTED ? "halted" : "faulted", what);
+	return -1;
+}
+
+static int
+cmd_next_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	const struct core *core = &s->m.cores[s->focus];
+	const struct program *p = session_prog(s, s->focus);
+	uint64_t n;
+
+	(void)out;
+	if (optional_count(c, &n, cause) != 0)
+		return -1;
+	if (n != 1) {
+		*cause = xasprintf("%s steps over one instruction at a time "
+		    "(repeat the command)", c->entry->name);
+		return -1;
+	}
+	if (focus_can_step(s, "step over", cause) != 0)
+		return -1;
+	if (core->pc < 0 || (uint32_t)core->pc >= p->text_size ||
+	    p->text[core->pc] != OP_INVOKEVIRTUAL)
+		return resume_begin(s, RESUME_STEP, 1, cause);
+	if (resume_begin(s, RESUME_NEXT, UINT64_MAX, cause) != 0)
+		return -1;
+	resume_add_ibp(s, core->pc + 3, core->lv, IBP_DONE);
+	resume_add_halts(s);
+	return 0;
+}
+
+const struct cmd_entry cmd_next_entry = {
+	.name = "next",
+	.alias = "n",
+	.usage = "next",
+	.summary = "step over a method call",
+	.help = "step the machine over the focused core's instruction: over an\n"
+	    "INVOKEVIRTUAL, run until that core is back in the same frame after\n"
+	    "the call; any other instruction is one step.  Breakpoints,\n"
+	    "watchpoints and faults on any core stop it earlier.",
+	.arg = ARG_NONE,
+	.exec = cmd_next_exec,
+};
+
+const struct cmd_entry cmd_nexti_entry = {
+	.name = "nexti",
+	.alias = "ni",
+	.usage = "nexti",
+	.summary = "step over a method call (micro level)",
+	.help = "next at the micro-step granularity; at the ISA level the same\n"
+	    "as next",
+	.arg = ARG_NONE,
+	.exec = cmd_next_exec,
+};
+
+/* The saved PC and LV of the focused core's current frame. */
+static int
+caller_of(struct session *s, int32_t *pc, int32_t *lv, char **cause)
+{
+	const struct core *c = &s->m.cores[s->focus];
+	int32_t nlocals, link, w[2];
+
+	if (c->lv == MM_STACK_BASE) {
+		*cause = xasprintf("\"finish\" not meaningful in the outermost "
+		    "frame (main)");
+		return -1;
+	}
+	if (session_frame(s, s->focus, c->lv, &nlocals, &link, cause) != 0 ||
+	    session_read(s, s->focus, link, 2, w, cause) != 0)
+		return -1;
+	*pc = w[0];
+	*lv = w[1];
+	return 0;
+}
+
+static int
+cmd_finish_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	const struct core *core = &s->m.cores[s->focus];
+	const char *name;
+	int32_t pc, lv;
+
+	(void)out;
+	if (*c->args != '\0') {
+		*cause = xasprintf("finish takes no argument");
+		return -1;
+	}
+	if (focus_can_step(s, "finish", cause) != 0 ||
+	    caller_of(s, &pc, &lv, cause) != 0)
+		return -1;
+	name = session_method_name(s, s->focus, core->pc);
+	if (resume_begin(s, RESUME_FINISH, UINT64_MAX, cause) != 0)
+		return -1;
+	s->run.what = xstrdup(name ? name : "the method");
+	resume_add_ibp(s, pc, lv, IBP_DONE);
+	resume_add_halts(s);
+	return 0;
+}
+
+const struct cmd_entry cmd_finish_entry = {
+	.name = "finish",
+	.alias = "fin",
+	.usage = "finish",
+	.summary = "run until the current method returns",
+	.help = "run until the focused core's current method returns, then\n"
+	    "show the value it returned (kept as $N)",
+	.arg = ARG_NONE,
+	.exec = cmd_finish_exec,
+};
+
+static int
+cmd_until_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	const struct core *core = &s->m.cores[s->focus];
+	const struct program *p = session_prog(s, s->focus);
+	struct bp_loc *locs = NULL;
+	size_t nlocs = 0;
+	int32_t pc = -1, lv = -1;
+	char *err = NULL;
+
+	(void)out;
+	if (focus_can_step(s, "run until", cause) != 0)
+		return -1;
+	if (*c->args != '\0' &&
+	    loc_resolve(s, c->args, &locs, &nlocs, cause) != 0)
+		return -1;
+	if (core->lv != MM_STACK_BASE && caller_of(s, &pc, &lv, &err) != 0) {
+		free(err);
+		pc = -1;
+	}
+	if (resume_begin(s, RESUME_UNTIL, UINT64_MAX, cause) != 0) {
+		free(locs);
+		return -1;
+	}
+	if (*c->args != '\0') {
+		size_t added = 0;
+
+		for (size_t i = 0; i < nlocs; i++)
+			if (locs[i].prog == core->prog) {
+				resume_add_ibp(s, locs[i].pc, -1, IBP_DONE);
+				added++;
+			}
+		free(locs);
+		if (added == 0) {
+			resume_end(s);
+			*cause = xasprintf("'%s' is not in the focused core's "
+			    "program", c->args);
+			return -1;
+		}
+	} else {
+		uint32_t *a;
+		size_t n = loc_insns(p, core->pc, &a);
+
+		for (size_t i = 0; i < n; i++)
+			if (a[i] > (uint32_t)core->pc)
+				resume_add_ibp(s, (int32_t)a[i], core->lv,
+				    IBP_DONE);
+		free(a);
+	}
+	if (pc >= 0)
+		resume_add_ibp(s, pc, lv, IBP_DONE);
+	resume_add_halts(s);
+	return 0;
+}
+
+const struct cmd_entry cmd_until_entry = {
+	.name = "until",
+	.alias = "u",
+	.usage = "until [LOCATION]",
+	.summary = "run past the current instruction or to LOCATION",
+	.help = "without LOCATION: run until the focused core reaches an\n"
+	    "instruction after the current one in the same frame (so a loop\n"
+	    "runs to its end), or its method returns.  With LOCATION: run until\n"
+	    "the focused core reaches it (in any frame) or the method returns.",
+	.arg = ARG_LOCATION,
+	.exec = cmd_until_exec,
+};
+
+static int
+cmd_continue_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	uint64_t n = 1;
+
+	if (*c->args != '\0') {
+		if (optional_count(c, &n, cause) != 0)
+			return -1;
+		if (s->last_bp != 0 && bp_find(&s->bps, s->last_bp) != NULL) {
+			bp_find(&s->bps, s->last_bp)->ignore = n - 1;
+			buf_printf(out, "will ignore next %llu crossings of "
+			    "breakpoint %u\n", (unsigned long long)(n - 1),
+			    s->last_bp);
+		} else
+			buf_printf(out, "not stopped at a breakpoint: the count "
+			    "is ignored\n");
+	}
+	return resume_begin(s, RESUME_CONTINUE, UINT64_MAX, cause);
+}
+
+const struct cmd_entry cmd_continue_entry = {
+	.name = "continue",
+	.alias = "c",
+	.usage = "continue [N]",
+	.summary = "run until a stop",
+	.help = "run until a stop: a breakpoint, a watchpoint, a fault, every\n"
+	    "core halted, a deadlock, the step limit or an interrupt.  With N,\n"
+	    "ignore the breakpoint it is stopped at N-1 more times (as gdb).",
+	.arg = ARG_COUNT,
+	.exec = cmd_continue_exec,
+};
+
+static int
+cmd_run_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	if (*c->args != '\0') {
+		*cause = xasprintf("run takes no arguments (the program and "
+		    "options are given on the command line)");
+		return -1;
+	}
+	if (s->dirty) {
+		uint32_t *gone = NULL;
+		size_t ngone = 0;
+
+		if (session_restart(s, cause) != 0)
+			return -1;
+		buf_printf(out, "starting again: every core is back at the "
+		    "start of its program\n");
+		for (size_t i = 0; i < s->bps.n; i++) {
+			struct bp *b = &s->bps.v[i];
+			char *err = NULL;
+
+			if (b->kind != BP_WATCH)
+				continue;
+			if (b->wkind == WATCH_LOCAL) {
+				gone = xreallocarray(gone, ngone + 1,
+				    sizeof *gone);
+				gone[ngone++] = b->id;
+			} else if (watch_value(s, b, &b->wvalue, &err) != 0)
+				free(err);
+		}
+		for (size_t i = 0; i < ngone; i++) {
+			buf_printf(out, "watchpoint %u deleted: its frame is "
+			    "gone\n", gone[i]);
+			bp_delete(&s->bps, gone[i]);
+		}
+		free(gone);
+	}
+	return resume_begin(s, RESUME_CONTINUE, UINT64_MAX, cause);
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.alias = "r",
+	.usage = "run",
+	.summary = "start the program again and run",
+	.help = "start the machine again from the beginning (every core at the\n"
+	    "start of main, memory cleared, --input given again) and continue;\n"
+	    "breakpoints and watchpoints on globals and the heap stay",
+	.arg = ARG_NONE,
+	.flags = CMD_NOREPEAT,
+	.exec = cmd_run_exec,
+};
+
+static int
+cmd_reverse_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	(void)s;
+	(void)out;
+	*cause = xasprintf("%s: reverse execution is not part of this build "
+	    "yet", c->entry->name);
+	return -1;
+}
+
+const struct cmd_entry cmd_reverse_step_entry = {
+	.name = "reverse-step",
+	.alias = "rs",
+	.usage = "reverse-step [N]",
+	.summary = "step backwards (not in this build)",
+	.help = "go back N global steps (not part of this build yet)",
+	.arg = ARG_COUNT,
+	.exec = cmd_reverse_exec,
+};
+
+const struct cmd_entry cmd_reverse_stepi_entry = {
+	.name = "reverse-stepi",
+	.alias = "rsi",
+	.usage = "reverse-stepi [N]",
+	.summary = "micro-step backwards (not in this build)",
+	.help = "go back N micro-steps (not part of this build yet)",
+	.arg = ARG_COUNT,
+	.exec = cmd_reverse_exec,
+};
+
+const struct cmd_entry cmd_reverse_continue_entry = {
+	.name = "reverse-continue",
+	.alias = "rc",
+	.usage = "reverse-continue",
+	.summary = "run backwards (not in this build)",
+	.help = "run backwards to the previous stop (not part of this build "
+	    "yet)",
+	.arg = ARG_NONE,
+	.exec = cmd_reverse_exec,
+};

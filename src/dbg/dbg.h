@@ -1,0 +1,224 @@
+/*
+ * Inside the session: the state every command file reads and changes,
+ * and the helpers they share.  Only src/dbg includes this; front ends use
+ * session.h.
+ *
+ * Ownership: the session owns the machine, the engine, the debug names,
+ * the breakpoint table and every array below; the programs are the
+ * caller's (session_config).
+ *
+ * Invariants: focus < ncores; engine bps (ebps) mirror the enabled
+ * entries of bps whenever bps_dirty is 0; while running is 1 only
+ * session_poll advances the machine.
+ */
+#ifndef MICDB_DBG_H
+#define MICDB_DBG_H
+
+#include <stdint.h>
+
+#include "bp.h"
+#include "coreset.h"
+#include "dsym.h"
+#include "engine.h"
+#include "expr.h"
+#include "session.h"
+
+enum lock_mode {
+	LOCK_OFF,      /* every core steps */
+	LOCK_WARP,     /* only the focused warp */
+	LOCK_CORE,     /* only the focused core */
+};
+
+enum resume_kind {
+	RESUME_STEP,       /* step/stepi N, next over a plain instruction */
+	RESUME_CONTINUE,   /* continue, run */
+	RESUME_NEXT,       /* over an INVOKEVIRTUAL */
+	RESUME_FINISH,     /* out of the current method */
+	RESUME_UNTIL,      /* past the current PC in this frame, or LOCATION */
+};
+
+/* A stop the session adds for next/finish/until: on the resume core, at
+ * pc, with LV equal to lv (-1: any LV). */
+struct ibp {
+	int32_t		 pc;
+	int32_t		 lv;
+	uint8_t		 kind;     /* enum ibp_kind */
+};
+
+enum ibp_kind {
+	IBP_DONE,        /* the command's goal */
+	IBP_HALT,        /* the core is about to execute HALT */
+};
+
+#define IBP_ID   0x80000000u   /* engine_bp ids of internal stops */
+
+/* The run in progress. */
+struct resume {
+	enum resume_kind kind;      /* what the run is for */
+	uint64_t	 left;      /* global steps still allowed */
+	uint32_t	 core;      /* the focused core when it began */
+	char		*what;      /* finish: the method being left */
+	struct ibp	*ibps;      /* internal stops of next/finish/until */
+	size_t		 nibps;
+	size_t		 capibps;
+	uint8_t		*core_mask; /* ncores bytes: only core is 1 */
+};
+
+/* Host-side program divergence sampled at every stop (manycore.md
+ * section 3, for engines that record none themselves). */
+struct div_acc {
+	uint64_t	 samples;     /* stops sampled */
+	uint64_t	 active;      /* sum of active lanes */
+	uint64_t	 paths;       /* sum of distinct PCs over warps */
+	uint64_t	*hist;        /* [1..W]: path groups of that size */
+	uint32_t	 width;       /* W */
+};
+
+struct session {
+	struct session_config	 cfg;         /* copy; arrays below own */
+	uint16_t		*core_prog;   /* copy of cfg.core_prog */
+	uint8_t			*input;       /* copy of cfg.input */
+	struct machine		 m;           /* host copy of the state */
+	struct engine		 e;           /* steps m */
+	int			 have_machine; /* m is initialised */
+	int			 have_engine; /* e is made */
+	int			 dirty;       /* stepped or written since start */
+	struct dsym		*dsyms;       /* per program */
+	uint8_t		       **prog_masks;  /* per program if nprogs > 1 */
+
+	struct bp_table		 bps;         /* breakpoints, watchpoints */
+	struct engine_bp	*ebps;        /* enabled breakpoint locations */
+	size_t			 nebps;
+	size_t			 capebps;
+	int			 bps_dirty;   /* ebps must be rebuilt */
+	struct engine_bp	*runbps;      /* ebps + internal, per run */
+	size_t			 caprunbps;
+
+	uint32_t		 focus;       /* the focused core */
+	enum lock_mode		 lock;        /* scheduler-locking */
+	uint8_t			*lockmask;    /* ncores, for LOCK_WARP/CORE */
+	int			 stop_on_fault; /* set stop-on-fault */
+
+	int			 running;     /* a run is in progress */
+	struct resume		 run;         /* that run */
+	volatile sig_atomic_t	 interrupt;   /* ends the run when set */
+
+	/* the last stop */
+	uint8_t			*at_bp;       /* per core: stopped at a bp */
+	uint32_t		 last_bp;     /* its breakpoint (continue N) */
+	uint32_t		*stop_cores;  /* cores named by the report */
+	size_t			 nstop_cores;
+	size_t			 capstop_cores;
+
+	/* watchpoint writers of the step in progress */
+	struct watch_writer	*writers;
+	size_t			 nwriters;
+	size_t			 capwriters;
+
+	int32_t			*values;      /* print history: $1, $2, ... */
+	size_t			 nvalues;
+	struct div_acc		 div;         /* divergence sampled at stops */
+	char			*last_line;   /* for an empty line */
+	int32_t			 list_next;   /* list continues here; -1 */
+	uint32_t		 list_core;   /* ... for this core */
+	char			 prompt[96];  /* session_prompt's text */
+};
+
+/* A core that may write a watched word in the coming step. */
+struct watch_writer {
+	uint32_t	 core;
+	int32_t		 pc;
+	int32_t		 addr;      /* the word it will write */
+};
+
+/* session.c */
+const struct program *session_prog(const struct session *s, uint32_t core);
+const struct dsym *session_dsym(const struct session *s, uint32_t core);
+/* The first core that runs program prog (to describe its addresses). */
+uint32_t session_prog_core(const struct session *s, uint16_t prog);
+/* Names of the method that holds pc in core's program (NULL: unknown). */
+const struct dsym_method *session_method_at(const struct session *s,
+	    uint32_t core, int32_t pc);
+const char *session_method_name(const struct session *s, uint32_t core,
+	    int32_t pc);
+int	 session_read(struct session *s, uint32_t core, int32_t addr,
+	    uint32_t n, int32_t *out, char **cause);
+int	 session_write(struct session *s, uint32_t core, int32_t addr,
+	    int32_t val, char **cause);
+void	 session_drain_output(struct session *s);
+/* "0x001a (loop, sum.jas:14)" */
+void	 session_describe_pc(const struct session *s, uint32_t core,
+	    int32_t pc, struct buf *out);
+/* The PC to show for a core: a faulted core's faulting instruction, a
+ * halted core's HALT (its PC has moved past it), else PC. */
+int32_t	 session_core_pc(const struct session *s, uint32_t core);
+/* "core 8 at 0x001a (loop, sum.jas:14): ILOAD i" */
+void	 session_where(struct session *s, uint32_t core, struct buf *out);
+/* Disassembly of one instruction with local names; its size or 0. */
+int	 session_insn(const struct session *s, uint32_t core, int32_t pc,
+	    char *text, size_t size);
+const char *session_status_name(int status);
+/* Switch the focus, with the cuda-gdb style note. */
+void	 session_set_focus(struct session *s, uint32_t core, struct buf *out);
+/* Rebuild the machine and engine from the start (run). */
+int	 session_restart(struct session *s, char **cause);
+int	 session_eval(struct session *s, uint32_t core, const struct expr *e,
+	    int32_t *val, char **cause);
+/* Parse and evaluate text for the focused core. */
+int	 session_eval_text(struct session *s, const char *text, int32_t *val,
+	    char **cause);
+/* Check that every name of e can be looked up somewhere (when setting a
+ * condition): in the methods of locs, or as a register/global/$var. */
+int	 session_check_names(struct session *s, const struct expr *e,
+	    const struct bp *b, char **cause);
+/* Frame facts of a core's current frame: 0 or -1 + *cause. */
+int	 session_frame(struct session *s, uint32_t core, int32_t lv,
+	    int32_t *nlocals, int32_t *link, char **cause);
+
+/* loc.c: location specs of break/tbreak/until/list */
+int	 loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
+	    size_t *nlocs, char **cause);
+/* Label shown for an exact address ("loop", "half#loop"), or NULL. */
+const char *loc_label_name(const struct program *p, uint32_t addr,
+	    char *tmp, size_t tmpsize);
+/* Instruction starts of the method holding pc, ascending; caller frees. */
+size_t	 loc_insns(const struct program *p, int32_t pc, uint32_t **addrs);
+
+/* resume.c: run control */
+int	 resume_begin(struct session *s, enum resume_kind kind, uint64_t steps,
+	    char **cause);
+void	 resume_add_ibp(struct session *s, int32_t pc, int32_t lv,
+	    enum ibp_kind kind);
+void	 resume_add_halts(struct session *s);
+void	 resume_end(struct session *s);
+void	 session_sync_bps(struct session *s);
+
+/* watch.c */
+void	 watch_prepare(struct session *s);
+/* Reports changes (and frames gone); returns how many stop the run. */
+int	 watch_check(struct session *s, struct buf *out);
+int	 watch_value(struct session *s, const struct bp *b, int32_t *v,
+	    char **cause);
+
+/* div.c: program divergence computed on the host */
+struct warp_view {
+	uint32_t	 first;      /* its first core */
+	uint32_t	 lanes;      /* cores in it (the last may be short) */
+	uint64_t	 active;     /* lane mask of RUNNING cores */
+	uint32_t	 nactive;
+	uint32_t	 npaths;     /* distinct PCs of the active lanes */
+	int32_t		 pc[64];     /* by group size, largest first */
+	uint32_t	 count[64];
+	uint64_t	 converged;  /* the largest group (ties: lowest lane) */
+};
+void	 div_init(struct div_acc *d, uint32_t warp_width);
+void	 div_free(struct div_acc *d);
+void	 div_reset(struct div_acc *d);
+void	 div_sample(struct div_acc *d, const struct machine *m);
+uint32_t div_nwarps(const struct machine *m);
+void	 div_warp(const struct machine *m, uint32_t w, struct warp_view *v);
+
+/* Stop bookkeeping shared by resume.c and watch.c. */
+void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);
+
+#endif

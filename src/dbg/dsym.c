@@ -1,0 +1,173 @@
+/*
+ * Local and global names from the .jas source (see dsym.h).  Lines are
+ * split into words at blanks and at the punctuation of method headers;
+ * comments and quoted text are dropped first, so a "//" inside #print
+ * "..." does not cut a line.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dsym.h"
+#include "util.h"
+
+#define MAXWORDS 64
+
+/* Split one line (len bytes) into at most MAXWORDS words (copies). */
+static size_t
+split(const char *s, size_t len, char **words)
+{
+	size_t n = 0, i = 0;
+
+	while (i < len) {
+		size_t start;
+
+		if (s[i] == '/' && i + 1 < len && s[i + 1] == '/')
+			break;
+		if (s[i] == '"' || s[i] == '\'') {
+			char q = s[i++];
+
+			while (i < len && s[i] != q)
+				i += s[i] == '\\' ? 2 : 1;
+			i++;
+			continue;
+		}
+		if (strchr(" \t\r(),:", s[i]) != NULL) {
+			i++;
+			continue;
+		}
+		start = i;
+		while (i < len && strchr(" \t\r(),:\"'", s[i]) == NULL &&
+		    !(s[i] == '/' && i + 1 < len && s[i + 1] == '/'))
+			i++;
+		if (n < MAXWORDS)
+			words[n++] = xstrndup(s + start, i - start);
+	}
+	return n;
+}
+
+static struct dsym_method *
+new_method(struct dsym *d, const char *name)
+{
+	struct dsym_method *m;
+
+	d->methods = xreallocarray(d->methods, d->nmethods + 1,
+	    sizeof *d->methods);
+	m = &d->methods[d->nmethods++];
+	memset(m, 0, sizeof *m);
+	m->name = xstrdup(name);
+	return m;
+}
+
+static void
+add_local(struct dsym_method *m, const char *name)
+{
+	m->locals = xreallocarray(m->locals, m->nlocals + 1,
+	    sizeof *m->locals);
+	m->locals[m->nlocals++] = name ? xstrdup(name) : NULL;
+}
+
+void
+dsym_load(struct dsym *d, const struct program *prog)
+{
+	enum { TOP, SKIP, GLOBAL, METHOD, VAR } state = TOP;
+	struct dsym_method *m = NULL;
+	const char *p;
+
+	memset(d, 0, sizeof *d);
+	if (prog->source == NULL)
+		return;
+	for (p = prog->source; *p != '\0';) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char *w[MAXWORDS];
+		size_t n = split(p, len, w), i = 0;
+
+		p += len + (eol != NULL);
+		if (n == 0)
+			continue;
+		if (strcasecmp(w[0], ".global") == 0)
+			state = GLOBAL, i = 1;
+		else if (strcasecmp(w[0], ".constant") == 0)
+			state = SKIP, i = n;
+		else if (strcasecmp(w[0], ".end-global") == 0 ||
+		    strcasecmp(w[0], ".end-constant") == 0 ||
+		    strcasecmp(w[0], ".end-main") == 0 ||
+		    strcasecmp(w[0], ".end-method") == 0)
+			state = TOP, i = n;
+		else if (strcasecmp(w[0], ".main") == 0) {
+			m = new_method(d, "main");
+			state = METHOD, i = n;
+		} else if (strcasecmp(w[0], ".method") == 0 && n >= 2) {
+			m = new_method(d, w[1]);
+			add_local(m, NULL);	/* OBJREF, the link pointer */
+			for (i = 2; i < n; i++, m->nparams++)
+				add_local(m, w[i]);
+			state = METHOD;
+		} else if (strcasecmp(w[0], ".var") == 0 && m != NULL)
+			state = VAR, i = 1;
+		else if (strcasecmp(w[0], ".end-var") == 0 && m != NULL)
+			state = METHOD, i = n;
+		for (; i < n; i++) {
+			if (state == GLOBAL) {
+				d->globals = xreallocarray(d->globals,
+				    d->nglobals + 1, sizeof *d->globals);
+				d->globals[d->nglobals++] = xstrdup(w[i]);
+			} else if (state == VAR)
+				add_local(m, w[i]);
+		}
+		for (i = 0; i < n; i++)
+			free(w[i]);
+	}
+}
+
+void
+dsym_free(struct dsym *d)
+{
+	for (size_t i = 0; i < d->nmethods; i++) {
+		for (uint32_t k = 0; k < d->methods[i].nlocals; k++)
+			free(d->methods[i].locals[k]);
+		free(d->methods[i].locals);
+		free(d->methods[i].name);
+	}
+	for (size_t i = 0; i < d->nglobals; i++)
+		free(d->globals[i]);
+	free(d->methods);
+	free(d->globals);
+	memset(d, 0, sizeof *d);
+}
+
+const struct dsym_method *
+dsym_method(const struct dsym *d, const char *name)
+{
+	for (size_t i = 0; i < d->nmethods; i++)
+		if (strcmp(d->methods[i].name, name) == 0)
+			return &d->methods[i];
+	return NULL;
+}
+
+int
+dsym_local(const struct dsym_method *m, const char *name)
+{
+	if (m == NULL)
+		return -1;
+	for (uint32_t i = 0; i < m->nlocals; i++)
+		if (m->locals[i] != NULL && strcmp(m->locals[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+dsym_local_name(const struct dsym_method *m, uint32_t idx)
+{
+	return m != NULL && idx < m->nlocals ? m->locals[idx] : NULL;
+}
+
+int
+dsym_global(const struct dsym *d, const char *name)
+{
+	for (size_t i = 0; i < d->nglobals; i++)
+		if (strcmp(d->globals[i], name) == 0)
+			return (int)i;
+	return -1;
+}

@@ -1,0 +1,365 @@
+/*
+ * The Mic-1 C simulator behind the engine interface (see engine-mic.h).
+ *
+ * Like engine-ref.c, memory is the machine's own, so reads and writes are
+ * direct and there is nothing to synchronise; a run steps micro-cycles
+ * (mic1_step) and checks the stop conditions after every one of them, so
+ * that every stop is a consistent cut in micro-steps.
+ */
+/* realpath, readlink, access: POSIX with XSI, not C11. */
+#define _XOPEN_SOURCE 700
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine-mic.h"
+#include "ijvm.h"
+#include "ref.h"
+
+#ifndef MICDB_SRCDIR
+#define MICDB_SRCDIR "."
+#endif
+#ifndef MICDB_PKGDATADIR
+#define MICDB_PKGDATADIR "/usr/local/share/micdb"
+#endif
+
+struct engine_mic {
+	struct mic1_state	 st;
+	uint8_t			*seen;     /* per core: fault already reported */
+};
+
+struct mic1_state *
+engine_mic_state(struct engine *e)
+{
+	return &((struct engine_mic *)e->impl)->st;
+}
+
+/* Cores about to execute a micro-instruction with a breakpoint. */
+static int
+mic_check_bps(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop)
+{
+	const struct machine *m = e->m;
+
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *core = &m->cores[c];
+
+		if (core->status != CORE_RUNNING ||
+		    (r->mask != NULL && !r->mask[c]))
+			continue;
+		for (size_t i = 0; i < r->nbps; i++) {
+			const struct engine_bp *bp = &r->bps[i];
+
+			if (bp->pc == (int32_t)core->mpc &&
+			    (bp->cores == NULL || bp->cores[c])) {
+				engine_stop_add(e, stop, c, bp->id);
+				break;
+			}
+		}
+	}
+	return stop->ncores > 0;
+}
+
+static void
+mic_note_faults(struct engine *e, struct engine_stop *stop, int report)
+{
+	struct engine_mic *em = e->impl;
+
+	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
+		if (e->m->cores[c].status == CORE_ERROR && !em->seen[c]) {
+			em->seen[c] = 1;
+			if (report)
+				engine_stop_add(e, stop, c, 0);
+		}
+}
+
+static int
+mic_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct engine_mic *em = e->impl;
+	struct machine *m = e->m;
+	struct ref_mask mask = { r->mask };
+	struct ref_summary sum;
+
+	(void)cause;
+	engine_stop_reset(e, stop);
+	ref_count(m, &sum);
+	if (sum.running + sum.waiting == 0) {
+		stop->reason = STOP_DONE;
+		return 0;
+	}
+	while (stop->steps_run < r->max_steps) {
+		uint32_t faulted_before = sum.faulted;
+
+		if (r->interrupt != NULL && *r->interrupt) {
+			stop->reason = STOP_INTERRUPT;
+			return 0;
+		}
+		mic1_step(&em->st, m, r->mask ? &mask : NULL, &sum);
+		stop->steps_run++;
+		if (sum.faulted > faulted_before) {
+			mic_note_faults(e, stop, r->stop_on_fault);
+			if (r->stop_on_fault) {
+				stop->reason = STOP_FAULT;
+				return 0;
+			}
+		}
+		if (sum.running + sum.waiting == 0) {
+			stop->reason = STOP_DONE;
+			return 0;
+		}
+		if (sum.executed == 0) {
+			stop->reason = STOP_DEADLOCK;
+			return 0;
+		}
+		if (r->nbps > 0 && mic_check_bps(e, r, stop)) {
+			stop->reason = STOP_BREAKPOINT;
+			return 0;
+		}
+	}
+	stop->reason = STOP_STEPS;
+	return 0;
+}
+
+static int
+mic_read_words(struct engine *e, uint32_t core, int32_t addr,
+    uint32_t nwords, int32_t *out, char **cause)
+{
+	for (uint32_t i = 0; i < nwords; i++) {
+		if (machine_read_word(e->m, core, addr + (int32_t)i,
+		    &out[i]) != FAULT_NONE) {
+			*cause = xasprintf("address 0x%x is outside the memory "
+			    "core %u can read", (uint32_t)(addr + (int32_t)i),
+			    core);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+mic_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
+    char **cause)
+{
+	if (machine_write_word(e->m, core, addr, val) != FAULT_NONE) {
+		*cause = xasprintf("address 0x%x is outside the memory core %u "
+		    "can write", (uint32_t)addr, core);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+mic_nothing(struct engine *e, char **cause)
+{
+	(void)e;
+	(void)cause;
+	return 0;
+}
+
+static void
+mic_add_input(struct engine *e, uint32_t core, const uint8_t *data,
+    size_t len)
+{
+	machine_add_input(e->m, core, data, len);
+}
+
+static void
+mic_free(struct engine *e)
+{
+	struct engine_mic *em = e->impl;
+
+	if (em != NULL) {
+		mic1_state_free(&em->st);
+		free(em->seen);
+		free(em);
+	}
+	free(e->stop_cores);
+	free(e->stop_bps);
+	memset(e, 0, sizeof *e);
+}
+
+static const struct engine_ops mic_ops = {
+	.name = "mic",
+	.run = mic_run,
+	.read_words = mic_read_words,
+	.write_word = mic_write_word,
+	.push_cores = mic_nothing,
+	.sync_memory = mic_nothing,
+	.add_input = mic_add_input,
+	.free = mic_free,
+};
+
+int
+engine_mic_create(struct engine *e, struct machine *m,
+    const struct mic1_store *cs, char **cause)
+{
+	struct engine_mic *em;
+
+	(void)cause;
+	memset(e, 0, sizeof *e);
+	em = xcalloc(1, sizeof *em);
+	mic1_state_init(&em->st, m, cs);
+	em->seen = xcalloc(m->cfg.ncores, 1);
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *core = &m->cores[c];
+
+		/* Faults from before (another level) are not news. */
+		if (core->status == CORE_ERROR)
+			em->seen[c] = 1;
+		if (core->steps == 0 && core->cycles == 0 &&
+		    core->status == CORE_RUNNING)
+			mic1_start_core(&em->st, m, c);
+		else
+			mic1_enter(&em->st, m, c);
+	}
+	e->ops = &mic_ops;
+	e->m = m;
+	e->impl = em;
+	return 0;
+}
+
+int
+engine_mic_leave_all(struct engine *e, char **cause)
+{
+	struct engine_mic *em = e->impl;
+	struct machine *m = e->m;
+
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *core = &m->cores[c];
+
+		if ((core->status == CORE_RUNNING ||
+		    core->status == CORE_WAITING) &&
+		    !mic1_at_boundary(&em->st, m, c)) {
+			*cause = xasprintf("core %u is inside an instruction "
+			    "(MPC 0x%03x): run it to the next boundary first",
+			    c, (unsigned)core->mpc);
+			return -1;
+		}
+	}
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		(void)mic1_leave(&em->st, m, c);
+	return 0;
+}
+
+/* ---- microcode files ----------------------------------------------------- */
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int
+engine_mic_load_microcode(const char *path, struct mic1_store *cs,
+    struct mal_syms *syms, char **cause)
+{
+	uint8_t *data;
+	size_t len;
+	uint32_t magic;
+	int rc;
+
+	if (syms != NULL)
+		memset(syms, 0, sizeof *syms);
+	if (read_file(path, &data, &len, cause) != 0)
+		return -1;
+	magic = len >= 4 ? get_be32(data) : 0;
+	if (magic == MIC1_FILE_MAGIC || magic == 0x78563412u ||
+	    has_suffix(path, ".mic1")) {
+		char *sympath, *ignored = NULL;
+		struct mal_syms s;
+
+		rc = mic1_store_parse(cs, path, data, len, cause);
+		free(data);
+		if (rc != 0 || syms == NULL)
+			return rc;
+		/* Symbols, if mic1-as -s left them next to the store. */
+		sympath = has_suffix(path, ".mic1") ?
+		    xasprintf("%.*s.sym", (int)(strlen(path) - 5), path) :
+		    xasprintf("%s.sym", path);
+		if (access(sympath, R_OK) == 0 &&
+		    mal_syms_load_file(&s, sympath, &ignored) == 0) {
+			*syms = s;
+			cs->main1 = s.main1;
+		}
+		free(ignored);
+		free(sympath);
+		return 0;
+	}
+	{
+		struct mal_errors errs;
+		struct mal_syms tmp;
+		struct buf b = { 0 };
+
+		rc = mal_assemble(path, (const char *)data, len, cs,
+		    syms ? syms : &tmp, &errs);
+		free(data);
+		if (rc == 0) {
+			if (syms == NULL)
+				mal_syms_free(&tmp);
+			return 0;
+		}
+		for (size_t i = 0; i < errs.count; i++)
+			buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
+		buf_put_u8(&b, 0);
+		*cause = (char *)b.data;
+		mal_errors_free(&errs);
+		return -1;
+	}
+}
+
+/* The directory of the running executable, NULL if unknown. */
+static char *
+exe_dir(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+char *
+engine_mic_default_microcode(void)
+{
+	const char *env = getenv("MICDB_MICROCODE_DIR");
+	char *exe, *src, *installed;
+	int in_tree = 0;
+	struct stat sb;
+
+	if (env != NULL && *env != '\0')
+		return xasprintf("%s/mic1.mal", env);
+	/* Run from the build tree (an in-tree build puts the binaries
+	 * under the source tree): the microcode being edited there. */
+	src = realpath(MICDB_SRCDIR, NULL);
+	if ((exe = exe_dir()) != NULL && src != NULL) {
+		size_t k = strlen(src);
+
+		in_tree = strncmp(exe, src, k) == 0 &&
+		    (exe[k] == '/' || exe[k] == '\0');
+	}
+	free(exe);
+	free(src);
+	installed = xasprintf("%s/microcode/mic1.mal", MICDB_PKGDATADIR);
+	if (!in_tree && stat(installed, &sb) == 0)
+		return installed;
+	free(installed);
+	src = xasprintf("%s/microcode/mic1.mal", MICDB_SRCDIR);
+	if (in_tree || stat(src, &sb) == 0)
+		return src;
+	free(src);
+	return xasprintf("%s/microcode/mic1.mal", MICDB_PKGDATADIR);
+}

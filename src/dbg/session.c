@@ -1,0 +1,746 @@
+/*
+ * The session object (see session.h): creation and restart of the
+ * machine and engine, and the helpers every command shares: reading and
+ * writing memory through the engine, describing a PC, the focus, and the
+ * names of the expression language.
+ *
+ * Name lookup for expressions (print, set var, x, conditions), for the
+ * core the expression is evaluated on:
+ *   $name  a register ($pc, $tos: any case), $core, $warp, $lane, $mask
+ *          (the RUNNING lanes of the core's warp, low 32 lanes), $ncores,
+ *          $step (global steps), $N / $ (print history)
+ *   name   a local of the core's current method (by its .jas name), then
+ *          a .global name, then a register (PC, TOS, n, ...: any case).
+ *          A local or global spelled like a register hides it; $name
+ *          always means the register.
+ *   local[N], global[N]  by number
+ * Memory is always read through the engine, never from the host arrays,
+ * because only the engine knows whether they are current.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "dbg.h"
+#include "dis.h"
+#include "ijvm.h"
+#include "regs.h"
+
+static int
+session_start(struct session *s, char **cause)
+{
+	if (machine_init(&s->m, &s->cfg.machine, s->cfg.progs,
+	    s->cfg.nprogs, s->core_prog, cause) != 0)
+		return -1;
+	s->have_machine = 1;
+	if (s->cfg.make_engine(s->cfg.engine_arg, &s->e, &s->m, cause) != 0) {
+		machine_free(&s->m);
+		s->have_machine = 0;
+		return -1;
+	}
+	s->have_engine = 1;
+	if (s->input != NULL && s->cfg.input_len > 0)
+		s->e.ops->add_input(&s->e, 0, s->input, s->cfg.input_len);
+	s->dirty = 0;
+	return 0;
+}
+
+static void
+session_stop_machine(struct session *s)
+{
+	if (s->have_engine)
+		engine_free(&s->e);
+	if (s->have_machine)
+		machine_free(&s->m);
+	s->have_engine = s->have_machine = 0;
+}
+
+int
+session_create(struct session **sp, const struct session_config *cfg,
+    char **cause)
+{
+	struct session *s;
+	uint32_t n = cfg->machine.ncores;
+
+	*sp = NULL;
+	if (cfg->nprogs == 0 || cfg->make_engine == NULL) {
+		*cause = xasprintf("no program or engine to debug");
+		return -1;
+	}
+	s = xcalloc(1, sizeof *s);
+	s->cfg = *cfg;
+	if (cfg->core_prog != NULL) {
+		s->core_prog = xcalloc(n, sizeof *s->core_prog);
+		memcpy(s->core_prog, cfg->core_prog, n * sizeof *s->core_prog);
+	}
+	if (cfg->input != NULL && cfg->input_len > 0) {
+		s->input = xmalloc(cfg->input_len);
+		memcpy(s->input, cfg->input, cfg->input_len);
+	}
+	s->dsyms = xcalloc(cfg->nprogs, sizeof *s->dsyms);
+	for (size_t i = 0; i < cfg->nprogs; i++)
+		dsym_load(&s->dsyms[i], cfg->progs[i]);
+	if (cfg->nprogs > 1) {
+		s->prog_masks = xcalloc(cfg->nprogs, sizeof *s->prog_masks);
+		for (size_t i = 0; i < cfg->nprogs; i++)
+			s->prog_masks[i] = xcalloc(n, 1);
+		for (uint32_t c = 0; c < n; c++)
+			s->prog_masks[s->core_prog ? s->core_prog[c] : 0][c] = 1;
+	}
+	bp_table_init(&s->bps);
+	s->lockmask = xcalloc(n, 1);
+	s->at_bp = xcalloc(n, 1);
+	s->run.core_mask = xcalloc(n, 1);
+	s->stop_on_fault = 1;
+	s->list_next = -1;
+	div_init(&s->div, cfg->machine.warp_width);
+	if (session_start(s, cause) != 0) {
+		session_free(s);
+		return -1;
+	}
+	*sp = s;
+	return 0;
+}
+
+void
+session_free(struct session *s)
+{
+	if (s == NULL)
+		return;
+	session_stop_machine(s);
+	for (size_t i = 0; i < s->cfg.nprogs; i++) {
+		dsym_free(&s->dsyms[i]);
+		if (s->prog_masks != NULL)
+			free(s->prog_masks[i]);
+	}
+	free(s->dsyms);
+	free(s->prog_masks);
+	bp_table_free(&s->bps);
+	free(s->ebps);
+	free(s->runbps);
+	free(s->lockmask);
+	free(s->at_bp);
+	free(s->stop_cores);
+	free(s->writers);
+	free(s->run.ibps);
+	free(s->run.what);
+	free(s->run.core_mask);
+	free(s->values);
+	div_free(&s->div);
+	free(s->last_line);
+	free(s->core_prog);
+	free(s->input);
+	free(s);
+}
+
+int
+session_restart(struct session *s, char **cause)
+{
+	session_stop_machine(s);
+	if (session_start(s, cause) != 0)
+		return -1;
+	memset(s->at_bp, 0, s->m.cfg.ncores);
+	s->nstop_cores = 0;
+	s->last_bp = 0;
+	s->list_next = -1;
+	div_reset(&s->div);
+	return 0;
+}
+
+const struct program *
+session_prog(const struct session *s, uint32_t core)
+{
+	return s->m.progs[s->m.cores[core].prog];
+}
+
+uint32_t
+session_prog_core(const struct session *s, uint16_t prog)
+{
+	for (uint32_t c = 0; c < s->m.cfg.ncores; c++)
+		if (s->m.cores[c].prog == prog)
+			return c;
+	return 0;
+}
+
+const struct dsym *
+session_dsym(const struct session *s, uint32_t core)
+{
+	return &s->dsyms[s->m.cores[core].prog];
+}
+
+const char *
+session_method_name(const struct session *s, uint32_t core, int32_t pc)
+{
+	const struct program *p = session_prog(s, core);
+	const struct symbol *m;
+
+	if (pc < 0)
+		return NULL;
+	m = program_method_at(p, (uint32_t)pc);
+	if (m == NULL && p->nmethods == 0 && (uint32_t)pc <
+	    program_main_end(p))
+		return "main";
+	return m ? m->name : NULL;
+}
+
+const struct dsym_method *
+session_method_at(const struct session *s, uint32_t core, int32_t pc)
+{
+	const char *name = session_method_name(s, core, pc);
+
+	return name ? dsym_method(session_dsym(s, core), name) : NULL;
+}
+
+int
+session_read(struct session *s, uint32_t core, int32_t addr, uint32_t n,
+    int32_t *out, char **cause)
+{
+	return s->e.ops->read_words(&s->e, core, addr, n, out, cause);
+}
+
+int
+session_write(struct session *s, uint32_t core, int32_t addr, int32_t val,
+    char **cause)
+{
+	if (s->e.ops->write_word(&s->e, core, addr, val, cause) != 0)
+		return -1;
+	s->dirty = 1;
+	return 0;
+}
+
+void
+session_drain_output(struct session *s)
+{
+	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
+		struct buf *b = &s->m.io[c].out;
+
+		if (b->len == 0)
+			continue;
+		if (s->cfg.output != NULL)
+			s->cfg.output(s->cfg.output_arg, c, b->data, b->len);
+		b->len = 0;
+	}
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *p = strrchr(path, '/');
+
+	return p ? p + 1 : path;
+}
+
+void
+session_describe_pc(const struct session *s, uint32_t core, int32_t pc,
+    struct buf *out)
+{
+	const struct program *p = session_prog(s, core);
+	const char *name = NULL, *method;
+	char tmp[128], sym[160];
+	uint32_t line, off = 0;
+
+	buf_printf(out, "0x%04x", (uint32_t)pc);
+	if (pc < 0 || (uint32_t)pc >= p->text_size) {
+		buf_printf(out, " (outside the text)");
+		return;
+	}
+	if ((name = loc_label_name(p, (uint32_t)pc, tmp, sizeof tmp)) == NULL) {
+		/* the nearest label before pc in the same method */
+		const struct symbol *m = program_method_at(p, (uint32_t)pc);
+		uint32_t start = m ? (m->addr ? m->addr + 4 : 0) : 0;
+
+		if ((uint32_t)pc < start) {	/* a method header */
+			buf_printf(out, " (header of %s)", m->name);
+			return;
+		}
+
+		for (size_t i = 0; i < p->nlabels; i++) {
+			if (p->labels[i].addr > (uint32_t)pc)
+				break;
+			if (p->labels[i].addr >= start) {
+				name = loc_label_name(p, p->labels[i].addr, tmp,
+				    sizeof tmp);
+				off = (uint32_t)pc - p->labels[i].addr;
+			}
+		}
+		if (name == NULL &&
+		    (method = session_method_name(s, core, pc)) != NULL) {
+			name = method;
+			off = (uint32_t)pc - start;
+		}
+	}
+	sym[0] = '\0';
+	if (name != NULL && off > 0)
+		snprintf(sym, sizeof sym, "%s+%u", name, off);
+	else if (name != NULL)
+		snprintf(sym, sizeof sym, "%s", name);
+	line = program_line_at(p, (uint32_t)pc);
+	if (sym[0] != '\0' && line != 0)
+		buf_printf(out, " (%s, %s:%u)", sym, base_name(p->path), line);
+	else if (sym[0] != '\0')
+		buf_printf(out, " (%s)", sym);
+	else if (line != 0)
+		buf_printf(out, " (%s:%u)", base_name(p->path), line);
+}
+
+int
+session_insn(const struct session *s, uint32_t core, int32_t pc, char *text,
+    size_t size)
+{
+	const struct program *p = session_prog(s, core);
+	const struct dsym_method *dm;
+	const char *name, *num;
+	uint32_t a, idx;
+	int n, wide;
+	uint8_t op;
+
+	if (pc < 0 || (n = dis_insn(p, NULL, (uint32_t)pc, text, size)) <= 0) {
+		snprintf(text, size, "(outside the text)");
+		return 0;
+	}
+	/* ILOAD 1 -> ILOAD n, GETSTATIC 0 -> GETSTATIC total: names from
+	 * the source. */
+	a = (uint32_t)pc;
+	wide = p->text[a] == OP_WIDE;
+	if (wide && a + 1 < p->text_size)
+		a++;
+	op = p->text[a];
+	if (a + 2 + (uint32_t)wide >= p->text_size)
+		return n;
+	if (op == OP_GETSTATIC || op == OP_PUTSTATIC || op == OP_ATOMICADD) {
+		const struct dsym *d = session_dsym(s, core);
+
+		idx = get_be16(p->text + a + 1);
+		name = idx < d->nglobals ? d->globals[idx] : NULL;
+	} else if (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC) {
+		idx = wide ? get_be16(p->text + a + 1) : p->text[a + 1];
+		dm = session_method_at(s, core, pc);
+		name = dsym_local_name(dm, idx);
+	} else
+		return n;
+	if (name == NULL || (num = strchr(text, ' ')) == NULL)
+		return n;
+	if (wide && (num = strchr(num + 1, ' ')) == NULL)
+		return n;
+	{
+		char rest[128], head[64];
+		const char *after = strchr(num + 1, ' ');
+
+		snprintf(head, sizeof head, "%.*s", (int)(num - text), text);
+		snprintf(rest, sizeof rest, "%s", after ? after : "");
+		snprintf(text, size, "%s %s%s", head, name, rest);
+	}
+	return n;
+}
+
+const char *
+session_status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "faulted";
+	case CORE_WAITING: return "waiting";
+	}
+	return "?";
+}
+
+int32_t
+session_core_pc(const struct session *s, uint32_t core)
+{
+	const struct core *c = &s->m.cores[core];
+	const struct program *p = session_prog(s, core);
+
+	if (c->status == CORE_ERROR)
+		return c->fault_pc;
+	if (c->pc > 0 && (uint32_t)c->pc <= p->text_size &&
+	    ((c->status == CORE_HALTED && p->text[c->pc - 1] == OP_HALT) ||
+	    (c->status == CORE_WAITING && p->text[c->pc - 1] == OP_BARRIER)))
+		return c->pc - 1;
+	return c->pc;
+}
+
+void
+session_where(struct session *s, uint32_t core, struct buf *out)
+{
+	const struct core *c = &s->m.cores[core];
+	int32_t pc = session_core_pc(s, core);
+	char insn[128];
+
+	buf_printf(out, "core %u", core);
+	if (c->status == CORE_ERROR)
+		buf_printf(out, " (faulted: %s)", ijvm_fault_message(c->fault));
+	else if (c->status != CORE_RUNNING)
+		buf_printf(out, " (%s)", session_status_name(c->status));
+	buf_printf(out, " at ");
+	session_describe_pc(s, core, pc, out);
+	if (session_insn(s, core, pc, insn, sizeof insn) > 0)
+		buf_printf(out, ": %s", insn);
+	buf_printf(out, "\n");
+}
+
+void
+session_set_focus(struct session *s, uint32_t core, struct buf *out)
+{
+	uint32_t w = s->m.cfg.warp_width;
+
+	if (core == s->focus)
+		return;
+	s->focus = core;
+	s->list_next = -1;
+	if (out != NULL)
+		buf_printf(out, "[switching focus to core %u, warp %u lane %u]\n",
+		    core, core / w, core % w);
+}
+
+const char *
+session_prompt(struct session *s)
+{
+	uint32_t w = s->m.cfg.warp_width;
+
+	if (s->m.cfg.ncores == 1)
+		snprintf(s->prompt, sizeof s->prompt, "(micdb)");
+	else
+		snprintf(s->prompt, sizeof s->prompt,
+		    "(micdb core %u warp %u lane %u)", s->focus, s->focus / w,
+		    s->focus % w);
+	return s->prompt;
+}
+
+const struct machine *
+session_machine(const struct session *s)
+{
+	return &s->m;
+}
+
+uint32_t
+session_focus(const struct session *s)
+{
+	return s->focus;
+}
+
+int
+session_running(const struct session *s)
+{
+	return s->running;
+}
+
+volatile sig_atomic_t *
+session_interrupt_flag(struct session *s)
+{
+	return &s->interrupt;
+}
+
+static int
+in_stack(const struct session *s, int64_t a)
+{
+	return a >= MM_STACK_BASE &&
+	    a < MM_STACK_BASE + (int64_t)s->m.cfg.stack_words;
+}
+
+int
+session_frame(struct session *s, uint32_t core, int32_t lv, int32_t *nlocals,
+    int32_t *link, char **cause)
+{
+	int32_t l = 0;
+
+	if (lv == MM_STACK_BASE) {
+		*nlocals = (int32_t)session_prog(s, core)->main_nlocals;
+		*link = -1;
+		return 0;
+	}
+	if (in_stack(s, lv) &&
+	    session_read(s, core, lv, 1, &l, cause) != 0)
+		return -1;
+	if (!in_stack(s, lv) || !in_stack(s, l) ||
+	    !in_stack(s, (int64_t)l + 1) || l < lv) {
+		*cause = xasprintf("core %u: the frame at LV 0x%x is corrupted "
+		    "(its link pointer leaves the stack)", core, (uint32_t)lv);
+		return -1;
+	}
+	*nlocals = l - lv;
+	*link = l;
+	return 0;
+}
+
+/* --- expressions ---------------------------------------------------- */
+
+struct env_arg {
+	struct session	*s;
+	uint32_t	 core;
+};
+
+static int
+read_local(struct session *s, uint32_t core, int32_t idx, const char *name,
+    int32_t *val, char **cause)
+{
+	const struct core *c = &s->m.cores[core];
+	int32_t nlocals, link;
+
+	if (session_frame(s, core, c->lv, &nlocals, &link, cause) != 0)
+		return -1;
+	if (idx < 0 || idx >= nlocals) {
+		if (name != NULL)
+			*cause = xasprintf("local '%s' is not in the current "
+			    "frame of core %u", name, core);
+		else
+			*cause = xasprintf("local[%d] is out of range: the "
+			    "frame of core %u has %d local%s", idx, core,
+			    nlocals, nlocals == 1 ? "" : "s");
+		return -1;
+	}
+	return session_read(s, core, c->lv + idx, 1, val, cause);
+}
+
+static int
+global_index(const struct session *s, uint32_t core, const char *name)
+{
+	int g = dsym_global(session_dsym(s, core), name);
+
+	for (size_t i = 0; g < 0 && i < s->cfg.nprogs; i++)
+		g = dsym_global(&s->dsyms[i], name);
+	return g;
+}
+
+static int
+dollar_value(struct session *s, uint32_t core, const char *name,
+    int32_t *val, char **cause)
+{
+	uint32_t w = s->m.cfg.warp_width;
+	char *end;
+	int r;
+
+	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9')) {
+		unsigned long k = name[0] ? strtoul(name, &end, 10) :
+		    s->nvalues;
+
+		if (s->nvalues == 0 || k == 0 || k > s->nvalues) {
+			*cause = xasprintf("history is empty or has no $%s "
+			    "(print makes $1, $2, ...)", name);
+			return -1;
+		}
+		*val = s->values[k - 1];
+		return 0;
+	}
+	if (strcmp(name, "core") == 0)
+		*val = (int32_t)core;
+	else if (strcmp(name, "warp") == 0)
+		*val = (int32_t)(core / w);
+	else if (strcmp(name, "lane") == 0)
+		*val = (int32_t)(core % w);
+	else if (strcmp(name, "ncores") == 0)
+		*val = (int32_t)s->m.cfg.ncores;
+	else if (strcmp(name, "step") == 0)
+		*val = (int32_t)(uint32_t)s->m.step;
+	else if (strcmp(name, "mask") == 0) {
+		struct warp_view v;
+
+		div_warp(&s->m, core / w, &v);
+		*val = (int32_t)(uint32_t)v.active;
+	} else if ((r = reg_find(name)) >= 0)
+		*val = reg_get(&s->m.cores[core], r);
+	else {
+		*cause = xasprintf("unknown variable '$%s' (use $core, $warp, "
+		    "$lane, $mask, $ncores, $step, a register like $pc, or "
+		    "$N from print)", name);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *
+suggest_name(struct session *s, uint32_t core, const char *name)
+{
+	const struct dsym_method *dm = session_method_at(s, core,
+	    s->m.cores[core].pc);
+	const struct dsym *d = session_dsym(s, core);
+	const char *best = NULL;
+	int bestd = 3, dist;
+
+	for (uint32_t i = 0; dm != NULL && i < dm->nlocals; i++)
+		if (dm->locals[i] != NULL &&
+		    (dist = edit_distance(name, dm->locals[i])) < bestd) {
+			bestd = dist;
+			best = dm->locals[i];
+		}
+	for (size_t i = 0; i < d->nglobals; i++)
+		if ((dist = edit_distance(name, d->globals[i])) < bestd) {
+			bestd = dist;
+			best = d->globals[i];
+		}
+	for (int r = 0; r < REG_COUNT; r++)
+		if ((dist = edit_distance(name, reg_name(r))) < bestd) {
+			bestd = dist;
+			best = reg_name(r);
+		}
+	return best != NULL && bestd < (int)strlen(name) ? best : NULL;
+}
+
+static int
+env_name(void *arg, const char *name, int dollar, int32_t *val, char **cause)
+{
+	struct env_arg *ea = arg;
+	struct session *s = ea->s;
+	const struct core *c = &s->m.cores[ea->core];
+	const struct dsym_method *dm;
+	const char *near, *method;
+	int idx;
+
+	if (dollar)
+		return dollar_value(s, ea->core, name, val, cause);
+	dm = session_method_at(s, ea->core, c->pc);
+	if ((idx = dsym_local(dm, name)) >= 0)
+		return read_local(s, ea->core, idx, name, val, cause);
+	if ((idx = global_index(s, ea->core, name)) >= 0)
+		return session_read(s, ea->core, MM_GLOBALS_BASE + idx, 1, val,
+		    cause);
+	if ((idx = reg_find(name)) >= 0) {
+		*val = reg_get(c, idx);
+		return 0;
+	}
+	method = session_method_name(s, ea->core, c->pc);
+	near = suggest_name(s, ea->core, name);
+	if (near != NULL)
+		*cause = xasprintf("no local, global or register '%s' (did you "
+		    "mean '%s'?)", name, near);
+	else
+		*cause = xasprintf("no local, global or register '%s' in %s on "
+		    "core %u", name, method ? method : "this method", ea->core);
+	return -1;
+}
+
+static int
+env_indexed(void *arg, const char *base, int32_t index, int32_t *val,
+    char **cause)
+{
+	struct env_arg *ea = arg;
+
+	if (strcmp(base, "local") == 0)
+		return read_local(ea->s, ea->core, index, NULL, val, cause);
+	if (strcmp(base, "global") == 0) {
+		if (index < 0 || index >= MM_GLOBALS_WORDS) {
+			*cause = xasprintf("global[%d] is out of range (0-%d)",
+			    index, MM_GLOBALS_WORDS - 1);
+			return -1;
+		}
+		return session_read(ea->s, ea->core, MM_GLOBALS_BASE + index, 1,
+		    val, cause);
+	}
+	*cause = xasprintf("'%s[...]' is not an array (use local[N] or "
+	    "global[N])", base);
+	return -1;
+}
+
+int
+session_eval(struct session *s, uint32_t core, const struct expr *e,
+    int32_t *val, char **cause)
+{
+	struct env_arg ea = { s, core };
+	struct expr_env env = { &ea, env_name, env_indexed };
+
+	return expr_eval(e, &env, val, cause);
+}
+
+int
+session_eval_text(struct session *s, const char *text, int32_t *val,
+    char **cause)
+{
+	struct expr *e;
+	int rc;
+
+	if (*text == '\0') {
+		*cause = xasprintf("expected an expression");
+		return -1;
+	}
+	if (expr_parse(text, &e, cause) != 0)
+		return -1;
+	rc = session_eval(s, s->focus, e, val, cause);
+	expr_free(e);
+	return rc;
+}
+
+struct check_arg {
+	struct session		*s;
+	const struct bp		*b;
+};
+
+static int
+check_name(void *arg, const char *name, int dollar, char **cause)
+{
+	struct check_arg *ca = arg;
+	struct session *s = ca->s;
+	int32_t v;
+
+	if (dollar) {
+		if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9'))
+			return 0;	/* history: checked when evaluated */
+		return dollar_value(s, s->focus, name, &v, cause);
+	}
+	if (reg_find(name) >= 0 || global_index(s, s->focus, name) >= 0)
+		return 0;
+	if (ca->b == NULL) {
+		const struct dsym_method *dm = session_method_at(s, s->focus,
+		    s->m.cores[s->focus].pc);
+
+		if (dsym_local(dm, name) >= 0)
+			return 0;
+	}
+	for (size_t i = 0; ca->b != NULL && i < ca->b->nlocs; i++) {
+		const struct bp_loc *l = &ca->b->locs[i];
+		const struct program *p = s->m.progs[l->prog];
+		const struct symbol *m = program_method_at(p, (uint32_t)l->pc);
+		const char *mname = m ? m->name : "main";
+
+		if (dsym_local(dsym_method(&s->dsyms[l->prog], mname),
+		    name) >= 0)
+			return 0;
+	}
+	*cause = xasprintf("no local, global or register '%s' where the "
+	    "breakpoint is (locals are those of its method)", name);
+	return -1;
+}
+
+int
+session_check_names(struct session *s, const struct expr *e,
+    const struct bp *b, char **cause)
+{
+	struct check_arg ca = { s, b };
+
+	return expr_walk_names(e, check_name, &ca, cause);
+}
+
+/* --- commands --------------------------------------------------------- */
+
+int
+session_execute(struct session *s, const char *line, struct buf *out,
+    char **cause)
+{
+	const char *p = line, *end;
+	char *copy;
+	int rc;
+
+	if (s->running) {
+		*cause = xasprintf("the machine is running: wait for it to stop "
+		    "or interrupt it");
+		return -1;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
+	    end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	if (end == p) {
+		if (!s->cfg.repeat || s->last_line == NULL)
+			return 0;
+		copy = xstrdup(s->last_line);
+	} else {
+		copy = xstrndup(p, (size_t)(end - p));
+		free(s->last_line);
+		s->last_line = xstrdup(copy);
+	}
+	rc = cmd_execute(s, copy, out, cause);
+	free(copy);
+	return rc;
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# The debugger's batch transcripts.  tests/batch/NAME.cmd is run from
+# tests/batch as
+#     micdb --batch NAME.cmd ARGS
+# where ARGS is the script's "# args:" line; the transcript on stdout must
+# equal NAME.expected (the diff is shown otherwise), standard error must
+# be empty, and the exit status must be the "# exit:" line (default 0).
+# Each script runs again under the ASan/UBSan build of micdb, which must
+# write the same transcript and report nothing.  Then the usage errors of
+# micdb --batch (exit 2).
+#
+# MICDB_BATCH / MICDB_BATCH_ASAN name other binaries to test (a
+# developer's build of batch_main).
+. "$(dirname "$0")/lib.sh"
+
+DIR=$top_srcdir/tests/batch
+BIN=${MICDB_BATCH:-$MICDB}
+SAN=${MICDB_BATCH_ASAN:-$MICDB_ASAN}
+
+printf 'quit\n' >"$TMP/probe.cmd"
+if ! "$BIN" --batch "$TMP/probe.cmd" "$PROGRAMS/hello.jas" \
+    >"$TMP/probe.out" 2>&1 </dev/null &&
+    grep -q "not part of this build" "$TMP/probe.out"; then
+	echo "1..0 # SKIP micdb --batch does not reach batch_main yet"
+	exit 0
+fi
+
+for script in "$DIR"/*.cmd; do
+	name=$(basename "$script" .cmd)
+	args=$(sed -n 's/^# args: //p' "$script" | head -n 1)
+	want=$(sed -n 's/^# exit: //p' "$script" | head -n 1)
+	[ -n "$want" ] || want=0
+	# shellcheck disable=SC2086
+	(cd "$DIR" && "$BIN" --batch "$name.cmd" $args </dev/null \
+	    >"$TMP/$name.out" 2>"$TMP/$name.err")
+	rc=$?
+	[ "$rc" -eq "$want" ]
+	ok $? "$name: exit status $want"
+	[ "$rc" -eq "$want" ] || diag "exit status $rc" "$(head -c 2000 "$TMP/$name.err")"
+	cmp -s "$DIR/$name.expected" "$TMP/$name.out"
+	ok $? "$name: transcript matches $name.expected"
+	cmp -s "$DIR/$name.expected" "$TMP/$name.out" ||
+		diag "$(diff -u "$DIR/$name.expected" "$TMP/$name.out" | head -60)"
+	[ ! -s "$TMP/$name.err" ]
+	ok $? "$name: nothing on standard error"
+	if [ -x "$SAN" ]; then
+		# shellcheck disable=SC2086
+		(cd "$DIR" && "$SAN" --batch "$name.cmd" $args </dev/null \
+		    >"$TMP/$name.san" 2>"$TMP/$name.sanerr")
+		cmp -s "$TMP/$name.out" "$TMP/$name.san"
+		ok $? "$name: the sanitizer build writes the same transcript"
+		err=$TMP/$name.sanerr
+		no_sanitizer_report "$name"
+	fi
+done
+
+# Usage and input errors: exit 2, one line on standard error.
+out=$TMP/usage.out
+err=$TMP/usage.err
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/missing.cmd" "$PROGRAMS/hello.jas"
+expect_rc 2 "a missing script"
+expect_err "missing.cmd" "the missing script is named"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" "$TMP/missing.jas"
+expect_rc 2 "a missing program"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level mic \
+    "$PROGRAMS/hello.jas"
+expect_rc 2 "--level mic"
+expect_err "the micro levels are not part of this build yet" \
+    "--level mic says why"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --cores 0 \
+    "$PROGRAMS/hello.jas"
+expect_rc 2 "--cores 0"
+run_cmd "$out" "$err" "$BIN" -x "$TMP/probe.cmd"
+expect_rc 2 "no program"
+done_testing

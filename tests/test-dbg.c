@@ -1,0 +1,735 @@
+/*
+ * Unit tests of the debugger engine (src/dbg): the expression language,
+ * core sets, command lookup, breakpoint bookkeeping, debug names from
+ * the source, and a session driven command by command over the
+ * reference engine, checking the text it returns.
+ *
+ * The session tests assemble small sources in memory (asm.h), so they
+ * need no files; the batch transcripts (tests/batch.sh) cover the rest.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm.h"
+#include "bp.h"
+#include "cmd.h"
+#include "coreset.h"
+#include "dbg.h"
+#include "dsym.h"
+#include "expr.h"
+#include "session.h"
+#include "tap.h"
+
+/* --- expressions ------------------------------------------------------ */
+
+/* Fake environment: a = 7, b = -3, TOS = 5, $core = 12, local[i] = 100+i,
+ * global[i] = 200+i; anything else is an error. */
+static int
+fake_name(void *arg, const char *name, int dollar, int32_t *val,
+    char **cause)
+{
+	int *lookups = arg;
+
+	(*lookups)++;
+	if (!dollar && strcmp(name, "a") == 0)
+		*val = 7;
+	else if (!dollar && strcmp(name, "b") == 0)
+		*val = -3;
+	else if (strcmp(name, "TOS") == 0 || (dollar && strcmp(name, "tos") == 0))
+		*val = 5;
+	else if (dollar && strcmp(name, "core") == 0)
+		*val = 12;
+	else {
+		*cause = xasprintf("no '%s'", name);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+fake_indexed(void *arg, const char *base, int32_t index, int32_t *val,
+    char **cause)
+{
+	(void)arg;
+	if (strcmp(base, "local") == 0)
+		*val = 100 + index;
+	else if (strcmp(base, "global") == 0)
+		*val = 200 + index;
+	else {
+		*cause = xasprintf("no array '%s'", base);
+		return -1;
+	}
+	return 0;
+}
+
+/* Evaluate text; returns the value, or INT32_MIN+1 on any error (with
+ * the message in *msg when msg is given). */
+static int32_t
+ev(const char *text, char **msg)
+{
+	int lookups = 0;
+	struct expr_env env = { &lookups, fake_name, fake_indexed };
+	struct expr *e;
+	char *cause = NULL;
+	int32_t v;
+
+	if (expr_parse(text, &e, &cause) != 0) {
+		if (msg)
+			*msg = cause;
+		else
+			free(cause);
+		return INT32_MIN + 1;
+	}
+	if (expr_eval(e, &env, &v, &cause) != 0) {
+		v = INT32_MIN + 1;
+		if (msg)
+			*msg = cause;
+		else
+			free(cause);
+	}
+	expr_free(e);
+	return v;
+}
+
+static void
+test_expr(void)
+{
+	char *msg = NULL;
+	int lookups = 0;
+	struct expr_env env = { &lookups, fake_name, fake_indexed };
+	struct expr *e;
+	int32_t v;
+
+	is_int(ev("42", NULL), 42, "expr: decimal literal");
+	is_int(ev("0x1f", NULL), 31, "expr: hex literal");
+	is_int(ev("0b101", NULL), 5, "expr: binary literal");
+	is_int(ev("017", NULL), 15, "expr: octal literal");
+	is_int(ev("'A'", NULL), 65, "expr: character literal");
+	is_int(ev("'\\n'", NULL), 10, "expr: character escape");
+	is_int(ev("1 + 2 * 3", NULL), 7, "expr: * binds tighter than +");
+	is_int(ev("(1 + 2) * 3", NULL), 9, "expr: parentheses");
+	is_int(ev("10 - 4 - 3", NULL), 3, "expr: - is left-associative");
+	is_int(ev("-7 / 2", NULL), -3, "expr: division truncates toward zero");
+	is_int(ev("-7 % 2", NULL), -1, "expr: remainder has the dividend's sign");
+	is_int(ev("2147483647 + 1", NULL), INT32_MIN, "expr: + wraps at 32 bits");
+	is_int(ev("0xffffffff", NULL), -1, "expr: 0xffffffff is -1");
+	is_int(ev("-2147483648 / -1", NULL), INT32_MIN,
+	    "expr: INT32_MIN / -1 wraps instead of trapping");
+	is_int(ev("3 < 4 && 4 <= 4 && 5 > 4 && 4 >= 5 == 0", NULL), 1,
+	    "expr: comparisons");
+	is_int(ev("1 == 1 != 0", NULL), 1, "expr: equality chains left to right");
+	is_int(ev("!0 + !5", NULL), 1, "expr: logical not");
+	is_int(ev("~0", NULL), -1, "expr: complement");
+	is_int(ev("6 & 3 | 8 ^ 1", NULL), 11, "expr: bitwise operators, C precedence");
+	is_int(ev("1 || 0 && 0", NULL), 1, "expr: && binds tighter than ||");
+	is_int(ev("a * b", NULL), -21, "expr: names from the environment");
+	is_int(ev("TOS == 5", NULL), 1, "expr: register name");
+	is_int(ev("$core % 2 == 0", NULL), 1, "expr: $core");
+	is_int(ev("$tos", NULL), 5, "expr: $register");
+	is_int(ev("local[2] + global[1 + 1]", NULL), 304,
+	    "expr: indexed locals and globals");
+	is_int(ev("0 && nosuch", NULL), 0, "expr: && short-circuits");
+	is_int(ev("1 || nosuch", NULL), 1, "expr: || short-circuits");
+
+	is_int(ev("1 / 0", &msg), INT32_MIN + 1, "expr: division by zero fails");
+	is_str(msg, "division by zero", "expr: ... with a message");
+	free(msg);
+	msg = NULL;
+	ev("5 % (a - 7)", &msg);
+	is_str(msg, "division by zero", "expr: remainder by zero fails");
+	free(msg);
+	msg = NULL;
+	ev("nosuch + 1", &msg);
+	is_str(msg, "no 'nosuch'", "expr: an unknown name is the env's error");
+	free(msg);
+	msg = NULL;
+	ev("(1 + 2", &msg);
+	is_str(msg, "expected ')' at the end of '(1 + 2'",
+	    "expr: missing ')' is reported");
+	free(msg);
+	msg = NULL;
+	ev("1 + * 2", &msg);
+	is_str(msg, "expected a number, a name or '(' at '* 2'",
+	    "expr: a missing operand is reported where it is");
+	free(msg);
+	msg = NULL;
+	ev("TOS = 5", &msg);
+	ok(msg != NULL && strstr(msg, "write == to compare") != NULL,
+	    "expr: '=' suggests ==");
+	free(msg);
+	msg = NULL;
+	ev("1 2", &msg);
+	is_str(msg, "unexpected text at '2'", "expr: trailing text is an error");
+	free(msg);
+	msg = NULL;
+	ev("99999999999", &msg);
+	ok(msg != NULL && strstr(msg, "32 bits") != NULL,
+	    "expr: too large a literal is an error");
+	free(msg);
+	msg = NULL;
+	ev("foo[1]", &msg);
+	is_str(msg, "no array 'foo'", "expr: unknown array base");
+	free(msg);
+
+	ok(expr_parse("  a  ", &e, &msg) == 0, "expr: blanks around a name");
+	{
+		int dollar = -1;
+
+		is_str(expr_plain_name(e, &dollar), "a", "expr: plain name");
+		is_int(dollar, 0, "expr: plain name has no $");
+		ok(expr_eval(e, &env, &v, &msg) == 0 && v == 7,
+		    "expr: evaluates after parse");
+	}
+	expr_free(e);
+	ok(expr_parse("a + 1", &e, &msg) == 0, "expr: parse a + 1");
+	{
+		int dollar;
+
+		ok(expr_plain_name(e, &dollar) == NULL,
+		    "expr: a + 1 is not a plain name");
+	}
+	expr_free(e);
+}
+
+static int
+count_names(void *arg, const char *name, int dollar, char **cause)
+{
+	int *n = arg;
+
+	(void)name;
+	(void)cause;
+	*n += dollar ? 10 : 1;
+	return 0;
+}
+
+static int
+reject_b(void *arg, const char *name, int dollar, char **cause)
+{
+	(void)arg;
+	(void)dollar;
+	if (strcmp(name, "b") == 0) {
+		*cause = xasprintf("no b");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+test_expr_walk(void)
+{
+	struct expr *e;
+	char *cause = NULL;
+	int n = 0;
+
+	ok(expr_parse("a && (b || $core) + local[c]", &e, &cause) == 0,
+	    "walk: parse");
+	ok(expr_walk_names(e, count_names, &n, &cause) == 0 && n == 13,
+	    "walk: visits a, b, c and $core");
+	ok(expr_walk_names(e, reject_b, NULL, &cause) == -1 &&
+	    strcmp(cause, "no b") == 0, "walk: stops at the first error");
+	free(cause);
+	expr_free(e);
+}
+
+/* --- core sets ---------------------------------------------------------- */
+
+static char *
+fmt_bits(const uint8_t *bits, uint32_t n, size_t max)
+{
+	struct buf b = { 0 };
+	char *s;
+
+	coreset_format_bits(&b, bits, n, max);
+	buf_put_u8(&b, 0);
+	s = xstrdup((char *)b.data);
+	buf_free(&b);
+	return s;
+}
+
+static void
+test_coreset(void)
+{
+	uint8_t *bits;
+	char *cause = NULL, *s;
+	uint32_t list[] = { 3, 8, 9, 10, 11, 17, 49 };
+	struct buf b = { 0 };
+
+	ok(coreset_parse("0-7,12", 16, &bits, &cause) == 0, "coreset: 0-7,12");
+	is_int(coreset_count(bits, 16), 9, "coreset: 9 cores");
+	ok(bits[0] && bits[7] && !bits[8] && bits[12] && !bits[13],
+	    "coreset: the right cores");
+	s = fmt_bits(bits, 16, 8);
+	is_str(s, "0-7, 12", "coreset: formats back as ranges");
+	free(s);
+	free(bits);
+	ok(coreset_parse("all", 5, &bits, &cause) == 0 &&
+	    coreset_count(bits, 5) == 5, "coreset: all");
+	free(bits);
+	ok(coreset_parse("3", 4, &bits, &cause) == 0 &&
+	    coreset_count(bits, 4) == 1 && bits[3], "coreset: one core");
+	free(bits);
+	ok(coreset_parse("4", 4, &bits, &cause) == -1, "coreset: core 4 of 4");
+	is_str(cause, "core 4 is out of range: the machine has 4 cores (0-3)",
+	    "coreset: ... says the range");
+	free(cause);
+	cause = NULL;
+	ok(coreset_parse("7-3", 8, &bits, &cause) == -1 && strstr(cause,
+	    "lower core first") != NULL, "coreset: reversed range");
+	free(cause);
+	cause = NULL;
+	ok(coreset_parse("1,,2", 8, &bits, &cause) == -1 && strstr(cause,
+	    "bad core set '1,,2'") != NULL, "coreset: empty item");
+	free(cause);
+	cause = NULL;
+	ok(coreset_parse("x", 8, &bits, &cause) == -1, "coreset: not a number");
+	free(cause);
+	cause = NULL;
+	ok(coreset_parse("", 8, &bits, &cause) == -1, "coreset: empty");
+	free(cause);
+	cause = NULL;
+	ok(coreset_parse("1,", 8, &bits, &cause) == -1, "coreset: trailing ,");
+	free(cause);
+
+	coreset_format_cores(&b, list, 7, 8);
+	buf_put_u8(&b, 0);
+	is_str((char *)b.data, "cores 3, 8-11, 17, 49", "coreset: core list");
+	b.len = 0;
+	coreset_format_cores(&b, list, 1, 8);
+	buf_put_u8(&b, 0);
+	is_str((char *)b.data, "core 3", "coreset: one core, singular");
+	b.len = 0;
+	coreset_format_list(&b, list, 7, 2);
+	buf_put_u8(&b, 0);
+	is_str((char *)b.data, "3, 8-11, ... (2 more ranges)",
+	    "coreset: long lists are abbreviated");
+	buf_free(&b);
+}
+
+/* --- command lookup ------------------------------------------------------ */
+
+static const char *
+find(const char *word, char **msg)
+{
+	const struct cmd_entry *e;
+	char *cause = NULL;
+
+	if (cmd_find(cmd_table, word, "command", &e, &cause) != 0) {
+		if (msg)
+			*msg = cause;
+		else
+			free(cause);
+		return NULL;
+	}
+	return e->name;
+}
+
+static void
+test_cmd_find(void)
+{
+	const struct cmd_entry *info = NULL, *e;
+	char *msg = NULL;
+
+	is_str(find("break", NULL), "break", "cmd: exact name");
+	is_str(find("b", NULL), "break", "cmd: alias b");
+	is_str(find("c", NULL), "continue", "cmd: alias c");
+	is_str(find("s", NULL), "step", "cmd: alias s beats set/show prefixes");
+	is_str(find("si", NULL), "stepi", "cmd: alias si");
+	is_str(find("n", NULL), "next", "cmd: alias n");
+	is_str(find("p", NULL), "print", "cmd: alias p");
+	is_str(find("i", NULL), "info", "cmd: alias i");
+	is_str(find("bt", NULL), "backtrace", "cmd: alias bt");
+	is_str(find("r", NULL), "run", "cmd: alias r");
+	is_str(find("q", NULL), "quit", "cmd: alias q");
+	is_str(find("cont", NULL), "continue", "cmd: unique prefix");
+	is_str(find("tb", NULL), "tbreak", "cmd: tb");
+	is_str(find("wat", NULL), "watch", "cmd: prefix wat");
+	is_str(find("x", NULL), "x", "cmd: x");
+	ok(find("co", &msg) == NULL, "cmd: co is ambiguous");
+	is_str(msg, "ambiguous command 'co': could be condition, continue, core",
+	    "cmd: ... and lists the choices");
+	free(msg);
+	msg = NULL;
+	ok(find("brek", &msg) == NULL, "cmd: unknown command");
+	is_str(msg, "unknown command 'brek' (did you mean 'break'?)",
+	    "cmd: ... suggests the nearest");
+	free(msg);
+	msg = NULL;
+	ok(find("zzzzzz", &msg) == NULL && strstr(msg, "help lists them"),
+	    "cmd: no suggestion for nonsense");
+	free(msg);
+
+	for (size_t i = 0; cmd_table[i] != NULL; i++)
+		if (strcmp(cmd_table[i]->name, "info") == 0)
+			info = cmd_table[i];
+	ok(info != NULL && info->sub != NULL, "cmd: info has subcommands");
+	ok(cmd_find(info->sub, "r", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "registers") == 0, "cmd: i r is info registers");
+	ok(cmd_find(info->sub, "b", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "break") == 0, "cmd: i b is info break");
+	ok(cmd_find(info->sub, "watchpoints", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "break") == 0, "cmd: info watchpoints is info break");
+	ok(cmd_find(info->sub, "w", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "warps") == 0, "cmd: i w is info warps");
+	ok(cmd_find(info->sub, "d", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "divergence") == 0, "cmd: i d is info divergence");
+	ok(cmd_find(info->sub, "l", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "lanes") == 0, "cmd: i l is info lanes");
+	ok(cmd_find(info->sub, "lanez", "info command", &e, &msg) == -1,
+	    "cmd: unknown info command");
+	is_str(msg, "unknown info command 'lanez' (did you mean 'lanes'?)",
+	    "cmd: ... suggests the nearest subcommand");
+	free(msg);
+
+	/* every entry is complete: the help and man page rely on it */
+	for (size_t i = 0; cmd_table[i] != NULL; i++) {
+		const struct cmd_entry *c = cmd_table[i];
+
+		if (!ok(c->usage && c->summary && c->help && c->exec,
+		    "cmd: %s has usage, summary, help, handler", c->name))
+			break;
+	}
+}
+
+/* --- breakpoint table ---------------------------------------------------- */
+
+static void
+test_bp_table(void)
+{
+	struct bp_table t;
+	struct bp *b;
+	uint32_t *ids;
+	size_t n;
+	char *cause = NULL;
+
+	bp_table_init(&t);
+	b = bp_add(&t, BP_BREAK);
+	is_int(b->id, 1, "bp: numbers start at 1");
+	ok(b->enabled, "bp: new entries are enabled");
+	b = bp_add(&t, BP_WATCH);
+	is_int(b->id, 2, "bp: numbers are shared with watchpoints");
+	bp_add(&t, BP_BREAK);
+	bp_add(&t, BP_BREAK);
+	is_int(bp_count(&t, BP_BREAK, 0), 3, "bp: count breakpoints");
+	is_int(bp_count(&t, BP_WATCH, 0), 1, "bp: count watchpoints");
+	ok(bp_delete(&t, 3) == 0 && bp_find(&t, 3) == NULL, "bp: delete 3");
+	ok(bp_delete(&t, 3) == -1, "bp: delete 3 again fails");
+	b = bp_add(&t, BP_BREAK);
+	is_int(b->id, 5, "bp: numbers are never reused");
+	ok(bp_find(&t, 4) != NULL && bp_find(&t, 4)->id == 4,
+	    "bp: find after a delete");
+	bp_find(&t, 4)->enabled = 0;
+	is_int(bp_count(&t, BP_BREAK, 1), 2, "bp: count enabled only");
+
+	ok(bp_parse_ids(&t, "5 1 2-4", &ids, &n, &cause) == 0 && n == 4 &&
+	    ids[0] == 1 && ids[1] == 2 && ids[2] == 4 && ids[3] == 5,
+	    "bp: ids sorted, ranges skip deleted numbers");
+	free(ids);
+	ok(bp_parse_ids(&t, "", &ids, &n, &cause) == 0 && n == 0,
+	    "bp: no ids");
+	free(ids);
+	ok(bp_parse_ids(&t, "3", &ids, &n, &cause) == -1, "bp: deleted id");
+	is_str(cause, "no breakpoint number 3 (info break lists them)",
+	    "bp: ... names it");
+	free(cause);
+	cause = NULL;
+	ok(bp_parse_ids(&t, "7-9", &ids, &n, &cause) == -1,
+	    "bp: a range with none");
+	free(cause);
+	cause = NULL;
+	ok(bp_parse_ids(&t, "1x", &ids, &n, &cause) == -1 &&
+	    strstr(cause, "bad breakpoint numbers") != NULL, "bp: junk");
+	free(cause);
+	cause = NULL;
+
+	b = bp_find(&t, 1);
+	ok(bp_set_condition(b, "TOS == 5", &cause) == 0 && b->cond != NULL &&
+	    strcmp(b->cond_text, "TOS == 5") == 0, "bp: set a condition");
+	ok(bp_set_condition(b, "TOS ==", &cause) == -1 && b->cond != NULL,
+	    "bp: a bad condition keeps the old one");
+	free(cause);
+	cause = NULL;
+	ok(bp_set_condition(b, "", &cause) == 0 && b->cond == NULL &&
+	    b->cond_text == NULL, "bp: an empty condition removes it");
+	bp_table_free(&t);
+}
+
+/* --- debug names ---------------------------------------------------------- */
+
+static const char names_src[] =
+".constant\nOBJREF 0xCAFE\n.end-constant\n"
+".global\ntotal   // the sum\ncount other\n.end-global\n"
+".main\n.var\nme\nn   // a comment with .var in it\n.end-var\n"
+"  #print \"// not a comment\"\n  HALT\n.end-main\n"
+".method add(x, y)\n.var\nr\n.end-var\n  ILOAD x\n  IRETURN\n.end-method\n";
+
+static int
+assemble(const char *src, struct program *p)
+{
+	struct asm_errors errs = { 0 };
+	int rc = asm_assemble("t.jas", src, strlen(src), NULL, p, &errs);
+
+	for (size_t i = 0; i < errs.count; i++)
+		tap_diag("%s", errs.msg[i]);
+	asm_errors_free(&errs);
+	return rc;
+}
+
+static void
+test_dsym(void)
+{
+	struct program p;
+	struct dsym d;
+	const struct dsym_method *m;
+
+	if (!ok(assemble(names_src, &p) == 0, "dsym: source assembles"))
+		return;
+	dsym_load(&d, &p);
+	is_int(d.nglobals, 3, "dsym: three globals");
+	is_int(dsym_global(&d, "other"), 2, "dsym: globals numbered in order");
+	is_int(dsym_global(&d, "nosuch"), -1, "dsym: unknown global");
+	m = dsym_method(&d, "main");
+	ok(m != NULL && m->nlocals == 2, "dsym: main has two locals");
+	is_int(dsym_local(m, "n"), 1, "dsym: main's locals start at 0");
+	m = dsym_method(&d, "add");
+	ok(m != NULL && m->nparams == 2 && m->nlocals == 4,
+	    "dsym: add has OBJREF, x, y, r");
+	is_int(dsym_local(m, "x"), 1, "dsym: parameters start at 1");
+	is_int(dsym_local(m, "r"), 3, "dsym: vars follow the parameters");
+	ok(dsym_local_name(m, 0) == NULL, "dsym: local 0 (link) has no name");
+	dsym_free(&d);
+	program_free(&p);
+}
+
+/* --- a session over the reference engine ---------------------------------- */
+
+static const char loop_src[] =
+".global\ntotal\n.end-global\n"
+".main\n.var\ni\n.end-var\n"
+"        BIPUSH 0\n"
+"        ISTORE i\n"
+"loop:   ILOAD i\n"                 /* line 10 */
+"        BIPUSH 3\n"
+"        IF_ICMPEQ done\n"
+"        COREID\n"
+"        ATOMICADD total\n"
+"        POP\n"
+"        IINC i 1\n"
+"        GOTO loop\n"
+"done:   HALT\n"
+".end-main\n";
+
+static int
+make_ref(void *arg, struct engine *e, struct machine *m, char **cause)
+{
+	(void)arg;
+	return engine_ref_create(e, m, cause);
+}
+
+struct tsess {
+	struct program		 prog;
+	const struct program	*progs[1];
+	struct session		*s;
+	struct buf		 out;
+};
+
+static int
+tsess_open(struct tsess *t, const char *src, uint32_t ncores, int repeat)
+{
+	struct session_config cfg;
+	char *cause = NULL;
+
+	memset(t, 0, sizeof *t);
+	if (assemble(src, &t->prog) != 0)
+		return -1;
+	t->progs[0] = &t->prog;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = ncores;
+	cfg.machine.stack_words = 256;
+	cfg.machine.heap_words = 256;
+	cfg.machine.warp_width = 4;
+	cfg.progs = t->progs;
+	cfg.nprogs = 1;
+	cfg.make_engine = make_ref;
+	cfg.repeat = repeat;
+	if (session_create(&t->s, &cfg, &cause) != 0) {
+		tap_diag("%s", cause);
+		free(cause);
+		program_free(&t->prog);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+tsess_close(struct tsess *t)
+{
+	session_free(t->s);
+	program_free(&t->prog);
+	buf_free(&t->out);
+}
+
+/* Run a command to its stop; the output as a string (static buffer of t),
+ * or the error prefixed with "error: ". */
+static const char *
+cmd(struct tsess *t, const char *line)
+{
+	char *cause = NULL;
+	int rc;
+
+	t->out.len = 0;
+	rc = session_execute(t->s, line, &t->out, &cause);
+	if (rc == 0 && session_running(t->s))
+		rc = session_wait(t->s, &t->out, &cause);
+	if (rc == -1) {
+		t->out.len = 0;
+		buf_printf(&t->out, "error: %s", cause);
+		free(cause);
+	}
+	buf_put_u8(&t->out, 0);
+	t->out.len--;
+	return (const char *)t->out.data;
+}
+
+static int
+has(const char *text, const char *part)
+{
+	if (strstr(text, part) != NULL)
+		return 1;
+	tap_diag("in: %s", text);
+	return 0;
+}
+
+static void
+test_session(void)
+{
+	struct tsess t;
+	const char *o;
+
+	if (!ok(tsess_open(&t, loop_src, 8, 0) == 0, "session: created"))
+		return;
+	is_str(session_prompt(t.s), "(micdb core 0 warp 0 lane 0)",
+	    "session: prompt shows the focus");
+	o = cmd(&t, "break loop core 4-7");
+	ok(has(o, "breakpoint 1 at 0x0004 (loop, t.jas:10) on cores 4-7"),
+	    "session: break on a label for a core set");
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 1 hit by cores 4-7 [4 of 8] at 0x0004 "
+	    "(loop, t.jas:10)"), "session: every hit core is named");
+	ok(has(o, "[switching focus to core 4, warp 1 lane 0]"),
+	    "session: focus moves to a hit core");
+	is_str(session_prompt(t.s), "(micdb core 4 warp 1 lane 0)",
+	    "session: the prompt follows");
+	o = cmd(&t, "print i");
+	is_str(o, "$1 = 0\n", "session: print a local by name");
+	o = cmd(&t, "condition 1 $core % 2 == 1 && i == 2");
+	is_str(o, "", "session: condition set silently");
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 1 hit by cores 5, 7 [2 of 8]"),
+	    "session: conditions are per core");
+	o = cmd(&t, "print i + $core");
+	is_str(o, "$2 = 7\n", "session: the hit core's locals");
+	o = cmd(&t, "info break");
+	ok(has(o, "stop only if $core % 2 == 1 && i == 2") &&
+	    has(o, "breakpoint already hit 6 times"),
+	    "session: hits count cores whose condition held");
+	o = cmd(&t, "condition 1 nosuch == 1");
+	ok(has(o, "error: no local, global or register 'nosuch'"),
+	    "session: names in a condition are checked when set");
+	o = cmd(&t, "condition 1");
+	is_str(o, "breakpoint 1 now unconditional\n",
+	    "session: remove a condition");
+	o = cmd(&t, "ignore 1 1");
+	is_str(o, "will ignore next 1 crossings of breakpoint 1\n",
+	    "session: ignore count");
+	o = cmd(&t, "continue");
+	ok(has(o, "all cores halted"),
+	    "session: the last crossing was ignored, the run ends");
+	o = cmd(&t, "print total");
+	is_str(o, "$3 = 84\n", "session: print a global by name (3 x 28)");
+	o = cmd(&t, "continue");
+	ok(has(o, "error: no core can run"), "session: nothing to continue");
+	o = cmd(&t, "run");
+	ok(has(o, "starting again") && has(o, "breakpoint 1 hit by cores 4-7"),
+	    "session: run restarts and stops at the breakpoint");
+	o = cmd(&t, "delete 1");
+	o = cmd(&t, "tbreak done");
+	ok(has(o, "temporary breakpoint 2 at 0x0016 (done, t.jas:18)"),
+	    "session: tbreak");
+	o = cmd(&t, "watch total");
+	is_str(o, "watchpoint 3: global total = 0\n", "session: watch a global");
+	o = cmd(&t, "continue");
+	ok(has(o, "watchpoint 3: global total changed by cores 0-7 [8 of 8]") &&
+	    has(o, "old value = 0\n  new value = 28\n"),
+	    "session: watchpoint names every writer");
+	o = cmd(&t, "delete 3");
+	o = cmd(&t, "continue");
+	ok(has(o, "temporary breakpoint 2 hit by cores 0-7"),
+	    "session: tbreak stops");
+	o = cmd(&t, "info break");
+	is_str(o, "no breakpoints or watchpoints\n",
+	    "session: the tbreak is gone");
+	o = cmd(&t, "core 9");
+	is_str(o, "error: core 9 is out of range: the machine has 8 cores "
+	    "(0-7)", "session: focus out of range");
+	o = cmd(&t, "warp 1 lane 2");
+	ok(has(o, "core 6 at 0x0016 (done, t.jas:18): HALT"),
+	    "session: warp W lane L");
+	o = cmd(&t, "set var i = 11");
+	o = cmd(&t, "p/x i");
+	is_str(o, "$4 = 0xb\n", "session: set var, then print/x");
+	o = cmd(&t, "frobnicate");
+	ok(has(o, "error: unknown command 'frobnicate'"),
+	    "session: an unknown command is an error, not the end");
+	o = cmd(&t, "set level pmic");
+	is_str(o, "error: the micro levels are not part of this build yet",
+	    "session: set level pmic");
+	ok(session_execute(t.s, "quit", &t.out, NULL) == SESSION_QUIT,
+	    "session: quit");
+	tsess_close(&t);
+}
+
+/* An empty line repeats the last command when the front end asks for
+ * it (the TUI), except commands like run; in batch it does nothing. */
+static void
+test_repeat(void)
+{
+	struct tsess t;
+	const char *o;
+
+	if (!ok(tsess_open(&t, loop_src, 1, 1) == 0, "repeat: created"))
+		return;
+	o = cmd(&t, "step 2");
+	ok(has(o, "core 0 at 0x0004 (loop, t.jas:10)"), "repeat: step 2");
+	o = cmd(&t, "");
+	ok(has(o, "core 0 at 0x0008 (loop+4, t.jas:12)"),
+	    "repeat: an empty line steps 2 again");
+	o = cmd(&t, "   ");
+	ok(has(o, "core 0 at 0x000c (loop+8, t.jas:14)"),
+	    "repeat: blanks are an empty line");
+	o = cmd(&t, "quit");
+	o = cmd(&t, "");
+	is_str(o, "", "repeat: quit is not repeated");
+	tsess_close(&t);
+	if (!ok(tsess_open(&t, loop_src, 1, 0) == 0, "repeat: batch session"))
+		return;
+	o = cmd(&t, "step");
+	o = cmd(&t, "");
+	is_str(o, "", "repeat: off in batch");
+	tsess_close(&t);
+}
+
+int
+main(void)
+{
+	test_expr();
+	test_expr_walk();
+	test_coreset();
+	test_cmd_find();
+	test_bp_table();
+	test_dsym();
+	test_session();
+	test_repeat();
+	return done_testing();
+}
