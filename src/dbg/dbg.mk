@@ -40,7 +40,7 @@ tests_test_dbg_asan_CPPFLAGS = $(tests_test_dbg_CPPFLAGS)
 tests_test_dbg_asan_CFLAGS = $(san_cflags)
 tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
 
-EXTRA_DIST += src/dbg/commands.man \
+EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/batch/*.cmd) \
 	$(wildcard $(srcdir)/tests/batch/*.expected) \
 	$(wildcard $(srcdir)/tests/batch/*.jas)
