@@ -48,6 +48,19 @@ for expected in "$PROGRAMS"/*.expected; do
 		i=$((i + 1))
 	done
 
+	# The OpenCL engine gives the same output (first variant).
+	opts=""
+	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	# shellcheck disable=SC2086
+	(cd "$top_srcdir" && "$MICDB" run --engine opencl $opts $jas \
+		<"$input" >"$TMP/out" 2>"$TMP/err")
+	rc=$?
+	sort_cores "$TMP/out" >"$TMP/out.sorted"
+	sort_cores "$expected" >"$TMP/want.sorted"
+	[ "$rc" -eq 0 ] && cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	ok $? "$name [$opts]: the OpenCL engine gives the expected output"
+	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
+
 	[ -n "$jas" ] || continue
 	# The binary runs like the source (first variant).
 	opts=""

@@ -1,1 +1,49 @@
-# OpenCL engine build rules (filled in by the OpenCL engine work).
+# OpenCL engine build rules (included from Makefile.am).
+#
+# src/ocl/libocl.a is the only code that includes CL/cl.h: the device
+# layer (ocl.c) and the engine (engine-ocl.c).  It knows where the build
+# tree is (MICDB_BUILDDIR) so that a micdb run from the build tree reads
+# the kernels from the source tree instead of $(pkgdatadir)/kernels.
+# Kernels are installed with every header they include.
+
+noinst_LIBRARIES += src/ocl/libocl.a
+src_ocl_libocl_a_SOURCES = \
+	src/core/context.h \
+	src/ocl/engine-ocl.c \
+	src/ocl/engine-ocl.h \
+	src/ocl/ocl.c \
+	src/ocl/ocl.h
+src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg \
+	-I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
+
+# libcore again after libocl: the archive needs core symbols that the
+# objects before it may not have pulled in.
+micdb_libs += src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
+
+kernelsdir = $(pkgdatadir)/kernels
+dist_kernels_DATA = \
+	kernels/isa.cl \
+	src/core/context.h \
+	src/core/faults.def \
+	src/core/ijvm-ops.def \
+	src/core/memmap.h
+
+ocl_test_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/src/ocl
+ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
+
+# Differential test: the OpenCL engine against the reference, step by
+# step and by whole runs, on every sample and on generated programs.
+unit_tests += tests/test-ocl-diff
+tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h \
+	src/dbg/engine-ref.c
+tests_test_ocl_diff_CPPFLAGS = $(ocl_test_cppflags)
+tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)
+
+# A small driver of either engine for the shell tests, until micdb run
+# drives engines itself.
+check_PROGRAMS += tests/ocl-run
+tests_ocl_run_SOURCES = tests/ocl-run.c src/dbg/engine-ref.c
+tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags)
+tests_ocl_run_LDADD = $(ocl_test_ldadd)
+
+shell_tests += tests/ocl-errors.sh

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "ocl.h"
 #include "run.h"
 
 /* Is this a debugger invocation in batch mode (--batch/-x anywhere among
@@ -56,7 +57,9 @@ main(int argc, char **argv)
 		printf("micdb %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (strcmp(argv[1], "bench") == 0 || strcmp(argv[1], "devices") == 0) {
+	if (strcmp(argv[1], "devices") == 0)
+		return devices_main(argc - 1, argv + 1);
+	if (strcmp(argv[1], "bench") == 0) {
 		fprintf(stderr, "micdb %s: needs the OpenCL engine, which is not "
 		    "part of this build yet\n", argv[1]);
 		return EXIT_USAGE;

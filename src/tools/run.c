@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "engine.h"
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl.h"
+#endif
 #include "ijvm.h"
 #include "opts.h"
 #include "run.h"
@@ -40,7 +43,10 @@ static const char run_usage[] =
 "  --stack-words N      private stack words per core (default 4096)\n"
 "  --heap-words N       shared heap words (default 1048576)\n"
 "  --warp-width W       warp width for divergence records, 1..64 (default 32)\n"
-"  --engine ref|opencl  ref: the C reference interpreter (default)\n"
+"  --engine ref|opencl  ref: the C reference interpreter (default);\n"
+"                       opencl: the OpenCL kernels\n"
+"  --device SEL         OpenCL device: index, P:D or name substring\n"
+"                       (default: MICDB_DEVICE, else the first GPU, else CPU)\n"
 "  --level isa          execution level (isa; mic and pmic come with the\n"
 "                       micro-architecture levels)\n"
 "  --trace FILE         write one JSON line per step with every core's state\n"

@@ -1,0 +1,892 @@
+/*
+ * The ISA-level kernel: one work-item per emulated core, up to K global
+ * steps per launch (manycore.md).  Semantics and the order of the fault
+ * checks are those of the reference interpreter (src/core/ref.c), bit for
+ * bit; the decode table is expanded from ijvm-ops.def, the fault codes
+ * from faults.def, the buffer layout from context.h.
+ *
+ * A launch runs steps 1 .. K (relative to the host's global step).  A
+ * core keeps its registers in private variables for the whole launch and
+ * writes them back once.  Before each step it reads the shared stop_at
+ * word and does not execute a step past it; a core that meets a stop
+ * condition (a breakpoint at a boundary, a fault with stop-on-fault, an
+ * output area that is full or an input area that ran dry with more to
+ * come) records the boundary and lowers stop_at with atomic_min.  Cores of
+ * other work-groups may already have run past that boundary: the host
+ * sees it (LAST_STEP) and replays from a checkpoint, so what the user sees
+ * is always a consistent cut (src/ocl/engine-ocl.c).
+ *
+ * BARRIER makes the core WAITING for the rest of the launch; the host
+ * completes barriers between launches (CTX_F_RELEASE).  Shared globals are
+ * plain loads and stores (programs that race get some interleaving),
+ * ATOMICADD is atomic_add, NEWARRAY reserves heap words with a
+ * compare-and-swap loop on heap_top, so a request that does not fit fails
+ * without taking space from the next one, exactly as the reference.
+ *
+ * Divergence records (MICDB_DIVERGENCE): each lane logs its PC and the
+ * handler it ran for every step in local memory; every MICDB_DIV_CHUNK
+ * steps the group meets at a barrier and lane 0 of each warp folds the
+ * log into the warp's record (k and the histogram for every step, the
+ * program-path grouping only for the last step that counts, as only that
+ * one is shown).  Because every work-item of a group must reach that
+ * barrier, lanes that stopped keep logging "did not run" until no lane
+ * of the group can run (a flag decides that at the same barrier).  On
+ * POCL a barrier per chunk instead of per step, and 32-lane groups,
+ * measured several times faster.
+ *
+ * Build-time defines (the host passes them): MICDB_WARP_W (W),
+ * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
+ * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
+ * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0 or 1),
+ * MICDB_DIV_CHUNK.
+ *
+ * Cost per step: no 64-bit arithmetic (steps are 32-bit and relative to
+ * the launch; the divergence masks are the one exception, up to 64
+ * lanes), one decode word from a __constant table, stack words at a base
+ * computed once per launch.
+ */
+#include "memmap.h"
+#include "context.h"
+
+#ifndef MICDB_WARP_W
+#define MICDB_WARP_W 32
+#endif
+#ifndef MICDB_WG_SIZE
+#define MICDB_WG_SIZE 64
+#endif
+#ifndef MICDB_STACK_INTERLEAVED
+#define MICDB_STACK_INTERLEAVED 0
+#endif
+#ifndef MICDB_DIVERGENCE
+#define MICDB_DIVERGENCE 1
+#endif
+/* Steps logged in local memory between two folds into the records. */
+#ifndef MICDB_DIV_CHUNK
+#define MICDB_DIV_CHUNK 16
+#endif
+/* Lanes of a warp that exist: a machine smaller than one warp runs in one
+ * work-group of its own size. */
+#if MICDB_WG_SIZE < MICDB_WARP_W
+#define LANES MICDB_WG_SIZE
+#else
+#define LANES MICDB_WARP_W
+#endif
+
+enum {
+#define FAULT(sym, code, msg) FAULT_##sym = code,
+#include "faults.def"
+#undef FAULT
+};
+
+enum {
+#define IJVM_OP(sym, code, k1, k2, pops, pushes, cls, desc) OP_##sym = code,
+#include "ijvm-ops.def"
+#undef IJVM_OP
+};
+
+/* enum core_status of machine.h */
+#define ST_RUNNING 0
+#define ST_HALTED  1
+#define ST_ERROR   2
+#define ST_WAITING 3
+
+/* Operand bytes per kind (ijvm.md section 2). */
+#define OPSZ_NONE   0
+#define OPSZ_BYTE   1
+#define OPSZ_CONST  1
+#define OPSZ_VARNUM 1
+#define OPSZ_LABEL  2
+#define OPSZ_INDEX  2
+#define OPSZ_METHOD 2
+#define OPSZ_GLOBAL 2
+
+/* Which classes name a local (and so need the frame check). */
+#define ISLOCAL_MISC   0
+#define ISLOCAL_PUSH   0
+#define ISLOCAL_LOCAL  1
+#define ISLOCAL_STACK  0
+#define ISLOCAL_ALU    0
+#define ISLOCAL_BRANCH 0
+#define ISLOCAL_CALL   0
+#define ISLOCAL_GLOBAL 0
+#define ISLOCAL_PREFIX 0
+#define ISLOCAL_ARRAY  0
+#define ISLOCAL_CORE   0
+#define ISLOCAL_IO     0
+#define ISLOCAL_STOP   0
+
+/*
+ * The kernel's handlers: the arms of the dispatch switch below.  k of the
+ * divergence records counts these, so merged opcodes (the four ALU
+ * operations, IFEQ/IFLT, NOP/GC) count once: that is what the kernel runs.
+ * Every opcode of the .def needs a HANDLER_ line (a new opcode without one
+ * does not compile, which is the point).  H_DECODE is the path of a core
+ * that faults before dispatch.
+ */
+enum {
+	H_DECODE, H_NOP, H_BIPUSH, H_LDC_W, H_ILOAD, H_ISTORE, H_IINC, H_POP,
+	H_DUP, H_SWAP, H_ALU, H_IF1, H_IF_ICMPEQ, H_GOTO, H_IRETURN,
+	H_GETSTATIC, H_PUTSTATIC, H_ATOMICADD, H_INVOKE, H_NEWARRAY,
+	H_IALOAD, H_IASTORE, H_COREID, H_NCORES, H_BARRIER, H_IN, H_OUT,
+	H_ERR, H_HALT,
+	H_COUNT,               /* at most 32: k is counted in a 32-bit mask */
+	H_NONE = 0xFF          /* lane did not run this step */
+};
+#define HANDLER_NOP           H_NOP
+#define HANDLER_GC            H_NOP
+#define HANDLER_BIPUSH        H_BIPUSH
+#define HANDLER_LDC_W         H_LDC_W
+#define HANDLER_ILOAD         H_ILOAD
+#define HANDLER_ISTORE        H_ISTORE
+#define HANDLER_IINC          H_IINC
+#define HANDLER_POP           H_POP
+#define HANDLER_DUP           H_DUP
+#define HANDLER_SWAP          H_SWAP
+#define HANDLER_IADD          H_ALU
+#define HANDLER_ISUB          H_ALU
+#define HANDLER_IAND          H_ALU
+#define HANDLER_IOR           H_ALU
+#define HANDLER_IFEQ          H_IF1
+#define HANDLER_IFLT          H_IF1
+#define HANDLER_IF_ICMPEQ     H_IF_ICMPEQ
+#define HANDLER_GOTO          H_GOTO
+#define HANDLER_IRETURN       H_IRETURN
+#define HANDLER_GETSTATIC     H_GETSTATIC
+#define HANDLER_PUTSTATIC     H_PUTSTATIC
+#define HANDLER_ATOMICADD     H_ATOMICADD
+#define HANDLER_INVOKEVIRTUAL H_INVOKE
+#define HANDLER_WIDE          H_DECODE   /* a prefix, never dispatched */
+#define HANDLER_NEWARRAY      H_NEWARRAY
+#define HANDLER_IALOAD        H_IALOAD
+#define HANDLER_IASTORE       H_IASTORE
+#define HANDLER_COREID        H_COREID
+#define HANDLER_NCORES        H_NCORES
+#define HANDLER_BARRIER       H_BARRIER
+#define HANDLER_IN            H_IN
+#define HANDLER_OUT           H_OUT
+#define HANDLER_ERR           H_ERR
+#define HANDLER_HALT          H_HALT
+
+/* Decode word per opcode: known, length, pops, pushes, names a local,
+ * handler.  Zero for an opcode the .def does not have. */
+#define OI_KNOWN(i)   ((i) & 1u)
+#define OI_LEN(i)     (((i) >> 1) & 7u)
+#define OI_POPS(i)    ((int)(((i) >> 4) & 3u))
+#define OI_PUSHES(i)  ((int)(((i) >> 6) & 3u))
+#define OI_LOCAL(i)   (((i) >> 8) & 1u)
+#define OI_HANDLER(i) ((i) >> 9)
+#define OI(len, pops, pushes, names_local, h) \
+	(1u | (uint)(len) << 1 | (uint)(pops) << 4 | (uint)(pushes) << 6 | \
+	 (uint)(names_local) << 8 | (uint)(h) << 9)
+
+__constant uint op_info[256] = {
+#define IJVM_OP(sym, code, k1, k2, npops, npushes, klass, desc) \
+	[code] = OI(1 + OPSZ_##k1 + OPSZ_##k2, npops, npushes, \
+	    ISLOCAL_##klass, HANDLER_##sym),
+#include "ijvm-ops.def"
+#undef IJVM_OP
+};
+
+/* Stack word a of this core (a checked to lie in the region). */
+#if MICDB_STACK_INTERLEAVED
+#define S(a) stk[(uint)((a) - MM_STACK_BASE) * sstride]
+#else
+#define S(a) stk[(a) - MM_STACK_BASE]
+#endif
+
+/* Count one handler path of n lanes in a warp's histogram (lo/hi). */
+static void
+hist_add(__global uint *rec, uint n)
+{
+	__global uint *h = rec + CTX_W_HIST + 2 * (n - 1);
+
+	if (++h[0] == 0)
+		h[1]++;
+}
+
+static void
+add64(__global uint *p, uint v)
+{
+	uint lo = p[0] + v;
+
+	if (lo < p[0])
+		p[1]++;
+	p[0] = lo;
+}
+
+static uint
+lowest_bit(ulong x)
+{
+	return 63 - (uint)clz(x & (0 - x));
+}
+
+__kernel void
+isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
+    __global int *heap, __global const uchar *text,
+    __global const int *cpool, __global const uint *progs,
+    __global uchar *out_area, __global const uchar *in_area,
+    __global const uint *bps, __global const uchar *mask)
+{
+	const uint gid = (uint)get_global_id(0);
+	const uint ncores = ctx[CTX_H_NCORES];
+	const uint K = ctx[CTX_H_STEPS];
+	const uint flags = ctx[CTX_H_FLAGS];
+	const uint nbps = (flags & CTX_F_STOPS) ? ctx[CTX_H_NBPS] : 0;
+	const int stop_on_fault = (flags & (CTX_F_STOPS | CTX_F_STOP_ON_FAULT))
+	    == (CTX_F_STOPS | CTX_F_STOP_ON_FAULT);
+	const int end = MM_STACK_BASE + (int)ctx[CTX_H_STACK_WORDS] - 1;
+	const uint heap_words = ctx[CTX_H_HEAP_WORDS];
+	volatile __global uint *stop_at = ctx + CTX_H_STOP_AT;
+	const int watch_stop = !(flags & CTX_F_DRIFT);
+	volatile __global uint *heap_top = ctx + CTX_H_HEAP_TOP;
+	const uint valid = gid < ncores;
+	const uint c = valid ? gid : 0;	/* loads stay in bounds */
+	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
+	__global uint *core = ctx + CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs,
+	    0u, c, 0u);
+#define F(f) core[(f) * fs]
+#if MICDB_STACK_INTERLEAVED
+	const uint sstride = ncores;
+	__global int *stk = stacks + c;
+#else
+	__global int *stk = stacks + (size_t)c * ctx[CTX_H_STACK_WORDS];
+#endif
+	const uint out_cap = ctx[CTX_H_OUT_CAP];
+	__global uchar *outa = out_area + (size_t)c * out_cap;
+	__global const uchar *ina = in_area + (size_t)c * ctx[CTX_H_IN_CAP];
+
+	/* The core's program. */
+	const uint prog = F(CTX_C_PROG);
+	__global const uint *pt = progs + prog * CTX_PROG_WORDS;
+	__global const uchar *tx = text + pt[CTX_P_TEXT_OFF];
+	const uint tsize = pt[CTX_P_TEXT_SIZE];
+	__global const int *cp = cpool + pt[CTX_P_CP_OFF];
+	const uint cpsize = pt[CTX_P_CP_SIZE];
+	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
+
+	/* Registers, private for the launch. */
+	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
+	int lv = (int)F(CTX_C_LV), tos = (int)F(CTX_C_TOS);
+	uint status = F(CTX_C_STATUS);
+	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
+	uint fault_op = F(CTX_C_FAULT_OP);
+	uint executed = 0, tos_dirty = 0;
+	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0;
+	uint event_step = 0, last_step = 0;
+	uint out_len = 0, in_pos = 0;
+	const uint in_len = F(CTX_C_IN_LEN), in_more = F(CTX_C_IN_MORE);
+	int active;
+
+	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING)
+		status = ST_RUNNING;
+	active = valid && status == ST_RUNNING &&
+	    (!(flags & CTX_F_MASK) || mask[c] != 0);
+	/* The memory is authoritative (the host may have written the top
+	 * word); an SP outside the region is a host edit the reference
+	 * would not survive: fault it at its first step instead. */
+	if (active && sp >= MM_STACK_BASE && sp <= end)
+		tos = S(sp);
+
+#if MICDB_DIVERGENCE
+	__local int l_pc[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
+	__local uchar l_h[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
+	__local int l_alive[2];
+	const uint lid = (uint)get_local_id(0);
+	const uint lane = lid % MICDB_WARP_W;
+	const uint warp = gid / MICDB_WARP_W;
+	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] &&
+	    (flags & CTX_F_DIVERGENCE);
+	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
+	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W);
+	uint w_steps = 0, w_active = 0, w_k = 0;
+	ulong last_act = 0, last_conv = 0;
+	uint last_paths = 0, last_k = 0;
+
+	if (lid == 0)
+		l_alive[0] = l_alive[1] = 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) {
+	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK);
+
+	    for (uint j = 0; j < n; j++) {
+		const uint s = s0 + j + 1;
+#else
+	{
+	    for (uint s = 1; s <= K; s++) {
+#endif
+		uint hid = H_NONE;
+		int pc0 = pc;
+
+		if (active && watch_stop && s > *stop_at)
+			active = 0;
+		if (!active) {
+#if MICDB_DIVERGENCE
+			/* the rest of the chunk: nothing to record */
+			for (; j < n; j++)
+				l_h[j][lid] = H_NONE;
+#endif
+			break;
+		}
+		do {
+			uint info, op, wide = 0, len, opnd;
+			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
+			int next, nsp, v, a, b;
+			int flt = FAULT_NONE, io_stop = 0;
+
+			hid = H_DECODE;
+			/* 1-3: decode */
+			if ((uint)pc >= tsize) {
+				flt = FAULT_PC_RANGE;
+				goto done;
+			}
+			op = tx[pc];
+			if (op == OP_WIDE) {
+				if ((uint)pc + 1 >= tsize) {
+					flt = FAULT_PC_RANGE;
+					goto done;
+				}
+				op = tx[pc + 1];
+				if (op != OP_ILOAD && op != OP_ISTORE &&
+				    op != OP_IINC) {
+					flt = FAULT_BAD_WIDE;
+					goto done;
+				}
+				wide = 1;
+			}
+			info = op_info[op];
+			if (!OI_KNOWN(info)) {
+				flt = FAULT_BAD_OPCODE;
+				goto done;
+			}
+			/* 4: the whole instruction inside the text */
+			len = OI_LEN(info) + 2 * wide;
+			if ((uint)pc + len > tsize) {
+				flt = FAULT_PC_RANGE;
+				goto done;
+			}
+			opnd = (uint)pc + 1 + wide;
+			next = pc + (int)len;
+			/* 5-7: frame and stack depth */
+			pops = OI_POPS(info);
+			pushes = OI_PUSHES(info);
+			if (sp < MM_STACK_BASE || sp > end) {
+				flt = FAULT_STACK_ACCESS;  /* see above */
+				goto done;
+			}
+			if (op == OP_IRETURN && lv == MM_STACK_BASE) {
+				flt = FAULT_RETURN_MAIN;
+				goto done;
+			}
+			if (pops > 0 || OI_LOCAL(info)) {
+				if (lv == MM_STACK_BASE) {
+					flr = MM_STACK_BASE + main_nl - 1;
+					nlocals = main_nl;
+				} else {
+					int link;
+
+					if (lv < MM_STACK_BASE || lv > end) {
+						flt = FAULT_STACK_ACCESS;
+						goto done;
+					}
+					link = S(lv);
+					if (link < MM_STACK_BASE ||
+					    link > end - 1) {
+						flt = FAULT_STACK_ACCESS;
+						goto done;
+					}
+					flr = link + 1;
+					nlocals = link - lv;
+				}
+				if (sp - pops < flr) {
+					flt = FAULT_STACK_UNDERFLOW;
+					goto done;
+				}
+			}
+			if (sp - pops + pushes > end) {
+				flt = FAULT_STACK_OVERFLOW;
+				goto done;
+			}
+			/* 8: the local index */
+			if (OI_LOCAL(info)) {
+				uint idx = wide ?
+				    (uint)tx[opnd] << 8 | tx[opnd + 1] :
+				    tx[opnd];
+
+				if (nlocals <= 0 || idx >= (uint)nlocals) {
+					flt = FAULT_LOCAL_INDEX;
+					goto done;
+				}
+				lcl = lv + (int)idx;
+			}
+
+#define U16(k) ((uint)tx[opnd + (k)] << 8 | tx[opnd + (k) + 1])
+#define S16(k) ((int)(short)U16(k))
+			/* 8-9: the handlers.  nsp/tos are the new SP and
+			 * top; nothing is committed before the end. */
+			hid = OI_HANDLER(info);
+			nsp = sp;
+			switch (hid) {
+			case H_NOP:
+				break;
+			case H_BIPUSH:
+				v = (int)(char)tx[opnd];
+				S(++nsp) = v;
+				tos = v;
+				break;
+			case H_LDC_W: {
+				uint idx = U16(0);
+
+				if (idx >= cpsize) {
+					flt = FAULT_CP_INDEX;
+					break;
+				}
+				v = cp[idx];
+				S(++nsp) = v;
+				tos = v;
+				break;
+			}
+			case H_ILOAD:
+				v = S(lcl);
+				S(++nsp) = v;
+				tos = v;
+				break;
+			case H_ISTORE:
+				S(lcl) = tos;
+				nsp--;
+				tos = S(nsp);
+				break;
+			case H_IINC:
+				/* the constant stays 8 bits after WIDE */
+				v = (int)((uint)S(lcl) +
+				    (uint)(int)(char)tx[opnd + 1 + wide]);
+				S(lcl) = v;
+				if (lcl == nsp)
+					tos = v;
+				break;
+			case H_POP:
+				nsp--;
+				tos = S(nsp);
+				break;
+			case H_DUP:
+				S(++nsp) = tos;
+				break;
+			case H_SWAP:
+				v = S(nsp - 1);
+				S(nsp - 1) = tos;
+				S(nsp) = v;
+				tos = v;
+				break;
+			case H_ALU:
+				a = tos;
+				b = S(nsp - 1);
+				if (op == OP_IADD)
+					v = (int)((uint)b + (uint)a);
+				else if (op == OP_ISUB)
+					v = (int)((uint)b - (uint)a);
+				else if (op == OP_IAND)
+					v = b & a;
+				else
+					v = b | a;
+				S(--nsp) = v;
+				tos = v;
+				break;
+			case H_IF1:
+				if (op == OP_IFEQ ? tos == 0 : tos < 0)
+					next = pc + S16(0);
+				nsp--;
+				tos = S(nsp);
+				break;
+			case H_IF_ICMPEQ:
+				if (tos == S(nsp - 1))
+					next = pc + S16(0);
+				nsp -= 2;
+				tos = S(nsp);
+				break;
+			case H_GOTO:
+				next = pc + S16(0);
+				break;
+			case H_GETSTATIC:
+				v = globals[U16(0)];
+				S(++nsp) = v;
+				tos = v;
+				break;
+			case H_PUTSTATIC:
+				globals[U16(0)] = tos;
+				nsp--;
+				tos = S(nsp);
+				break;
+			case H_ATOMICADD:
+				v = atomic_add((volatile __global int *)
+				    &globals[U16(0)], tos);
+				S(nsp) = v;
+				tos = v;
+				break;
+			case H_INVOKE: {
+				uint idx = U16(0), nargs, nloc;
+				int addr, newlv, link, link_nl;
+
+				if (idx >= cpsize) {
+					flt = FAULT_CP_INDEX;
+					break;
+				}
+				/* the header and one byte of code */
+				addr = cp[idx];
+				if (addr < 0 || addr >= (int)tsize - 4) {
+					flt = FAULT_METHOD_ADDR;
+					break;
+				}
+				nargs = (uint)tx[addr] << 8 | tx[addr + 1];
+				nloc = (uint)tx[addr + 2] << 8 | tx[addr + 3];
+				if (nargs == 0) {
+					flt = FAULT_BAD_ARGS;
+					break;
+				}
+				if (lv == MM_STACK_BASE) {
+					flr = MM_STACK_BASE + main_nl - 1;
+				} else {
+					if (lv < MM_STACK_BASE || lv > end) {
+						flt = FAULT_STACK_ACCESS;
+						break;
+					}
+					link_nl = S(lv);
+					if (link_nl < MM_STACK_BASE ||
+					    link_nl > end - 1) {
+						flt = FAULT_STACK_ACCESS;
+						break;
+					}
+					flr = link_nl + 1;
+				}
+				if (sp - (int)nargs < flr) {
+					flt = FAULT_STACK_UNDERFLOW;
+					break;
+				}
+				newlv = sp - (int)nargs + 1;
+				link = sp + (int)nloc + 1;
+				if (link + 1 > end) {
+					flt = FAULT_STACK_OVERFLOW;
+					break;
+				}
+				/* callee locals above the arguments are not
+				 * zeroed, as the Mic-1 microprogram does */
+				S(newlv) = link;
+				S(link) = next;
+				S(link + 1) = lv;
+				nsp = link + 1;
+				tos = lv;
+				lv = newlv;
+				next = addr + 4;
+				break;
+			}
+			case H_IRETURN: {
+				int link = S(lv);	/* checked above */
+
+				v = tos;
+				next = S(link);
+				a = S(link + 1);
+				nsp = lv;
+				S(nsp) = v;
+				lv = a;
+				break;
+			}
+			case H_NEWARRAY: {
+				uint need, old, prev;
+
+				if (tos < 0) {
+					flt = FAULT_ARRAY_SIZE;
+					break;
+				}
+				need = (uint)tos + MM_ARRAY_HDR;
+				old = *heap_top;
+				for (;;) {
+					if (need > heap_words - old) {
+						flt = FAULT_HEAP_FULL;
+						break;
+					}
+					prev = atomic_cmpxchg(heap_top, old,
+					    old + need);
+					if (prev == old)
+						break;
+					old = prev;
+				}
+				if (flt != FAULT_NONE)
+					break;
+				heap[old] = (int)MM_ARRAY_TAG;
+				heap[old + 1] = tos;
+				for (uint i = 0; i < (uint)tos; i++)
+					heap[old + MM_ARRAY_HDR + i] = 0;
+				v = MM_HEAP_BASE + (int)old;
+				S(nsp) = v;
+				tos = v;
+				break;
+			}
+			case H_IALOAD:
+			case H_IASTORE: {
+				uint top = *heap_top, off, n;
+				int ref = tos, i = S(nsp - 1);
+
+				/* only allocated words count, as
+				 * machine_array_elem */
+				off = (uint)ref - MM_HEAP_BASE;
+				if (ref < MM_HEAP_BASE || top < MM_ARRAY_HDR ||
+				    off > top - MM_ARRAY_HDR ||
+				    heap[off] != (int)MM_ARRAY_TAG) {
+					flt = FAULT_ARRAY_REF;
+					break;
+				}
+				n = (uint)heap[off + 1];
+				if ((int)n < 0 ||
+				    n > top - off - MM_ARRAY_HDR) {
+					flt = FAULT_ARRAY_REF;
+					break;
+				}
+				if (i < 0 || (uint)i >= n) {
+					flt = FAULT_ARRAY_BOUNDS;
+					break;
+				}
+				off += MM_ARRAY_HDR + (uint)i;
+				if (hid == H_IALOAD) {
+					v = heap[off];
+					S(--nsp) = v;
+					tos = v;
+				} else {
+					heap[off] = S(nsp - 2);
+					nsp -= 3;
+					tos = S(nsp);
+				}
+				break;
+			}
+			case H_COREID:
+				S(++nsp) = (int)c;
+				tos = (int)c;
+				break;
+			case H_NCORES:
+				S(++nsp) = (int)ncores;
+				tos = (int)ncores;
+				break;
+			case H_BARRIER:
+				status = ST_WAITING;
+				break;
+			case H_IN:
+				if (in_pos < in_len) {
+					v = ina[in_pos++];
+				} else if (in_more) {
+					io_stop = 1;	/* host refills */
+					break;
+				} else {
+					v = 0;
+				}
+				S(++nsp) = v;
+				tos = v;
+				break;
+			case H_OUT:
+				if (out_len >= out_cap) {
+					io_stop = 1;	/* host drains */
+					break;
+				}
+				outa[out_len++] = (uchar)tos;
+				nsp--;
+				tos = S(nsp);
+				break;
+			case H_ERR:
+				flt = FAULT_ERR;
+				break;
+			case H_HALT:
+				status = ST_HALTED;
+				break;
+			default:
+				flt = FAULT_BAD_OPCODE;
+				break;
+			}
+#undef U16
+#undef S16
+			if (io_stop) {
+				/* Not executed: stop before this step.  s > 1
+				 * because the areas start each launch empty
+				 * (output) or non-empty (input with more). */
+				hid = H_NONE;
+				active = 0;
+				stop_step = s - 1;
+				stop_kind = CTX_STOP_IO;
+				atomic_min(stop_at, s - 1);
+				break;
+			}
+			if (flt == FAULT_NONE) {
+				pc = next;
+				sp = nsp;
+				tos_dirty = 1;
+			}
+done:
+			executed++;
+			last_step = s;
+			if (flt != FAULT_NONE) {
+				/* Registers stay as before the instruction. */
+				status = ST_ERROR;
+				fault = (uint)flt;
+				fault_pc = (uint)pc;
+				fault_op = (uint)pc < tsize ? tx[pc] : 0;
+				/* Every handler checks before it writes, so
+				 * tos still caches the old top. */
+			}
+			if (status != ST_RUNNING) {
+				active = 0;
+				event_step = s;
+				if (status == ST_ERROR && stop_on_fault) {
+					stop_step = s;
+					stop_kind = CTX_STOP_FAULT;
+					atomic_min(stop_at, s);
+				}
+				break;
+			}
+			/* Breakpoints at the boundary after this step. */
+			for (uint i = 0; i < nbps; i++) {
+				__global const uint *e = bps + i * CTX_BP_WORDS;
+				uint set;
+
+				if ((int)e[CTX_BP_PC] != pc)
+					continue;
+				set = e[CTX_BP_SET];
+				if (set != CTX_NONE &&
+				    !((bps[set + (c >> 5)] >> (c & 31)) & 1))
+					continue;
+				active = 0;
+				stop_step = s;
+				stop_bp = e[CTX_BP_ID];
+				stop_kind = CTX_STOP_BP;
+				atomic_min(stop_at, s);
+				break;
+			}
+		} while (0);
+
+#if MICDB_DIVERGENCE
+		l_pc[j][lid] = pc0;
+		l_h[j][lid] = (uchar)hid;
+#endif
+	    }
+#if MICDB_DIVERGENCE
+	    {
+		/* Fold the chunk into the warp records.  l_alive is
+		 * double-buffered by chunk parity: lane 0 clears the other
+		 * flag, which nobody reads or writes between the barriers. */
+		const uint q = (s0 / MICDB_DIV_CHUNK) & 1;
+		int alive;
+
+		if (active)
+			l_alive[q] = 1;
+		if (lid == 0)
+			l_alive[q ^ 1] = 0;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (recorder) {
+			uint lastr = CTX_NONE;
+
+			/* k and the histogram: handlers of every step */
+			for (uint r = 0; r < n; r++) {
+				uint seen = 0, nact = 0, k = 0;
+				uint cnt[H_COUNT];
+				ulong act = 0;
+
+				for (uint i = 0; i < LANES; i++) {
+					uint h = l_h[r][lid + i];
+
+					if (h == H_NONE)
+						continue;
+					if (!((seen >> h) & 1)) {
+						seen |= 1u << h;
+						cnt[h] = 0;
+					}
+					cnt[h]++;
+					act |= (ulong)1 << i;
+					nact++;
+				}
+				if (nact == 0)
+					continue;
+				for (; seen != 0; seen &= seen - 1) {
+					uint h = 31 - clz(seen & (0 - seen));
+
+					hist_add(wrec, cnt[h]);
+					k++;
+				}
+				w_steps++;
+				w_active += nact;
+				w_k += k;
+				last_act = act;
+				last_k = k;
+				lastr = r;
+			}
+			/* program paths: only the last counted step is shown,
+			 * so group its lanes by PC (the largest group wins,
+			 * ties to the group holding the lowest lane) */
+			if (lastr != CTX_NONE) {
+				ulong todo, grp, best = 0;
+				uint bestn = 0, paths = 0;
+
+				for (todo = last_act; todo != 0; todo &= ~grp) {
+					uint i = lowest_bit(todo), m;
+					int pci = l_pc[lastr][lid + i];
+
+					grp = 0;
+					for (uint j = i; j < LANES; j++)
+						if (((todo >> j) & 1) &&
+						    l_pc[lastr][lid + j] == pci)
+							grp |= (ulong)1 << j;
+					m = popcount(grp);
+					if (m > bestn) {
+						bestn = m;
+						best = grp;
+					}
+					paths++;
+				}
+				last_conv = best;
+				last_paths = paths;
+			}
+		}
+		alive = l_alive[q];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (!alive)
+			break;
+	    }
+#endif
+	}
+
+#if MICDB_DIVERGENCE
+	if (recorder && w_steps > 0) {
+		add64(wrec + CTX_W_STEPS_LO, w_steps);
+		add64(wrec + CTX_W_ACTIVE_LO, w_active);
+		add64(wrec + CTX_W_K_LO, w_k);
+		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act;
+		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32);
+		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv;
+		wrec[CTX_W_LAST_CONV_HI] = (uint)(last_conv >> 32);
+		wrec[CTX_W_LAST_DIV_LO] = (uint)(last_act & ~last_conv);
+		wrec[CTX_W_LAST_DIV_HI] = (uint)((last_act & ~last_conv) >> 32);
+		wrec[CTX_W_LAST_PATHS] = last_paths;
+		wrec[CTX_W_LAST_K] = last_k;
+	}
+#endif
+	if (!valid)
+		return;
+	F(CTX_C_PC) = (uint)pc;
+	F(CTX_C_SP) = (uint)sp;
+	F(CTX_C_LV) = (uint)lv;
+	if (tos_dirty)
+		F(CTX_C_TOS) = (uint)tos;
+	F(CTX_C_STATUS) = status;
+	F(CTX_C_FAULT) = fault;
+	F(CTX_C_FAULT_PC) = fault_pc;
+	F(CTX_C_FAULT_OP) = fault_op;
+	if (executed > 0) {
+		uint lo = F(CTX_C_STEPS_LO) + executed;
+
+		if (lo < executed)
+			F(CTX_C_STEPS_HI) = F(CTX_C_STEPS_HI) + 1;
+		F(CTX_C_STEPS_LO) = lo;
+	}
+	F(CTX_C_STOP_STEP) = stop_step;
+	F(CTX_C_STOP_BP) = stop_bp;
+	F(CTX_C_STOP_KIND) = stop_kind;
+	F(CTX_C_EVENT_STEP) = event_step;
+	F(CTX_C_LAST_STEP) = last_step;
+	F(CTX_C_OUT_LEN) = out_len;
+	F(CTX_C_IN_POS) = in_pos;
+#undef F
+}

@@ -1,0 +1,54 @@
+/*
+ * The OpenCL engine: struct engine (src/dbg/engine.h) over the ISA kernel
+ * (kernels/isa.cl), plus what only this engine has: the per-warp
+ * divergence records (manycore.md section 3) and the steps-per-launch
+ * knob that tests and `micdb bench` turn.
+ */
+#ifndef MICDB_ENGINE_OCL_H
+#define MICDB_ENGINE_OCL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+
+/* One warp's divergence record, totals since the machine started. */
+struct ocl_warp_record {
+	uint64_t	steps;            /* steps with at least one active lane */
+	uint64_t	active;           /* sum of active lanes over them */
+	uint64_t	kpaths;           /* sum of k (kernel handlers run) */
+	uint64_t	last_active;      /* the last such step: active lanes */
+	uint64_t	last_converged;   /* largest group on one PC */
+	uint64_t	last_divergent;   /* active and not converged */
+	uint32_t	last_paths;       /* distinct PCs */
+	uint32_t	last_k;           /* distinct handlers */
+	uint64_t	hist[64];         /* hist[n-1]: handler paths of n lanes */
+};
+
+/* What the engine did, for tests and micdb bench. */
+struct ocl_engine_stats {
+	uint64_t	launches;         /* kernel launches */
+	uint64_t	launch_steps;     /* steps they were asked to run */
+	uint64_t	checkpoints;      /* checkpoints taken */
+	uint64_t	restores;         /* cuts overshot: restored and replayed */
+};
+
+/*
+ * An engine on the device chosen by device_sel (NULL: MICDB_DEVICE, else
+ * the default, see ocl.h) over m, which it uploads whole.  0, or -1 with
+ * *cause (no device, kernel missing or failing to build, not enough
+ * device memory).
+ */
+int	engine_ocl_create(struct engine *e, struct machine *m,
+	    const char *device_sel, char **cause);
+/* The records of every warp after the last run; nwarps may be NULL. */
+const struct ocl_warp_record *engine_ocl_warps(struct engine *e,
+	    size_t *nwarps);
+/* Steps per launch: 0 adapts to the device (the default; the environment
+ * variable MICDB_STEPS_PER_LAUNCH sets it at creation). */
+void	engine_ocl_set_steps_per_launch(struct engine *e, uint64_t k);
+void	engine_ocl_stats(struct engine *e, struct ocl_engine_stats *st);
+/* "platform / device" of the engine. */
+const char *engine_ocl_device_name(struct engine *e);
+
+#endif

@@ -1,0 +1,88 @@
+#!/bin/sh
+# The OpenCL engine's errors: one clear message and exit 2, never a crash:
+# a bad device selection, no OpenCL platform, a missing or broken kernel,
+# a machine too big for the device.  Drives the engine through
+# tests/ocl-run (a stand-in for micdb run --engine opencl).
+. "$(dirname "$0")/lib.sh"
+
+RUN=$top_builddir/tests/ocl-run
+HELLO=$PROGRAMS/hello.jas
+cd "$TMP" || exit 1
+
+run_cmd o e "$RUN" devices
+if grep -q "no OpenCL platform" "$err"; then
+	echo "1..0 # SKIP no OpenCL platform"
+	exit 77
+fi
+expect_rc 0 "devices lists the devices"
+grep -q "^\*" "$out"
+ok $? "devices marks the default with *"
+
+# --- device selection ----------------------------------------------------
+run_cmd o e "$RUN" --device nosuch-device "$HELLO"
+expect_rc 2 "unknown device name"
+expect_err "--device nosuch-device: no device matches" "unknown name is explained"
+expect_err "micdb devices" "unknown name says how to list devices"
+
+run_cmd o e "$RUN" --device 99 "$HELLO"
+expect_rc 2 "device index out of range"
+expect_err "--device 99: there" "index out of range is explained"
+
+run_cmd o e env MICDB_DEVICE=7:3 "$RUN" "$HELLO"
+expect_rc 2 "MICDB_DEVICE naming no device"
+expect_err "MICDB_DEVICE 7:3: there is no device 3 on platform 7" \
+	"MICDB_DEVICE is named in the message"
+
+run_cmd o e "$RUN" --device 0:0 "$HELLO"
+expect_rc 0 "--device 0:0 runs"
+run_cmd o e "$RUN" --device 0 "$HELLO"
+expect_rc 0 "--device 0 runs"
+
+# --- no platform at all ---------------------------------------------------
+mkdir -p "$TMP/no-icd"
+run_cmd o e env OCL_ICD_VENDORS="$TMP/no-icd" "$RUN" devices
+expect_rc 2 "devices without a platform"
+expect_err "install pocl-opencl-icd" "no platform says what to install"
+run_cmd o e env OCL_ICD_VENDORS="$TMP/no-icd" "$RUN" "$HELLO"
+expect_rc 2 "run without a platform"
+expect_err "install pocl-opencl-icd" "run without a platform says what to install"
+
+# --- kernel sources --------------------------------------------------------
+run_cmd o e env MICDB_KERNEL_DIR=/nonexistent "$RUN" "$HELLO"
+expect_rc 2 "missing kernel directory"
+expect_err "/nonexistent/isa.cl" "missing kernel names the path tried"
+expect_err "MICDB_KERNEL_DIR" "missing kernel says what to set"
+
+mkdir -p "$TMP/kernels"
+cp "$top_srcdir/src/core/memmap.h" "$top_srcdir/src/core/context.h" \
+	"$top_srcdir/src/core/ijvm-ops.def" "$top_srcdir/src/core/faults.def" \
+	"$TMP/kernels/"
+printf '__kernel void isa_run(void) { this is not OpenCL C; }\n' \
+	>"$TMP/kernels/isa.cl"
+run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"
+expect_rc 2 "kernel that does not compile"
+expect_err "building kernel $TMP/kernels/isa.cl failed" "build failure is explained"
+grep -q "error" "$err"
+ok $? "build failure shows the build log"
+
+# The installed layout: kernels next to the headers they include.
+cp "$top_srcdir/kernels/isa.cl" "$TMP/kernels/isa.cl"
+run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"
+expect_rc 0 "kernels and headers in one directory build and run"
+grep -q "Hello" "$out"
+ok $? "the program's output comes through"
+
+# --- too big for the device ------------------------------------------------
+# 2^20 cores x 2048 stack words: 8 GiB of stacks, more than one buffer of
+# the CPU device may hold.  The host part is allocated lazily.
+run_cmd o e "$RUN" --cores 1048576 --stack-words 2048 "$HELLO"
+expect_rc 2 "machine too big for the device"
+expect_err "lower --cores or --stack-words" "too big says what to lower"
+if grep -q "not enough memory for" "$err"; then
+	ok 0 "# SKIP the host could not allocate the machine first"
+else
+	expect_err "not enough device memory for 1048576 cores" \
+		"too big names the device memory and the core count"
+fi
+
+done_testing
