@@ -102,6 +102,35 @@ run_cmd o e "$IJVM_AS" -c bad.conf imul.jas
 [ "$rc" -eq 1 ] && grep -q 'bad.conf:1:' e
 ok $? "a bad configuration file is reported as file:line"
 
+# the micro level through micdb run
+run_cmd o e "$MICDB" run --level mic "$PROGRAMS/fib.jas"
+[ "$rc" -eq 0 ] && cmp -s o "$PROGRAMS/fib.expected"
+ok $? "micdb run --level mic gives the ISA level's output (fib)"
+printf 'micro\n' | "$MICDB" run --level mic cat.jas >o 2>e
+[ "$(cat o)" = "micro" ]
+ok $? "--level mic: core 0 reads standard input"
+run_cmd o e "$MICDB" run --level mic --cores 8 "$PROGRAMS/parsum.jas"
+sort -s -k2,2n o >o.sorted
+sort -s -k2,2n "$PROGRAMS/parsum.expected" >want.sorted
+[ "$rc" -eq 0 ] && cmp -s o.sorted want.sorted
+ok $? "--level mic on 8 cores (parsum: barriers, globals, heap)"
+"$IJVM_AS" -c "$PROGRAMS/imul/imul.conf" -o imul2.ijvm "$PROGRAMS/imul/imul.jas"
+run_cmd o e "$MICDB" run --level mic --microcode "$PROGRAMS/imul/imul.mal" imul2.ijvm
+[ "$rc" -eq 0 ] && cmp -s o "$PROGRAMS/imul/imul.expected"
+ok $? "a student's IMUL runs with --microcode at the micro level"
+run_cmd o e "$MICDB" run imul2.ijvm
+[ "$rc" -eq 1 ] && grep -q -- '--level mic' e
+ok $? "the same program faults at the ISA level, saying to switch"
+run_cmd o e "$MICDB" run --microcode x.mal hi.jas
+[ "$rc" -eq 2 ] && grep -q 'needs --level mic' e
+ok $? "--microcode without --level mic is refused"
+run_cmd o e "$MICDB" run --level mic --microcode nosuch.mal hi.jas
+[ "$rc" -eq 2 ] && grep -q 'nosuch.mal' e
+ok $? "a missing microprogram is named"
+run_cmd o e "$MICDB" run --level pmic hi.jas
+[ "$rc" -eq 2 ] && grep -q 'pmic' e
+ok $? "--level pmic says it is not part of this build"
+
 # --trace
 run_cmd o e "$MICDB" run --trace trace.json hi.jas
 [ "$(wc -l <trace.json)" -eq 7 ] && head -1 trace.json | grep -q '"step":1'

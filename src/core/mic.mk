@@ -1,1 +1,80 @@
-# Micro-architecture level build rules (MAL assembler, Mic-1 simulator).
+# Micro-architecture level build rules (MAL assembler, Mic-1 simulator),
+# included from Makefile.am.
+#
+# src/core gains the Mic-1 encoding and golden-model simulator (mic1.c)
+# and the MAL assembler (mal.c); src/dbg the engine that runs the
+# simulator (engine-mic.c); src/mic1-as is the assembler's command line.
+# microcode/*.mal are installed, with the default microprogram assembled,
+# under $(pkgdatadir)/microcode, where an installed micdb looks for it.
+# Every unit test is built twice, plain and with ASan/UBSan, as
+# Makefile.am does for test-asm.
+
+core_sources += \
+	src/core/mal.c \
+	src/core/mal.h \
+	src/core/mic1.c \
+	src/core/mic1.h
+micdb_sources += \
+	src/dbg/engine-mic.c \
+	src/dbg/engine-mic.h
+
+bin_PROGRAMS += src/mic1-as
+src_mic1_as_SOURCES = src/tools/mic1-as.c
+src_mic1_as_LDADD = src/core/libcore.a
+
+dist_man_MANS += man/mic1-as.1
+
+# The microprograms, and the default one assembled (so that a user can
+# load it without the assembler: micdb --microcode .../mic1.mic1).
+microcodedir = $(pkgdatadir)/microcode
+dist_microcode_DATA = $(srcdir)/microcode/mic1.mal
+nodist_microcode_DATA = microcode/mic1.mic1
+microcode/mic1.mic1: $(srcdir)/microcode/mic1.mal src/mic1-as$(EXEEXT)
+	$(AM_V_GEN)$(MKDIR_P) microcode && \
+	src/mic1-as$(EXEEXT) -o $@ $(srcdir)/microcode/mic1.mal
+MOSTLYCLEANFILES = microcode/mic1.mic1
+
+# The custom-instruction example (IMUL), in its own directory so that
+# the sample-program tests, which assemble programs/*.jas with the
+# built-in instruction set, do not pick it up.
+imuldir = $(pkgdatadir)/programs/imul
+dist_imul_DATA = \
+	$(srcdir)/programs/imul/imul.conf \
+	$(srcdir)/programs/imul/imul.expected \
+	$(srcdir)/programs/imul/imul.jas \
+	$(srcdir)/programs/imul/imul.mal
+
+# ---- tests ----------------------------------------------------------------
+
+mic_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
+
+unit_tests += tests/test-mal tests/test-mic1 tests/test-mic-diff
+tests_test_mal_SOURCES = tests/test-mal.c tests/tap.h
+tests_test_mal_LDADD = src/core/libcore.a
+tests_test_mic1_SOURCES = tests/test-mic1.c tests/tap.h
+tests_test_mic1_LDADD = src/core/libcore.a
+tests_test_mic_diff_SOURCES = tests/test-mic-diff.c tests/tap.h
+tests_test_mic_diff_LDADD = src/core/libcore.a
+
+san_tests += tests/test-mal-asan tests/test-mic1-asan tests/test-mic-diff-asan
+tests_test_mal_asan_SOURCES = tests/test-mal.c tests/tap.h $(core_sources)
+tests_test_mal_asan_CFLAGS = $(san_cflags)
+tests_test_mal_asan_LDFLAGS = $(SAN_CFLAGS)
+tests_test_mic1_asan_SOURCES = tests/test-mic1.c tests/tap.h $(core_sources)
+tests_test_mic1_asan_CFLAGS = $(san_cflags)
+tests_test_mic1_asan_LDFLAGS = $(SAN_CFLAGS)
+tests_test_mic_diff_asan_SOURCES = tests/test-mic-diff.c tests/tap.h \
+	$(core_sources)
+tests_test_mic_diff_asan_CFLAGS = $(san_cflags)
+tests_test_mic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
+
+# A driver of the mic engine for the shell tests, until micdb run
+# creates it (--level mic).
+check_PROGRAMS += tests/mic-run
+tests_mic_run_SOURCES = tests/mic-run.c src/dbg/engine-mic.c \
+	src/dbg/engine-mic.h src/dbg/engine-ref.c src/dbg/engine.h
+tests_mic_run_CPPFLAGS = $(mic_cppflags)
+tests_mic_run_LDADD = src/core/libcore.a
+
+shell_tests += tests/mic-as.sh tests/mic-run.sh tests/mic-imul.sh
+EXTRA_DIST += tests/textbook.mal

@@ -6,8 +6,11 @@
  * (mic1_step) and checks the stop conditions after every one of them, so
  * that every stop is a consistent cut in micro-steps.
  */
-/* realpath, readlink, access: POSIX with XSI, not C11. */
+/* realpath, readlink, access: POSIX with XSI, not C11 (the curses flags
+ * may define it already for the whole of micdb). */
+#ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
+#endif
 
 #include <stdint.h>
 #include <stdio.h>

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine-mic.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
 #endif
@@ -47,8 +48,10 @@ static const char run_usage[] =
 "                       opencl: the OpenCL kernels\n"
 "  --device SEL         OpenCL device: index, P:D or name substring\n"
 "                       (default: MICDB_DEVICE, else the first GPU, else CPU)\n"
-"  --level isa          execution level (isa; mic and pmic come with the\n"
-"                       micro-architecture levels)\n"
+"  --level isa|mic      execution level: isa (default), or mic: Tanenbaum's\n"
+"                       Mic-1 running a microprogram, one step a micro-cycle\n"
+"  --microcode FILE     microprogram for --level mic (.mal or .mic1; default\n"
+"                       the project's own mic1.mal)\n"
 "  --trace FILE         write one JSON line per step with every core's state\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -65,6 +68,9 @@ struct run {
 	FILE			*trace;
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
+	struct mic1_store	 cs;           /* --level mic: the microprogram */
+	struct mal_syms		 syms;
+	int			 have_cs;
 	struct engine_bp	*in_bps;       /* IN instructions of core 0 */
 	size_t			 nin_bps;
 	uint8_t			*core0;        /* core set {0} for in_bps */
@@ -128,6 +134,16 @@ find_input_points(struct run *r)
 
 	r->core0 = xcalloc(r->m.cfg.ncores, 1);
 	r->core0[0] = 1;
+	if (r->o->level == LEVEL_MIC) {
+		/* the micro engine breaks on MPCs: IN's microcode starts at
+		 * its opcode's address */
+		r->in_bps = xcalloc(1, sizeof *r->in_bps);
+		r->in_bps[0].id = RUN_INPUT_BP;
+		r->in_bps[0].pc = OP_IN;
+		r->in_bps[0].cores = r->core0;
+		r->nin_bps = 1;
+		return;
+	}
 	for (uint32_t a = 0; a < p->text_size; a++) {
 		if (p->text[a] != OP_IN)
 			continue;
@@ -251,7 +267,8 @@ run_loop(struct run *r)
 		}
 		/* breakpoints are not checked where a run starts */
 		if (input_wanted(r) && r->m.cores[0].status == CORE_RUNNING &&
-		    machine_fetch_byte(&r->m, 0, r->m.cores[0].pc) == OP_IN)
+		    (r->o->level == LEVEL_MIC ? r->m.cores[0].mpc == OP_IN :
+		    machine_fetch_byte(&r->m, 0, r->m.cores[0].pc) == OP_IN))
 			read_input(r);
 		er.bps = input_wanted(r) ? r->in_bps : NULL;
 		er.nbps = er.bps ? r->nin_bps : 0;
@@ -293,10 +310,13 @@ run_loop(struct run *r)
 static int
 check_supported(const struct micdb_opts *o, char **cause)
 {
-	if (o->level != LEVEL_ISA) {
-		*cause = xasprintf("--level %s: only the ISA level exists in "
-		    "this build (use --level isa)", o->level == LEVEL_MIC ?
-		    "mic" : "pmic");
+	if (o->level == LEVEL_PMIC) {
+		*cause = xasprintf("--level pmic: the PMIC level is not part of "
+		    "this build (use --level isa or --level mic)");
+		return -1;
+	}
+	if (o->microcode != NULL && o->level != LEVEL_MIC) {
+		*cause = xasprintf("--microcode needs --level mic");
 		return -1;
 	}
 	if (o->fork_join) {
@@ -315,6 +335,24 @@ check_supported(const struct micdb_opts *o, char **cause)
 static int
 engine_create(struct run *r, char **cause)
 {
+	if (r->o->level == LEVEL_MIC) {
+		char *path = r->o->microcode ? xstrdup(r->o->microcode) :
+		    engine_mic_default_microcode();
+		int rc;
+
+		if (r->o->engine == ENGINE_OPENCL) {
+			free(path);
+			*cause = xasprintf("the micro level runs on the reference "
+			    "engine only in this build: use --engine ref");
+			return -1;
+		}
+		rc = engine_mic_load_microcode(path, &r->cs, &r->syms, cause);
+		free(path);
+		if (rc != 0)
+			return -1;
+		r->have_cs = 1;
+		return engine_mic_create(&r->e, &r->m, &r->cs, cause);
+	}
 	if (r->o->engine == ENGINE_OPENCL) {
 #ifdef HAVE_ENGINE_OCL
 		return engine_ocl_create(&r->e, &r->m, r->o->device, cause);
@@ -331,6 +369,8 @@ static void
 run_free(struct run *r)
 {
 	engine_free(&r->e);
+	if (r->have_cs)
+		mal_syms_free(&r->syms);
 	free(r->reported);
 	free(r->in_bps);
 	free(r->core0);

@@ -1,0 +1,683 @@
+/*
+ * The Mic-1 golden model: word encoding helpers, the control store and
+ * its .mic1 file, and the simulator of one micro-cycle (see mic1.h).
+ *
+ * The simulator is written for reading, like ref.c: one function per
+ * stage of a cycle, in the order mic1.md section 1 gives.  Every kernel
+ * of the micro level is compared against it, so the order below is the
+ * contract:
+ *
+ *   0. MIR = store[MPC]        absent word: FAULT_NO_MICROINSTR
+ *      (at Main1 with nothing in flight: an ISA instruction starts,
+ *      steps++ and insn_pc = PC)
+ *   1. B bus, ALU, shifter, N/Z, C-bus writes
+ *   2. the READ/FETCH of the previous cycle completes
+ *   3. WRITE (MDR and MAR after step 1), then this cycle's READ/FETCH is
+ *      issued (address checked now, data taken at step 2 of the next
+ *      cycle)
+ *   4. next MPC; JMPC on an invalid MBR: FAULT_PC_RANGE; MPC 0xFF halts
+ *
+ * Memory: word addresses >= 0 go to machine_read_word/machine_write_word,
+ * which enforce the map; negative ones are the device words of mic1.md
+ * section 4, handled here because their side effects belong to this
+ * level.  A device word that a table cell leaves empty (reading the halt
+ * word, writing the core id) faults FAULT_MEM_RANGE like any other
+ * address the core may not use.  Device reads take effect when the read
+ * completes (the console byte is consumed then), so a microprogram that
+ * issues a read and halts before it completes consumes nothing.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ijvm.h"
+#include "mic1.h"
+
+/* ---- encoding helpers ------------------------------------------------- */
+
+int
+mic1_make(uint64_t *w, uint32_t next, uint32_t jam, uint32_t alu,
+    uint32_t c, uint32_t mem, uint32_t b)
+{
+	uint64_t v = 0;
+
+	if (mic1_set(&v, MIC1_POS_NEXT, MIC1_SIZE_NEXT, next) != 0 ||
+	    mic1_set(&v, MIC1_POS_JAM, MIC1_SIZE_JAM, jam) != 0 ||
+	    mic1_set(&v, MIC1_POS_ALU, MIC1_SIZE_ALU, alu) != 0 ||
+	    mic1_set(&v, MIC1_POS_C, MIC1_SIZE_C, c) != 0 ||
+	    mic1_set(&v, MIC1_POS_MEM, MIC1_SIZE_MEM, mem) != 0 ||
+	    mic1_set(&v, MIC1_POS_B, MIC1_SIZE_B, b) != 0)
+		return -1;
+	*w = v;
+	return 0;
+}
+
+static const char *const mic1_b_names[] = {
+	"MDR", "PC", "MBR", "MBRU", "SP", "LV", "CPP", "TOS", "OPC",
+};
+
+const char *
+mic1_b_name(uint32_t b)
+{
+	return b < sizeof mic1_b_names / sizeof mic1_b_names[0] ?
+	    mic1_b_names[b] : "none";
+}
+
+/* C field bit i, MAR = bit 0 .. H = bit 8. */
+static const char *const mic1_c_names[] = {
+	"MAR", "MDR", "PC", "SP", "LV", "CPP", "TOS", "OPC", "H",
+};
+
+const char *
+mic1_c_name(int bit)
+{
+	return bit >= 0 && bit < MIC1_SIZE_C ? mic1_c_names[bit] : NULL;
+}
+
+/* The book's spelling of each function; "B" stands for the B source. */
+static const struct {
+	uint8_t		 func;
+	const char	*name;
+} mic1_funcs[] = {
+	{ MIC1_F_A,         "A" },
+	{ MIC1_F_B,         "B" },
+	{ MIC1_F_NOT_A,     "NOT A" },
+	{ MIC1_F_NOT_B,     "NOT B" },
+	{ MIC1_F_A_ADD_B,   "A+B" },
+	{ MIC1_F_A_ADD_B_1, "A+B+1" },
+	{ MIC1_F_A_INC,     "A+1" },
+	{ MIC1_F_B_INC,     "B+1" },
+	{ MIC1_F_B_SUB_A,   "B-A" },
+	{ MIC1_F_B_DEC,     "B-1" },
+	{ MIC1_F_NEG_A,     "-A" },
+	{ MIC1_F_AND,       "A AND B" },
+	{ MIC1_F_OR,        "A OR B" },
+	{ MIC1_F_ZERO,      "0" },
+	{ MIC1_F_ONE,       "1" },
+	{ MIC1_F_MINUS1,    "-1" },
+	{ MIC1_F_B_SUB_A_1, "B-A-1" },
+};
+
+const char *
+mic1_func_name(uint32_t func)
+{
+	for (size_t i = 0; i < sizeof mic1_funcs / sizeof mic1_funcs[0]; i++)
+		if (mic1_funcs[i].func == func)
+			return mic1_funcs[i].name;
+	return NULL;
+}
+
+/* The right-hand side of an assignment in MAL spelling, "H" for A and
+ * the B source's name for B; NULL for a function MAL cannot write. */
+static const char *
+mic1_expr(uint32_t func, const char *b, char *out, size_t n)
+{
+	switch (func) {
+	case MIC1_F_A:		snprintf(out, n, "H"); break;
+	case MIC1_F_B:		snprintf(out, n, "%s", b); break;
+	case MIC1_F_NOT_A:	snprintf(out, n, "NOT H"); break;
+	case MIC1_F_NOT_B:	snprintf(out, n, "NOT %s", b); break;
+	case MIC1_F_A_ADD_B:	snprintf(out, n, "H + %s", b); break;
+	case MIC1_F_A_ADD_B_1:	snprintf(out, n, "H + %s + 1", b); break;
+	case MIC1_F_A_INC:	snprintf(out, n, "H + 1"); break;
+	case MIC1_F_B_INC:	snprintf(out, n, "%s + 1", b); break;
+	case MIC1_F_B_SUB_A:	snprintf(out, n, "%s - H", b); break;
+	case MIC1_F_B_DEC:	snprintf(out, n, "%s - 1", b); break;
+	case MIC1_F_NEG_A:	snprintf(out, n, "-H"); break;
+	case MIC1_F_AND:	snprintf(out, n, "H AND %s", b); break;
+	case MIC1_F_OR:		snprintf(out, n, "H OR %s", b); break;
+	case MIC1_F_ZERO:	snprintf(out, n, "0"); break;
+	case MIC1_F_ONE:	snprintf(out, n, "1"); break;
+	case MIC1_F_MINUS1:	snprintf(out, n, "-1"); break;
+	case MIC1_F_B_SUB_A_1:	snprintf(out, n, "%s - H - 1", b); break;
+	default:		return NULL;
+	}
+	return out;
+}
+
+void
+mic1_disasm(uint64_t w, char *out, size_t n)
+{
+	struct buf b = { 0 };
+	uint32_t alu = mic1_alu(w), c = mic1_cbus(w), mem = mic1_mem(w);
+	uint32_t jam = mic1_jam(w), next = mic1_next(w);
+	char expr[64];
+	int stmts = 0;
+
+	if (c != 0 || alu != 0) {
+		const char *e = mic1_expr(MIC1_ALU_FUNC(alu),
+		    mic1_b_name(mic1_bsel(w)), expr, sizeof expr);
+
+		for (int i = MIC1_SIZE_C - 1; i >= 0; i--)
+			if (c & (1u << i))
+				buf_printf(&b, "%s = ", mic1_c_names[i]);
+		if (c == 0)
+			buf_printf(&b, "%s = ", (jam & MIC1_JAM_Z) &&
+			    !(jam & MIC1_JAM_N) ? "Z" : "N");
+		if (e != NULL)
+			buf_printf(&b, "%s", e);
+		else
+			buf_printf(&b, "alu(0x%02x, %s)", MIC1_ALU_FUNC(alu),
+			    mic1_b_name(mic1_bsel(w)));
+		if (alu & MIC1_ALU_SLL8)
+			buf_printf(&b, " << 8");
+		if (alu & MIC1_ALU_SRA1)
+			buf_printf(&b, " >> 1");
+		stmts++;
+	}
+	if (mem & MIC1_MEM_WRITE)
+		buf_printf(&b, "%swr", stmts++ ? "; " : "");
+	if (mem & MIC1_MEM_READ)
+		buf_printf(&b, "%srd", stmts++ ? "; " : "");
+	if (mem & MIC1_MEM_FETCH)
+		buf_printf(&b, "%sfetch", stmts++ ? "; " : "");
+	if (jam & MIC1_JAM_PC) {
+		if (next == 0)
+			buf_printf(&b, "%sgoto (MBR)", stmts++ ? "; " : "");
+		else if (next == 0x100)
+			buf_printf(&b, "%sgoto (MBR OR 0x100)",
+			    stmts++ ? "; " : "");
+		else
+			buf_printf(&b, "%sgoto (MBR OR 0x%03X)",
+			    stmts++ ? "; " : "", next);
+	} else if (jam & (MIC1_JAM_N | MIC1_JAM_Z)) {
+		if ((jam & MIC1_JAM_N) && (jam & MIC1_JAM_Z))
+			buf_printf(&b, "%sif (N OR Z)", stmts++ ? "; " : "");
+		else
+			buf_printf(&b, "%sif (%s)", stmts++ ? "; " : "",
+			    (jam & MIC1_JAM_N) ? "N" : "Z");
+		buf_printf(&b, " goto 0x%03X; else goto 0x%03X",
+		    next | 0x100, next & 0xFF);
+	} else {
+		buf_printf(&b, "%sgoto 0x%03X", stmts++ ? "; " : "", next);
+	}
+	buf_put_u8(&b, 0);
+	snprintf(out, n, "%s", (const char *)b.data);
+	buf_free(&b);
+}
+
+/* ---- the control store ------------------------------------------------- */
+
+void
+mic1_store_init(struct mic1_store *cs)
+{
+	memset(cs, 0, sizeof *cs);
+	cs->main1 = MIC1_MAIN1;
+}
+
+int
+mic1_store_parse(struct mic1_store *cs, const char *path,
+    const uint8_t *data, size_t len, char **cause)
+{
+	uint32_t magic;
+
+	if (len < 4) {
+		*cause = xasprintf("%s: not a .mic1 control store (%zu bytes; "
+		    "a .mic1 file is %d)", path, len, MIC1_FILE_SIZE);
+		return -1;
+	}
+	magic = get_be32(data);
+	if (magic == 0x78563412u) {
+		*cause = xasprintf("%s: byte-swapped .mic1 magic: the file was "
+		    "written little-endian; reassemble it with mic1-as", path);
+		return -1;
+	}
+	if (magic != MIC1_FILE_MAGIC) {
+		*cause = xasprintf("%s: not a .mic1 control store (magic "
+		    "0x%08x, want 0x%08x)", path, magic, MIC1_FILE_MAGIC);
+		return -1;
+	}
+	if (len != MIC1_FILE_SIZE) {
+		*cause = xasprintf("%s: a .mic1 file is %d bytes (magic and 512 "
+		    "entries of 5 bytes), this one is %zu: %s", path,
+		    MIC1_FILE_SIZE, len, len < MIC1_FILE_SIZE ? "truncated" :
+		    "trailing data");
+		return -1;
+	}
+	mic1_store_init(cs);
+	for (int i = 0; i < MIC1_STORE_WORDS; i++) {
+		const uint8_t *p = data + 4 + 5 * i;
+		uint64_t v = ((uint64_t)get_be32(p) << 8) | p[4];
+		uint32_t tag = (uint32_t)(v & 0xF);
+
+		if (tag == 0) {
+			cs->word[i] = v >> 4;
+			cs->present[i] = 1;
+		} else if (tag == MIC1_FILE_ABSENT && (v >> 4) == 0) {
+			cs->present[i] = 0;
+		} else {
+			*cause = xasprintf("%s: control-store word 0x%03x has "
+			    "low bits 0x%x (a .mic1 entry ends in 0, or is "
+			    "all zero with 0xf for an empty word)", path, i,
+			    tag);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+mic1_store_load_file(struct mic1_store *cs, const char *path, char **cause)
+{
+	uint8_t *data;
+	size_t len;
+	int rc;
+
+	if (read_file(path, &data, &len, cause) != 0)
+		return -1;
+	rc = mic1_store_parse(cs, path, data, len, cause);
+	free(data);
+	return rc;
+}
+
+void
+mic1_store_write(const struct mic1_store *cs, struct buf *out)
+{
+	buf_put_be32(out, MIC1_FILE_MAGIC);
+	for (int i = 0; i < MIC1_STORE_WORDS; i++) {
+		uint64_t v = cs->present[i] ?
+		    (cs->word[i] & MIC1_WORD_MASK) << 4 : MIC1_FILE_ABSENT;
+
+		buf_put_be32(out, (uint32_t)(v >> 8));
+		buf_put_u8(out, (uint8_t)v);
+	}
+}
+
+/* ---- simulator state --------------------------------------------------- */
+
+void
+mic1_state_init(struct mic1_state *st, const struct machine *m,
+    const struct mic1_store *cs)
+{
+	st->cs = cs;
+	st->ncores = m->cfg.ncores;
+	st->core = xcalloc(st->ncores, sizeof *st->core);
+	for (uint32_t i = 0; i < st->ncores; i++)
+		st->core[i].insn_pc = -1;
+}
+
+void
+mic1_state_free(struct mic1_state *st)
+{
+	free(st->core);
+	memset(st, 0, sizeof *st);
+}
+
+void
+mic1_start_core(struct mic1_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+
+	memset(&st->core[core], 0, sizeof st->core[core]);
+	st->core[core].insn_pc = -1;
+	c->mpc = 0;
+	c->pc = -1;
+	c->mbr = 0;
+}
+
+/* Stop a core with a fault at the ISA instruction it is executing. */
+static void
+mic1_fault(struct mic1_state *st, struct machine *m, uint32_t core,
+    int fault)
+{
+	struct core *c = &m->cores[core];
+	int32_t pc = st->core[core].insn_pc;
+	int op = machine_fetch_byte(m, core, pc);
+
+	c->status = CORE_ERROR;
+	c->fault = (uint8_t)fault;
+	c->fault_pc = pc;
+	c->fault_op = op < 0 ? 0 : (uint8_t)op;
+}
+
+/* ---- memory and device words ------------------------------------------ */
+
+/* Device words a READ may name. */
+static int
+mic1_dev_readable(int32_t addr)
+{
+	switch (addr) {
+	case MM_DEV_CONSOLE:
+	case MM_DEV_COREID:
+	case MM_DEV_NCORES:
+	case MM_DEV_NEWARRAY:
+	case MM_DEV_ATOM_ADD:
+	case MM_DEV_GLOBALS:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Step 3, READ: may this core read addr?  FAULT_NONE or the fault. */
+static int
+mic1_read_check(const struct machine *m, uint32_t core, int32_t addr)
+{
+	int32_t dummy;
+
+	if (addr < 0)
+		return mic1_dev_readable(addr) ? FAULT_NONE : FAULT_MEM_RANGE;
+	return machine_read_word(m, core, addr, &dummy);
+}
+
+/* Step 2, READ: the word at a checked address, with the device's side
+ * effect. */
+static int32_t
+mic1_read_complete(struct mic1_state *st, struct machine *m, uint32_t core,
+    int32_t addr)
+{
+	const struct mic1_core *k = &st->core[core];
+	int32_t v = 0;
+	int in;
+
+	switch (addr) {
+	case MM_DEV_CONSOLE:
+		in = machine_take_input(m, core);
+		return in < 0 ? 0 : in;
+	case MM_DEV_COREID:
+		return (int32_t)core;
+	case MM_DEV_NCORES:
+		return (int32_t)m->cfg.ncores;
+	case MM_DEV_NEWARRAY:
+		return k->new_ref;
+	case MM_DEV_ATOM_ADD:
+		return k->atom_old;
+	case MM_DEV_GLOBALS:
+		return MM_GLOBALS_BASE;
+	default:
+		/* Checked at issue; the map does not change in between. */
+		(void)machine_read_word(m, core, addr, &v);
+		return v;
+	}
+}
+
+/* Step 3, WRITE of v at addr.  FAULT_NONE or the fault to raise; device
+ * writes may change the core's status. */
+static int
+mic1_write(struct mic1_state *st, struct machine *m, uint32_t core,
+    int32_t addr, int32_t v)
+{
+	struct core *c = &m->cores[core];
+	struct mic1_core *k = &st->core[core];
+	int32_t old, ref;
+	int fault = FAULT_NONE;
+
+	if (addr >= 0)
+		return machine_write_word(m, core, addr, v);
+	switch (addr) {
+	case MM_DEV_HALT:
+		c->status = CORE_HALTED;
+		break;
+	case MM_DEV_ERROR:
+		/* The value names the fault, so that a microprogram's
+		 * checks report what the ISA level would ("array index out
+		 * of bounds"); anything else is the device's own code. */
+		mic1_fault(st, m, core, v > FAULT_NONE && v < FAULT_COUNT ?
+		    v : FAULT_ERR_DEVICE);
+		break;
+	case MM_DEV_CONSOLE:
+		buf_put_u8(&m->io[core].out, (uint8_t)v);
+		break;
+	case MM_DEV_BARRIER:
+		/* mic1_step's barrier rule makes it RUNNING again. */
+		c->status = CORE_WAITING;
+		break;
+	case MM_DEV_NEWARRAY:
+		ref = machine_new_array(m, v, &fault);
+		if (fault != FAULT_NONE)
+			return fault;
+		k->new_ref = ref;
+		break;
+	case MM_DEV_ATOM_ADDR:
+		k->atom_addr = v;
+		break;
+	case MM_DEV_ATOM_ADD:
+		/* One core at a time here, so atomic for free. */
+		if ((fault = machine_read_word(m, core, k->atom_addr, &old)) !=
+		    FAULT_NONE)
+			return fault;
+		if ((fault = machine_write_word(m, core, k->atom_addr,
+		    (int32_t)((uint32_t)old + (uint32_t)v))) != FAULT_NONE)
+			return fault;
+		k->atom_old = old;
+		break;
+	default:
+		return FAULT_MEM_RANGE;	/* read-only or no device */
+	}
+	return FAULT_NONE;
+}
+
+/* ---- one micro-cycle ---------------------------------------------------- */
+
+/* The B bus.  MBR is the byte as fetched; MBR sign-extends it. */
+static uint32_t
+mic1_bbus(const struct core *c, uint32_t b)
+{
+	switch (b) {
+	case MIC1_B_MDR:  return (uint32_t)c->mdr;
+	case MIC1_B_PC:   return (uint32_t)c->pc;
+	case MIC1_B_MBR:  return (uint32_t)(int32_t)(int8_t)(uint8_t)c->mbr;
+	case MIC1_B_MBRU: return (uint32_t)(uint8_t)c->mbr;
+	case MIC1_B_SP:   return (uint32_t)c->sp;
+	case MIC1_B_LV:   return (uint32_t)c->lv;
+	case MIC1_B_CPP:  return (uint32_t)c->cpp;
+	case MIC1_B_TOS:  return (uint32_t)c->tos;
+	case MIC1_B_OPC:  return (uint32_t)c->opc;
+	default:          return 0;
+	}
+}
+
+/* ALU: a = ENA ? H : 0, inverted by INVA; b = ENB ? bus : 0.  Unsigned,
+ * so that the wrap of a + b + 1 is defined. */
+static uint32_t
+mic1_aluop(uint32_t alu, uint32_t h, uint32_t bus)
+{
+	uint32_t a = (alu & MIC1_ALU_ENA) ? h : 0;
+	uint32_t b = (alu & MIC1_ALU_ENB) ? bus : 0;
+
+	if (alu & MIC1_ALU_INVA)
+		a = ~a;
+	switch ((alu >> 4) & 3) {	/* F0 F1 */
+	case 0:  return a & b;
+	case 1:  return a | b;
+	case 2:  return ~b;
+	default: return a + b + (alu & MIC1_ALU_INC);
+	}
+}
+
+/* The shifter; both bits set shift left, then right.  SRA1 keeps the
+ * sign bit (written out: >> of a negative int is implementation-defined). */
+static uint32_t
+mic1_shift(uint32_t alu, uint32_t v)
+{
+	if (alu & MIC1_ALU_SLL8)
+		v <<= 8;
+	if (alu & MIC1_ALU_SRA1)
+		v = (v >> 1) | (v & 0x80000000u);
+	return v;
+}
+
+static void
+mic1_cwrite(struct core *c, uint32_t cbits, uint32_t v)
+{
+	int32_t s = (int32_t)v;
+
+	if (cbits & MIC1_C_H)   c->h = s;
+	if (cbits & MIC1_C_OPC) c->opc = s;
+	if (cbits & MIC1_C_TOS) c->tos = s;
+	if (cbits & MIC1_C_CPP) c->cpp = s;
+	if (cbits & MIC1_C_LV)  c->lv = s;
+	if (cbits & MIC1_C_SP)  c->sp = s;
+	if (cbits & MIC1_C_PC)  c->pc = s;
+	if (cbits & MIC1_C_MDR) c->mdr = s;
+	if (cbits & MIC1_C_MAR) c->mar = s;
+}
+
+static int
+mic1_boundary(const struct mic1_store *cs, const struct core *c,
+    const struct mic1_core *k)
+{
+	return c->mpc == cs->main1 && k->pending == 0 &&
+	    k->mbr_state != MIC1_MBR_RESET && k->mbr_addr == c->pc;
+}
+
+int
+mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
+{
+	const struct mic1_store *cs = st->cs;
+	struct core *c = &m->cores[core];
+	struct mic1_core *k = &st->core[core];
+	uint64_t w;
+	uint32_t alu, cbits, mem, jam, out, res, next;
+	int32_t mdr1, mar1;
+	int fault, nz;
+
+	if (c->status != CORE_RUNNING)
+		return 0;
+	/* 0: MIR.  An instruction starts where Main1 finds its opcode. */
+	if (mic1_boundary(cs, c, k)) {
+		c->steps++;
+		k->insn_pc = c->pc;
+	}
+	if (c->mpc >= MIC1_STORE_WORDS || !cs->present[c->mpc]) {
+		mic1_fault(st, m, core, FAULT_NO_MICROINSTR);
+		return 1;
+	}
+	c->cycles++;
+	w = cs->word[c->mpc];
+	k->mir = w;
+	alu = mic1_alu(w);
+	cbits = mic1_cbus(w);
+	mem = mic1_mem(w);
+	jam = mic1_jam(w);
+
+	/* 1: datapath.  N and Z come from the ALU, before the shifter. */
+	out = mic1_aluop(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
+	c->n = (uint8_t)(out >> 31);
+	c->z = (uint8_t)(out == 0);
+	res = mic1_shift(alu, out);
+	mic1_cwrite(c, cbits, res);
+	mdr1 = c->mdr;
+	mar1 = c->mar;
+
+	/* 2: last cycle's memory operations complete. */
+	if (k->pending & MIC1_PEND_READ)
+		c->mdr = mic1_read_complete(st, m, core, k->mar_latch);
+	if (k->pending & MIC1_PEND_FETCH) {
+		int byte = machine_fetch_byte(m, core, k->pc_latch);
+
+		c->mbr = byte < 0 ? 0 : byte;
+		k->mbr_state = byte < 0 ? MIC1_MBR_INVALID : MIC1_MBR_FETCHED;
+		k->mbr_addr = k->pc_latch;
+	}
+	k->pending = 0;
+
+	/* 3: this cycle's.  A device write may stop the core; the cycle
+	 * still completes (a WAITING core resumes after it). */
+	if (mem & MIC1_MEM_WRITE) {
+		if ((fault = mic1_write(st, m, core, mar1, mdr1)) != FAULT_NONE) {
+			/* A write just past the stack region is a push or a
+			 * frame that did not fit: say so, as the ISA does. */
+			if (fault == FAULT_MEM_RANGE && mar1 >= MM_STACK_BASE +
+			    (int64_t)m->cfg.stack_words &&
+			    mar1 < MM_GLOBALS_BASE)
+				fault = FAULT_STACK_OVERFLOW;
+			mic1_fault(st, m, core, fault);
+			return 1;
+		}
+		if (c->status == CORE_ERROR)
+			return 1;
+	}
+	if (mem & MIC1_MEM_READ) {
+		if ((fault = mic1_read_check(m, core, mar1)) != FAULT_NONE) {
+			mic1_fault(st, m, core, fault);
+			return 1;
+		}
+		k->pending |= MIC1_PEND_READ;
+		k->mar_latch = mar1;
+	}
+	if (mem & MIC1_MEM_FETCH) {
+		/* A prefetch never faults: the byte's validity is decided
+		 * when it arrives. */
+		k->pending |= MIC1_PEND_FETCH;
+		k->pc_latch = c->pc;
+	}
+
+	/* 4: next MPC. */
+	nz = ((jam & MIC1_JAM_N) && c->n) || ((jam & MIC1_JAM_Z) && c->z);
+	next = mic1_next(w) | (nz ? 0x100u : 0);
+	if (jam & MIC1_JAM_PC) {
+		if (k->mbr_state == MIC1_MBR_INVALID) {
+			/* "ran past the end of the program", as ref.c says
+			 * when it fetches outside the text. */
+			mic1_fault(st, m, core, FAULT_PC_RANGE);
+			return 1;
+		}
+		next |= (uint8_t)c->mbr;
+	}
+	c->mpc = (uint16_t)(next & (MIC1_STORE_WORDS - 1));
+	if (c->mpc == MIC1_HALT_MPC && c->status == CORE_RUNNING)
+		c->status = CORE_HALTED;
+	return 1;
+}
+
+void
+mic1_step(struct mic1_state *st, struct machine *m,
+    const struct ref_mask *mask, struct ref_summary *sum)
+{
+	uint32_t i, executed = 0;
+
+	for (i = 0; i < m->cfg.ncores; i++) {
+		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
+			continue;
+		executed += (uint32_t)mic1_cycle(st, m, i);
+	}
+	ref_barrier_release(m);
+	m->step++;
+	if (sum != NULL) {
+		ref_count(m, sum);
+		sum->executed = executed;
+	}
+}
+
+/* ---- switching levels --------------------------------------------------- */
+
+int
+mic1_at_boundary(const struct mic1_state *st, const struct machine *m,
+    uint32_t core)
+{
+	return mic1_boundary(st->cs, &m->cores[core], &st->core[core]);
+}
+
+void
+mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	struct mic1_core *k = &st->core[core];
+	int byte = machine_fetch_byte(m, core, c->pc);
+	int32_t tos;
+
+	c->mpc = st->cs->main1;
+	c->mbr = byte < 0 ? 0 : byte;
+	k->mbr_state = byte < 0 ? MIC1_MBR_INVALID : MIC1_MBR_FETCHED;
+	k->mbr_addr = c->pc;
+	k->insn_pc = c->pc;
+	k->pending = 0;
+	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
+		c->tos = tos;
+}
+
+int
+mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	int32_t tos;
+
+	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
+	    !mic1_at_boundary(st, m, core))
+		return -1;
+	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
+		c->tos = tos;
+	return 0;
+}
