@@ -1,13 +1,14 @@
 /*
  * micdb: the command dispatcher (debugger.md section 1).  `micdb run`
  * executes a program to completion, `micdb --batch FILE PROGRAM` runs
- * debugger commands from a file; the interactive debugger and `micdb
- * bench` say so until they exist.
+ * debugger commands from a file; the interactive debugger and `micdb bench`
+ * measures, `micdb devices` lists OpenCL devices.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "batch.h"
+#include "bench.h"
 #include "ocl.h"
 #include "run.h"
 
@@ -59,11 +60,8 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "devices") == 0)
 		return devices_main(argc - 1, argv + 1);
-	if (strcmp(argv[1], "bench") == 0) {
-		fprintf(stderr, "micdb %s: needs the OpenCL engine, which is not "
-		    "part of this build yet\n", argv[1]);
-		return EXIT_USAGE;
-	}
+	if (strcmp(argv[1], "bench") == 0)
+		return bench_main(argc - 1, argv + 1);
 	fprintf(stderr, "micdb: the interactive debugger is not part of this "
 	    "build yet; run the program with: micdb run %s, or script the "
 	    "debugger with micdb --batch FILE %s\n", argv[argc - 1],

@@ -1,0 +1,186 @@
+#!/bin/sh
+# micdb bench: a short run on the test machine's OpenCL device (POCL) and
+# its outputs, checked for shape and sense, never for speed: no test
+# times anything (bench.md).  Then every bad input: one clear line, exit
+# 2; and a workload that fails its own check: exit 1.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TMP" || exit 1
+HEADER='device,level,workload,cores,steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,step_latency_ms,render_ms,bytes_per_core,simd_efficiency,cycles_per_instr'
+
+# --- the short run ------------------------------------------------------
+run_cmd out.txt err.txt "$MICDB" bench --quick --cores 1,33 \
+	--workloads uniform,divergent --reps 5 --csv b.csv --svg b.svg
+if [ "$rc" -eq 2 ] && grep -q "no OpenCL platform" err.txt; then
+	echo "1..0 # SKIP no OpenCL platform"
+	exit 77
+fi
+expect_rc 0 "bench --quick on 1 and 33 cores"
+
+[ "$(head -n 1 b.csv)" = "$HEADER" ]
+ok $? "CSV header is exactly bench.md's"
+[ "$(tail -n +2 b.csv | wc -l)" -eq 4 ]
+ok $? "CSV has one row per workload and core count"
+for w in uniform divergent; do
+	for n in 1 33; do
+		# the device name may hold commas (quoted): count from the end
+		[ "$(awk -F, -v w=$w -v n=$n 'NR > 1 && $(NF-10) == w &&
+		    $(NF-9) == n' b.csv | wc -l)" -eq 1 ]
+		ok $? "CSV row for $w on $n cores"
+	done
+done
+
+# Every row: the level, numbers where figures apply, empty where not.
+awk -F, 'NR > 1 {
+	pos = "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"
+	if ($(NF-11) != "isa") bad = bad " level"
+	if ($(NF-8) !~ pos || $(NF-8) + 0 < 1) bad = bad " steps_per_launch"
+	if ($(NF-7) !~ pos || $(NF-7) + 0 <= 0) bad = bad " instr_per_s"
+	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " ref_instr_per_s"
+	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0) bad = bad " ratio_vs_ref"
+	if ($(NF-4) !~ pos || $(NF-4) + 0 <= 0) bad = bad " step_latency_ms"
+	if ($(NF-3) != "") bad = bad " render_ms"
+	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " bytes_per_core"
+	if ($(NF-1) !~ pos || $(NF-1) + 0 <= 0 || $(NF-1) + 0 > 1)
+		bad = bad " simd_efficiency"
+	if ($NF != "") bad = bad " cycles_per_instr"
+	if (NF < 13) bad = bad " field count"
+	if (bad != "") { print "row " NR ":" bad; bad = "" ; fail = 1 }
+} END { exit fail }' b.csv >fields.txt
+ok $? "CSV figures parse: positive where they apply, empty where not"
+[ -s fields.txt ] && diag "$(cat fields.txt)"
+
+# ratio_vs_ref is the ratio of the two throughputs it sits between
+awk -F, 'NR > 1 { r = $(NF-7) / $(NF-6); d = r - $(NF-5);
+	if (d < 0) d = -d; if (d > 0.001 * r + 0.0001) exit 1 }' b.csv
+ok $? "ratio_vs_ref = instr_per_s / ref_instr_per_s"
+
+u=$(awk -F, 'NR > 1 && $(NF-10) == "uniform" && $(NF-9) == 33 {
+	print $(NF-1) }' b.csv)
+d=$(awk -F, 'NR > 1 && $(NF-10) == "divergent" && $(NF-9) == 33 {
+	print $(NF-1) }' b.csv)
+awk -v u="$u" -v d="$d" 'BEGIN { exit !(u + 0 >= d + 0 && u != "") }'
+ok $? "uniform's SIMD efficiency ($u) >= divergent's ($d) at 33 cores"
+w1=$(awk -F, 'NR > 1 && $(NF-9) == 1 { print $(NF-1); exit }' b.csv)
+awk -v e="$w1" 'BEGIN { exit !(e + 0 > 0.031 && e + 0 < 0.032) }'
+ok $? "one core in a warp of 32: SIMD efficiency 1/32 ($w1)"
+
+# --- the table ------------------------------------------------------------
+dev=$(awk -F, 'NR == 2 { sub(",isa,.*", ""); gsub("\"", ""); print }' b.csv)
+grep -qF "micdb bench: $dev" out.txt
+ok $? "the table names the device ($dev)"
+grep -q "driver " out.txt
+ok $? "the table names the driver"
+for w in uniform divergent; do
+	[ "$(grep -cE "^isa +$w +(1|33) " out.txt)" -eq 2 ]
+	ok $? "the table has both core counts of $w"
+done
+grep -q "step ms" out.txt && grep -q "\[.*,.*\]" out.txt
+ok $? "the table shows the spread [min, max]"
+[ "$(grep -c '^bench: \[' err.txt)" -eq 4 ]
+ok $? "one progress line per measurement on stderr"
+
+# --- the plot -------------------------------------------------------------
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout b.svg 2>xml.txt
+	ok $? "the SVG is well-formed XML (xmllint)"
+	[ -s xml.txt ] && diag "$(head -5 xml.txt)"
+else
+	head -n 1 b.svg | grep -q '^<?xml' &&
+		tail -n 1 b.svg | grep -q '^</svg>$'
+	ok $? "the SVG is a complete XML document"
+fi
+grep -q '<svg xmlns="http://www.w3.org/2000/svg" version="1.1"' b.svg
+ok $? "the SVG is SVG 1.1"
+# OpenCL and reference, for each of the two workloads
+[ "$(grep -c '<polyline' b.svg)" -eq 4 ]
+ok $? "one polyline per series (4)"
+for w in uniform divergent; do
+	grep -q ">isa $w, OpenCL<" b.svg && grep -q ">isa $w, reference" b.svg
+	ok $? "the legend names $w on both engines"
+done
+grep -qF "$dev" b.svg
+ok $? "the plot's title names the device"
+for t in '>1<' '>10<' '>100<'; do
+	grep -q "$t" b.svg
+	ok $? "decade tick label $t on the cores axis"
+done
+
+# --- bad input: one line, exit 2 ------------------------------------------
+bad() {
+	# bad DESCRIPTION EXPECTED-MESSAGE ARGS...
+	desc=$1 msg=$2
+	shift 2
+	run_cmd o.txt e.txt "$@"
+	expect_rc 2 "$desc"
+	expect_err "$msg" "$desc: says why"
+	[ "$(wc -l <e.txt)" -eq 1 ]
+	ok $? "$desc: one line"
+}
+B="$MICDB bench --quick --no-ref --cores 1 --workloads uniform"
+bad "unknown workload" "unknown workload 'nosuch'" \
+	$B --workloads uniform,nosuch
+bad "unknown level" "unknown level 'asm'" $B --levels asm
+bad "level without a kernel" "use --levels isa" $B --levels mic
+bad "bad core list" "bad core list '1,x'" $B --cores 1,x
+bad "zero cores" "bad core list '0'" $B --cores 0
+bad "empty core list" "bad core list" $B --cores ''
+bad "trailing comma" "bad core list '1,'" $B --cores 1,
+bad "too few repetitions" "--reps needs a whole number from 5" $B --reps 3
+bad "bad steps per launch" "bad --steps-per-launch" \
+	$B --steps-per-launch 0
+bad "bad run seconds" "--run-seconds needs" $B --run-seconds -1
+bad "unknown option" "unknown option '--fast'" $B --fast
+bad "stray argument" "unexpected argument 'x.jas'" $B x.jas
+bad "unwritable CSV" "cannot write the CSV to /nonexistent/b.csv" \
+	$B --csv /nonexistent/b.csv
+bad "unwritable SVG" "cannot write the plot to /nonexistent/b.svg" \
+	$B --svg /nonexistent/b.svg
+bad "unknown device" "--device nosuch-device" $B --device nosuch-device
+mkdir -p no-icd
+bad "no OpenCL platform" "install pocl-opencl-icd" \
+	env OCL_ICD_VENDORS="$TMP/no-icd" $B
+bad "missing workload" "cannot load workload uniform" \
+	env MICDB_BENCH_DIR="$TMP/nowhere" $B
+
+run_cmd o.txt e.txt "$MICDB" bench --help
+expect_rc 0 "--help"
+for opt in --levels --workloads --cores --steps-per-launch --device --reps \
+    --csv --svg --no-ref --quick; do
+	grep -q -- "$opt" o.txt
+	ok $? "--help names $opt"
+done
+
+# --- the same under ASan/UBSan: no leak, no undefined behaviour -----------
+if [ -x "$MICDB_ASAN" ]; then
+	run_cmd o.txt e.txt "$MICDB_ASAN" bench --quick --no-ref --cores 1,33 \
+		--workloads uniform,mimd --csv a.csv --svg a.svg
+	expect_rc 0 "ASan build: a short run"
+	no_sanitizer_report "ASan build: a short run"
+	run_cmd o.txt e.txt "$MICDB_ASAN" bench --cores 1,x --csv a.csv
+	expect_rc 2 "ASan build: a bad core list"
+	no_sanitizer_report "ASan build: a bad core list"
+else
+	echo "ok $((tap_n + 1)) # SKIP no $MICDB_ASAN"
+	tap_n=$((tap_n + 1))
+fi
+
+# --- a workload that fails its own check: exit 1 --------------------------
+mkdir -p fail nook fault
+printf '.main\n#print "uniform FAIL\\n"\nHALT\n.end-main\n' >fail/uniform.jas
+printf '.main\n#print "done\\n"\nHALT\n.end-main\n' >nook/uniform.jas
+printf '.main\nBIPUSH 1\nBIPUSH 0\nIADD\nPOP\nPOP\nHALT\n.end-main\n' \
+	>fault/uniform.jas
+run_cmd o.txt e.txt env MICDB_BENCH_DIR="$TMP/fail" $B
+expect_rc 1 "a workload that prints FAIL"
+expect_err "printed FAIL" "a FAIL is reported"
+run_cmd o.txt e.txt env MICDB_BENCH_DIR="$TMP/nook" $B
+expect_rc 1 "a workload that ends without its OK"
+expect_err "no core printed 'uniform OK'" "a missing OK is reported"
+run_cmd o.txt e.txt env MICDB_BENCH_DIR="$TMP/fault" $B
+expect_rc 1 "a workload that faults"
+expect_err "faulted" "a fault is reported"
+[ ! -s o.txt ]
+ok $? "a failed bench prints no table"
+
+done_testing
