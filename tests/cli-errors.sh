@@ -104,8 +104,8 @@ no_sanitizer_report "absurd memory request"
 run_cmd o e "$M" run --input nosuch.txt ok.jas
 expect_rc 2 "missing --input file"
 run_cmd o e "$M" frobnicate.jas
-expect_rc 2 "micdb PROGRAM before the TUI exists"
-expect_err "micdb run" "points to micdb run"
+expect_rc 2 "micdb on a missing PROGRAM"
+expect_err "cannot open frobnicate.jas" "the debugger names the missing file"
 
 # --- faults in guest programs ------------------------------------------
 fault() {

@@ -1,1 +1,35 @@
-# TUI build rules (ncurses + readline front end).
+# TUI build rules (ncurses + readline front end), included from
+# Makefile.am.  The UI is compiled into src/micdb (tui_main, ui/tui.h);
+# ui/test-tui checks its pure parts (layouts, the census of cores and
+# warps at 65,536 cores, names, breakpoint parsing) without a terminal,
+# and tests/tui.sh drives the real micdb in tmux.
+
+ui_sources = \
+	ui/access.c \
+	ui/census.c \
+	ui/complete.c \
+	ui/draw.c \
+	ui/layout.c \
+	ui/lines.c \
+	ui/names.c \
+	ui/pane-code.c \
+	ui/pane-cores.c \
+	ui/pane-text.c \
+	ui/pane-warps.c \
+	ui/term.c \
+	ui/tui.c \
+	ui/tui.h
+
+micdb_sources += $(ui_sources)
+src_micdb_CPPFLAGS += -I$(srcdir)/ui $(NCURSES_CFLAGS) $(READLINE_CFLAGS)
+micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
+
+unit_tests += ui/test-tui
+ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/layout.c \
+	ui/lines.c ui/names.c ui/tui.h src/dbg/dsym.c tests/tap.h
+ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
+	-I$(srcdir)/src/ocl -I$(srcdir)/tests
+ui_test_tui_LDADD = src/core/libcore.a
+
+shell_tests += tests/tui.sh
+EXTRA_DIST += tests/tui/spin.jas

@@ -1,8 +1,8 @@
 /*
  * micdb: the command dispatcher (debugger.md section 1).  `micdb run`
  * executes a program to completion, `micdb --batch FILE PROGRAM` runs
- * debugger commands from a file; the interactive debugger and `micdb bench`
- * measures, `micdb devices` lists OpenCL devices.
+ * debugger commands from a file, `micdb PROGRAM` opens the screen, `micdb
+ * bench` measures, `micdb devices` lists OpenCL devices.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "bench.h"
 #include "ocl.h"
 #include "run.h"
+#include "tui.h"
 
 /* Is this a debugger invocation in batch mode (--batch/-x anywhere among
  * the options, which may come before it)? */
@@ -62,9 +63,5 @@ main(int argc, char **argv)
 		return devices_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "bench") == 0)
 		return bench_main(argc - 1, argv + 1);
-	fprintf(stderr, "micdb: the interactive debugger is not part of this "
-	    "build yet; run the program with: micdb run %s, or script the "
-	    "debugger with micdb --batch FILE %s\n", argv[argc - 1],
-	    argv[argc - 1]);
-	return EXIT_USAGE;
+	return tui_main(argc, argv);
 }

@@ -1,0 +1,445 @@
+#!/bin/sh
+# The TUI through a real terminal (debugger.md sections 2-4): micdb runs
+# in tmux on a private server, keys go in with send-keys, the screen comes
+# back with capture-pane.  Every check polls the screen until what it
+# wants appears (or a timeout), never a fixed sleep.
+#
+# Each micdb runs inside a small shell script that, once micdb has ended,
+# records its exit status and `stty -a`, so the tests see whether the
+# terminal came back (echo, icanon) on every way out: quit, Ctrl-D,
+# SIGTERM, a crash.  The alternate screen is checked too: the line the
+# script printed before micdb must be visible again afterwards.
+#
+# MICDB_TUI=/path/to/micdb runs another binary (e.g. a private build).
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "1..0 # SKIP tmux is not installed"
+	exit 77
+fi
+[ -n "$MICDB_TUI" ] && MICDB=$MICDB_TUI
+
+SOCK=micdb-test-$$
+tm() {
+	tmux -L "$SOCK" -f /dev/null "$@"
+}
+cleanup() {
+	tm kill-server >/dev/null 2>&1
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+# A readline init file of our own: the user's must not change the keys,
+# and it shows that micdb reads one (a single Tab lists completions).
+cat >"$TMP/inputrc" <<'EOF'
+set show-all-if-ambiguous on
+set bell-style none
+EOF
+
+# start NAME WIDTH HEIGHT ARGS...: micdb ARGS in session NAME
+start() {
+	name=$1 w=$2 h=$3
+	shift 3
+	{
+		# a Ctrl-C for micdb reaches this shell too: survive it
+		printf 'trap : INT\n'
+		printf 'printf "BEFORE-%%s\\n" %s\n' "$name"
+		printf 'INPUTRC=%s sh -c '\''echo $$ >%s; exec "$@"'\'' micdb' \
+		    "$TMP/inputrc" "$TMP/$name.pid"
+		printf ' "%s"' "$MICDB" "$@"
+		printf '\necho $? >%s\n' "$TMP/$name.rc"
+		printf 'stty -a >%s 2>&1\n' "$TMP/$name.stty"
+		printf 'printf "AFTER-%%s\\n" %s\n' "$name"
+		printf 'exec sleep 600\n'
+	} >"$TMP/$name.run"
+	tm new-session -d -s "$name" -x "$w" -y "$h" "sh $TMP/$name.run"
+}
+
+screen() {
+	tm capture-pane -p -t "$1" 2>/dev/null
+}
+
+# wait_for SESSION FIXED-STRING [SECONDS]
+wait_for() {
+	_i=0
+	while [ "$_i" -lt $(( ${3:-10} * 20 )) ]; do
+		screen "$1" | grep -qF -- "$2" && return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# wait_gone SESSION FIXED-STRING [SECONDS]
+wait_gone() {
+	_i=0
+	while [ "$_i" -lt $(( ${3:-10} * 20 )) ]; do
+		screen "$1" | grep -qF -- "$2" || return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# see DESCRIPTION SESSION FIXED-STRING [SECONDS]
+see() {
+	wait_for "$2" "$3" "$4"
+	_rc=$?
+	ok $_rc "$1"
+	if [ $_rc -ne 0 ]; then
+		diag "the screen lacks: $3"
+		screen "$2" | diag "$(cat)"
+	fi
+}
+
+# see_re DESCRIPTION SESSION EXTENDED-REGEX [SECONDS]
+see_re() {
+	_i=0 _rc=1
+	while [ "$_i" -lt $(( ${4:-10} * 20 )) ]; do
+		if screen "$2" | grep -qE -- "$3"; then
+			_rc=0
+			break
+		fi
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	ok $_rc "$1"
+	if [ $_rc -ne 0 ]; then
+		diag "no line matches: $3"
+		screen "$2" | diag "$(cat)"
+	fi
+}
+
+keys() {
+	_s=$1
+	shift
+	tm send-keys -t "$_s" "$@"
+}
+
+# type SESSION TEXT: literal text, then Enter
+type_line() {
+	tm send-keys -t "$1" -l "$2"
+	tm send-keys -t "$1" Enter
+}
+
+# terminal_back NAME DESCRIPTION [WANT-RC]: micdb ended and the terminal
+# is as the shell left it
+terminal_back() {
+	wait_for "$1" "AFTER-$1" 10
+	ok $? "$2: micdb ended"
+	grep -qE '(^|[ ;])echo( |$)' "$TMP/$1.stty" 2>/dev/null &&
+	    grep -qE '(^|[ ;])icanon( |$)' "$TMP/$1.stty"
+	ok $? "$2: echo and icanon are on again"
+	screen "$1" | grep -qF "BEFORE-$1"
+	ok $? "$2: the shell's screen is back (alternate screen left)"
+	if [ -n "$3" ]; then
+		[ "$(cat "$TMP/$1.rc" 2>/dev/null)" = "$3" ]
+		ok $? "$2: exit status $3"
+	fi
+	! screen "$1" | grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:'
+	ok $? "$2: no sanitizer report"
+	if ! screen "$1" | grep -qF "AFTER-$1"; then
+		diag "exit status: $(cat "$TMP/$1.rc" 2>/dev/null)"
+		screen "$1" | diag "$(cat)"
+	fi
+}
+
+# the number before "/cell" in the cores pane's title
+cell_size() {
+	screen "$1" | sed -n 's/.* \([0-9][0-9]*\)\/cell.*/\1/p' | head -n 1
+}
+
+# the global step count on the status bar
+step_count() {
+	screen "$1" | sed -n '1s/.* step \([0-9][0-9]*\).*/\1/p'
+}
+
+P=$PROGRAMS
+
+# --- without a terminal ------------------------------------------------------
+
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" "$P/fib.jas"
+out=$TMP/o err=$TMP/e
+expect_rc 2 "no terminal: refused"
+expect_err "the debugger needs a terminal" "no terminal: says what to use"
+
+# --- startup and every pane ---------------------------------------------
+
+start main 120 40 --cores 1024 "$P/collatz.jas"
+see "startup: the prompt shows the focus" main "(micdb core 0 warp 0 lane 0)"
+s=$(screen main)
+for title in "Code" "Registers" "Cores" "Warps" "Stack" "Output" "Command"; do
+	printf '%s\n' "$s" | grep -qE "^(> |  )?.*(> |  )$title  "
+	ok $? "startup: the $title pane is there"
+done
+see "code pane: disassembly at the PC, marked" main "> 0000  COREID"
+see "code pane: local names from the source" main "0005  ISTORE start"
+see "code pane: labels" main "loop:"
+see "registers pane: PC" main "PC   0x0000"
+for r in "SP " "LV " "CPP" "TOS" "OPC" "H  " "MAR" "MDR" "MBR" "MPC" "N  " \
+    "st   running" "stp"; do
+	screen main | grep -qF -- "$r"
+	ok $? "registers pane: $r"
+done
+see "cores pane: counts by status" main "1024: 1024 run  "
+see "cores pane: legend" main "# run . halt ! fault w wait B break"
+see "cores pane: row labels and the focus mark" main "0 #<"
+see_re "warps pane: a row per warp, lanes on one path" main \
+    "^> 0 A{32} +32/32 +1p k- +100%"
+see "warps pane: whole-machine summary" main "all: eff 100%"
+see "warps pane: legend names the path" main "A main"
+see "stack pane: locals by name" main "locals: start=0 n=0 steps=0 peak=0"
+see "command window: banner" main "collatz.jas on 1024 cores"
+see "status bar" main "micdb  collatz.jas  1024 cores W=32"
+
+# --- stepping -----------------------------------------------------------
+
+keys main s
+see "s steps: the PC moves and is marked changed" main "PC * 0x0001"
+see "s is the step command, echoed" main "(micdb core 0 warp 0 lane 0) step"
+keys main F7
+see "F7 steps" main "PC * 0x0003"
+see "changed registers are marked" main "TOS* 1"
+see "unchanged ones are not" main "LV   0x8000"
+see "the code pane follows the PC" main "> 0003  IADD"
+keys main i
+see "i micro-steps (one instruction at the ISA level)" main "PC * 0x0004"
+keys main S
+see "Shift-step: reverse execution is refused in one line" main \
+    "reverse execution is not part of this build"
+keys main S-F7
+_i=0
+while [ "$_i" -lt 100 ] &&
+    [ "$(screen main | grep -c 'lane 0) reverse-step')" -lt 2 ]; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+[ "$(screen main | grep -c 'lane 0) reverse-step')" -ge 2 ]
+ok $? "S-F7 is reverse-step too"
+
+# --- breakpoints by key and by command ------------------------------------
+
+keys main Down Down
+keys main F2
+see "F2 sets a breakpoint at the code cursor" main "breakpoint 1 at 0x0007"
+see "the code pane marks it" main "B  0007  DUP"
+keys main F2
+see "F2 again deletes it" main "(micdb core 0 warp 0 lane 0) delete 1"
+wait_gone main "B  0007  DUP"
+ok $? "the mark is gone"
+type_line main "break loop core 8-15"
+see "break LABEL core 8-15" main \
+    "breakpoint 2 at 0x0010 (main#loop, collatz.jas:47) on cores 8-15"
+keys main c
+see "continue stops at the breakpoint, naming the cores" main \
+    "breakpoint 2 hit by cores 8-15 [8 of 1024]"
+see "the focus moves to a core that hit it" main \
+    "(micdb core 8 warp 0 lane 8)"
+see "code pane: breakpoint and PC marks" main "B> 0010  ILOAD n"
+see "cores pane: cores at a breakpoint" main "1024: 1016 run 8 break"
+see "cores pane: the focused cell's cores" main "cell 8-15 (focus 8): 8 break"
+see "stack pane: the new focus's locals" main "start=9 n=9"
+
+# --- focus ------------------------------------------------------------------
+
+keys main :
+type_line main "core 12"
+see "core 12 moves the focus; the prompt shows it" main \
+    "(micdb core 12 warp 0 lane 12)"
+see "registers follow the focus" main "Registers  core 12 (warp 0 lane 12)"
+see "stack pane: core 12's frame by name" main "locals: start=13 n=13"
+keys main ]
+see "] next core" main "(micdb core 13 warp 0 lane 13)"
+keys main [
+see "[ previous core" main "(micdb core 12 warp 0 lane 12)"
+keys main "}"
+see "} next warp, same lane" main "(micdb core 44 warp 1 lane 12)"
+see_re "warps pane marks the focused warp" main "^> 1 "
+keys main "{"
+see "{ previous warp" main "(micdb core 12 warp 0 lane 12)"
+keys main Tab
+see "Tab: the next pane has the focus" main "> Cores  "
+g=$(cell_size main)
+c=$((12 + ${g:-1}))
+keys main Right
+see "arrows in the cores pane move the focus by a cell" main \
+    "(micdb core $c warp 0 lane $c)"
+keys main BTab Tab Tab
+see "Tab again: warps" main "> Warps  "
+keys main Down
+see "arrows in the warps pane: next warp" main \
+    "(micdb core $((c + 32)) warp 1 lane $c)"
+
+# --- errors -------------------------------------------------------------------
+
+type_line main "frobnicate"
+see "a bad command: one line on the message line" main \
+    "unknown command 'frobnicate'"
+keys main " "
+type_line main "core 3"
+see "the session goes on after an error" main "(micdb core 3 warp 0 lane 3)"
+type_line main "break nosuchlabel"
+see "a bad location is reported" main "error: "
+type_line main "layout nonsense"
+see "layout: unknown names are reported" main "unknown layout 'nonsense'"
+type_line main "layout datapath"
+see "the datapath pane is a hook, not a fake" main \
+    "the datapath pane shows the micro level"
+type_line main "focus datapath"
+see "focus datapath says why" main "focus datapath: the datapath pane"
+
+# --- screen commands, keys, completion ------------------------------------------
+
+keys main F4
+see "F4 colours the grid by opcode" main "cores grid coloured by opcode class"
+see "the opcode legend" main "p push l local s stack a alu"
+keys main :
+type_line main "colour status"
+see "colour status" main "cores grid coloured by status"
+keys main F3
+see "F3: source view" main "[source, F3]"
+see "the source view shows the .jas text" main "ILOAD n"
+keys main F3
+see "F3 again: disassembly" main "[asm, F3]"
+type_line main "layout cores"
+see "layout cores" main "layout cores"
+wait_gone main "Registers  core"
+ok $? "layout cores hides the registers"
+type_line main "layout default"
+see "layout default brings them back" main "Registers  core"
+type_line main "help break"
+see "help CMD shows its usage" main "abbreviation: b br"
+type_line main "help"
+see "help lists the screen's commands after the session's" main \
+    "refresh                  repaint the screen"
+tm send-keys -t main -l "brea"
+keys main Tab
+see "Tab completes a command" main "lane 3) break"
+tm send-keys -t main -l "lo"
+keys main Tab
+see "and a label" main "lane 3) break loop"
+keys main C-u :
+tm send-keys -t main -l "info "
+keys main Tab
+see "one Tab lists completions (the inputrc is read)" main "completions:"
+see "subcommands are completed" main "registers"
+keys main C-u
+keys main :
+keys main Up
+see "Up recalls the history in the command window" main "lane 3) help"
+keys main C-u Enter
+
+# --- resize -------------------------------------------------------------------
+
+
+big=$(cell_size main)
+tm resize-window -t main -x 38 -y 8
+see "too small: says so instead of drawing panes" main \
+    "terminal too small: 40x10 at least"
+tm resize-window -t main -x 80 -y 24
+see "80x24: the status bar" main "micdb  collatz.jas"
+see "80x24: code" main "Code  collatz.jas"
+see "80x24: registers" main "Registers"
+see "80x24: cores" main "Cores"
+see "80x24: warps" main "Warps  "
+see "80x24: the prompt" main "(micdb core 3 warp 0 lane 3)"
+small=$(cell_size main)
+[ -n "$small" ] && [ -n "$big" ] && [ "$small" -gt "$big" ]
+ok $? "80x24: more cores per grid cell ($small) than at 120x40 ($big)"
+keys main s
+see "80x24: stepping still works" main "(micdb core 3 warp 0 lane 3) step"
+tm resize-window -t main -x 200 -y 60
+see "200x60: wide registers show hex and decimal" main "0x00008000       32768"
+huge=$(cell_size main)
+[ -n "$huge" ] && [ "$huge" -lt "$small" ]
+ok $? "200x60: fewer cores per cell ($huge) than at 80x24 ($small)"
+see_re "200x60: code and warps side by side" main "Code  .*Warps  "
+
+# --- leaving ---------------------------------------------------------------
+
+type_line main "quit"
+terminal_back main "quit" 0
+
+# --- a long run: progress, keys and Ctrl-C stop it ------------------------------
+
+start spin 120 40 --cores 4096 "$top_srcdir/tests/tui/spin.jas"
+see "spin: started" spin "(micdb core 0 warp 0 lane 0)"
+keys spin c
+see "continue: the status bar says running" spin "RUNNING"
+see "continue: steps/s are shown" spin "steps/s  4096 running"
+n1=$(step_count spin)
+distinct=0 last=
+for _ in 1 2 3 4 5 6 7 8; do
+	sleep 0.125
+	n=$(step_count spin)
+	[ "$n" != "$last" ] && distinct=$((distinct + 1))
+	last=$n
+done
+[ "$distinct" -ge 6 ]
+ok $? "the screen refreshes during continue (>= 6 of 8 looks in 1 s changed)"
+[ -n "$n1" ] && [ -n "$last" ] && [ "$last" -gt "$n1" ]
+ok $? "the step count grows ($n1 -> $last)"
+keys spin C-c
+see "Ctrl-C stops the run at once" spin "interrupted" 3
+see "stopped at a consistent cut: where the focus is" spin \
+    "core 0 at 0x00"
+see "the status bar says stopped" spin "stopped: 4096 running"
+keys spin c
+see "continue again" spin "RUNNING"
+keys spin x
+wait_for spin "stopped: 4096 running" 3
+ok $? "any key stops a run too"
+keys spin C-c
+see "Ctrl-C at the prompt does not end the session" spin "Quit (quit or Ctrl-D"
+keys spin s
+see "and it still steps" spin "(micdb core 0 warp 0 lane 0) step"
+keys spin C-d
+terminal_back spin "Ctrl-D" 0
+
+# --- divergence live on collatz, stopped by Ctrl-C ------------------------------
+
+start div 120 40 --cores 65536 --stack-words 256 "$P/collatz.jas"
+see "65,536 cores: started" div "65536: 65536 run"
+keys div c
+see "collatz runs" div "RUNNING"
+see_re "warps diverge live: lanes on several paths in one warp" div \
+    "^[> ] *[0-9]+ [A-Z.+]*A[A-Z.+]*B|^[> ] *[0-9]+ [A-Z.+]*B[A-Z.+]*A" 20
+see_re "the summary's efficiency drops below 100%" div \
+    "all: eff [0-9]?[0-9]%" 20
+keys div C-c
+see "Ctrl-C stops it" div "interrupted" 5
+kill -TERM "$(cat "$TMP/div.pid")"
+terminal_back div "SIGTERM" 143
+
+# --- one core: frames by name, finish ---------------------------------------
+
+start fib 100 30 "$P/fib.jas"
+see_re "one core: the prompt is plain" fib '^\(micdb\)$'
+type_line fib "break fib"
+see "break on a method" fib "breakpoint 1 at"
+keys fib c
+see "it stops there" fib "breakpoint 1 hit by core 0"
+keys fib c
+see "stack pane: the recursive frames" fib "#1 "
+see "stack pane: arguments by name" fib "in fib(n="
+see "stack pane: link and saved PC/LV" fib "saved PC 0x"
+type_line fib "delete"
+type_line fib "finish"
+see "finish returns a value" fib "value returned"
+kill -HUP "$(cat "$TMP/fib.pid")"
+terminal_back fib "SIGHUP"
+
+# --- output of the focused core ----------------------------------------------
+
+start sum 100 30 --cores 8 "$P/parsum.jas"
+see "parsum: started" sum "(micdb core 0 warp 0 lane 0)"
+keys sum c
+see "run to the end" sum "all cores halted"
+see "output pane: the focused core's output" sum "total = 320400"
+keys sum ]
+see "output pane follows the focus" sum "partial sum of slice 2 = 25050"
+kill -SEGV "$(cat "$TMP/sum.pid")"
+terminal_back sum "a crash (SIGSEGV)"
+
+done_testing

@@ -1,0 +1,82 @@
+/*
+ * A bounded list of text lines: the command window's transcript and the
+ * stack pane's frames.  Text is split at newlines; control characters
+ * other than tabs (expanded to a space) are shown as '?', so nothing a
+ * core or a driver writes can move the cursor or change the terminal.
+ * When max is set the oldest lines go first.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+static void
+push(struct lines *l, char *line)
+{
+	if (l->max > 0 && l->n == l->max) {
+		free(l->v[0]);
+		memmove(l->v, l->v + 1, (l->n - 1) * sizeof *l->v);
+		l->n--;
+	}
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = xreallocarray(l->v, l->cap, sizeof *l->v);
+	}
+	l->v[l->n++] = line;
+}
+
+void
+lines_add(struct lines *l, const char *text, size_t len)
+{
+	size_t start = 0;
+
+	/* a final newline ends the last line; it does not open a new one */
+	if (len > 0 && text[len - 1] == '\n')
+		len--;
+	for (size_t i = 0; i <= len; i++) {
+		if (i < len && text[i] != '\n')
+			continue;
+		{
+			char *line = xstrndup(text + start, i - start);
+
+			for (char *c = line; *c != '\0'; c++)
+				if (*c == '\t' || *c == '\r')
+					*c = ' ';
+				else if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			push(l, line);
+		}
+		start = i + 1;
+	}
+}
+
+void
+lines_addf(struct lines *l, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	lines_add(l, text, strlen(text));
+	free(text);
+}
+
+void
+lines_clear(struct lines *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	l->n = 0;
+}
+
+void
+lines_free(struct lines *l)
+{
+	lines_clear(l);
+	free(l->v);
+	l->v = NULL;
+	l->cap = 0;
+}

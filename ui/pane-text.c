@@ -1,0 +1,327 @@
+/*
+ * The panes that are mostly text: registers, stack, output, the command
+ * window's transcript, and the datapath hook.
+ *
+ * Registers: the focused core's, in two columns, from the host copy of
+ * the machine (current after every poll, so they move during a run).  A
+ * value that differs from the same core before the last run is marked
+ * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
+ * data decimal; a wide pane shows both.
+ *
+ * Stack: the focused core's frames as `info frame` gives them (names of
+ * locals and parameters, link pointer, saved PC and LV, operand stack),
+ * read at every stop; during a run the pane says that they are the last
+ * stop's.  Output: the focused core's console output (the tail the UI
+ * keeps per core).  Both scroll with the arrows and pages.
+ *
+ * Datapath: the Mic-1 diagram belongs to the micro level, which this
+ * build does not have.  Its entry exists so that the micro level only
+ * has to supply draw; until then `layout`/`focus` say why it is absent
+ * instead of drawing a fake one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ijvm.h"
+#include "regs.h"
+#include "session.h"
+#include "tui.h"
+
+/* --- registers ------------------------------------------------------------ */
+
+static void
+regs_caption(struct tui *t, char *text, size_t size)
+{
+	const struct machine *m = session_machine(t->s);
+	uint32_t f = session_focus(t->s), W = m->cfg.warp_width;
+
+	snprintf(text, size, "core %u (warp %u lane %u)%s", f, f / W, f % W,
+	    tui_prev_core(t, f) ? "  * changed by the last step" : "");
+}
+
+static int
+reg_is_address(int r)
+{
+	return r == REG_PC || r == REG_SP || r == REG_LV || r == REG_CPP ||
+	    r == REG_MAR || r == REG_MBR || r == REG_MPC;
+}
+
+/* One "NAME* value" cell at (y, x), cw columns. */
+static void
+reg_cell(struct tui *t, WINDOW *win, int y, int x, int cw, const char *name,
+    const char *value, int changed)
+{
+	char head[16];
+
+	snprintf(head, sizeof head, "%-3s%c ", name, changed ? '*' : ' ');
+	draw_text(win, y, x, x + cw, changed ? draw_attr(t, ROLE_CHANGED) :
+	    A_BOLD, head);
+	draw_text(win, y, x + (int)strlen(head), x + cw, changed ?
+	    draw_attr(t, ROLE_CHANGED) : 0, value);
+}
+
+static void
+reg_value(int r, int32_t v, int wide, char *text, size_t size)
+{
+	if (wide)
+		snprintf(text, size, "0x%08x %11d", (uint32_t)v, v);
+	else if (r == REG_N || r == REG_Z)
+		snprintf(text, size, "%d", v);
+	else if (r == REG_MBR)
+		snprintf(text, size, "0x%02x", (uint32_t)v & 0xff);
+	else if (reg_is_address(r))
+		snprintf(text, size, "0x%04x", (uint32_t)v);
+	else
+		snprintf(text, size, "%d", v);
+}
+
+static void
+regs_draw(struct tui *t, void *vwin, int h, int w)
+{
+	WINDOW *win = vwin;
+	const struct machine *m = session_machine(t->s);
+	uint32_t f = session_focus(t->s);
+	const struct core *c = &m->cores[f], *old = tui_prev_core(t, f);
+	int cw = w / 2, wide = cw >= 28, y = 1;
+	/* the order of the rows: pairs, then N and Z together */
+	static const int order[] = { REG_PC, REG_SP, REG_LV, REG_CPP, REG_TOS,
+	    REG_OPC, REG_H, REG_MAR, REG_MDR, REG_MBR, REG_MPC };
+	char value[64];
+	size_t i;
+
+	for (i = 0; i < sizeof order / sizeof *order && y < h; i++) {
+		int r = order[i], x = (int)(i % 2) * cw;
+		int32_t v = reg_get(c, r);
+
+		reg_value(r, v, wide, value, sizeof value);
+		reg_cell(t, win, y, x, cw, reg_name(r), value,
+		    old != NULL && reg_get(old, r) != v);
+		if (i % 2 == 1)
+			y++;
+	}
+	/* MPC shares its row with N and Z */
+	if (y < h) {
+		int changed = old != NULL && (old->n != c->n || old->z != c->z);
+
+		snprintf(value, sizeof value, "%d  Z %d", c->n, c->z);
+		reg_cell(t, win, y, cw, cw, "N", value, changed);
+		y++;
+	}
+	if (y < h) {
+		const char *st = c->status == CORE_RUNNING ? "running" :
+		    c->status == CORE_HALTED ? "halted" :
+		    c->status == CORE_ERROR ? "faulted" : "waiting";
+
+		reg_cell(t, win, y, 0, cw, "st", st, old != NULL &&
+		    old->status != c->status);
+		snprintf(value, sizeof value, "%llu",
+		    (unsigned long long)c->steps);
+		reg_cell(t, win, y, cw, cw, "stp", value, old != NULL &&
+		    old->steps != c->steps);
+		y++;
+	}
+	if (y < h) {
+		const struct program *p = m->progs[c->prog];
+		int32_t pc = census_pc(m, f);
+		char where[96];
+		uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
+
+		names_pc(p, pc, where, sizeof where);
+		if (c->status == CORE_ERROR)
+			draw_textf(win, y, 0, w, draw_attr(t, ROLE_ERROR),
+			    "fault: %s at %s", ijvm_fault_message(c->fault),
+			    where);
+		else if (line > 0)
+			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
+			    "at %s, line %u", where, line);
+		else
+			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
+			    "at %s", where);
+	}
+}
+
+const struct pane_ops pane_regs_ops = {
+	.name = "regs",
+	.title = "Registers",
+	.caption = regs_caption,
+	.draw = regs_draw,
+};
+
+/* --- scrolling helpers ------------------------------------------------------ */
+
+/* Arrows and pages for a pane whose text is scrolled by *scroll rows. */
+static int
+scroll_key(struct tui *t, int key, size_t *scroll, int back, int pane)
+{
+	size_t page = 5;
+
+	switch (key) {
+	case KEY_UP:
+		*scroll = back ? *scroll + 1 : *scroll ? *scroll - 1 : 0;
+		break;
+	case KEY_DOWN:
+		*scroll = back ? (*scroll ? *scroll - 1 : 0) : *scroll + 1;
+		break;
+	case KEY_PPAGE:
+		*scroll = back ? *scroll + page : *scroll > page ?
+		    *scroll - page : 0;
+		break;
+	case KEY_NPAGE:
+		*scroll = back ? (*scroll > page ? *scroll - page : 0) :
+		    *scroll + page;
+		break;
+	case KEY_HOME:
+		*scroll = back ? SIZE_MAX / 4 : 0;
+		break;
+	case KEY_END:
+		*scroll = back ? 0 : SIZE_MAX / 4;
+		break;
+	default:
+		return 0;
+	}
+	t->dirty |= DIRTY_PANE(pane);
+	return 1;
+}
+
+/* --- stack ---------------------------------------------------------------- */
+
+static void
+stack_caption(struct tui *t, char *text, size_t size)
+{
+	snprintf(text, size, "core %u%s", session_focus(t->s),
+	    t->frames_stale ? "  (as at the last stop)" : "");
+}
+
+static void
+stack_draw(struct tui *t, void *vwin, int h, int w)
+{
+	WINDOW *win = vwin;
+	size_t rows = (size_t)(h - 1);
+
+	if (t->frames.n == 0) {
+		draw_text(win, 1, 1, w, draw_attr(t, ROLE_DIM), "(no frames)");
+		return;
+	}
+	if (t->frames_scroll + rows > t->frames.n)
+		t->frames_scroll = t->frames.n > rows ? t->frames.n - rows : 0;
+	for (size_t i = 0; i < rows && t->frames_scroll + i < t->frames.n;
+	    i++) {
+		const char *s = t->frames.v[t->frames_scroll + i];
+
+		draw_text(win, 1 + (int)i, 0, w, s[0] == '#' ?
+		    draw_attr(t, ROLE_LABEL) | A_BOLD : (t->frames_stale ?
+		    draw_attr(t, ROLE_DIM) : 0), s);
+	}
+}
+
+static int
+stack_key(struct tui *t, int key)
+{
+	return scroll_key(t, key, &t->frames_scroll, 0, PANE_STACK);
+}
+
+const struct pane_ops pane_stack_ops = {
+	.name = "stack",
+	.title = "Stack",
+	.caption = stack_caption,
+	.draw = stack_draw,
+	.key = stack_key,
+};
+
+/* --- output --------------------------------------------------------------- */
+
+static void
+output_caption(struct tui *t, char *text, size_t size)
+{
+	uint32_t f = session_focus(t->s);
+	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
+
+	snprintf(text, size, "core %u%s", f, b && b->len ? "" :
+	    "  (nothing yet)");
+}
+
+static void
+output_draw(struct tui *t, void *vwin, int h, int w)
+{
+	uint32_t f = session_focus(t->s);
+	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
+	struct lines l = { 0 };
+	size_t total;
+
+	if (b == NULL || b->len == 0)
+		return;
+	lines_add(&l, (const char *)b->data, b->len);
+	total = draw_wrapped(vwin, 1, h - 1, w, &l, t->out_scroll, 0);
+	if (t->out_scroll > total)
+		t->out_scroll = total;
+	lines_free(&l);
+}
+
+static int
+output_key(struct tui *t, int key)
+{
+	return scroll_key(t, key, &t->out_scroll, 1, PANE_OUTPUT);
+}
+
+const struct pane_ops pane_output_ops = {
+	.name = "output",
+	.title = "Output",
+	.caption = output_caption,
+	.draw = output_draw,
+	.key = output_key,
+};
+
+/* --- the command window ----------------------------------------------------- */
+
+static void
+log_caption(struct tui *t, char *text, size_t size)
+{
+	snprintf(text, size, "%s", t->log_scroll ? "(scrolled back: PgDn)" :
+	    "help lists commands; Tab completes");
+}
+
+static void
+log_draw(struct tui *t, void *vwin, int h, int w)
+{
+	size_t total = draw_wrapped(vwin, 1, h - 1, w, &t->log, t->log_scroll,
+	    0);
+
+	if (t->log_scroll > total)
+		t->log_scroll = total;
+}
+
+static int
+log_key(struct tui *t, int key)
+{
+	/* the arrows edit the line and walk the history: pages only */
+	if (key != KEY_PPAGE && key != KEY_NPAGE)
+		return 0;
+	return scroll_key(t, key, &t->log_scroll, 1, PANE_LOG);
+}
+
+const struct pane_ops pane_log_ops = {
+	.name = "cmd",
+	.title = "Command",
+	.caption = log_caption,
+	.draw = log_draw,
+	.key = log_key,
+};
+
+/* --- datapath (micro level) ------------------------------------------------- */
+
+static const char *
+datapath_unavailable(const struct tui *t)
+{
+	(void)t;
+	return "the datapath pane shows the micro level (Mic-1, PMIC), which "
+	    "is not part of this build: micdb runs --level isa";
+}
+
+const struct pane_ops pane_datapath_ops = {
+	.name = "datapath",
+	.title = "Datapath",
+	.unavailable = datapath_unavailable,
+};

@@ -1,0 +1,386 @@
+/*
+ * Unit tests of the TUI's pure parts, without a terminal: layouts at
+ * every size that matters, the census (grid groups, warp paths, totals)
+ * including its speed at 65,536 and 262,144 cores, PC names and
+ * listings, the transcript's line store, and the parsing of `info
+ * break` that access.c falls back on.  tests/tui.sh covers the screen.
+ *
+ * access.c also reads the session; those two functions are not called
+ * here, and the stubs below only satisfy the linker.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dsym.h"
+#include "ijvm.h"
+#include "session.h"
+#include "tap.h"
+#include "tui.h"
+
+/* --- link stubs for access.c (never called) ------------------------------ */
+
+int
+session_execute(struct session *s, const char *line, struct buf *out,
+    char **cause)
+{
+	(void)s;
+	(void)line;
+	(void)out;
+	*cause = xasprintf("no session in the unit test");
+	return -1;
+}
+
+const struct machine *
+session_machine(const struct session *s)
+{
+	(void)s;
+	return NULL;
+}
+
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl.h"
+const struct ocl_warp_record *
+engine_ocl_warps(struct engine *e, size_t *nwarps)
+{
+	(void)e;
+	*nwarps = 0;
+	return NULL;
+}
+#endif
+
+/* --- helpers ---------------------------------------------------------- */
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+inside(const struct rect *r, int rows, int cols)
+{
+	return r->y >= 0 && r->x >= 0 && r->y + r->h <= rows &&
+	    r->x + r->w <= cols;
+}
+
+static int
+overlap(const struct rect *a, const struct rect *b)
+{
+	if (a->h == 0 || b->h == 0)
+		return 0;
+	return a->x < b->x + b->w && b->x < a->x + a->w &&
+	    a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+static void
+test_layouts(void)
+{
+	static const int sizes[][2] = { { 24, 80 }, { 40, 120 }, { 60, 200 },
+	    { 10, 40 }, { 100, 300 }, { 25, 81 }, { 50, 149 }, { 50, 150 } };
+
+	for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+		for (int id = 0; id < LAYOUT_COUNT; id++) {
+			int rows = sizes[s][0], cols = sizes[s][1], bad = 0;
+			struct screen_layout l;
+
+			layout_compute((enum layout_id)id, rows, cols, &l);
+			for (int i = 0; i < PANE_COUNT; i++) {
+				if (l.pane[i].h == 0)
+					continue;
+				bad |= !inside(&l.pane[i], rows, cols);
+				bad |= l.pane[i].h < 2;
+				bad |= overlap(&l.pane[i], &l.status) ||
+				    overlap(&l.pane[i], &l.msg) ||
+				    overlap(&l.pane[i], &l.cmd);
+				for (int k = i + 1; k < PANE_COUNT; k++)
+					bad |= overlap(&l.pane[i], &l.pane[k]);
+			}
+			bad |= l.status.y != 0 || l.cmd.y != rows - 1 ||
+			    l.msg.y != rows - 2;
+			bad |= l.pane[PANE_LOG].h < 3;
+			bad |= l.pane[PANE_DATAPATH].h != 0;
+			ok(!bad && !l.too_small, "layout %s at %dx%d: panes inside, "
+			    "no overlap, fixed rows in place", layout_name(
+			    (enum layout_id)id), cols, rows);
+		}
+	{
+		struct screen_layout l;
+		int all = 1;
+
+		layout_compute(LAYOUT_DEFAULT, 24, 80, &l);
+		for (int i = 0; i < PANE_COUNT; i++)
+			if (i != PANE_DATAPATH)
+				all &= l.pane[i].h >= 3;
+		ok(all, "80x24: the default layout shows every pane");
+		all &= l.pane[PANE_REGS].h >= 8 && l.pane[PANE_CODE].h >= 6;
+		ok(all, "80x24: registers and code keep readable heights");
+		layout_compute(LAYOUT_DEFAULT, 60, 200, &l);
+		ok(l.pane[PANE_CODE].y == l.pane[PANE_WARPS].y &&
+		    l.pane[PANE_WARPS].x > l.pane[PANE_CODE].x &&
+		    l.pane[PANE_REGS].x > l.pane[PANE_WARPS].x,
+		    "200x60: three columns (code | warps | registers)");
+		ok(l.pane[PANE_WARPS].w >= 4 + 64 + 19,
+		    "200x60: a warp of 64 lanes fits with its numbers");
+		layout_compute(LAYOUT_DEFAULT, 9, 80, &l);
+		ok(l.too_small && l.cmd.y == 8 && l.pane[PANE_CODE].h == 0,
+		    "too small: only the status and command lines");
+		layout_compute(LAYOUT_CORES, 40, 120, &l);
+		ok(l.pane[PANE_CORES].w == 120 && l.pane[PANE_REGS].h == 0,
+		    "layout cores: the grid takes the width");
+	}
+	is_int(layout_find("default"), LAYOUT_DEFAULT, "layout_find default");
+	is_int(layout_find("src"), LAYOUT_CODE, "layout_find src (gdb)");
+	is_int(layout_find("asm"), LAYOUT_CODE, "layout_find asm (gdb)");
+	is_int(layout_find("warps"), LAYOUT_WARPS, "layout_find warps");
+	is_int(layout_find("datapath"), -1, "no datapath layout in this build");
+	is_int(pane_find("registers"), PANE_REGS, "pane_find registers");
+	is_int(pane_find("cmd"), PANE_LOG, "pane_find cmd");
+	is_int(pane_find("nope"), -1, "pane_find unknown");
+}
+
+static void
+test_grid(void)
+{
+	struct grid_geom g;
+
+	census_grid(1024, 48, 8, 0, 0, &g);
+	ok(g.group >= 1 && (uint64_t)g.per_row * g.shown * g.group >= 1024 &&
+	    g.rows <= 8, "1024 cores fit 48x8 (%u per cell, %u per row)",
+	    g.group, g.per_row);
+	is_int(g.per_row % 8, 0, "rows of a multiple of 8 cells");
+	census_grid(32, 80, 4, 0, 0, &g);
+	is_int(g.group, 1, "32 cores: one cell each");
+	census_grid(65536, 40, 10, 0, 40000, &g);
+	ok((g.group & (g.group - 1)) == 0 && g.rows <= 10 && g.top == 0,
+	    "65,536 cores: a power-of-two group (%u) fits the area", g.group);
+	census_grid(65536, 40, 10, 1, 40000, &g);
+	ok(g.group == 1 && 40000 / g.per_row >= g.top &&
+	    40000 / g.per_row < g.top + g.shown,
+	    "zoomed in: the grid scrolls to the focus");
+	census_grid(1u << 20, 200, 50, 0, 0, &g);
+	ok((uint64_t)g.group * g.per_row * 50 >= (1u << 20),
+	    "1,048,576 cores fit 200x50 (%u per cell)", g.group);
+}
+
+/* A machine of n cores on progs[0] (which must outlive it). */
+static int
+make_machine(struct machine *m, const struct program **progs, uint32_t n)
+{
+	struct machine_config cfg = { n, 16, 64, 32 };
+	char *cause = NULL;
+
+	if (machine_init(m, &cfg, progs, 1, NULL, &cause) != 0) {
+		tap_diag("machine_init: %s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+test_census(const char *collatz)
+{
+	struct program p;
+	const struct program *progs[1] = { &p };
+	struct machine m;
+	struct census_totals tot;
+	struct warp_paths v;
+	struct grid_cell c;
+	struct ui_bps bps;
+	char *cause = NULL, hist[128];
+	double t0, dt;
+
+	memset(&bps, 0, sizeof bps);
+	if (program_load_file(&p, collatz, &cause) != 0) {
+		ok(0, "load %s: %s", collatz, cause);
+		free(cause);
+		return;
+	}
+	if (make_machine(&m, progs, 65536) != 0) {
+		ok(0, "a machine of 65,536 cores");
+		program_free(&p);
+		return;
+	}
+	/* warp 0: lanes 0-9 at 0x10, 10-19 at 0x2d, 20-23 halted after HALT,
+	 * 24 faulted, 25 waiting, the rest at 0 */
+	for (uint32_t l = 0; l < 10; l++)
+		m.cores[l].pc = 0x10;
+	for (uint32_t l = 10; l < 20; l++)
+		m.cores[l].pc = 0x2d;
+	for (uint32_t l = 20; l < 24; l++)
+		m.cores[l].status = CORE_HALTED;
+	m.cores[24].status = CORE_ERROR;
+	m.cores[24].fault_pc = 0x12;
+	m.cores[25].status = CORE_WAITING;
+	census_warp(&m, 0, &v);
+	is_int(v.nactive, 26, "warp 0: 26 active lanes");
+	is_int(v.npaths, 3, "warp 0: three paths");
+	ok(v.count[0] == 10 && v.pc[0] == 0x10 && v.count[1] == 10 &&
+	    v.pc[1] == 0x2d && v.count[2] == 6 && v.pc[2] == 0,
+	    "paths by size, ties to the lowest lane (cuda-gdb's rule)");
+	ok(v.lane_path[0] == 0 && v.lane_path[15] == 1 && v.lane_path[30] == 2 &&
+	    v.lane_path[20] == 255 && v.lane_path[24] == 255,
+	    "each lane knows its path; inactive lanes have none");
+	is_int(census_pc(&m, 24), 0x12, "a faulted core shows its fault PC");
+	census_cell(&m, NULL, 18, 8, &c);
+	ok(c.cls == CLASS_HALTED && c.majority == 4 && c.byclass[CLASS_RUNNING]
+	    == 2 && c.byclass[CLASS_FAULTED] == 1 && c.count == 8,
+	    "a group's majority status and counts");
+	census_cell(&m, NULL, 16, 8, &c);
+	is_int(c.cls, CLASS_RUNNING, "a tie goes to running over halted");
+	census_cell(&m, NULL, 0, 8, &c);
+	ok(c.cls == CLASS_RUNNING && c.opclass == OPC_LOCAL,
+	    "opcode mode: cores at ILOAD are in the local class");
+	census_totals(&m, NULL, &tot);
+	ok(tot.byclass[CLASS_HALTED] == 4 && tot.byclass[CLASS_FAULTED] == 1 &&
+	    tot.byclass[CLASS_WAITING] == 1 && tot.byclass[CLASS_RUNNING] ==
+	    65530, "totals by status");
+	is_int(tot.busy_warps, 2048, "every warp has active lanes");
+	is_int(tot.paths, 2047 + 3, "paths over all warps");
+	census_hist_text(&tot, 32, hist, sizeof hist);
+	is_str(hist, "4-7:1 8-15:2 32:2047", "histogram of lanes per path");
+
+	/* breakpoints: at 0x10 for cores 0-4, at 0x2d for all */
+	access_parse_breaks("Num  Type        Disp  Enb  What\n"
+	    "1    breakpoint  keep  y    0x0010 (main#loop, collatz.jas:47) on "
+	    "cores 0-4\n"
+	    "2    breakpoint  keep  y    0x002d (main#even, collatz.jas:63)\n"
+	    "        breakpoint already hit 3 times\n"
+	    "3    watchpoint  keep  y    global total (value 0)\n"
+	    "4    breakpoint  keep  n    0x00ba (half, collatz.jas:107), "
+	    "0x0010 (loop) on cores 1, 3, 5, 7, 9, 11, 13, 15, ... (504 more "
+	    "ranges)\n", m.cfg.ncores, &bps);
+	is_int(bps.n, 4, "info break: four entries");
+	ok(bps.v[0].id == 1 && bps.v[0].npcs == 1 && bps.v[0].pcs[0] == 0x10 &&
+	    bps.v[0].cores != NULL && bps.v[0].cores[4] &&
+	    !bps.v[0].cores[5], "a breakpoint on a core set");
+	ok(bps.v[1].cores == NULL && bps.v[1].enabled,
+	    "a breakpoint on every core");
+	ok(bps.v[2].watch && bps.v[2].npcs == 0, "a watchpoint has no address");
+	ok(!bps.v[3].enabled && bps.v[3].npcs == 2 && bps.v[3].pcs[1] == 0x10 &&
+	    bps.v[3].cores == NULL, "two locations; an abbreviated set means "
+	    "every core");
+	ok(access_bp_at(&bps, 0x10) == &bps.v[0], "the enabled one at 0x10");
+	ok(access_bp_at(&bps, 0xba) == &bps.v[3], "a disabled one at 0xba");
+	access_bps_map(&bps, &m);
+	ok(census_class(&m, &bps.map, 3) == CLASS_BREAK &&
+	    census_class(&m, &bps.map, 7) == CLASS_RUNNING &&
+	    census_class(&m, &bps.map, 12) == CLASS_BREAK,
+	    "at a breakpoint: only the cores it applies to");
+
+	t0 = now();
+	for (int i = 0; i < 10; i++)
+		census_totals(&m, &bps.map, &tot);
+	dt = (now() - t0) / 10;
+	ok(dt < 0.05, "totals of 65,536 cores in %.1f ms (< 50 ms)", dt * 1e3);
+	t0 = now();
+	{
+		struct grid_geom g;
+
+		census_grid(m.cfg.ncores, 48, 12, 0, 0, &g);
+		for (uint64_t k = 0; k < (uint64_t)g.per_row * g.shown; k++)
+			census_cell(&m, &bps.map, (uint32_t)(k * g.group),
+			    g.group, &c);
+	}
+	dt = now() - t0;
+	ok(dt < 0.05, "a full grid of 65,536 cores in %.1f ms (< 50 ms)",
+	    dt * 1e3);
+	machine_free(&m);
+
+	if (make_machine(&m, progs, 1u << 18) == 0) {
+		access_bps_map(&bps, &m);
+		t0 = now();
+		census_totals(&m, &bps.map, &tot);
+		dt = now() - t0;
+		ok(dt < 0.2 && tot.byclass[CLASS_RUNNING] == 1u << 18,
+		    "totals of 262,144 cores in %.1f ms (< 200 ms)", dt * 1e3);
+		machine_free(&m);
+	}
+	access_bps_free(&bps);
+	program_free(&p);
+}
+
+static void
+test_names(const char *collatz)
+{
+	struct program p;
+	struct dsym d;
+	struct listing l;
+	char *cause = NULL, text[128];
+	size_t r;
+
+	if (program_load_file(&p, collatz, &cause) != 0) {
+		ok(0, "load %s: %s", collatz, cause);
+		free(cause);
+		return;
+	}
+	dsym_load(&d, &p);
+	names_pc(&p, 0x10, text, sizeof text);
+	is_str(text, "loop", "a label of main, without main#");
+	names_pc(&p, 0x12, text, sizeof text);
+	is_str(text, "loop+2", "after a label");
+	names_pc(&p, 0xba, text, sizeof text);
+	is_str(text, "half", "a method's first instruction");
+	names_pc(&p, 0xc6, text, sizeof text);
+	is_str(text, "half#loop", "a label of another method keeps its method");
+	names_pc(&p, 0xb6, text, sizeof text);
+	is_str(text, "half(header)", "a method header");
+	names_pc(&p, 0x5000, text, sizeof text);
+	is_str(text, "0x5000", "outside the text");
+	names_insn(&p, &d, 0x10, text, sizeof text);
+	is_str(text, "ILOAD n", "a local by its .var name");
+	names_insn(&p, &d, 0xbc, text, sizeof text);
+	is_str(text, "ISTORE r", "a method's local by name");
+	is_int(names_insn(&p, &d, 0x14, text, sizeof text), 3,
+	    "instruction sizes come back");
+
+	listing_build(&l, &p);
+	ok(l.n > 0 && l.rows[0].kind == ROW_METHOD &&
+	    strcmp(l.rows[0].name, "main") == 0, "the listing opens with main");
+	r = listing_row(&l, 0x10);
+	ok(l.rows[r].kind == ROW_INSN && l.rows[r].addr == 0x10 &&
+	    l.rows[r - 1].kind == ROW_LABEL &&
+	    strcmp(l.rows[r - 1].name, "loop") == 0,
+	    "a label row stands before its instruction");
+	r = listing_row(&l, 0x13);
+	is_int(l.rows[r].addr, 0x12, "an address inside an instruction");
+	ok(l.src != NULL && l.nsrc > 47 && l.src_addr[47] == 0x10 &&
+	    strstr(l.src[47], "ILOAD n") != NULL, "source lines and their code");
+	listing_free(&l);
+	dsym_free(&d);
+	program_free(&p);
+}
+
+static void
+test_lines(void)
+{
+	struct lines l = { 0 };
+
+	l.max = 3;
+	lines_add(&l, "a\nb\n", 4);
+	is_int(l.n, 2, "two lines; a final newline opens none");
+	lines_add(&l, "c\td\x1b[2J\n", 8);
+	is_str(l.v[2], "c d?[2J", "tabs and control characters are defused");
+	lines_addf(&l, "%s", "e");
+	ok(l.n == 3 && strcmp(l.v[0], "b") == 0, "the oldest line goes first");
+	lines_free(&l);
+}
+
+int
+main(void)
+{
+	char *collatz = xasprintf("%s/programs/collatz.jas", MICDB_SRCDIR);
+
+	test_layouts();
+	test_grid();
+	test_census(collatz);
+	test_names(collatz);
+	test_lines();
+	free(collatz);
+	return done_testing();
+}

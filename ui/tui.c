@@ -1,0 +1,1046 @@
+/*
+ * micdb PROGRAM: the interactive debugger (debugger.md sections 2-4).
+ *
+ * tui_main builds a session as the batch front end does (options,
+ * programs, machine, engine), takes over the terminal (term.c) and runs
+ * the main loop:
+ *
+ *   draw what is dirty -> poll(stdin, signal pipe; no wait while a run
+ *   is in progress) -> signals -> keys -> lines readline accepted ->
+ *   one slice of the run in progress
+ *
+ * The loop never blocks while the machine runs: a command that runs it
+ * only begins a run, and each turn advances it with session_poll() by a
+ * budget of global steps adapted so that a slice takes ~25 ms; the
+ * screen is redrawn every ~70 ms, so the warps and cores panes move at
+ * >= 10 frames a second with steps/s and cores running on the status
+ * bar.  Any key, or Ctrl-C (SIGINT sets the session's interrupt flag at
+ * once, even inside a slice), stops the run at the next step boundary.
+ *
+ * Keys are gdb's SingleKey mode while the command line is empty and a
+ * pane other than the command window has the focus: c s S n i run
+ * commands, [ ] { } move the focus, arrows and pages move in the focused
+ * pane, Tab changes pane, ':' or a space starts a command (so that
+ * commands starting with c, s, n, i can be typed); every other key starts
+ * the command line.  Function keys work everywhere.  Everything a key
+ * does is a command line run through tui_command(), echoed in the
+ * transcript, so keys teach the commands.
+ *
+ * A few commands belong to the screen and are handled here before the
+ * session sees the line: layout, focus (fs), colour, view, zoom, refresh;
+ * help lists them after the session's commands.  The session is made
+ * with repeat off: the UI repeats the last line on Enter itself, because
+ * it also runs hidden commands (access.c) that must not be repeated.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "batch.h"
+#include "cmd.h"
+#include "dsym.h"
+#include "engine.h"
+#include "opts.h"
+#include "session.h"
+#include "tui.h"
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl.h"
+#endif
+
+static const char tui_usage[] =
+"usage: micdb [options] PROGRAM\n"
+"The interactive debugger: a full-screen view of PROGRAM (.jas or .ijvm)\n"
+"running on many IJVM cores, with gdb-style commands at the prompt.\n"
+"Options are those of micdb run (micdb run --help): --cores N,\n"
+"--warp-width W, --program FILE:RANGE, --input FILE, --max-steps N,\n"
+"--stack-words N, --heap-words N, --engine ref|opencl, --device SEL;\n"
+"--batch FILE (-x FILE) runs debugger commands without a screen.\n"
+"Keys: c/F5 continue, s/F7 step, n/F8 next, i/F6 stepi, F2 breakpoint at\n"
+"the code cursor, Tab next pane, [ ] previous/next core, { } previous/next\n"
+"warp, Ctrl-C stops a run, quit or Ctrl-D leaves.  Type help at the prompt.\n";
+
+#define SLICE_TARGET  0.025   /* seconds of engine work per poll */
+#define FRAME_TIME    0.070   /* frames in a run: ~14 a second */
+#define LOG_LINES     4000
+#define SNAPSHOT_MAX  (1u << 17)  /* cores copied for "changed" marks */
+
+static double
+tui_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* --- model helpers --------------------------------------------------------- */
+
+void
+tui_message(struct tui *t, int error, const char *fmt, ...)
+{
+	va_list ap;
+	char *nl;
+
+	va_start(ap, fmt);
+	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
+	va_end(ap);
+	if ((nl = strchr(t->msg, '\n')) != NULL)
+		*nl = '\0';
+	t->msg_error = error;
+	if (error) {
+		lines_addf(&t->log, "error: %s", t->msg);
+		t->log_scroll = 0;
+		t->dirty |= DIRTY_PANE(PANE_LOG);
+	}
+	t->dirty |= DIRTY_MSG;
+}
+
+struct listing *
+tui_listing(struct tui *t, uint16_t prog)
+{
+	struct listing *l = &t->listings[prog];
+
+	if (l->rows == NULL && prog < t->nprogs)
+		listing_build(l, t->progs[prog]);
+	return l;
+}
+
+const struct core *
+tui_prev_core(const struct tui *t, uint32_t core)
+{
+	if (t->prev == NULL || core < t->prev_first ||
+	    core - t->prev_first >= t->prev_n)
+		return NULL;
+	return &t->prev[core - t->prev_first];
+}
+
+static void
+log_buf(struct tui *t, const struct buf *b)
+{
+	if (b->len == 0)
+		return;
+	lines_add(&t->log, (const char *)b->data, b->len);
+	t->log_scroll = 0;
+	t->dirty |= DIRTY_PANE(PANE_LOG);
+}
+
+/* The first line of text as the message (a stop report's headline). */
+static void
+message_first_line(struct tui *t, const struct buf *b)
+{
+	size_t n = 0;
+
+	while (n < b->len && b->data[n] != '\n')
+		n++;
+	if (n > 0)
+		tui_message(t, 0, "%.*s", (int)n, (const char *)b->data);
+}
+
+/* --- callbacks from the session ------------------------------------------- */
+
+static int
+make_engine(void *arg, struct engine *e, struct machine *m, char **cause)
+{
+	struct tui *t = arg;
+
+	/* the session keeps e (its own struct) for its life: remember it
+	 * for what only the engine knows (k) */
+	t->engine = e;
+#ifdef HAVE_ENGINE_OCL
+	if (t->engine_ocl)
+		return engine_ocl_create(e, m, t->device, cause);
+#endif
+	return engine_ref_create(e, m, cause);
+}
+
+static void
+on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
+{
+	struct tui *t = arg;
+	struct buf *b;
+
+	if (core >= t->out.ncores || len == 0)
+		return;
+	if ((b = t->out.core[core]) == NULL)
+		b = t->out.core[core] = xcalloc(1, sizeof *b);
+	buf_put(b, data, len);
+	if (b->len > OUT_KEEP) {
+		/* keep the tail, from a line start when there is one */
+		size_t cut = b->len - OUT_KEEP;
+
+		while (cut < b->len && b->data[cut - 1] != '\n')
+			cut++;
+		if (cut == b->len)
+			cut = b->len - OUT_KEEP;
+		memmove(b->data, b->data + cut, b->len - cut);
+		b->len -= cut;
+	}
+	if (core == session_focus(t->s))
+		t->dirty |= DIRTY_PANE(PANE_OUTPUT);
+}
+
+/* --- after a stop ------------------------------------------------------------ */
+
+/* Refresh what the session only gives while stopped, and the prompt. */
+static void
+after_stop(struct tui *t, int ran)
+{
+	const struct machine *m = session_machine(t->s);
+	uint32_t focus = session_focus(t->s);
+	char *cause = NULL, prompt[128];
+
+	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	if (access_frames(t->s, &t->frames, &cause) != 0) {
+		lines_clear(&t->frames);
+		lines_addf(&t->frames, "(%s)", cause);
+		free(cause);
+	}
+	t->frames_stale = 0;
+	if (ran || focus != t->last_focus) {
+		t->code.follow = 1;
+		t->frames_scroll = 0;
+		t->out_scroll = 0;
+	}
+	if (m->step < t->last_step) {
+		/* `run` started the machine again: its output starts anew */
+		for (uint32_t c = 0; c < t->out.ncores; c++)
+			if (t->out.core[c] != NULL)
+				t->out.core[c]->len = 0;
+	}
+	t->last_focus = focus;
+	t->last_step = m->step;
+	snprintf(prompt, sizeof prompt, "%s ", session_prompt(t->s));
+	term_rl_set_prompt(prompt);
+	t->dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
+}
+
+/* Copy the registers that the "changed" marks compare with. */
+static void
+snapshot(struct tui *t)
+{
+	const struct machine *m = session_machine(t->s);
+	uint32_t n = m->cfg.ncores, first = 0, count = n;
+
+	if (n > SNAPSHOT_MAX) {
+		/* a huge machine: the focused warp is what is looked at */
+		first = session_focus(t->s) / m->cfg.warp_width *
+		    m->cfg.warp_width;
+		count = n - first < m->cfg.warp_width ? n - first :
+		    m->cfg.warp_width;
+	}
+	if (count != t->prev_n) {
+		free(t->prev);
+		t->prev = xcalloc(count, sizeof *t->prev);
+	}
+	memcpy(t->prev, m->cores + first, count * sizeof *t->prev);
+	t->prev_first = first;
+	t->prev_n = count;
+}
+
+/* --- running ------------------------------------------------------------------ */
+
+static void
+run_stopped(struct tui *t, int rc, struct buf *out, char *cause)
+{
+	t->running = 0;
+	term_set_run(session_interrupt_flag(t->s), 0);
+	log_buf(t, out);
+	if (rc < 0) {
+		tui_message(t, 1, "%s", cause ? cause : "the engine failed");
+		free(cause);
+	} else
+		message_first_line(t, out);
+	after_stop(t, 1);
+}
+
+/* One slice of the run in progress. */
+static void
+run_slice(struct tui *t)
+{
+	const struct machine *m = session_machine(t->s);
+	struct buf out = { 0 };
+	char *cause = NULL;
+	double t0 = tui_now(), dt, now;
+	int rc;
+
+	rc = session_poll(t->s, t->budget, &out, &cause);
+	now = tui_now();
+	dt = now - t0;
+	if (dt < SLICE_TARGET / 3 && t->budget < ((uint64_t)1 << 30))
+		t->budget *= 2;
+	else if (dt > SLICE_TARGET * 2 && t->budget > 1)
+		t->budget /= 2;
+	if (now - t->rate_t >= 0.5) {
+		t->rate = (double)(m->step - t->rate_step) / (now - t->rate_t);
+		t->rate_t = now;
+		t->rate_step = m->step;
+	}
+	t->dirty |= DIRTY_STATUS | DIRTY_PANE(PANE_CORES) |
+	    DIRTY_PANE(PANE_WARPS) | DIRTY_PANE(PANE_REGS) |
+	    DIRTY_PANE(PANE_CODE);
+	if (rc == 1) {
+		log_buf(t, &out);
+		buf_free(&out);
+		return;
+	}
+	run_stopped(t, rc, &out, cause);
+	buf_free(&out);
+}
+
+static void
+run_begin(struct tui *t)
+{
+	const struct machine *m = session_machine(t->s);
+	double now = tui_now();
+
+	snapshot(t);
+	t->running = 1;
+	term_set_run(session_interrupt_flag(t->s), 1);
+	t->run_t0 = t->rate_t = now;
+	t->run_step0 = t->rate_step = m->step;
+	t->rate = 0;
+	t->frames_stale = 1;
+	if (t->budget == 0)
+		t->budget = 64;
+	t->dirty |= DIRTY_STATUS | DIRTY_CMD | DIRTY_PANE(PANE_STACK);
+	/* a step finishes here, without a frame of "running" */
+	run_slice(t);
+}
+
+static void
+interrupt_run(struct tui *t)
+{
+	*session_interrupt_flag(t->s) = 1;
+	tui_message(t, 0, "stopping...");
+}
+
+/* --- screen commands ------------------------------------------------------------ */
+
+static int
+pane_shown(const struct tui *t, int pane)
+{
+	struct screen_layout l;
+
+	layout_compute(t->layout, t->rows, t->cols, &l);
+	return l.pane[pane].h > 0;
+}
+
+static void
+focus_pane(struct tui *t, int pane)
+{
+	t->focus = (enum pane_id)pane;
+	t->dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
+}
+
+/* Tab order: the panes of the layout, then the command window. */
+static void
+cycle_pane(struct tui *t, int dir)
+{
+	static const int ring[] = { PANE_CODE, PANE_CORES, PANE_WARPS,
+	    PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
+	int n = (int)(sizeof ring / sizeof *ring), at = 0;
+
+	t->colon_from = -1;
+	for (int i = 0; i < n; i++)
+		if (ring[i] == (int)t->focus)
+			at = i;
+	for (int k = 1; k <= n; k++) {
+		int p = ring[((at + dir * k) % n + n) % n];
+
+		if (t->win[p] != NULL) {
+			focus_pane(t, p);
+			return;
+		}
+	}
+}
+
+static void
+cmd_layout(struct tui *t, const char *arg)
+{
+	int id;
+
+	if (*arg == '\0') {
+		lines_addf(&t->log, "layout %s (layouts: default code cores "
+		    "warps; gdb's src and asm work too)",
+		    layout_name(t->layout));
+		t->dirty |= DIRTY_PANE(PANE_LOG);
+		return;
+	}
+	if (strcmp(arg, "datapath") == 0) {
+		tui_message(t, 1, "layout datapath: %s",
+		    pane_datapath_ops.unavailable(t));
+		return;
+	}
+	if ((id = layout_find(arg)) < 0) {
+		tui_message(t, 1, "unknown layout '%s' (layouts: default code "
+		    "cores warps)", arg);
+		return;
+	}
+	if (strcmp(arg, "src") == 0 || strcmp(arg, "source") == 0)
+		t->code.view = VIEW_SOURCE;
+	else if (strcmp(arg, "asm") == 0)
+		t->code.view = VIEW_ASM;
+	t->layout = (enum layout_id)id;
+	t->dirty |= DIRTY_LAYOUT;
+	tui_message(t, 0, "layout %s", layout_name(t->layout));
+}
+
+static void
+cmd_focus(struct tui *t, const char *arg)
+{
+	int p;
+
+	if (strcmp(arg, "next") == 0 || *arg == '\0') {
+		cycle_pane(t, 1);
+		return;
+	}
+	if (strcmp(arg, "prev") == 0) {
+		cycle_pane(t, -1);
+		return;
+	}
+	if ((p = pane_find(arg)) < 0) {
+		tui_message(t, 1, "unknown pane '%s' (panes: code cores warps "
+		    "regs stack output cmd)", arg);
+		return;
+	}
+	if (pane_table[p]->unavailable != NULL) {
+		tui_message(t, 1, "focus %s: %s", arg,
+		    pane_table[p]->unavailable(t));
+		return;
+	}
+	if (!pane_shown(t, p)) {
+		tui_message(t, 1, "pane '%s' is not in layout %s (layout "
+		    "default shows every pane)", arg, layout_name(t->layout));
+		return;
+	}
+	focus_pane(t, p);
+}
+
+static void
+cmd_zoom(struct tui *t, const char *arg)
+{
+	uint32_t g = t->grid.group ? t->grid.group : 1;
+	uint32_t n = session_machine(t->s)->cfg.ncores;
+
+	if (strcmp(arg, "in") == 0)
+		t->zoom = g > 1 ? g / 2 : 1;
+	else if (strcmp(arg, "out") == 0)
+		t->zoom = g < n ? g * 2 : g;
+	else if (strcmp(arg, "fit") == 0 || *arg == '\0')
+		t->zoom = 0;
+	else {
+		tui_message(t, 1, "zoom takes in, out or fit, not '%s'", arg);
+		return;
+	}
+	tui_message(t, 0, "cores grid: %s", t->zoom ? "zoomed (cores per "
+	    "cell fixed; the grid scrolls to the focus)" : "the whole machine");
+	t->dirty |= DIRTY_PANE(PANE_CORES);
+}
+
+static const char ui_help[] =
+"screen commands (the TUI):\n"
+"  layout NAME              default, code (src, asm), cores, warps\n"
+"  focus PANE (fs)          code cores warps regs stack output cmd, next\n"
+"  colour status|opcode     what the cores grid is coloured by (F4)\n"
+"  view asm|source          the code pane's view (F3)\n"
+"  zoom in|out|fit          cores per cell of the grid (+ and - there)\n"
+"  refresh                  repaint the screen (Ctrl-L)\n"
+"keys (with an empty command line, outside the command window):\n"
+"  c/F5 continue  s/F7 step  S/Shift-F7 reverse-step  n/F8 next\n"
+"  i/F6 stepi  F2 breakpoint at the code cursor  Tab/Shift-Tab pane\n"
+"  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
+"  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
+
+/* The screen's own commands; returns 1 if line was one. */
+static int
+ui_command(struct tui *t, const char *line)
+{
+	char word[32];
+	const char *arg = line;
+	size_t n = strcspn(line, " \t");
+
+	if (n >= sizeof word)
+		return 0;
+	memcpy(word, line, n);
+	word[n] = '\0';
+	arg += n;
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	if (strcmp(word, "layout") == 0)
+		cmd_layout(t, arg);
+	else if (strcmp(word, "focus") == 0 || strcmp(word, "fs") == 0)
+		cmd_focus(t, arg);
+	else if (strcmp(word, "colour") == 0 || strcmp(word, "color") == 0) {
+		if (*arg == '\0')
+			t->by_opcode = !t->by_opcode;
+		else if (strcmp(arg, "opcode") == 0)
+			t->by_opcode = 1;
+		else if (strcmp(arg, "status") == 0)
+			t->by_opcode = 0;
+		else {
+			tui_message(t, 1, "%s takes status or opcode, not '%s'",
+			    word, arg);
+			return 1;
+		}
+		tui_message(t, 0, "cores grid coloured by %s",
+		    t->by_opcode ? "opcode class" : "status");
+		t->dirty |= DIRTY_PANE(PANE_CORES);
+	} else if (strcmp(word, "view") == 0) {
+		if (*arg == '\0')
+			t->code.view = t->code.view == VIEW_ASM ? VIEW_SOURCE :
+			    VIEW_ASM;
+		else if (strcmp(arg, "asm") == 0)
+			t->code.view = VIEW_ASM;
+		else if (strcmp(arg, "source") == 0 || strcmp(arg, "src") == 0)
+			t->code.view = VIEW_SOURCE;
+		else {
+			tui_message(t, 1, "view takes asm or source, not '%s'",
+			    arg);
+			return 1;
+		}
+		t->code.follow = 1;
+		t->code.top = 0;
+		t->dirty |= DIRTY_PANE(PANE_CODE);
+	} else if (strcmp(word, "zoom") == 0)
+		cmd_zoom(t, arg);
+	else if (strcmp(word, "refresh") == 0)
+		t->dirty |= DIRTY_ALL;
+	else if (strcmp(word, "help") == 0 && *arg != '\0' &&
+	    strcspn(arg, " \t") == strlen(arg)) {
+		/* help for a screen command */
+		for (size_t i = 0; ui_commands[i] != NULL; i++)
+			if (strcmp(arg, ui_commands[i]) == 0) {
+				lines_add(&t->log, ui_help, strlen(ui_help));
+				t->dirty |= DIRTY_PANE(PANE_LOG);
+				return 1;
+			}
+		return 0;
+	} else
+		return 0;
+	return 1;
+}
+
+/* Should an empty line repeat line?  As gdb: not run, quit, ... */
+static int
+repeatable(const char *line)
+{
+	const struct cmd_entry *e;
+	char word[64], *cause = NULL, *slash;
+	size_t n = strcspn(line, " \t");
+
+	if (n >= sizeof word)
+		return 0;
+	memcpy(word, line, n);
+	word[n] = '\0';
+	if ((slash = strchr(word, '/')) != NULL)
+		*slash = '\0';
+	for (size_t i = 0; ui_commands[i] != NULL; i++)
+		if (strcmp(word, ui_commands[i]) == 0)
+			return 0;
+	if (cmd_find(cmd_table, word, "command", &e, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	return !(e->flags & CMD_NOREPEAT);
+}
+
+void
+tui_command(struct tui *t, const char *line)
+{
+	struct buf out = { 0 };
+	char *text, *cause = NULL, *end;
+	int rc;
+
+	if (t->running) {
+		tui_message(t, 1, "the machine is running: press a key or "
+		    "Ctrl-C to stop it first");
+		return;
+	}
+	while (*line == ' ' || *line == '\t')
+		line++;
+	text = xstrdup(line);
+	end = text + strlen(text);
+	while (end > text && (end[-1] == ' ' || end[-1] == '\t' ||
+	    end[-1] == '\n' || end[-1] == '\r'))
+		*--end = '\0';
+	if (*text == '\0') {
+		free(text);
+		if (t->last_line == NULL)
+			return;
+		text = xstrdup(t->last_line);
+	} else {
+		free(t->last_line);
+		t->last_line = repeatable(text) ? xstrdup(text) : NULL;
+	}
+	lines_addf(&t->log, "%s %s", session_prompt(t->s), text);
+	t->log_scroll = 0;
+	t->msg[0] = '\0';
+	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_MSG;
+	if (ui_command(t, text)) {
+		free(text);
+		return;
+	}
+	/* a key pressed to stop the last run must not stop this one */
+	*session_interrupt_flag(t->s) = 0;
+	rc = session_execute(t->s, text, &out, &cause);
+	log_buf(t, &out);
+	if (strcmp(text, "help") == 0 || strcmp(text, "h") == 0)
+		lines_add(&t->log, ui_help, strlen(ui_help));
+	buf_free(&out);
+	if (rc == SESSION_QUIT)
+		t->quit = 1;
+	else if (rc != 0) {
+		tui_message(t, 1, "%s", cause);
+		free(cause);
+	}
+	free(text);
+	if (t->quit)
+		return;
+	if (session_running(t->s))
+		run_begin(t);
+	else
+		after_stop(t, 0);
+}
+
+void
+tui_accept_line(struct tui *t, const char *line)
+{
+	if (line == NULL) {
+		/* Ctrl-D on an empty line */
+		lines_addf(&t->log, "%s quit", session_prompt(t->s));
+		t->quit = 1;
+		return;
+	}
+	if (*line != '\0')
+		term_rl_add_history(line);
+	t->pending = xreallocarray(t->pending, t->npending + 1,
+	    sizeof *t->pending);
+	t->pending[t->npending++] = xstrdup(line);
+	if (t->colon_from >= 0) {
+		if (t->win[t->colon_from] != NULL)
+			focus_pane(t, t->colon_from);
+		t->colon_from = -1;
+	}
+}
+
+void
+tui_show_completions(struct tui *t, char **matches, int n)
+{
+	struct buf b = { 0 };
+
+	buf_printf(&b, "%d completions:", n);
+	for (int i = 0; i < n && i < 200; i++)
+		buf_printf(&b, " %s", matches[i]);
+	if (n > 200)
+		buf_printf(&b, " ...");
+	lines_add(&t->log, (const char *)b.data, b.len);
+	buf_free(&b);
+	t->log_scroll = 0;
+	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_CMD;
+}
+
+/* --- keys ---------------------------------------------------------------------- */
+
+static void
+step_focus(struct tui *t, int64_t delta_core, int64_t delta_warp)
+{
+	const struct machine *m = session_machine(t->s);
+	int64_t f = session_focus(t->s), n = m->cfg.ncores;
+	int64_t W = m->cfg.warp_width, nw = census_nwarps(m);
+	char line[64];
+
+	if (delta_core != 0) {
+		int64_t to = f + delta_core;
+
+		if (to < 0 || to >= n) {
+			tui_message(t, 0, "core %lld is the %s core", (long long)f,
+			    to < 0 ? "first" : "last");
+			return;
+		}
+		snprintf(line, sizeof line, "core %lld", (long long)to);
+	} else {
+		int64_t w = f / W + delta_warp, lane = f % W;
+
+		if (w < 0 || w >= nw) {
+			tui_message(t, 0, "warp %lld is the %s warp",
+			    (long long)(f / W), w < 0 ? "first" : "last");
+			return;
+		}
+		if (w * W + lane >= n)
+			lane = n - 1 - w * W;
+		snprintf(line, sizeof line, "warp %lld lane %lld",
+		    (long long)w, (long long)lane);
+	}
+	tui_command(t, line);
+}
+
+/* SingleKey commands; 1 if key was one. */
+static int
+single_key(struct tui *t, int key)
+{
+	switch (key) {
+	case 'c': tui_command(t, "continue"); return 1;
+	case 's': tui_command(t, "step"); return 1;
+	case 'S': tui_command(t, "reverse-step"); return 1;
+	case 'n': tui_command(t, "next"); return 1;
+	case 'i': tui_command(t, "stepi"); return 1;
+	default: return 0;
+	}
+}
+
+static int
+is_move_key(int key)
+{
+	return key == KEY_UP || key == KEY_DOWN || key == KEY_LEFT ||
+	    key == KEY_RIGHT || key == KEY_PPAGE || key == KEY_NPAGE ||
+	    key == KEY_HOME || key == KEY_END;
+}
+
+static void
+handle_key(struct tui *t, int key)
+{
+	const char *prompt, *line;
+	int point, end;
+
+	if (key == KEY_RESIZE) {
+		getmaxyx(stdscr, t->rows, t->cols);
+		t->dirty |= DIRTY_LAYOUT | DIRTY_CLEAR;
+		return;
+	}
+	if (t->running) {
+		/* any key stops a run, and is used up doing it */
+		interrupt_run(t);
+		return;
+	}
+	term_rl_state(&prompt, &line, &point, &end);
+	switch (key) {
+	case KEY_F(5): tui_command(t, "continue"); return;
+	case KEY_F(7): tui_command(t, "step"); return;
+	case KEY_F(19): tui_command(t, "reverse-step"); return;
+	case KEY_F(8): tui_command(t, "next"); return;
+	case KEY_F(6): tui_command(t, "stepi"); return;
+	case KEY_F(2): code_toggle_break(t); return;
+	case KEY_F(3): tui_command(t, "view"); return;
+	case KEY_F(4): tui_command(t, "colour"); return;
+	case 12:	/* Ctrl-L */
+		t->dirty |= DIRTY_ALL;
+		return;
+	case KEY_BTAB:
+		cycle_pane(t, -1);
+		return;
+	}
+	if (end == 0) {
+		if (key == '\t') {
+			cycle_pane(t, 1);
+			return;
+		}
+		switch (key) {
+		case '[': step_focus(t, -1, 0); return;
+		case ']': step_focus(t, 1, 0); return;
+		case '{': step_focus(t, 0, -1); return;
+		case '}': step_focus(t, 0, 1); return;
+		}
+	}
+	if (t->focus != PANE_LOG && end == 0) {
+		if (single_key(t, key))
+			return;
+		if (key == ':') {
+			/* one command, then back to this pane (gdb's
+			 * SingleKey mode does the same) */
+			t->colon_from = (int)t->focus;
+			focus_pane(t, PANE_LOG);
+			return;
+		}
+		if ((is_move_key(key) || key == '+' || key == '-') &&
+		    pane_table[t->focus]->key != NULL &&
+		    pane_table[t->focus]->key(t, key))
+			return;
+	}
+	/* pages always move the focused pane (readline has no use for
+	 * them); in the command window they scroll the transcript */
+	if ((key == KEY_PPAGE || key == KEY_NPAGE) &&
+	    pane_table[t->focus]->key != NULL) {
+		pane_table[t->focus]->key(t, key);
+		return;
+	}
+	term_rl_key(key);
+	t->dirty |= DIRTY_CMD;
+	if (t->msg[0] != '\0' && !t->msg_error) {
+		/* typing clears a note, not an error */
+		t->msg[0] = '\0';
+		t->dirty |= DIRTY_MSG;
+	}
+}
+
+/* --- the main loop ------------------------------------------------------------ */
+
+static void
+handle_signals(struct tui *t)
+{
+	const char *prompt, *line;
+	int point, end, qsig = 0;
+	unsigned bits = term_take_signals(&qsig);
+
+	if (bits & TERM_SIG_QUIT) {
+		t->quit = 1;
+		t->quit_signal = qsig;
+		return;
+	}
+	if (bits & TERM_SIG_WINCH) {
+		term_size(&t->rows, &t->cols);
+		t->dirty |= DIRTY_LAYOUT | DIRTY_CLEAR;
+	}
+	if (bits & TERM_SIG_CONT)
+		t->dirty |= DIRTY_ALL;
+	/* TERM_SIG_STOP: the handler has set the run's interrupt flag, and
+	 * the run reports the stop itself */
+	if (bits & TERM_SIG_INT) {
+		if (t->running)
+			interrupt_run(t);
+		else {
+			term_rl_state(&prompt, &line, &point, &end);
+			if (end > 0)
+				term_rl_clear_line();
+			tui_message(t, 0, "Quit (quit or Ctrl-D on an empty line "
+			    "leaves micdb)");
+			t->dirty |= DIRTY_CMD;
+		}
+	}
+}
+
+static void
+main_loop(struct tui *t)
+{
+	while (!t->quit) {
+		struct pollfd fds[2];
+		int key;
+
+		if (t->dirty != 0 && (!t->running ||
+		    tui_now() - t->drawn_t >= FRAME_TIME)) {
+			draw_all(t);
+			t->drawn_t = tui_now();
+		}
+		fds[0].fd = STDIN_FILENO;
+		fds[0].events = POLLIN;
+		fds[1].fd = term_signal_fd();
+		fds[1].events = POLLIN;
+		if (poll(fds, 2, t->running ? 0 : -1) < 0 && errno != EINTR)
+			break;
+		handle_signals(t);
+		if (t->quit)
+			break;
+		while (!t->quit && (key = getch()) != ERR)
+			handle_key(t, key);
+		if (term_drain_stderr(&t->log) > 0)
+			t->dirty |= DIRTY_PANE(PANE_LOG);
+		while (!t->quit && t->npending > 0 && !t->running) {
+			char *l = t->pending[0];
+
+			memmove(t->pending, t->pending + 1,
+			    (t->npending - 1) * sizeof *t->pending);
+			t->npending--;
+			tui_command(t, l);
+			free(l);
+		}
+		if (t->running && !t->quit)
+			run_slice(t);
+	}
+}
+
+/* --- setting up ------------------------------------------------------------- */
+
+static int
+check_options(const struct micdb_opts *o, struct tui *t, char **cause)
+{
+	if (o->level != LEVEL_ISA) {
+		*cause = xasprintf("--level %s: the micro levels are not part "
+		    "of this build yet (use --level isa)",
+		    o->level == LEVEL_MIC ? "mic" : "pmic");
+		return -1;
+	}
+	if (o->fork_join) {
+		*cause = xasprintf("--fork-join is not supported by this build");
+		return -1;
+	}
+	if (o->trace_path != NULL) {
+		*cause = xasprintf("--trace belongs to micdb run, not to the "
+		    "debugger");
+		return -1;
+	}
+	t->engine_name = "ref";
+	if (o->engine == ENGINE_OPENCL) {
+#ifdef HAVE_ENGINE_OCL
+		t->engine_ocl = 1;
+		t->engine_name = "opencl";
+		t->device = o->device;
+#else
+		*cause = xasprintf("the OpenCL engine is not part of this build "
+		    "yet: use --engine ref");
+		return -1;
+#endif
+	}
+	return 0;
+}
+
+static char *
+program_titles(const struct loaded *l)
+{
+	struct buf b = { 0 };
+	char *s;
+
+	for (size_t i = 0; i < l->nprogs; i++) {
+		const char *base = strrchr(l->ptrs[i]->path, '/');
+
+		buf_printf(&b, "%s%s", i ? "+" : "",
+		    base ? base + 1 : l->ptrs[i]->path);
+	}
+	buf_put_u8(&b, 0);
+	s = xstrdup((const char *)b.data);
+	buf_free(&b);
+	return s;
+}
+
+static void
+tui_free(struct tui *t)
+{
+	for (size_t i = 0; i < t->nprogs; i++) {
+		if (t->dsyms != NULL)
+			dsym_free(&t->dsyms[i]);
+		if (t->listings != NULL)
+			listing_free(&t->listings[i]);
+	}
+	free(t->dsyms);
+	free(t->listings);
+	for (uint32_t c = 0; c < t->out.ncores; c++)
+		if (t->out.core[c] != NULL) {
+			buf_free(t->out.core[c]);
+			free(t->out.core[c]);
+		}
+	free(t->out.core);
+	lines_free(&t->log);
+	lines_free(&t->frames);
+	access_bps_free(&t->bps);
+	free(t->prev);
+	free(t->title);
+	free(t->last_line);
+	for (size_t i = 0; i < t->npending; i++)
+		free(t->pending[i]);
+	free(t->pending);
+}
+
+int
+tui_main(int argc, char **argv)
+{
+	struct micdb_opts o;
+	struct loaded l;
+	struct session_config cfg;
+	struct tui t;
+	uint8_t *input = NULL;
+	size_t input_len = 0;
+	char *cause = NULL;
+	int rc;
+
+	opts_init(&o);
+	memset(&l, 0, sizeof l);
+	memset(&t, 0, sizeof t);
+	rc = opts_parse(&o, argc, argv, tui_usage, &cause);
+	if (rc == 1) {
+		opts_free(&o);
+		return 0;
+	}
+	if (rc == 0 && o.batch_path != NULL) {
+		/* micdb -x FILE PROGRAM: the same debugger, without a screen */
+		opts_free(&o);
+		return batch_main(argc, argv);
+	}
+	if (rc != 0 || check_options(&o, &t, &cause) != 0 ||
+	    (o.input_path != NULL && read_file(o.input_path, &input,
+	    &input_len, &cause) != 0) ||
+	    opts_load(&o, &l, &cause) != 0)
+		goto fail;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = l.ncores;
+	cfg.machine.stack_words = o.stack_words;
+	cfg.machine.heap_words = o.heap_words;
+	cfg.machine.warp_width = o.warp_width;
+	cfg.progs = l.ptrs;
+	cfg.nprogs = l.nprogs;
+	cfg.core_prog = l.core_prog;
+	cfg.make_engine = make_engine;
+	cfg.engine_arg = &t;
+	cfg.output = on_output;
+	cfg.output_arg = &t;
+	cfg.input = input;
+	cfg.input_len = input_len;
+	cfg.max_steps = o.max_steps;
+	cfg.repeat = 0;		/* the UI repeats lines itself */
+
+	t.progs = l.ptrs;
+	t.nprogs = l.nprogs;
+	t.title = program_titles(&l);
+	t.dsyms = xcalloc(l.nprogs, sizeof *t.dsyms);
+	t.listings = xcalloc(l.nprogs, sizeof *t.listings);
+	for (size_t i = 0; i < l.nprogs; i++)
+		dsym_load(&t.dsyms[i], l.ptrs[i]);
+	t.out.ncores = l.ncores;
+	t.out.core = xcalloc(l.ncores, sizeof *t.out.core);
+	t.log.max = LOG_LINES;
+	t.layout = LAYOUT_DEFAULT;
+	t.focus = PANE_CODE;
+	t.colon_from = -1;
+	t.code.follow = 1;
+	t.budget = 64;
+	/* the session needs on_output's t.s only once it runs */
+	if (session_create(&t.s, &cfg, &cause) != 0)
+		goto fail;
+	if (term_start(&t, &cause) != 0) {
+		session_free(t.s);
+		t.s = NULL;
+		goto fail;
+	}
+	draw_setup_colours(&t);
+	lines_addf(&t.log, "micdb %s: %s on %u core%s (warp width %u), %s "
+	    "engine", PACKAGE_VERSION, t.title, l.ncores, l.ncores == 1 ? "" :
+	    "s", o.warp_width, t.engine_ocl ? "OpenCL" : "reference");
+	lines_addf(&t.log, "keys: c/F5 continue, s/F7 step, n/F8 next, F2 "
+	    "breakpoint, Tab pane, [ ] core, { } warp; ':' or space, then a "
+	    "command; help lists commands");
+	after_stop(&t, 1);
+	t.dirty = DIRTY_ALL;
+	main_loop(&t);
+
+	draw_free_windows(&t);
+	term_stop();
+	session_free(t.s);
+	tui_free(&t);
+	loaded_free(&l);
+	free(input);
+	opts_free(&o);
+	if (t.quit_signal != 0) {
+		/* the terminal is back: now die of the signal as asked */
+		signal(t.quit_signal, SIG_DFL);
+		raise(t.quit_signal);
+	}
+	return t.exit_status;
+fail:
+	fprintf(stderr, "micdb: %s\n", cause);
+	free(cause);
+	tui_free(&t);
+	if (l.ptrs != NULL)
+		loaded_free(&l);
+	free(input);
+	opts_free(&o);
+	return 2;
+}

@@ -1,0 +1,480 @@
+/*
+ * The TUI: an ncurses screen and a GNU readline command line over a
+ * debugging session (src/dbg/session.h).  debugger.md sections 2-4.
+ *
+ * Structure (STYLE.md "State is separate from drawing"):
+ *
+ *   struct tui       the model: everything the screen shows that is not
+ *                    in the session (focus pane, code cursor, log, core
+ *                    output, caches of what the session only gives as
+ *                    text) and the run-control state of the front end.
+ *   layout.c         pure functions: screen size -> rectangles.
+ *   census.c         pure functions: machine -> grid cells, warp lanes,
+ *                    whole-machine summary.  Only what is visible is
+ *                    computed per core, plus one pass for the totals.
+ *   names.c          pure: a PC as a label, an instruction with local
+ *                    names, the code pane's listing of a program.
+ *   lines.c          the bounded line store of the transcript.
+ *   access.c         what session.h does not export yet (breakpoint list,
+ *                    frames, k), computed in ui/ or read back from the
+ *                    session's own commands; see the report to the lead.
+ *   pane-*.c, draw.c the panes (a small vtable each) and the frame
+ *                    around them; drawing only reads the model.
+ *   complete.c       completion words (commands, labels, registers).
+ *   term.c           the only file with static state: curses ownership,
+ *                    signals (self-pipe), stderr capture and the readline
+ *                    callbacks that readline's C API forces to be global.
+ *   tui.c            tui_main: options, session, main loop, keys,
+ *                    commands.
+ *
+ * Dependencies point one way: ui -> dbg (session.h; cmd.h for the command
+ * table; dsym.h and regs.h, pure helpers; batch.h) -> core.  This header
+ * keeps curses out (windows are void *), so the pure parts and their unit
+ * test (ui/test-tui.c) build without it.  Nothing in ui/ writes to stdout
+ * or stderr while curses owns the terminal.
+ */
+#ifndef MICDB_TUI_H
+#define MICDB_TUI_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "program.h"
+#include "util.h"
+
+struct session;
+struct engine;
+struct dsym;
+
+/* micdb [options] PROGRAM, interactive.  Returns the exit status. */
+int	tui_main(int argc, char **argv);
+
+/* --- layout (layout.c, pure) ------------------------------------------ */
+
+enum pane_id {
+	PANE_CODE,
+	PANE_CORES,
+	PANE_WARPS,
+	PANE_REGS,
+	PANE_STACK,
+	PANE_OUTPUT,
+	PANE_LOG,        /* the command window: transcript above the prompt */
+	PANE_DATAPATH,   /* micro level only: a hook, in no layout yet */
+	PANE_COUNT
+};
+
+enum layout_id {
+	LAYOUT_DEFAULT,  /* every pane */
+	LAYOUT_CODE,     /* code large, registers and stack beside it */
+	LAYOUT_CORES,    /* the cores grid large, warps below */
+	LAYOUT_WARPS,    /* warps large, code and registers below */
+	LAYOUT_COUNT
+};
+
+struct rect {
+	int	y, x;        /* top left, screen coordinates */
+	int	h, w;        /* 0 x 0: not shown */
+};
+
+struct screen_layout {
+	struct rect	 pane[PANE_COUNT];
+	struct rect	 status;      /* top row: program, machine, run state */
+	struct rect	 msg;         /* message line above the prompt */
+	struct rect	 cmd;         /* the readline line, bottom row */
+	int		 too_small;   /* only status, msg and cmd are shown */
+};
+
+#define LAYOUT_MIN_ROWS 10
+#define LAYOUT_MIN_COLS 40
+
+void	 layout_compute(enum layout_id id, int rows, int cols,
+	    struct screen_layout *out);
+/* Layout by name ("default", "code", "src", "asm", ...); -1 if none. */
+int	 layout_find(const char *name);
+const char *layout_name(enum layout_id id);
+/* The names, for help and completion (NULL-terminated). */
+extern const char *const layout_names[];
+/* Panes by name ("code", "regs", "cmd", ...; gdb's "src", "asm" too). */
+extern const char *const pane_names[];
+int	 pane_find(const char *name);
+
+/* --- census (census.c, pure) ------------------------------------------ */
+
+/* What a core shows as in the grid; "at a breakpoint" is a running core
+ * whose PC is an enabled breakpoint that applies to it. */
+enum core_class {
+	CLASS_RUNNING,
+	CLASS_HALTED,
+	CLASS_FAULTED,
+	CLASS_WAITING,
+	CLASS_BREAK,
+	CLASS_COUNT
+};
+
+/* Enabled breakpoint addresses, as the census tests them. */
+struct bpmap {
+	uint8_t		**at;       /* per program: text_size bytes; 0: none,
+				       255: an enabled breakpoint for every
+				       core, k: for the cores of mask[k-1] */
+	uint8_t		**mask;     /* ncores bytes each */
+	size_t		  nmask;
+	size_t		  nprogs;
+};
+
+/* The class of one core (b may be NULL: no breakpoints). */
+enum core_class census_class(const struct machine *m, const struct bpmap *b,
+	    uint32_t core);
+/* The PC to show for a core: a faulted core's faulting instruction, a
+ * halted core's HALT, a waiting core's BARRIER. */
+int32_t	 census_pc(const struct machine *m, uint32_t core);
+
+/* One cell of the cores grid: a core or a group of cores. */
+struct grid_cell {
+	uint32_t	 first, count;   /* the cores it covers */
+	uint8_t		 cls;            /* majority enum core_class */
+	uint32_t	 majority;       /* cores in that class */
+	int		 opclass;        /* majority opcode class of its
+					    running cores, -1: none run */
+	uint32_t	 byclass[CLASS_COUNT];
+};
+
+/* Geometry of the grid inside a w x h area. */
+struct grid_geom {
+	uint32_t	 group;      /* cores per cell (power of two) */
+	uint32_t	 per_row;    /* cells per row */
+	uint32_t	 rows;       /* rows the whole machine needs */
+	uint32_t	 top;        /* first row shown */
+	uint32_t	 shown;      /* rows shown */
+	int		 label_w;    /* width of the row labels, 0: none */
+	int		 cell_w;     /* columns per cell */
+};
+
+/*
+ * Fit ncores in w x h: one core per cell if they fit, else the smallest
+ * power-of-two group that fits; zoom > 0 forces a group size (then the
+ * grid scrolls so that focus is shown).
+ */
+void	 census_grid(uint32_t ncores, int w, int h, uint32_t zoom,
+	    uint32_t focus, struct grid_geom *g);
+void	 census_cell(const struct machine *m, const struct bpmap *b,
+	    uint32_t first, uint32_t count, struct grid_cell *c);
+
+/* Program paths of one warp (manycore.md section 3). */
+struct warp_paths {
+	uint32_t	 first, lanes;   /* first core, cores in the warp */
+	uint32_t	 nactive;        /* RUNNING lanes */
+	uint32_t	 npaths;
+	uint16_t	 prog[64];       /* path i: program and PC, */
+	int32_t		 pc[64];         /* largest group first */
+	uint32_t	 count[64];
+	uint8_t		 lane_path[64];  /* per lane: path index, or 255 */
+};
+void	 census_warp(const struct machine *m, uint32_t w,
+	    struct warp_paths *v);
+uint32_t census_nwarps(const struct machine *m);
+
+/* The whole machine, one pass. */
+struct census_totals {
+	uint32_t	 byclass[CLASS_COUNT];
+	uint64_t	 active;         /* running lanes, all warps */
+	uint64_t	 paths;          /* sum over warps of distinct PCs */
+	uint32_t	 busy_warps;     /* warps with an active lane */
+	uint64_t	 hist[65];       /* [n]: paths that n active lanes share */
+};
+void	 census_totals(const struct machine *m, const struct bpmap *b,
+	    struct census_totals *t);
+/* "1:3 4-7:12 32:9" from hist, in power-of-two buckets (empty ones
+ * left out; "-" when all are). */
+void	 census_hist_text(const struct census_totals *t, uint32_t width,
+	    char *text, size_t size);
+
+/* --- text lines (the log, the stack pane) ----------------------------- */
+
+struct lines {
+	char		**v;
+	size_t		  n;
+	size_t		  cap;
+	size_t		  max;      /* oldest lines are dropped beyond it */
+};
+void	 lines_add(struct lines *l, const char *text, size_t len);
+void	 lines_addf(struct lines *l, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	 lines_clear(struct lines *l);
+void	 lines_free(struct lines *l);
+
+/* --- access.c: what session.h does not export (fallbacks) ------------- */
+
+struct ui_bp {
+	uint32_t	 id;
+	int		 enabled;
+	int		 watch;      /* a watchpoint: no address */
+	int32_t		*pcs;
+	size_t		 npcs;
+	uint8_t		*cores;      /* ncores bytes, or NULL: all cores */
+};
+
+struct ui_bps {
+	struct ui_bp	*v;
+	size_t		 n;
+	struct bpmap	 map;
+};
+
+/* Parse `info break` text into bps (pure: the unit test feeds it). */
+void	 access_parse_breaks(const char *text, uint32_t ncores,
+	    struct ui_bps *bps);
+void	 access_bps_free(struct ui_bps *bps);
+/* Rebuild the address maps from bps for the machine's programs. */
+void	 access_bps_map(struct ui_bps *bps, const struct machine *m);
+/* Breakpoints through `info break` (while stopped).  0 or -1 + cause. */
+int	 access_read_breaks(struct session *s, struct ui_bps *bps,
+	    char **cause);
+/* The breakpoint at pc in any program, enabled or not; NULL if none. */
+const struct ui_bp *access_bp_at(const struct ui_bps *bps, int32_t pc);
+/* The focused core's frames as text lines (`info frame`). */
+int	 access_frames(struct session *s, struct lines *out, char **cause);
+/* k of warp w when the engine records it; -1 when it does not. */
+int	 access_warp_k(const struct engine *e, int engine_ocl, uint32_t w);
+/* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
+double	 access_simd_efficiency(const struct engine *e, int engine_ocl,
+	    uint32_t width);
+
+/* --- names (names.c) -------------------------------------------------- */
+
+/* "loop", "half#loop", "loop+3", "half+4", "0x001a": how a PC is named in
+ * legends and titles (labels of main shown without "main#"). */
+void	 names_pc(const struct program *p, int32_t pc, char *text,
+	    size_t size);
+/* One instruction with local and global names from the source (ILOAD 1
+ * -> ILOAD n); returns its size, 0 outside the text. */
+int	 names_insn(const struct program *p, const struct dsym *d,
+	    int32_t pc, char *text, size_t size);
+
+/* --- the model -------------------------------------------------------- */
+
+/* One line of the code pane. */
+enum row_kind { ROW_INSN, ROW_LABEL, ROW_METHOD };
+struct code_row {
+	uint32_t	 addr;       /* ROW_INSN: its address; others: next */
+	uint8_t		 kind;
+	const char	*name;       /* ROW_LABEL / ROW_METHOD: symbol */
+};
+struct listing {
+	struct code_row	*rows;
+	size_t		 n;
+	uint32_t	*src_addr;   /* per source line (1-based): first
+				        address, UINT32_MAX: no code */
+	size_t		 nsrc;       /* source lines + 1 */
+	char		**src;       /* source lines, NUL-terminated */
+};
+void	 listing_build(struct listing *l, const struct program *p);
+void	 listing_free(struct listing *l);
+/* Row index of addr (the instruction holding it); 0 if none. */
+size_t	 listing_row(const struct listing *l, uint32_t addr);
+
+enum code_view { VIEW_ASM, VIEW_SOURCE };
+
+struct code_state {
+	enum code_view	 view;
+	int		 follow;     /* cursor tracks the focused core's PC */
+	uint16_t	 prog;       /* program the cursor is in */
+	size_t		 cursor;     /* row (asm) or source line (source) */
+	size_t		 top;        /* first row shown */
+};
+
+/* Core output: a bounded tail per core, allocated when a core writes. */
+#define OUT_KEEP 8192
+struct outstore {
+	struct buf	**core;      /* ncores pointers, NULL until used */
+	uint32_t	  ncores;
+};
+
+/* Redraw flags: set anywhere, acted on once per turn of the main loop
+ * (draw_all).  One bit per pane, then the fixed rows. */
+#define DIRTY_PANE(p)   (1u << (p))
+#define DIRTY_STATUS    (1u << (PANE_COUNT + 0))
+#define DIRTY_MSG       (1u << (PANE_COUNT + 1))
+#define DIRTY_CMD       (1u << (PANE_COUNT + 2))
+#define DIRTY_LAYOUT    (1u << (PANE_COUNT + 3))  /* size or layout */
+#define DIRTY_CLEAR     (1u << (PANE_COUNT + 4))  /* repaint everything */
+#define DIRTY_ALL       0xffffffffu
+
+struct tui {
+	/* the session and what it was built from */
+	struct session		*s;
+	const struct program	**progs;       /* not owned */
+	size_t			 nprogs;
+	struct dsym		*dsyms;        /* per program: local names */
+	struct listing		*listings;     /* per program, built lazily */
+	char			*title;        /* program file names */
+	struct engine		*engine;       /* inside the session; for k */
+	int			 engine_ocl;   /* the OpenCL engine made it */
+	const char		*engine_name;
+	const char		*device;       /* --device, for the engine */
+
+	/* the screen */
+	int			 rows, cols;
+	struct screen_layout	 lay;
+	void			*win[PANE_COUNT];  /* WINDOW *, NULL: hidden */
+	void			*wstatus, *wmsg, *wcmd;
+	enum layout_id		 layout;
+	enum pane_id		 focus;        /* pane that arrows move in */
+	int			 colon_from;   /* pane ':' left, -1: none */
+	unsigned		 dirty;        /* DIRTY_* bits */
+	int			 colour;       /* colour pairs are set up */
+
+	/* message line: the last error or stop, one line */
+	char			 msg[512];
+	int			 msg_error;
+
+	/* command window transcript */
+	struct lines		 log;
+	size_t			 log_scroll;   /* rows scrolled back */
+
+	struct outstore		 out;          /* per-core console output */
+	size_t			 out_scroll;
+
+	/* stack pane: the focused core's frames at the last stop */
+	struct lines		 frames;
+	size_t			 frames_scroll;
+	int			 frames_stale; /* a run has moved on since */
+
+	struct ui_bps		 bps;          /* breakpoints, for markers */
+	struct code_state	 code;
+	size_t			 code_page;    /* code rows shown */
+	uint32_t		 last_focus;   /* focus at the last stop */
+	uint64_t		 last_step;    /* m->step then (restart check) */
+
+	/* cores grid */
+	int			 by_opcode;    /* colour by opcode class */
+	uint32_t		 zoom;         /* cores per cell; 0: fit */
+	struct grid_geom	 grid;         /* as last drawn, for keys */
+	uint32_t		 warp_rows;    /* warp rows last drawn */
+	struct census_totals	 totals;       /* at the last draw */
+
+	/* registers before the last run, for "changed" highlights */
+	struct core		*prev;         /* copy of cores[prev_first..] */
+	uint32_t		 prev_first;
+	uint32_t		 prev_n;
+
+	/* run control */
+	int			 running;
+	uint64_t		 budget;       /* global steps per poll */
+	double			 run_t0;       /* when the run began */
+	uint64_t		 run_step0;
+	double			 rate_t;       /* steps/s: last sample */
+	uint64_t		 rate_step;
+	double			 rate;
+	double			 drawn_t;      /* last full draw */
+
+	/* the command line */
+	char			*last_line;    /* Enter repeats it */
+	char			**pending;     /* lines readline accepted */
+	size_t			 npending;
+	int			 quit;         /* leave the main loop */
+	int			 quit_signal;  /* re-raised after cleanup */
+	int			 exit_status;
+};
+
+/* --- tui.c: used by the panes and term.c ------------------------------ */
+
+/* Run a command line as if typed (keys use this too). */
+void	 tui_command(struct tui *t, const char *line);
+void	 tui_message(struct tui *t, int error, const char *fmt, ...)
+	    PRINTFLIKE(3, 4);
+/* Readline accepted a line (NULL: end of file). */
+void	 tui_accept_line(struct tui *t, const char *line);
+/* Readline wants to list completions. */
+void	 tui_show_completions(struct tui *t, char **matches, int n);
+struct listing *tui_listing(struct tui *t, uint16_t prog);
+/* The registers of core before the last run, or NULL if not kept. */
+const struct core *tui_prev_core(const struct tui *t, uint32_t core);
+
+/* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
+void	 code_toggle_break(struct tui *t);
+
+/* --- complete.c ------------------------------------------------------- */
+
+/* Words that may complete the word at [start, end) of line; a
+ * NULL-terminated malloc'd array of malloc'd strings. */
+char	**complete_words(struct tui *t, const char *line, int start);
+void	 complete_free(char **words);
+/* UI commands, handled before the session's table. */
+extern const char *const ui_commands[];
+
+/* --- panes (pane-*.c) and the frame (draw.c) -------------------------- */
+
+struct pane_ops {
+	const char	*name;       /* for focus and layout */
+	const char	*title;
+	/* What follows the title on the title row ("core 12", ...). */
+	void		(*caption)(struct tui *t, char *text, size_t size);
+	/* Contents below the title row (win is a WINDOW *). */
+	void		(*draw)(struct tui *t, void *win, int h, int w);
+	/* Arrow/page keys while the pane has the focus; 1 if used. */
+	int		(*key)(struct tui *t, int key);
+	/* NULL, or why the pane cannot be shown in this build. */
+	const char	*(*unavailable)(const struct tui *t);
+};
+extern const struct pane_ops *const pane_table[PANE_COUNT];
+
+extern const struct pane_ops pane_code_ops, pane_cores_ops,
+    pane_warps_ops, pane_regs_ops, pane_stack_ops, pane_output_ops,
+    pane_log_ops, pane_datapath_ops;
+
+/* Colours and attributes by role (draw.c). */
+enum role {
+	ROLE_NORMAL, ROLE_TITLE, ROLE_TITLE_FOCUS, ROLE_STATUS, ROLE_ERROR,
+	ROLE_CHANGED, ROLE_PC, ROLE_BREAK, ROLE_CURSOR, ROLE_DIM, ROLE_LABEL,
+	ROLE_CLASS,      /* + enum core_class */
+	ROLE_PATH = ROLE_CLASS + CLASS_COUNT,   /* + path index 0..7 */
+	ROLE_COUNT = ROLE_PATH + 8
+};
+void	 draw_setup_colours(struct tui *t);
+/* Curses attributes of a role (an attr_t). */
+unsigned long draw_attr(const struct tui *t, int role);
+/* Write text clipped to the window width at (y, x); returns columns. */
+int	 draw_text(void *win, int y, int x, int w, unsigned long attr,
+	    const char *text);
+int	 draw_textf(void *win, int y, int x, int w, unsigned long attr,
+	    const char *fmt, ...) PRINTFLIKE(6, 7);
+/* Wrapped tail of lines (the log, the output pane): rows scrolled back
+ * by scroll; returns rows the text needs. */
+size_t	 draw_wrapped(void *win, int y0, int h, int w, const struct lines *l,
+	    size_t scroll, unsigned long attr);
+void	 draw_all(struct tui *t);
+void	 draw_free_windows(struct tui *t);
+/* Per-pane glyphs shared by panes and the legend lines. */
+extern const char class_glyph[CLASS_COUNT];
+extern const char *const class_word[CLASS_COUNT];
+char	 opclass_glyph(int opclass);
+
+/* --- term.c: terminal, signals, readline ------------------------------ */
+
+/* Take over the terminal (curses, signals, stderr).  0 or -1 + cause. */
+int	 term_start(struct tui *t, char **cause);
+/* Give it back (idempotent; also run by atexit). */
+void	 term_stop(void);
+/* The self-pipe's read end and stdin, for poll(). */
+int	 term_signal_fd(void);
+/* Signals since the last call: a bit per kind. */
+enum { TERM_SIG_INT = 1, TERM_SIG_WINCH = 2, TERM_SIG_QUIT = 4,
+    TERM_SIG_CONT = 8, TERM_SIG_STOP = 16 /* SIGINT during a run */ };
+unsigned term_take_signals(int *quit_signal);
+/* The session's interrupt flag, set by SIGINT while running is 1. */
+void	 term_set_run(volatile sig_atomic_t *interrupt, int running);
+/* Read what was written to stderr since the last call (a driver's
+ * messages) into l; returns bytes read. */
+size_t	 term_drain_stderr(struct lines *l);
+/* Size of the terminal now. */
+void	 term_size(int *rows, int *cols);
+/* Feed one curses key to readline. */
+void	 term_rl_key(int key);
+/* The line being edited. */
+void	 term_rl_state(const char **prompt, const char **line, int *point,
+	    int *end);
+void	 term_rl_set_prompt(const char *prompt);
+void	 term_rl_clear_line(void);
+void	 term_rl_add_history(const char *line);
+
+#endif
