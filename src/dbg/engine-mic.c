@@ -41,120 +41,23 @@ engine_mic_state(struct engine *e)
 	return &((struct engine_mic *)e->impl)->st;
 }
 
-/* Cores about to execute a micro-instruction with a breakpoint. */
-static int
-mic_check_bps(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop)
-{
-	const struct machine *m = e->m;
-
-	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
-		const struct core *core = &m->cores[c];
-
-		if (core->status != CORE_RUNNING ||
-		    (r->mask != NULL && !r->mask[c]))
-			continue;
-		for (size_t i = 0; i < r->nbps; i++) {
-			const struct engine_bp *bp = &r->bps[i];
-
-			if (bp->pc == (int32_t)core->mpc &&
-			    (bp->cores == NULL || bp->cores[c])) {
-				engine_stop_add(e, stop, c, bp->id);
-				break;
-			}
-		}
-	}
-	return stop->ncores > 0;
-}
-
 static void
-mic_note_faults(struct engine *e, struct engine_stop *stop, int report)
+mic_step_fn(void *arg, struct machine *m, const struct ref_mask *mask,
+    struct ref_summary *sum)
 {
-	struct engine_mic *em = e->impl;
-
-	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
-		if (e->m->cores[c].status == CORE_ERROR && !em->seen[c]) {
-			em->seen[c] = 1;
-			if (report)
-				engine_stop_add(e, stop, c, 0);
-		}
+	mic1_step(arg, m, mask, sum);
 }
 
+/* Breakpoints name control-store addresses: bp->pc is an MPC here. */
 static int
 mic_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct engine_mic *em = e->impl;
-	struct machine *m = e->m;
-	struct ref_mask mask = { r->mask };
-	struct ref_summary sum;
 
 	(void)cause;
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
-		stop->reason = STOP_DONE;
-		return 0;
-	}
-	while (stop->steps_run < r->max_steps) {
-		uint32_t faulted_before = sum.faulted;
-
-		if (r->interrupt != NULL && *r->interrupt) {
-			stop->reason = STOP_INTERRUPT;
-			return 0;
-		}
-		mic1_step(&em->st, m, r->mask ? &mask : NULL, &sum);
-		stop->steps_run++;
-		if (sum.faulted > faulted_before) {
-			mic_note_faults(e, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				return 0;
-			}
-		}
-		if (sum.running + sum.waiting == 0) {
-			stop->reason = STOP_DONE;
-			return 0;
-		}
-		if (sum.executed == 0) {
-			stop->reason = STOP_DEADLOCK;
-			return 0;
-		}
-		if (r->nbps > 0 && mic_check_bps(e, r, stop)) {
-			stop->reason = STOP_BREAKPOINT;
-			return 0;
-		}
-	}
-	stop->reason = STOP_STEPS;
-	return 0;
-}
-
-static int
-mic_read_words(struct engine *e, uint32_t core, int32_t addr,
-    uint32_t nwords, int32_t *out, char **cause)
-{
-	for (uint32_t i = 0; i < nwords; i++) {
-		if (machine_read_word(e->m, core, addr + (int32_t)i,
-		    &out[i]) != FAULT_NONE) {
-			*cause = xasprintf("address 0x%x is outside the memory "
-			    "core %u can read", (uint32_t)(addr + (int32_t)i),
-			    core);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int
-mic_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
-    char **cause)
-{
-	if (machine_write_word(e->m, core, addr, val) != FAULT_NONE) {
-		*cause = xasprintf("address 0x%x is outside the memory core %u "
-		    "can write", (uint32_t)addr, core);
-		return -1;
-	}
-	return 0;
+	return engine_host_run(e, r, stop, mic_step_fn, &em->st, em->seen,
+	    ENGINE_BP_ON_MPC);
 }
 
 static int
@@ -190,8 +93,8 @@ mic_free(struct engine *e)
 static const struct engine_ops mic_ops = {
 	.name = "mic",
 	.run = mic_run,
-	.read_words = mic_read_words,
-	.write_word = mic_write_word,
+	.read_words = engine_host_read_words,
+	.write_word = engine_host_write_word,
 	.push_cores = mic_nothing,
 	.sync_memory = mic_nothing,
 	.add_input = mic_add_input,

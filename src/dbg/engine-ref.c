@@ -37,15 +37,16 @@ engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
 	stop->ncores++;
 }
 
-/* Breakpoints at the current boundary: cores whose PC matches. */
-static int
-check_bps(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop)
+int
+engine_check_bps(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, enum engine_bp_on on)
 {
 	const struct machine *m = e->m;
 
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
 		const struct core *core = &m->cores[c];
+		int32_t at = on == ENGINE_BP_ON_MPC ? (int32_t)core->mpc :
+		    core->pc;
 
 		if (core->status != CORE_RUNNING ||
 		    (r->mask != NULL && !r->mask[c]))
@@ -53,8 +54,7 @@ check_bps(struct engine *e, const struct engine_run *r,
 		for (size_t i = 0; i < r->nbps; i++) {
 			const struct engine_bp *bp = &r->bps[i];
 
-			if (bp->pc == core->pc &&
-			    (bp->cores == NULL || bp->cores[c])) {
+			if (bp->pc == at && (bp->cores == NULL || bp->cores[c])) {
 				engine_stop_add(e, stop, c, bp->id);
 				break;
 			}
@@ -63,12 +63,10 @@ check_bps(struct engine *e, const struct engine_run *r,
 	return stop->ncores > 0;
 }
 
-/* Cores that faulted since the last look (the impl remembers which). */
-static void
-note_faults(struct engine *e, struct engine_stop *stop, int report)
+void
+engine_note_faults(struct engine *e, uint8_t *seen, struct engine_stop *stop,
+    int report)
 {
-	uint8_t *seen = e->impl;
-
 	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
 		if (e->m->cores[c].status == CORE_ERROR && !seen[c]) {
 			seen[c] = 1;
@@ -77,15 +75,15 @@ note_faults(struct engine *e, struct engine_stop *stop, int report)
 		}
 }
 
-static int
-ref_run(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop, char **cause)
+int
+engine_host_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, engine_step_fn step, void *arg, uint8_t *seen,
+    enum engine_bp_on on)
 {
 	struct machine *m = e->m;
 	struct ref_mask mask = { r->mask };
 	struct ref_summary sum;
 
-	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
 	if (sum.running + sum.waiting == 0) {
@@ -99,10 +97,10 @@ ref_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_INTERRUPT;
 			return 0;
 		}
-		ref_step(m, r->mask ? &mask : NULL, &sum);
+		step(arg, m, r->mask ? &mask : NULL, &sum);
 		stop->steps_run++;
 		if (sum.faulted > faulted_before) {
-			note_faults(e, stop, r->stop_on_fault);
+			engine_note_faults(e, seen, stop, r->stop_on_fault);
 			if (r->stop_on_fault) {
 				stop->reason = STOP_FAULT;
 				return 0;
@@ -116,7 +114,7 @@ ref_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_DEADLOCK;
 			return 0;
 		}
-		if (r->nbps > 0 && check_bps(e, r, stop)) {
+		if (r->nbps > 0 && engine_check_bps(e, r, stop, on)) {
 			stop->reason = STOP_BREAKPOINT;
 			return 0;
 		}
@@ -125,8 +123,8 @@ ref_run(struct engine *e, const struct engine_run *r,
 	return 0;
 }
 
-static int
-ref_read_words(struct engine *e, uint32_t core, int32_t addr,
+int
+engine_host_read_words(struct engine *e, uint32_t core, int32_t addr,
     uint32_t nwords, int32_t *out, char **cause)
 {
 	for (uint32_t i = 0; i < nwords; i++) {
@@ -141,9 +139,9 @@ ref_read_words(struct engine *e, uint32_t core, int32_t addr,
 	return 0;
 }
 
-static int
-ref_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
-    char **cause)
+int
+engine_host_write_word(struct engine *e, uint32_t core, int32_t addr,
+    int32_t val, char **cause)
 {
 	if (machine_write_word(e->m, core, addr, val) != FAULT_NONE) {
 		*cause = xasprintf("address 0x%x is outside the memory core %u "
@@ -151,6 +149,23 @@ ref_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
 		return -1;
 	}
 	return 0;
+}
+
+static void
+ref_step_fn(void *arg, struct machine *m, const struct ref_mask *mask,
+    struct ref_summary *sum)
+{
+	(void)arg;
+	ref_step(m, mask, sum);
+}
+
+static int
+ref_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	(void)cause;
+	return engine_host_run(e, r, stop, ref_step_fn, NULL, e->impl,
+	    ENGINE_BP_ON_PC);
 }
 
 static int
@@ -180,8 +195,8 @@ ref_free(struct engine *e)
 static const struct engine_ops ref_ops = {
 	.name = "ref",
 	.run = ref_run,
-	.read_words = ref_read_words,
-	.write_word = ref_write_word,
+	.read_words = engine_host_read_words,
+	.write_word = engine_host_write_word,
 	.push_cores = ref_nothing,
 	.sync_memory = ref_nothing,
 	.add_input = ref_add_input,

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "ref.h"
 
 enum stop_reason {
 	STOP_STEPS,        /* ran the requested number of steps */
@@ -95,10 +96,40 @@ struct engine {
 /* The reference interpreter as an engine over m (not owned). */
 int	engine_ref_create(struct engine *e, struct machine *m, char **cause);
 
-/* Helpers engines share. */
+/*
+ * Helpers engines share (engine-ref.c defines them), so that every engine
+ * reports stops exactly as the reference does.
+ */
 void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
 	    uint32_t core, uint32_t bp_id);
+
+/* What a breakpoint's pc is compared with: the ISA PC or the MPC. */
+enum engine_bp_on { ENGINE_BP_ON_PC, ENGINE_BP_ON_MPC };
+
+/* Add the running, unmasked cores at a breakpoint to stop; 1 if any. */
+int	engine_check_bps(struct engine *e, const struct engine_run *r,
+	    struct engine_stop *stop, enum engine_bp_on on);
+/* Mark cores that faulted since the last call in seen (one byte per
+ * core) and, if report, add them to stop. */
+void	engine_note_faults(struct engine *e, uint8_t *seen,
+	    struct engine_stop *stop, int report);
+
+/*
+ * run() of an engine that steps e->m on the host, one global step per
+ * call of step (ref_step, mic1_step): the stop rules of engine.h in one
+ * place.  seen is the engine's faults-reported array.
+ */
+typedef void (*engine_step_fn)(void *arg, struct machine *m,
+    const struct ref_mask *mask, struct ref_summary *sum);
+int	engine_host_run(struct engine *e, const struct engine_run *r,
+	    struct engine_stop *stop, engine_step_fn step, void *arg,
+	    uint8_t *seen, enum engine_bp_on on);
+/* read_words/write_word of host engines: straight through the map. */
+int	engine_host_read_words(struct engine *e, uint32_t core, int32_t addr,
+	    uint32_t nwords, int32_t *out, char **cause);
+int	engine_host_write_word(struct engine *e, uint32_t core, int32_t addr,
+	    int32_t val, char **cause);
 
 static inline void
 engine_free(struct engine *e)

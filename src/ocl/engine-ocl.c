@@ -773,44 +773,6 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 
 /* ---- stops, as engine-ref.c reports them ----------------------------- */
 
-static int
-check_bps(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop)
-{
-	const struct machine *m = e->m;
-
-	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
-		const struct core *core = &m->cores[c];
-
-		if (core->status != CORE_RUNNING ||
-		    (r->mask != NULL && !r->mask[c]))
-			continue;
-		for (size_t i = 0; i < r->nbps; i++) {
-			const struct engine_bp *bp = &r->bps[i];
-
-			if (bp->pc == core->pc &&
-			    (bp->cores == NULL || bp->cores[c])) {
-				engine_stop_add(e, stop, c, bp->id);
-				break;
-			}
-		}
-	}
-	return stop->ncores > 0;
-}
-
-static void
-note_faults(struct engine *e, struct engine_stop *stop, int report)
-{
-	struct ocl_engine *o = e->impl;
-
-	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
-		if (e->m->cores[c].status == CORE_ERROR && !o->seen[c]) {
-			o->seen[c] = 1;
-			if (report)
-				engine_stop_add(e, stop, c, 0);
-		}
-}
-
 /* Build the breakpoint table and upload it (and the mask) if changed. */
 static int
 upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
@@ -921,7 +883,7 @@ ocl_run(struct engine *e, const struct engine_run *r,
 		stop->steps_run += ran;
 		ref_count(m, &sum);
 		if (sum.faulted > faulted_before) {
-			note_faults(e, stop, r->stop_on_fault);
+			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
 			if (r->stop_on_fault) {
 				stop->reason = STOP_FAULT;
 				return 0;
@@ -932,7 +894,8 @@ ocl_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_DONE;
 			return 0;
 		}
-		if (r->nbps > 0 && check_bps(e, r, stop)) {
+		if (r->nbps > 0 &&
+		    engine_check_bps(e, r, stop, ENGINE_BP_ON_PC)) {
 			stop->reason = STOP_BREAKPOINT;
 			return 0;
 		}
