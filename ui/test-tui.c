@@ -4,9 +4,7 @@
  * including its speed at 65,536 and 262,144 cores, PC names and
  * listings, the transcript's line store, and the parsing of `info
  * break` that access.c falls back on.  tests/tui.sh covers the screen.
- *
- * access.c also reads the session; those two functions are not called
- * here, and the stubs below only satisfy the linker.
+ * The test links the real session (src/dbg), which access.c reads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,37 +16,6 @@
 #include "session.h"
 #include "tap.h"
 #include "tui.h"
-
-/* --- link stubs for access.c (never called) ------------------------------ */
-
-int
-session_execute(struct session *s, const char *line, struct buf *out,
-    char **cause)
-{
-	(void)s;
-	(void)line;
-	(void)out;
-	*cause = xasprintf("no session in the unit test");
-	return -1;
-}
-
-const struct machine *
-session_machine(const struct session *s)
-{
-	(void)s;
-	return NULL;
-}
-
-#ifdef HAVE_ENGINE_OCL
-#include "engine-ocl.h"
-const struct ocl_warp_record *
-engine_ocl_warps(struct engine *e, size_t *nwarps)
-{
-	(void)e;
-	*nwarps = 0;
-	return NULL;
-}
-#endif
 
 /* --- helpers ---------------------------------------------------------- */
 

@@ -863,21 +863,8 @@ main_loop(struct tui *t)
 static int
 check_options(const struct micdb_opts *o, struct tui *t, char **cause)
 {
-	if (o->level != LEVEL_ISA) {
-		*cause = xasprintf("--level %s: the micro levels are not part "
-		    "of this build yet (use --level isa)",
-		    o->level == LEVEL_MIC ? "mic" : "pmic");
+	if (opts_check_debugger(o, cause) != 0)
 		return -1;
-	}
-	if (o->fork_join) {
-		*cause = xasprintf("--fork-join is not supported by this build");
-		return -1;
-	}
-	if (o->trace_path != NULL) {
-		*cause = xasprintf("--trace belongs to micdb run, not to the "
-		    "debugger");
-		return -1;
-	}
 	t->engine_name = "ref";
 	if (o->engine == ENGINE_OPENCL) {
 #ifdef HAVE_ENGINE_OCL

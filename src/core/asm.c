@@ -253,35 +253,9 @@ is_punct(const struct tok *t, char c)
  * so control and non-ASCII bytes are escaped and long tokens cut.
  */
 static const char *
-show_bytes(const char *p, size_t len, char *out)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i, o = 0;
-
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)p[i];
-
-		if (i == 40) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f) {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[c >> 4];
-			out[o++] = hex[c & 15];
-		} else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-	return out;
-}
-
-static const char *
 show(const struct tok *t, char *out)
 {
-	return show_bytes(t->p, t->len, out);
+	return show_bytes(t->p, t->len, out, SHOW_SIZE);
 }
 
 /* " (did you mean 'x'?)" or "", for the end of a message. */
@@ -586,7 +560,7 @@ lex(struct assembler *a, const char *s, size_t len)
 			} else {
 				asm_error(a, a->line, (uint32_t)(i + 1),
 				    "unexpected character '%s'",
-				    show_bytes(s + i, 1, shown));
+				    show_bytes(s + i, 1, shown, sizeof shown));
 			}
 			return -1;
 		}
@@ -643,7 +617,7 @@ unescape(struct assembler *a, const struct tok *t, struct buf *out)
 		default:
 			asm_error(a, a->line, t->col + (uint32_t)(p - t->p),
 			    "unknown escape '%s' (use \\n \\t \\r \\0 \\\\ "
-			    "\\\" \\' or \\xHH)", show_bytes(p, 2, shown));
+			    "\\\" \\' or \\xHH)", show_bytes(p, 2, shown, sizeof shown));
 			return -1;
 		}
 		buf_put_u8(out, (uint8_t)v);

@@ -242,31 +242,6 @@ struct cfg_entry {
  * Show a word from an untrusted file in a message: control and non-ASCII
  * bytes escaped, long words cut, so that a message stays one short line.
  */
-static void
-cfg_show(const struct cfg_word *w, char *out, size_t outsize)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i, o = 0;
-
-	for (i = 0; i < w->len && o + 8 < outsize; i++) {
-		unsigned char c = (unsigned char)w->p[i];
-
-		if (i == 40) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (c < 0x20 || c >= 0x7f) {
-			out[o++] = '\\';
-			out[o++] = 'x';
-			out[o++] = hex[c >> 4];
-			out[o++] = hex[c & 15];
-		} else
-			out[o++] = (char)c;
-	}
-	out[o] = '\0';
-}
-
 static int
 cfg_space(int c)
 {
@@ -373,17 +348,17 @@ cfg_line(const char *path, unsigned lineno, const char *line, size_t len,
 	if (n == 0)
 		return 1;
 	if (cfg_opcode(&w[0], &e->opcode) != 0) {
-		cfg_show(&w[0], shown, sizeof shown);
+		show_bytes(w[0].p, w[0].len, shown, sizeof shown);
 		text = xasprintf("bad opcode '%s' (expected 0x00..0xFF)", shown);
 		goto fail_at0;
 	}
 	if (n == 1) {
-		cfg_show(&w[0], shown, sizeof shown);
+		show_bytes(w[0].p, w[0].len, shown, sizeof shown);
 		text = xasprintf("missing mnemonic after opcode '%s'", shown);
 		goto fail_at0;
 	}
 	if (!cfg_mnemonic_ok(&w[1])) {
-		cfg_show(&w[1], shown, sizeof shown);
+		show_bytes(w[1].p, w[1].len, shown, sizeof shown);
 		text = xasprintf("bad mnemonic '%s' (use letters, digits and _)",
 		    shown);
 		*msg = cfg_error(path, lineno, w[1].col, text);
@@ -402,7 +377,7 @@ cfg_line(const char *path, unsigned lineno, const char *line, size_t len,
 	memset(e->kind, 0, sizeof e->kind);
 	for (i = 2; i < n; i++) {
 		if ((k = opk_lookup(w[i].p, w[i].len)) < 0) {
-			cfg_show(&w[i], shown, sizeof shown);
+			show_bytes(w[i].p, w[i].len, shown, sizeof shown);
 			text = xasprintf("unknown operand kind '%s' (expected "
 			    CONFIG_KINDS ")", shown);
 			*msg = cfg_error(path, lineno, w[i].col, text);

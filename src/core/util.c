@@ -228,6 +228,32 @@ buf_free(struct buf *b)
 	b->len = b->cap = 0;
 }
 
+const char *
+show_bytes(const char *p, size_t len, char *out, size_t outsize)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	for (i = 0; i < len && o + 8 < outsize; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (i == 40) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (c < 0x20 || c >= 0x7f) {
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		} else
+			out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return out;
+}
+
 int
 edit_distance(const char *a, const char *b)
 {
@@ -275,5 +301,17 @@ parse_uint_option(const char *text, unsigned long min, unsigned long max,
 	if (errno != 0 || *end != '\0' || v < min || v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int
+option_number(const char *opt, const char *arg, unsigned long min,
+    unsigned long max, unsigned long *v, char **cause)
+{
+	if (parse_uint_option(arg, min, max, v) != 0) {
+		*cause = xasprintf("--%s needs a whole number from %lu to %lu, "
+		    "not '%s'", opt, min, max, arg);
+		return -1;
+	}
 	return 0;
 }

@@ -58,11 +58,21 @@ get_be16(const uint8_t *p)
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
 
+/*
+ * Untrusted bytes made printable for a message: control and non-ASCII
+ * bytes as \xHH, at most 40 bytes then "...".  outsize >= 8; returns out.
+ */
+const char *show_bytes(const char *p, size_t len, char *out, size_t outsize);
+
 /* Edit distance, for "did you mean" suggestions. */
 int	 edit_distance(const char *a, const char *b);
 
 /* Parse a non-negative decimal/hex integer option value with bounds. */
 int	 parse_uint_option(const char *text, unsigned long min,
 	    unsigned long max, unsigned long *out);
+/* The same for option --opt, with the message users see: 0, or -1 and
+ * *cause ("--opt needs a whole number from MIN to MAX, not 'ARG'"). */
+int	 option_number(const char *opt, const char *arg, unsigned long min,
+	    unsigned long max, unsigned long *v, char **cause);
 
 #endif

@@ -169,21 +169,8 @@ check_options(const struct micdb_opts *o, session_engine_fn *make,
 		*cause = xasprintf("no script: give --batch FILE or -x FILE");
 		return -1;
 	}
-	if (o->level != LEVEL_ISA) {
-		*cause = xasprintf("--level %s: the micro levels are not part "
-		    "of this build yet (use --level isa)",
-		    o->level == LEVEL_MIC ? "mic" : "pmic");
+	if (opts_check_debugger(o, cause) != 0)
 		return -1;
-	}
-	if (o->fork_join) {
-		*cause = xasprintf("--fork-join is not supported by this build");
-		return -1;
-	}
-	if (o->trace_path != NULL) {
-		*cause = xasprintf("--trace belongs to micdb run, not to the "
-		    "debugger");
-		return -1;
-	}
 	if (o->engine == ENGINE_OPENCL) {
 #ifdef HAVE_ENGINE_OCL
 		*make = make_ocl;

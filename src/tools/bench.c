@@ -528,18 +528,6 @@ parse_seconds(const char *arg, double *v, char **cause)
 	return 0;
 }
 
-static int
-number(const char *opt, const char *arg, unsigned long min,
-    unsigned long max, unsigned long *v, char **cause)
-{
-	if (parse_uint_option(arg, min, max, v) != 0) {
-		*cause = xasprintf("--%s needs a whole number from %lu to %lu, "
-		    "not '%s'", opt, min, max, arg);
-		return -1;
-	}
-	return 0;
-}
-
 /* 0, 1 after --help, -1 + *cause. */
 static int
 parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
@@ -586,7 +574,7 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 			o->device = optarg;
 			break;
 		case OPT_REPS:
-			if (number("reps", optarg, MIN_REPS, 1000, &v,
+			if (option_number("reps", optarg, MIN_REPS, 1000, &v,
 			    cause) != 0)
 				return -1;
 			o->reps = (unsigned)v;
@@ -609,19 +597,19 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 			have_runsec = 1;
 			break;
 		case OPT_STACK:
-			if (number("stack-words", optarg, 16,
+			if (option_number("stack-words", optarg, 16,
 			    MM_MAX_STACK_WORDS, &v, cause) != 0)
 				return -1;
 			o->stack_words = (uint32_t)v;
 			break;
 		case OPT_HEAP:
-			if (number("heap-words", optarg, 0, MM_MAX_HEAP_WORDS,
+			if (option_number("heap-words", optarg, 0, MM_MAX_HEAP_WORDS,
 			    &v, cause) != 0)
 				return -1;
 			o->heap_words = (uint32_t)v;
 			break;
 		case OPT_WARP:
-			if (number("warp-width", optarg, 1, 64, &v,
+			if (option_number("warp-width", optarg, 1, 64, &v,
 			    cause) != 0)
 				return -1;
 			o->warp_width = (uint32_t)v;

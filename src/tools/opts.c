@@ -115,18 +115,6 @@ bad:
 }
 
 static int
-number(const char *opt, const char *arg, unsigned long min,
-    unsigned long max, unsigned long *v, char **cause)
-{
-	if (parse_uint_option(arg, min, max, v) != 0) {
-		*cause = xasprintf("--%s needs a whole number from %lu to %lu, "
-		    "not '%s'", opt, min, max, arg);
-		return -1;
-	}
-	return 0;
-}
-
-static int
 add_program(struct micdb_opts *o, const char *arg, char **cause)
 {
 	const char *colon = strrchr(arg, ':');
@@ -158,29 +146,29 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 	while ((c = getopt_long(argc, argv, ":hx:", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CORES:
-			if (number("cores", optarg, 1, 1u << 26, &v, cause))
+			if (option_number("cores", optarg, 1, 1u << 26, &v, cause))
 				return -1;
 			o->ncores = (uint32_t)v;
 			break;
 		case OPT_WARP:
-			if (number("warp-width", optarg, 1, 64, &v, cause))
+			if (option_number("warp-width", optarg, 1, 64, &v, cause))
 				return -1;
 			o->warp_width = (uint32_t)v;
 			break;
 		case OPT_STACK:
-			if (number("stack-words", optarg, 16,
+			if (option_number("stack-words", optarg, 16,
 			    MM_MAX_STACK_WORDS, &v, cause))
 				return -1;
 			o->stack_words = (uint32_t)v;
 			break;
 		case OPT_HEAP:
-			if (number("heap-words", optarg, 0, MM_MAX_HEAP_WORDS,
+			if (option_number("heap-words", optarg, 0, MM_MAX_HEAP_WORDS,
 			    &v, cause))
 				return -1;
 			o->heap_words = (uint32_t)v;
 			break;
 		case OPT_MAXSTEPS:
-			if (number("max-steps", optarg, 1, ~0ul, &v, cause))
+			if (option_number("max-steps", optarg, 1, ~0ul, &v, cause))
 				return -1;
 			o->max_steps = v;
 			break;
@@ -270,6 +258,27 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 	}
 	if (o->nprogs == 0) {
 		*cause = xasprintf("no program given (usage: %s)", usage);
+		return -1;
+	}
+	return 0;
+}
+
+int
+opts_check_debugger(const struct micdb_opts *o, char **cause)
+{
+	if (o->level != LEVEL_ISA) {
+		*cause = xasprintf("--level %s: the micro levels are not part "
+		    "of this build yet (use --level isa)",
+		    o->level == LEVEL_MIC ? "mic" : "pmic");
+		return -1;
+	}
+	if (o->fork_join) {
+		*cause = xasprintf("--fork-join is not supported by this build");
+		return -1;
+	}
+	if (o->trace_path != NULL) {
+		*cause = xasprintf("--trace belongs to micdb run, not to the "
+		    "debugger");
 		return -1;
 	}
 	return 0;
