@@ -80,7 +80,7 @@ main(int argc, char **argv)
 	struct machine m;
 	struct mic1_store cs;
 	struct engine e;
-	struct engine_bp bp = { 1, -1, NULL };
+	struct engine_bp bp = { 1, -1, NULL, ENGINE_BP_ON_MPC };
 	struct engine_run er;
 	struct engine_stop stop;
 	uint16_t *core_prog;

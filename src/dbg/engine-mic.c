@@ -48,7 +48,6 @@ mic_step_fn(void *arg, struct machine *m, const struct ref_mask *mask,
 	mic1_step(arg, m, mask, sum);
 }
 
-/* Breakpoints name control-store addresses: bp->pc is an MPC here. */
 static int
 mic_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
@@ -90,6 +89,12 @@ mic_free(struct engine *e)
 	memset(e, 0, sizeof *e);
 }
 
+static int
+mic_at_boundary(struct engine *e, uint32_t core)
+{
+	return mic1_at_boundary(engine_mic_state(e), e->m, core);
+}
+
 static const struct engine_ops mic_ops = {
 	.name = "mic",
 	.run = mic_run,
@@ -98,6 +103,7 @@ static const struct engine_ops mic_ops = {
 	.push_cores = mic_nothing,
 	.sync_memory = mic_nothing,
 	.add_input = mic_add_input,
+	.at_boundary = mic_at_boundary,
 	.free = mic_free,
 };
 

@@ -37,12 +37,22 @@ enum stop_reason {
 	STOP_INTERRUPT,    /* *interrupt became non-zero */
 };
 
-/* A breakpoint as engines check it: an address on a set of cores.  The
- * debugger keeps conditions, hit counts and the rest. */
+/* What a breakpoint's pc is compared with: the ISA PC or the MPC. */
+enum engine_bp_on { ENGINE_BP_ON_PC, ENGINE_BP_ON_MPC };
+
+/*
+ * A breakpoint as engines check it: an address on a set of cores.  The
+ * debugger keeps conditions, hit counts and the rest.  A PC breakpoint
+ * stops an ISA-level core about to execute the opcode at pc, and a
+ * micro-level core when it reaches its instruction boundary with PC = pc
+ * (ops->at_boundary); an MPC breakpoint stops only micro-level cores,
+ * about to execute the micro-instruction at control-store address pc.
+ */
 struct engine_bp {
 	uint32_t	 id;
-	int32_t		 pc;        /* ISA: byte address of an opcode */
+	int32_t		 pc;        /* byte address of an opcode, or an MPC */
 	const uint8_t	*cores;     /* per core: 1 if it applies; NULL: all */
+	uint8_t		 on;        /* enum engine_bp_on; 0 (PC) by default */
 };
 
 struct engine_run {
@@ -81,6 +91,10 @@ struct engine_ops {
 	int	(*sync_memory)(struct engine *e, char **cause);
 	void	(*add_input)(struct engine *e, uint32_t core,
 		    const uint8_t *data, size_t len);
+	/* Micro-level engines: 1 if the core is at an ISA instruction
+	 * boundary (mic1.md section 2).  NULL for ISA-level engines, whose
+	 * cores always are. */
+	int	(*at_boundary)(struct engine *e, uint32_t core);
 	void	(*free)(struct engine *e);
 };
 
@@ -104,10 +118,9 @@ void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
 	    uint32_t core, uint32_t bp_id);
 
-/* What a breakpoint's pc is compared with: the ISA PC or the MPC. */
-enum engine_bp_on { ENGINE_BP_ON_PC, ENGINE_BP_ON_MPC };
-
-/* Add the running, unmasked cores at a breakpoint to stop; 1 if any. */
+/* Add the running, unmasked cores at a breakpoint to stop; 1 if any.
+ * level is what the engine steps: ENGINE_BP_ON_PC for the ISA level,
+ * ENGINE_BP_ON_MPC for a micro level (see struct engine_bp). */
 int	engine_check_bps(struct engine *e, const struct engine_run *r,
 	    struct engine_stop *stop, enum engine_bp_on on);
 /* Mark cores that faulted since the last call in seen (one byte per

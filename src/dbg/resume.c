@@ -54,6 +54,7 @@ session_sync_bps(struct session *s)
 			s->ebps[s->nebps].id = b->id;
 			s->ebps[s->nebps].pc = b->locs[k].pc;
 			s->ebps[s->nebps].cores = b->locs[k].mask;
+			s->ebps[s->nebps].on = ENGINE_BP_ON_PC;
 			s->nebps++;
 		}
 	}
@@ -500,6 +501,7 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 			eb->id = IBP_ID | (uint32_t)i;
 			eb->pc = r->ibps[i].pc;
 			eb->cores = r->core_mask;
+			eb->on = ENGINE_BP_ON_PC;
 		}
 		memset(&er, 0, sizeof er);
 		er.max_steps = n;

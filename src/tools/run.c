@@ -141,6 +141,7 @@ find_input_points(struct run *r)
 		r->in_bps[0].id = RUN_INPUT_BP;
 		r->in_bps[0].pc = OP_IN;
 		r->in_bps[0].cores = r->core0;
+		r->in_bps[0].on = ENGINE_BP_ON_MPC;
 		r->nin_bps = 1;
 		return;
 	}
