@@ -866,7 +866,7 @@ check_options(const struct micdb_opts *o, struct tui *t, char **cause)
 	if (opts_check_debugger(o, cause) != 0)
 		return -1;
 	t->engine_name = "ref";
-	if (o->engine == ENGINE_OPENCL) {
+	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
 #ifdef HAVE_ENGINE_OCL
 		t->engine_ocl = 1;
 		t->engine_name = "opencl";

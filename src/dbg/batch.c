@@ -171,7 +171,7 @@ check_options(const struct micdb_opts *o, session_engine_fn *make,
 	}
 	if (opts_check_debugger(o, cause) != 0)
 		return -1;
-	if (o->engine == ENGINE_OPENCL) {
+	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
 #ifdef HAVE_ENGINE_OCL
 		*make = make_ocl;
 #else
@@ -278,7 +278,7 @@ batch_main(int argc, char **argv)
 	cfg.max_steps = o.max_steps;
 	cfg.repeat = 0;
 #ifdef HAVE_ENGINE_OCL
-	if (o.engine == ENGINE_OPENCL)
+	if (level_engine_kind(o.level, o.engine) == ENGINE_OPENCL)
 		cfg.warps = ocl_warps;
 #endif
 	t.raw = o.output_raw || l.ncores == 1;

@@ -45,7 +45,7 @@ opts_init(struct micdb_opts *o)
 	o->stack_words = MM_DEFAULT_STACK_WORDS;
 	o->heap_words = MM_DEFAULT_HEAP_WORDS;
 	o->level = LEVEL_ISA;
-	o->engine = ENGINE_REF;
+	o->engine = ENGINE_DEFAULT;
 }
 
 static void

@@ -8,11 +8,9 @@
 
 #include <stdint.h>
 
+#include "levels.h"
 #include "machine.h"
 #include "program.h"
-
-enum engine_kind { ENGINE_REF, ENGINE_OPENCL };
-enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 
 /* --program FILE:RANGE (MIMD); the positional PROGRAM has no ranges and
  * runs on every core that no range covers. */

@@ -68,9 +68,7 @@ struct run {
 	FILE			*trace;
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
-	struct mic1_store	 cs;           /* --level mic: the microprogram */
-	struct mal_syms		 syms;
-	int			 have_cs;
+	struct microcode	 mc;           /* micro levels: the microprogram */
 	struct engine_bp	*in_bps;       /* IN instructions of core 0 */
 	size_t			 nin_bps;
 	uint8_t			*core0;        /* core set {0} for in_bps */
@@ -336,42 +334,20 @@ check_supported(const struct micdb_opts *o, char **cause)
 static int
 engine_create(struct run *r, char **cause)
 {
-	if (r->o->level == LEVEL_MIC) {
-		char *path = r->o->microcode ? xstrdup(r->o->microcode) :
-		    engine_mic_default_microcode();
-		int rc;
-
-		if (r->o->engine == ENGINE_OPENCL) {
-			free(path);
-			*cause = xasprintf("the micro level runs on the reference "
-			    "engine only in this build: use --engine ref");
+	if (r->o->level != LEVEL_ISA) {
+		if (microcode_load(&r->mc, r->o->level, r->o->microcode,
+		    cause) != 0)
 			return -1;
-		}
-		rc = engine_mic_load_microcode(path, &r->cs, &r->syms, cause);
-		free(path);
-		if (rc != 0)
-			return -1;
-		r->have_cs = 1;
-		return engine_mic_create(&r->e, &r->m, &r->cs, cause);
 	}
-	if (r->o->engine == ENGINE_OPENCL) {
-#ifdef HAVE_ENGINE_OCL
-		return engine_ocl_create(&r->e, &r->m, r->o->device, cause);
-#else
-		*cause = xasprintf("the OpenCL engine is not part of this build "
-		    "yet: use --engine ref");
-		return -1;
-#endif
-	}
-	return engine_ref_create(&r->e, &r->m, cause);
+	return level_engine_open(&r->e, &r->m, r->o->level, r->o->engine,
+	    r->o->device, &r->mc, cause);
 }
 
 static void
 run_free(struct run *r)
 {
 	engine_free(&r->e);
-	if (r->have_cs)
-		mal_syms_free(&r->syms);
+	microcode_free(&r->mc);
 	free(r->reported);
 	free(r->in_bps);
 	free(r->core0);

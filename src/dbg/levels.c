@@ -1,0 +1,112 @@
+/*
+ * The engine factory of levels.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine-mic.h"
+#include "levels.h"
+#include "util.h"
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl.h"
+#endif
+
+static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
+
+const char *
+level_name(enum level level)
+{
+	return (unsigned)level < NLEVEL ? level_names[level] : "?";
+}
+
+int
+level_parse(const char *name, enum level *out)
+{
+	for (int i = 0; i < NLEVEL; i++)
+		if (strcmp(name, level_names[i]) == 0) {
+			*out = (enum level)i;
+			return 0;
+		}
+	return -1;
+}
+
+int
+microcode_load(struct microcode *mc, enum level level, const char *path,
+    char **cause)
+{
+	memset(mc, 0, sizeof *mc);
+	mc->level = level;
+	if (level != LEVEL_MIC) {
+		*cause = xasprintf("the %s level has no microprogram loader in "
+		    "this build (use --level mic)", level_name(level));
+		return -1;
+	}
+	mc->path = path != NULL ? xstrdup(path) :
+	    engine_mic_default_microcode();
+	if (engine_mic_load_microcode(mc->path, &mc->cs, &mc->syms,
+	    cause) != 0) {
+		free(mc->path);
+		mc->path = NULL;
+		return -1;
+	}
+	mc->loaded = 1;
+	return 0;
+}
+
+void
+microcode_free(struct microcode *mc)
+{
+	if (mc->loaded)
+		mal_syms_free(&mc->syms);
+	free(mc->path);
+	memset(mc, 0, sizeof *mc);
+}
+
+/* The OpenCL kernels are the default where this build has them for the
+ * level. */
+enum engine_kind
+level_engine_kind(enum level level, enum engine_kind kind)
+{
+	(void)level;
+	if (kind != ENGINE_DEFAULT)
+		return kind;
+	return ENGINE_REF;
+}
+
+int
+level_engine_open(struct engine *e, struct machine *m, enum level level,
+    enum engine_kind kind, const char *device, const struct microcode *mc,
+    char **cause)
+{
+	kind = level_engine_kind(level, kind);
+	if (level != LEVEL_ISA && (mc == NULL || !mc->loaded ||
+	    mc->level != level)) {
+		*cause = xasprintf("no microprogram is loaded for the %s level",
+		    level_name(level));
+		return -1;
+	}
+	switch (level) {
+	case LEVEL_ISA:
+		if (kind == ENGINE_REF)
+			return engine_ref_create(e, m, cause);
+#ifdef HAVE_ENGINE_OCL
+		return engine_ocl_create(e, m, device, cause);
+#else
+		(void)device;
+		*cause = xasprintf("the OpenCL engine is not part of this "
+		    "build: use --engine ref");
+		return -1;
+#endif
+	case LEVEL_MIC:
+		if (kind == ENGINE_REF)
+			return engine_mic_create(e, m, &mc->cs, cause);
+		*cause = xasprintf("the micro level runs on the reference "
+		    "engine only in this build: use --engine ref");
+		return -1;
+	case LEVEL_PMIC:
+		break;
+	}
+	*cause = xasprintf("the %s level is not part of this build (use "
+	    "--level isa or --level mic)", level_name(level));
+	return -1;
+}
