@@ -682,9 +682,9 @@ test_session(void)
 	o = cmd(&t, "frobnicate");
 	ok(has(o, "error: unknown command 'frobnicate'"),
 	    "session: an unknown command is an error, not the end");
-	o = cmd(&t, "set level pmic");
-	is_str(o, "error: the micro levels are not part of this build yet",
-	    "session: set level pmic");
+	o = cmd(&t, "set level pdp11");
+	is_str(o, "error: unknown level 'pdp11' (use isa, mic or pmic)",
+	    "session: set level takes a level name");
 	ok(session_execute(t.s, "quit", &t.out, NULL) == SESSION_QUIT,
 	    "session: quit");
 	tsess_close(&t);

@@ -22,7 +22,7 @@ static const struct cmd_entry *const info_table[] = {
 	&cmd_info_break_entry, &cmd_info_cores_entry, &cmd_info_warps_entry,
 	&cmd_info_lanes_entry, &cmd_info_registers_entry,
 	&cmd_info_frame_entry, &cmd_info_globals_entry, &cmd_info_heap_entry,
-	&cmd_info_divergence_entry,
+	&cmd_info_divergence_entry, &cmd_info_level_entry,
 	NULL
 };
 
@@ -271,6 +271,7 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 
 const struct cmd_entry cmd_info_lanes_entry = {
 	.name = "lanes",
+	.alias = "l",	/* i l stayed info lanes when info level came */
 	.usage = "info lanes [W]",
 	.summary = "the lanes of the focused warp",
 	.help = "the lanes of the focused warp (or warp W): active, converged\n"
