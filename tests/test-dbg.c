@@ -720,6 +720,270 @@ test_repeat(void)
 	tsess_close(&t);
 }
 
+/* --- switching levels (mic1.md section 5) ------------------------------- */
+
+#ifndef MICDB_SRCDIR
+#define MICDB_SRCDIR "."
+#endif
+
+/* Per-core console output, as the session hands it out. */
+struct outs {
+	struct buf	*core;
+	uint32_t	 n;
+};
+
+static void
+collect(void *arg, uint32_t core, const uint8_t *data, size_t len)
+{
+	struct outs *o = arg;
+
+	if (core < o->n)
+		buf_put(&o->core[core], data, len);
+}
+
+/* The final state a switch must not change: what mic1.md section 2
+ * compares (memory, PC, SP, LV, status) and the output. */
+struct final {
+	struct machine	*m;
+	struct outs	 out;
+};
+
+static uint32_t
+rng(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 11);
+}
+
+static int
+exec_wait(struct session *s, const char *line, struct buf *b, char **cause)
+{
+	int rc = session_execute(s, line, b, cause);
+
+	if (rc == 0 && session_running(s))
+		rc = session_wait(s, b, cause);
+	return rc;
+}
+
+static int
+can_run(const struct machine *m)
+{
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		if (m->cores[c].status == CORE_RUNNING ||
+		    m->cores[c].status == CORE_WAITING)
+			return 1;
+	return 0;
+}
+
+/*
+ * Run prog on ncores to its end.  seed 0: at the ISA level only;
+ * otherwise from a random level, with random stepping (step, stepi,
+ * continue to a tbreak) and level switches in between, both through
+ * set level and through session_set_level.  Returns the session (the
+ * caller compares and frees), NULL on failure.
+ */
+static struct session *
+run_switching(const struct program **progs, uint32_t ncores,
+    const char *input, uint64_t seed, struct outs *out, unsigned *switches)
+{
+	struct session_config cfg;
+	struct session *s;
+	struct buf b = { 0 };
+	char *cause = NULL, line[64];
+	uint64_t x = seed;
+	int rounds = 0;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = ncores;
+	cfg.machine.stack_words = 1024;
+	cfg.machine.heap_words = 4096;
+	cfg.machine.warp_width = 8;
+	cfg.progs = progs;
+	cfg.nprogs = 1;
+	cfg.engine = ENGINE_REF;
+	cfg.level = seed != 0 && rng(&x) % 2 ? LEVEL_MIC : LEVEL_ISA;
+	cfg.output = collect;
+	cfg.output_arg = out;
+	cfg.input = (const uint8_t *)input;
+	cfg.input_len = input ? strlen(input) : 0;
+	out->n = ncores;
+	out->core = xcalloc(ncores, sizeof *out->core);
+	*switches = 0;
+	if (session_create(&s, &cfg, &cause) != 0) {
+		tap_diag("%s", cause);
+		free(cause);
+		return NULL;
+	}
+	while (can_run(session_machine(s)) && rounds++ < 100000) {
+		uint32_t r = seed ? rng(&x) : 0;
+		int rc = 0;
+
+		b.len = 0;
+		if (seed == 0) {
+			rc = exec_wait(s, "continue", &b, &cause);
+		} else if (r % 4 == 0) {
+			enum level to = session_level(s) == LEVEL_ISA ?
+			    LEVEL_MIC : LEVEL_ISA;
+
+			/* half through the command, half through the API
+			 * (which runs mid-instruction cores on as well) */
+			if (r % 8 == 0) {
+				snprintf(line, sizeof line, "set level %s",
+				    level_name(to));
+				rc = exec_wait(s, line, &b, &cause);
+			} else
+				rc = session_set_level(s, to, 1, &cause);
+			(*switches)++;
+		} else if (r % 4 == 1) {
+			snprintf(line, sizeof line, "stepi %u",
+			    1 + rng(&x) % 97);
+			rc = exec_wait(s, line, &b, &cause);
+		} else {
+			snprintf(line, sizeof line, "step %u", 1 + rng(&x) % 13);
+			rc = exec_wait(s, line, &b, &cause);
+		}
+		if (rc != 0) {
+			/* a step whose focused core has halted is refused at
+			 * a micro level: move on with continue */
+			free(cause);
+			cause = NULL;
+			b.len = 0;
+			if (exec_wait(s, "continue", &b, &cause) != 0) {
+				tap_diag("seed %llu: %s",
+				    (unsigned long long)seed, cause);
+				free(cause);
+				cause = NULL;
+				break;
+			}
+		}
+	}
+	buf_free(&b);
+	return s;
+}
+
+static int
+same_final(struct session *a, struct outs *oa, struct session *b,
+    struct outs *ob, const char *name, uint64_t seed)
+{
+	const struct machine *ma = session_machine(a), *mb = session_machine(b);
+	uint32_t n = ma->cfg.ncores;
+
+	for (uint32_t c = 0; c < n; c++) {
+		const struct core *x = &ma->cores[c], *y = &mb->cores[c];
+
+		/* a fault stops a micro-level core inside its instruction
+		 * (SP may have moved): compare where and why it faulted */
+		if (x->status != y->status || x->fault != y->fault ||
+		    (x->status == CORE_ERROR ? x->fault_pc != y->fault_pc :
+		    x->sp != y->sp || x->lv != y->lv || x->pc != y->pc)) {
+			tap_diag("%s seed %llu: core %u differs: status %d/%d pc "
+			    "%d/%d sp %d/%d lv %d/%d", name,
+			    (unsigned long long)seed, c, x->status, y->status,
+			    x->pc, y->pc, x->sp, y->sp, x->lv, y->lv);
+			return 0;
+		}
+		if (oa->core[c].len != ob->core[c].len ||
+		    memcmp(oa->core[c].data, ob->core[c].data,
+		    oa->core[c].len) != 0) {
+			tap_diag("%s seed %llu: core %u's output differs", name,
+			    (unsigned long long)seed, c);
+			return 0;
+		}
+		for (int32_t w = 0; x->status != CORE_ERROR &&
+		    w <= x->sp - MM_STACK_BASE; w++)
+			if (ma->stacks[(size_t)c * ma->cfg.stack_words + w] !=
+			    mb->stacks[(size_t)c * mb->cfg.stack_words + w]) {
+				tap_diag("%s seed %llu: core %u stack word %d "
+				    "differs", name, (unsigned long long)seed,
+				    c, w);
+				return 0;
+			}
+	}
+	if (memcmp(ma->globals, mb->globals, MM_GLOBALS_WORDS *
+	    sizeof *ma->globals) != 0 || ma->heap_top != mb->heap_top ||
+	    memcmp(ma->heap, mb->heap, ma->cfg.heap_words *
+	    sizeof *ma->heap) != 0) {
+		tap_diag("%s seed %llu: globals or heap differ", name,
+		    (unsigned long long)seed);
+		return 0;
+	}
+	return 1;
+}
+
+static void
+outs_free(struct outs *o)
+{
+	for (uint32_t c = 0; c < o->n; c++)
+		buf_free(&o->core[c]);
+	free(o->core);
+	memset(o, 0, sizeof *o);
+}
+
+/* Every sample program, switched at random points, ends exactly as a
+ * run that never switches. */
+static void
+test_level_switch(void)
+{
+	static const struct {
+		const char	*name;
+		uint32_t	 ncores;
+		const char	*input;
+	} samples[] = {
+		{ "hello", 1, NULL }, { "fib", 1, NULL },
+		{ "factorial", 1, NULL }, { "recsum", 1, NULL },
+		{ "gcd", 1, NULL }, { "sieve", 1, NULL }, { "wide", 1, NULL },
+		{ "bubble", 1, NULL }, { "decimal", 1, NULL },
+		{ "multiply", 1, NULL }, { "echo", 1, "IJVM echo test.\n" },
+		{ "reverse", 1, "stressed\n" }, { "parsum", 8, NULL },
+		{ "matmul", 8, NULL }, { "workqueue", 8, NULL },
+		{ "collatz", 32, NULL },
+	};
+	const int seeds = 6;
+
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+		struct program p;
+		const struct program *progs[1] = { &p };
+		char *path = xasprintf("%s/programs/%s.jas", MICDB_SRCDIR,
+		    samples[i].name), *cause = NULL;
+		struct outs ref = { 0 };
+		struct session *r;
+		unsigned sw, total = 0;
+		int good = 1;
+
+		if (program_load_file(&p, path, &cause) != 0) {
+			ok(0, "switch: %s loads (%s)", samples[i].name, cause);
+			free(cause);
+			free(path);
+			continue;
+		}
+		free(path);
+		r = run_switching(progs, samples[i].ncores, samples[i].input,
+		    0, &ref, &sw);
+		for (int k = 1; r != NULL && k <= seeds; k++) {
+			uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)k +
+			    i;
+			struct outs o = { 0 };
+			struct session *t = run_switching(progs,
+			    samples[i].ncores, samples[i].input, seed, &o, &sw);
+
+			total += sw;
+			good &= t != NULL && same_final(r, &ref, t, &o,
+			    samples[i].name, seed);
+			session_free(t);
+			outs_free(&o);
+		}
+		ok(r != NULL && good && total > 0, "switch: %s on %u core%s: "
+		    "%d runs with random switches (%u in all) end as the "
+		    "unswitched run", samples[i].name, samples[i].ncores,
+		    samples[i].ncores == 1 ? "" : "s", seeds, total);
+		session_free(r);
+		outs_free(&ref);
+		program_free(&p);
+	}
+}
+
 int
 main(void)
 {
@@ -731,5 +995,6 @@ main(void)
 	test_dsym();
 	test_session();
 	test_repeat();
+	test_level_switch();
 	return done_testing();
 }
