@@ -720,6 +720,110 @@ test_repeat(void)
 	tsess_close(&t);
 }
 
+/* --- the session API of the panes ----------------------------------------- */
+
+static const char call_src[] =
+".constant\nOBJREF 0xCAFE\n.end-constant\n"
+".main\n.var\nr\n.end-var\n"
+"        LDC_W OBJREF\n"
+"        BIPUSH 2\n"
+"        BIPUSH 3\n"
+"        INVOKEVIRTUAL add\n"
+"        ISTORE r\n"
+"        HALT\n"
+".end-main\n"
+".method add(x, y)\n.var\nt\n.end-var\n"
+"inside: ILOAD x\n"
+"        ILOAD y\n"
+"        IADD\n"
+"        IRETURN\n"
+".end-method\n";
+
+static void
+test_api(void)
+{
+	struct tsess t;
+	const struct session_bp *bps;
+	struct session_frame *f;
+	const struct microcode *mc;
+	size_t n, nf;
+	char *cause = NULL;
+	const char *o;
+
+	if (!ok(tsess_open(&t, call_src, 2, 0) == 0, "api: created"))
+		return;
+	ok(session_level(t.s) == LEVEL_ISA, "api: starts at the ISA level");
+	ok(session_microcode(t.s, LEVEL_MIC) == NULL &&
+	    session_level_state(t.s) == NULL,
+	    "api: no microprogram before the micro level is used");
+	o = cmd(&t, "break inside");
+	o = cmd(&t, "break mpc iadd1 core 1");
+	ok(has(o, "breakpoint 2 at MPC 0x") && has(o, "(iadd1, mic1.mal:") &&
+	    has(o, "on core 1") && has(o, "take effect at the micro level"),
+	    "api: break mpc at the ISA level says when it applies");
+	n = session_breakpoints(t.s, &bps);
+	ok(n == 2 && bps[0].id == 1 && !bps[0].on_mpc &&
+	    strcmp(bps[0].label, "inside") == 0 && bps[0].cores == NULL &&
+	    bps[0].ncores_set == 2, "api: a PC breakpoint as data");
+	ok(n == 2 && bps[1].id == 2 && bps[1].on_mpc &&
+	    bps[1].label != NULL && strcmp(bps[1].label, "iadd1") == 0 &&
+	    bps[1].cores != NULL && bps[1].cores[1] && !bps[1].cores[0] &&
+	    bps[1].ncores_set == 1, "api: an MPC breakpoint as data");
+	mc = session_microcode(t.s, LEVEL_MIC);
+	ok(mc != NULL && mc->loaded && n == 2 &&
+	    mc->cs.present[bps[1].addr],
+	    "api: the microprogram was loaded to resolve the label");
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 1 hit by cores 0-1"), "api: stopped in add");
+	ok(session_frames(t.s, 0, &f, &nf, &cause) == 0 && nf == 2,
+	    "api: two frames");
+	ok(nf == 2 && f[0].method != NULL && strcmp(f[0].method, "add") == 0 &&
+	    f[0].nparams == 2 && f[0].nlocals == 4 &&
+	    f[0].locals[1].name != NULL &&
+	    strcmp(f[0].locals[1].name, "x") == 0 &&
+	    f[0].locals[1].value == 2 && f[0].locals[2].value == 3 &&
+	    f[0].saved_pc > 0 && f[0].saved_lv == MM_STACK_BASE &&
+	    f[0].note == NULL, "api: the method's frame, names and values");
+	ok(nf == 2 && f[1].method != NULL &&
+	    strcmp(f[1].method, "main") == 0 && f[1].link == -1 &&
+	    f[1].pc == f[0].saved_pc, "api: main's frame is the caller");
+	session_frames_free(f, nf);
+	ok(session_frames(t.s, 7, &f, &nf, &cause) == -1 &&
+	    strstr(cause, "out of range") != NULL, "api: frames of no core");
+	free(cause);
+	cause = NULL;
+	ok(session_set_level(t.s, LEVEL_MIC, 0, &cause) == 0 &&
+	    session_level(t.s) == LEVEL_MIC, "api: ISA -> mic");
+	ok(session_level_state(t.s) != NULL,
+	    "api: the Mic-1 state for the datapath pane");
+	ok(session_engine(t.s) != NULL &&
+	    strcmp(session_engine(t.s)->ops->name, "mic") == 0,
+	    "api: the engine is the Mic-1 one");
+	o = cmd(&t, "stepi");
+	ok(session_set_level(t.s, LEVEL_ISA, 0, &cause) == -1 &&
+	    cause != NULL && strstr(cause, "2 cores are inside an "
+	    "instruction") != NULL && session_level(t.s) == LEVEL_MIC,
+	    "api: mic -> ISA refused mid-instruction without to_boundary");
+	free(cause);
+	cause = NULL;
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 2 hit by core 1 [1 of 2] at MPC 0x") &&
+	    has(o, "core 1 at MPC"),
+	    "api: the MPC breakpoint stops only its core set");
+	ok(session_set_level(t.s, LEVEL_ISA, 1, &cause) == 0 &&
+	    session_level(t.s) == LEVEL_ISA && session_level_state(t.s) == NULL,
+	    "api: mic -> ISA with to_boundary");
+	o = cmd(&t, "info registers 1");
+	ok(has(o, "PC   0x") && has(o, "(inside+5,"),
+	    "api: core 1 ran to the boundary after IADD");
+	o = cmd(&t, "continue");
+	ok(has(o, "all cores halted"), "api: an MPC breakpoint does not stop "
+	    "the ISA level");
+	o = cmd(&t, "print r");
+	is_str(o, "$1 = 5\n", "api: the result");
+	tsess_close(&t);
+}
+
 /* --- switching levels (mic1.md section 5) ------------------------------- */
 
 #ifndef MICDB_SRCDIR
@@ -995,6 +1099,7 @@ main(void)
 	test_dsym();
 	test_session();
 	test_repeat();
+	test_api();
 	test_level_switch();
 	return done_testing();
 }

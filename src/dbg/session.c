@@ -612,7 +612,8 @@ env_name(void *arg, const char *name, int dollar, int32_t *val, char **cause)
 
 	if (dollar)
 		return dollar_value(s, ea->core, name, val, cause);
-	dm = session_method_at(s, ea->core, session_insn_pc(s, ea->core));
+	/* the method the core is in: a halted core's PC is past its HALT */
+	dm = session_method_at(s, ea->core, session_core_pc(s, ea->core));
 	if ((idx = dsym_local(dm, name)) >= 0)
 		return read_local(s, ea->core, idx, name, val, cause);
 	if ((idx = global_index(s, ea->core, name)) >= 0)
