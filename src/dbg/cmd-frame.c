@@ -60,9 +60,9 @@ put_micro(struct session *s, uint32_t core, struct buf *out)
 	    jam & MIC1_JAM_Z ? " JAMZ" : "");
 	fn = mic1_func_name(MIC1_ALU_FUNC(alu));
 	if (fn == NULL)
-		fn = MIC1_ALU_FUNC(alu) == 0 ? "0 (AND, inputs off)" :
-		    "(not in the book's table)";
-	buf_printf(out, "     ALU %s (F0F1 ENA ENB INVA INC = %d%d %d %d %d %d)"
+		fn = MIC1_ALU_FUNC(alu) == 0 ? "0" :
+		    "not in the book's table";
+	buf_printf(out, "     ALU %s  F0 F1 ENA ENB INVA INC = %d %d %d %d %d %d"
 	    "%s%s\n", fn, !!(alu & MIC1_ALU_F0),
 	    !!(alu & MIC1_ALU_F1), !!(alu & MIC1_ALU_ENA),
 	    !!(alu & MIC1_ALU_ENB), !!(alu & MIC1_ALU_INVA),

@@ -47,7 +47,7 @@ begin_isa_steps(struct session *s, uint64_t n, char **cause)
 {
 	if (s->level == LEVEL_ISA)
 		return resume_begin(s, RESUME_STEP, n, cause);
-	if (focus_can_step(s, "step", cause) != 0 ||
+	if (focus_can_step(s, "step to", cause) != 0 ||
 	    resume_begin(s, RESUME_STEP, n, cause) != 0)
 		return -1;
 	s->run.boundaries = 1;
@@ -115,8 +115,9 @@ focus_can_step(struct session *s, const char *what, char **cause)
 	if (c->status == CORE_RUNNING || c->status == CORE_WAITING)
 		return 0;
 	*cause = xasprintf("core %u has %s: nothing to %s (focus another core "
-	    "with core N, or use step)", s->focus,
-	    c->status == CORE_HALTED ? "halted" : "faulted", what);
+	    "with core N, or use %s)", s->focus,
+	    c->status == CORE_HALTED ? "halted" : "faulted", what,
+	    s->level == LEVEL_ISA ? "step" : "stepi");
 	return -1;
 }
 

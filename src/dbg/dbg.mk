@@ -40,7 +40,7 @@ micdb_sources += $(dbg_session_sources) src/dbg/batch.c src/dbg/batch.h
 
 unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
-shell_tests += tests/batch.sh
+shell_tests += tests/batch.sh tests/level-switch.sh
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources) \
 	src/dbg/engine.h src/dbg/engine-ref.c
