@@ -88,6 +88,27 @@ run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --microcode \
     "$TMP/bad.mal" "$PROGRAMS/hello.jas"
 expect_rc 2 "--microcode with assembler errors (even at --level isa)"
 expect_err "bad.mal:2:" "assembler errors as file:line:column"
+# A .mic1 control store: without symbols, MPC breakpoints take
+# addresses only; with the FILE.sym that mic1-as -s writes, labels too.
+MIC1_AS=$top_builddir/src/mic1-as
+"$MIC1_AS" -o "$TMP/m.mic1" "$top_srcdir/microcode/mic1.mal"
+printf 'break mpc Main1\nbreak mpc 2\nstepi 4\ninfo level\nset level isa\n' \
+    >"$TMP/mic1.cmd"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
+    --microcode "$TMP/m.mic1" "$PROGRAMS/hello.jas"
+expect_rc 1 "a .mic1 without symbols: break mpc LABEL fails"
+grep -q "m.mic1 has no symbols: give an address" "$out"
+ok $? "a .mic1 without symbols: break mpc says to give an address"
+grep -q "breakpoint 1 hit by core 0 \[1 of 1\] at MPC 0x002" "$out"
+ok $? "a .mic1 without symbols: break mpc ADDR stops"
+grep -q "level: mic (microprogram m.mic1)" "$out"
+ok $? "a .mic1 without symbols: info level names it"
+"$MIC1_AS" -o "$TMP/s.mic1" -s "$TMP/s.sym" "$top_srcdir/microcode/mic1.mal"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
+    --microcode "$TMP/s.mic1" "$PROGRAMS/hello.jas"
+expect_rc 0 "a .mic1 with its .sym: every command works"
+grep -q "breakpoint 1 at MPC 0x002 (Main1, mic1.mal:" "$out"
+ok $? "a .mic1 with its .sym: break mpc LABEL"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --cores 0 \
     "$PROGRAMS/hello.jas"
 expect_rc 2 "--cores 0"
