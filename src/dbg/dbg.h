@@ -241,17 +241,20 @@ struct warp_view {
 	uint32_t	 lanes;      /* cores in it (the last may be short) */
 	uint64_t	 active;     /* lane mask of RUNNING cores */
 	uint32_t	 nactive;
-	uint32_t	 npaths;     /* distinct PCs of the active lanes */
-	int32_t		 pc[64];     /* by group size, largest first */
+	uint32_t	 npaths;     /* distinct paths (PCs, or MPCs at a
+				        micro level) of the active lanes */
+	int32_t		 pc[64];     /* paths by group size, largest first */
 	uint32_t	 count[64];
 	uint64_t	 converged;  /* the largest group (ties: lowest lane) */
 };
 void	 div_init(struct div_acc *d, uint32_t warp_width);
 void	 div_free(struct div_acc *d);
 void	 div_reset(struct div_acc *d);
-void	 div_sample(struct div_acc *d, const struct machine *m);
+/* by_mpc: the program path is the MPC (a micro level), else the PC */
+void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
 uint32_t div_nwarps(const struct machine *m);
-void	 div_warp(const struct machine *m, uint32_t w, struct warp_view *v);
+void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
+	    struct warp_view *v);
 
 /* Stop bookkeeping shared by resume.c and watch.c. */
 void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);

@@ -559,7 +559,7 @@ dollar_value(struct session *s, uint32_t core, const char *name,
 	else if (strcmp(name, "mask") == 0) {
 		struct warp_view v;
 
-		div_warp(&s->m, core / w, &v);
+		div_warp(&s->m, core / w, s->level != LEVEL_ISA, &v);
 		*val = (int32_t)(uint32_t)v.active;
 	} else if ((r = reg_find(name)) >= 0)
 		*val = reg_get(&s->m.cores[core], r);

@@ -28,4 +28,7 @@ next
 core 2
 step
 info cores
+info warps
+info lanes
+info divergence
 continue
