@@ -86,6 +86,13 @@ struct mal_syms {
 int	mal_assemble(const char *path, const char *src, size_t len,
 	    struct mic1_store *cs, struct mal_syms *syms,
 	    struct mal_errors *errs);
+/* The same, with warnings (work-arounds the assembler made for textbook
+ * dialect oddities: an anchored label never defined, an if target that
+ * needed an added "goto" word) in *warns when it is not NULL, on success
+ * and on failure; the caller frees them with mal_errors_free. */
+int	mal_assemble_warn(const char *path, const char *src, size_t len,
+	    struct mic1_store *cs, struct mal_syms *syms,
+	    struct mal_errors *errs, struct mal_errors *warns);
 /* Read and assemble a file; on failure *cause holds every message, one
  * per line. */
 int	mal_assemble_file(const char *path, struct mic1_store *cs,
