@@ -89,6 +89,7 @@ struct mal {
 	int			 has_def;
 	int			 def_line;
 	uint8_t			 reserved[MIC1_STORE_WORDS]; /* .reserve */
+	uint8_t			 kept[MIC1_STORE_WORDS];  /* for .default */
 	/* placement */
 	int			 used[MIC1_STORE_WORDS];  /* word index, -1 */
 	int			*role;      /* per word: 0, ROLE_LO, ROLE_HI */
@@ -967,7 +968,7 @@ static int
 mal_lowest_free(const struct mal *a)
 {
 	for (int x = 0; x < MIC1_STORE_WORDS; x++)
-		if (a->used[x] < 0 && !a->reserved[x])
+		if (a->used[x] < 0 && !a->reserved[x] && !a->kept[x])
 			return x;
 	return -1;
 }
@@ -1116,6 +1117,9 @@ mal_place(struct mal *a)
 			mal_warn(a, an->line, an->col, "anchored label '%s' is "
 			    "never defined: 0x%03x keeps the default word",
 			    an->name, an->addr);
+			/* Its opcode must not dispatch into other code. */
+			if (a->used[an->addr] < 0)
+				a->kept[an->addr] = 1;
 			continue;
 		}
 		if (a->insn[idx].addr >= 0) {
@@ -1178,7 +1182,8 @@ mal_place(struct mal *a)
 			continue;
 		hi = a->partner[i];
 		for (x = 0; x < 0x100; x++)
-			if (a->used[x] < 0 && a->used[x | 0x100] < 0)
+			if (a->used[x] < 0 && a->used[x | 0x100] < 0 &&
+			    !a->kept[x] && !a->kept[x | 0x100])
 				break;
 		if (x == 0x100) {
 			mal_error(a, w->line, w->label_col, "no free pair of "

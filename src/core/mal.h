@@ -29,6 +29,13 @@
  * program's Main1 lands at 0x02).  Unused words hold the .default
  * statement, or nothing (executing them faults).
  *
+ * Classroom variants of mic1ijvm.mal write things the hardware cannot
+ * take literally; they assemble with a warning: an if target that
+ * cannot sit at X / X | 0x100 (e.g. "if (Z) goto err1", err1 at 0xFE)
+ * is reached through an added word "goto target"; a .label whose label
+ * is never defined anchors nothing, and its address is kept for the
+ * .default word.
+ *
  * .reserve is micdb's one extension to the textbook dialect: a range it
  * names receives only anchored words, the false targets of ifs (which
  * must lie below 0x100) and .default words.  microcode/mic1.mal reserves
