@@ -738,6 +738,31 @@ test_boundaries(void)
 	}
 }
 
+/* IRETURN in main faults "IRETURN from main" at its PC with mic1.mal,
+ * before it changes anything (ref.c's check 5). */
+static void
+test_return_main(void)
+{
+	struct fix f;
+	struct core *c;
+
+	/* BIPUSH 7; IRETURN; HALT */
+	if (fix_init(&f, "a goto a\n", T(0x10, 7, 0xAC, 0xFF), 1) != 0 ||
+	    load_microcode("microcode/mic1.mal", &f.cs) != 0) {
+		ok(0, "return-main fixture");
+		return;
+	}
+	c = &f.m.cores[0];
+	mic1_start_core(&f.st, &f.m, 0);
+	for (int i = 0; i < 1000 && c->status == CORE_RUNNING; i++)
+		cycles(&f, 0, 1);
+	ok(c->status == CORE_ERROR && c->fault == FAULT_RETURN_MAIN &&
+	    c->fault_pc == 2 && c->fault_op == 0xAC && c->lv == MM_STACK_BASE &&
+	    c->sp == MM_STACK_BASE + 4 && *word(&f, 0, c->sp) == 7,
+	    "mic1.mal: IRETURN in main faults at its PC, SP and LV untouched");
+	fix_free(&f);
+}
+
 /* ---- the textbook dialect runs programs ------------------------------------- */
 
 /* Run a .jas at both levels with the textbook microprogram; compare. */
@@ -1029,6 +1054,7 @@ main(void)
 	test_faults();
 	test_loader();
 	test_boundaries();
+	test_return_main();
 	test_textbook();
 	test_textbook_variant();
 	test_unknown_opcodes();
