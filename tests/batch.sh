@@ -54,6 +54,26 @@ for script in "$DIR"/*.cmd; do
 	fi
 done
 
+# The transcripts of the levels do not depend on the engine: the ones
+# written with --engine ref again on the OpenCL engines (ISA and Mic-1
+# kernels, POCL on the CPU), where there is a device.
+if "$BIN" devices >/dev/null 2>&1; then
+	for name in level mpc; do
+		args=$(sed -n 's/^# args: //p' "$DIR/$name.cmd" | head -n 1 |
+		    sed 's/--engine ref/--engine opencl/')
+		# shellcheck disable=SC2086
+		(cd "$DIR" && "$BIN" --batch "$name.cmd" $args </dev/null \
+		    >"$TMP/$name.ocl" 2>"$TMP/$name.oclerr")
+		cmp -s "$DIR/$name.expected" "$TMP/$name.ocl"
+		ok $? "$name: the OpenCL engines write the same transcript"
+		cmp -s "$DIR/$name.expected" "$TMP/$name.ocl" ||
+			diag "$(diff -u "$DIR/$name.expected" "$TMP/$name.ocl" |
+			    head -30)" "$(head -c 1000 "$TMP/$name.oclerr")"
+	done
+else
+	echo "# no OpenCL device: the engine comparison is skipped"
+fi
+
 # Usage and input errors: exit 2, one line on standard error.
 out=$TMP/usage.out
 err=$TMP/usage.err

@@ -32,6 +32,7 @@
 #include "session.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
+#include "engine-ocl-mic.h"
 #endif
 
 static const char batch_usage[] =
@@ -137,8 +138,13 @@ ocl_warps(void *arg, struct engine *e, uint32_t w,
 	size_t n;
 
 	(void)arg;
-	if (strcmp(e->ops->name, "opencl") != 0 ||
-	    (r = engine_ocl_warps(e, &n)) == NULL || w >= n)
+	if (strcmp(e->ops->name, "opencl") == 0)
+		r = engine_ocl_warps(e, &n);
+	else if (strcmp(e->ops->name, "opencl-mic") == 0)
+		r = engine_ocl_mic_warps(e, &n);
+	else
+		return -1;
+	if (r == NULL || w >= n)
 		return -1;
 	rec->steps = r[w].steps;
 	rec->active = r[w].active;
@@ -265,8 +271,8 @@ batch_main(int argc, char **argv)
 	cfg.max_steps = o.max_steps;
 	cfg.repeat = 0;
 #ifdef HAVE_ENGINE_OCL
-	if (level_engine_kind(o.level, o.engine) == ENGINE_OPENCL)
-		cfg.warps = ocl_warps;
+	/* any level: set level may bring an OpenCL engine later */
+	cfg.warps = ocl_warps;
 #endif
 	t.raw = o.output_raw || l.ncores == 1;
 	t.at_bol = 1;

@@ -54,4 +54,5 @@ tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
 EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/batch/*.cmd) \
 	$(wildcard $(srcdir)/tests/batch/*.expected) \
-	$(wildcard $(srcdir)/tests/batch/*.jas)
+	$(wildcard $(srcdir)/tests/batch/*.jas) \
+	tests/batch/mic1.mal

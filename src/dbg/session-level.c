@@ -29,6 +29,9 @@
 #include "dbg.h"
 #include "engine-mic.h"
 #include "ijvm.h"
+#ifdef HAVE_ENGINE_OCL
+#include "engine-ocl-mic.h"
+#endif
 
 /* Micro-cycles a core may take to reach its next boundary before the
  * switch gives up (a looping student microprogram). */
@@ -58,9 +61,15 @@ session_microcode(const struct session *s, enum level level)
 const void *
 session_level_state(const struct session *s)
 {
-	if (s->level == LEVEL_MIC && s->have_engine &&
-	    strcmp(s->e.ops->name, "mic") == 0)
+	/* both Mic-1 engines keep the side state on the host */
+	if (s->level != LEVEL_MIC || !s->have_engine)
+		return NULL;
+	if (strcmp(s->e.ops->name, "mic") == 0)
 		return engine_mic_state((struct engine *)&s->e);
+#ifdef HAVE_ENGINE_OCL
+	if (strcmp(s->e.ops->name, "opencl-mic") == 0)
+		return engine_ocl_mic_state((struct engine *)&s->e);
+#endif
 	return NULL;
 }
 

@@ -1,4 +1,4 @@
-# args: --cores 4 sum.jas
+# args: --engine ref --microcode mic1.mal --cores 4 sum.jas
 # set level at any time: ISA -> mic puts the cores at their boundary,
 # mic -> ISA first runs the cores inside an instruction to their next
 # boundary; watchpoints and the focus keep working across the switch.

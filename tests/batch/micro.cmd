@@ -1,4 +1,4 @@
-# args: --level mic --cores 4 sum.jas
+# args: --engine ref --microcode mic1.mal --level mic --cores 4 sum.jas
 # The micro level from the start: info level, micro-steps (stepi, si,
 # ustep), ISA steps that run to the focused core's next boundary, the
 # registers with the micro-instruction at MPC decoded, $mpc and friends,

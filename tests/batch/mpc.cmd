@@ -1,4 +1,4 @@
-# args: --cores 4 sum.jas
+# args: --engine ref --microcode mic1.mal --cores 4 sum.jas
 # exit: 1
 # MPC breakpoints: set at the ISA level (they wait for the micro level),
 # by label and by address, on a core set, temporary, with conditions,
