@@ -55,4 +55,4 @@ EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/batch/*.cmd) \
 	$(wildcard $(srcdir)/tests/batch/*.expected) \
 	$(wildcard $(srcdir)/tests/batch/*.jas) \
-	tests/batch/mic1.mal
+	$(wildcard $(srcdir)/tests/batch/*.mal)
