@@ -43,6 +43,14 @@ put_micro(struct session *s, uint32_t core, struct buf *out)
 		return;
 	buf_printf(out, "MIR  at MPC ");
 	session_describe_mpc(s, k->mpc, out);
+	if (session_level(s) != LEVEL_MIC) {
+		/* another word format (PMIC): its unit fields are its own */
+		const struct mal_sym *sym = mal_syms_at(&mc->syms, k->mpc);
+
+		buf_printf(out, ": %s\n", sym != NULL && sym->text != NULL ?
+		    sym->text : "(no source text)");
+		return;
+	}
 	if (!mc->cs.present[k->mpc]) {
 		buf_printf(out, ": no micro-instruction (executing it faults)\n");
 		return;
