@@ -799,7 +799,11 @@ test_api(void)
 	ok(session_engine(t.s) != NULL &&
 	    strcmp(session_engine(t.s)->ops->name, "mic") == 0,
 	    "api: the engine is the Mic-1 one");
+	is_int(session_cores_inside(t.s), 0, "api: at the boundary after the "
+	    "switch");
 	o = cmd(&t, "stepi");
+	is_int(session_cores_inside(t.s), 2, "api: a micro-step later both "
+	    "cores are inside an instruction");
 	ok(session_set_level(t.s, LEVEL_ISA, 0, &cause) == -1 &&
 	    cause != NULL && strstr(cause, "2 cores are inside an "
 	    "instruction") != NULL && session_level(t.s) == LEVEL_MIC,

@@ -253,6 +253,15 @@ cores_inside(struct session *s, uint8_t *mask, uint32_t *first)
 	return n;
 }
 
+uint32_t
+session_cores_inside(const struct session *s)
+{
+	/* at_boundary only reads: the engine op is not const-qualified */
+	if (s->level == LEVEL_ISA)
+		return 0;
+	return cores_inside((struct session *)s, NULL, NULL);
+}
+
 /* Run the cores inside an instruction, alone, to their next boundary. */
 static int
 run_to_boundary(struct session *s, struct buf *out, char **cause)

@@ -144,6 +144,10 @@ enum level session_level(const struct session *s);
  */
 int	 session_set_level(struct session *s, enum level level,
 	    int to_boundary, char **cause);
+/* How many running or waiting cores are inside an instruction (0 at the
+ * ISA level): what a front end asks about before a switch to the ISA
+ * level with to_boundary. */
+uint32_t session_cores_inside(const struct session *s);
 /* The microprogram loaded for a micro level, NULL if none is loaded yet. */
 const struct microcode *session_microcode(const struct session *s,
 	    enum level level);
