@@ -1,3 +1,20 @@
 # Build rules of the PMIC level (pmic.md): compiler, golden-model
 # simulator, its engine, pmic-cc and the project's PMIC microprogram,
 # included from Makefile.am.
+#
+# src/core gains the PMIC encoding (pmic.c), its simulator (pmic-sim.c)
+# and the compiler of the PMIC language (pmc.c); src/pmic-cc is the
+# compiler's command line.  Every unit test is built twice, plain and
+# with ASan/UBSan, as mic.mk does.
+
+core_sources += \
+	src/core/pmc.c \
+	src/core/pmc.h \
+	src/core/pmic.c \
+	src/core/pmic.h
+
+bin_PROGRAMS += src/pmic-cc
+src_pmic_cc_SOURCES = src/tools/pmic-cc.c
+src_pmic_cc_LDADD = src/core/libcore.a
+
+dist_man_MANS += man/pmic-cc.1
