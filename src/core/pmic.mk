@@ -11,6 +11,7 @@ core_sources += \
 	src/core/pmc.c \
 	src/core/pmc.h \
 	src/core/pmic.c \
+	src/core/pmic-sim.c \
 	src/core/pmic.h
 
 bin_PROGRAMS += src/pmic-cc
