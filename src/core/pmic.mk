@@ -19,3 +19,6 @@ src_pmic_cc_SOURCES = src/tools/pmic-cc.c
 src_pmic_cc_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/pmic-cc.1
+micdb_sources += \
+	src/dbg/engine-pmic.c \
+	src/dbg/engine-pmic.h
