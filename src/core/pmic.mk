@@ -42,3 +42,5 @@ san_tests += tests/test-pmic-asan
 tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
 tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
+
+shell_tests += tests/pmic-cc.sh
