@@ -73,7 +73,6 @@ pmc_is_opcode_addr(int x)
 enum pmc_tok {
 	T_EOF, T_IDENT, T_NUM, T_LBRACE, T_RBRACE, T_SEMI, T_COLON, T_SEP,
 	T_COMMA, T_EQ, T_PLUS, T_MINUS, T_SHL, T_SHR, T_LPAREN, T_RPAREN,
-	T_BAD,
 };
 
 struct pmc_token {
@@ -234,7 +233,9 @@ pmc_tokenize(struct pmc *p, const char *src, size_t n)
 				pmc_push(p, &cap, T_SEP, line, col, src + i, 2);
 				j = i + 2;
 			} else
-				pmc_push(p, &cap, T_BAD, line, col, src + i, 1);
+				pmc_error(p, line, col, "unexpected character "
+				    "'/' (// separates compute units; comments "
+				    "start with #)");
 			break;
 		case '<':
 		case '>':
@@ -243,10 +244,16 @@ pmc_tokenize(struct pmc *p, const char *src, size_t n)
 				    line, col, src + i, 2);
 				j = i + 2;
 			} else
-				pmc_push(p, &cap, T_BAD, line, col, src + i, 1);
+				pmc_error(p, line, col, "unexpected character "
+				    "'%c' (the shifts are << and >>)", ch);
 			break;
 		default:
-			pmc_push(p, &cap, T_BAD, line, col, src + i, 1);
+			if (isprint((unsigned char)ch))
+				pmc_error(p, line, col, "unexpected character "
+				    "'%c'", ch);
+			else
+				pmc_error(p, line, col, "unexpected byte "
+				    "0x%02x", (unsigned)(unsigned char)ch);
 			break;
 		}
 		i = j;
@@ -382,6 +389,20 @@ pmc_rvalue(struct pmc *p, uint32_t *alu, uint32_t *a, uint32_t *b)
 		*alu = PMIC_ALU_A;
 		return 0;
 	}
+	o = pmc_peek(p);
+	if (o->t == T_IDENT && !tk_is(o, "and") && !tk_is(o, "or")) {
+		pmc_error(p, o->line, o->col, "unexpected %s after the ALU "
+		    "operation (one operation per compute unit: separate them "
+		    "with //)", tk_desc(o, d, sizeof d));
+		return -1;
+	}
+	if (o->t != T_IDENT && o->t != T_PLUS && o->t != T_MINUS &&
+	    o->t != T_SHL && o->t != T_SHR) {
+		pmc_error(p, o->line, o->col, "expected an operator (+ - and "
+		    "or << >>) or the end of the operation, found %s",
+		    tk_desc(o, d, sizeof d));
+		return -1;
+	}
 	o = pmc_next(p);
 	x = pmc_next(p);
 	switch (o->t) {
@@ -433,10 +454,7 @@ pmc_rvalue(struct pmc *p, uint32_t *alu, uint32_t *a, uint32_t *b)
 		}
 		/* FALLTHROUGH */
 	default:
-		pmc_error(p, o->line, o->col, "expected an operator (+ - and "
-		    "or << >>) or the end of the operation, found %s",
-		    tk_desc(o, d, sizeof d));
-		return -1;
+		return -1;	/* excluded above */
 	}
 end:
 	k = pmc_peek(p);

@@ -11,6 +11,7 @@ core_sources += \
 	src/core/pmc.c \
 	src/core/pmc.h \
 	src/core/pmic.c \
+	src/core/pmic-sim.c \
 	src/core/pmic.h
 
 bin_PROGRAMS += src/pmic-cc
@@ -18,3 +19,17 @@ src_pmic_cc_SOURCES = src/tools/pmic-cc.c
 src_pmic_cc_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/pmic-cc.1
+micdb_sources += \
+	src/dbg/engine-pmic.c \
+	src/dbg/engine-pmic.h
+
+# ---- tests ----------------------------------------------------------------
+
+unit_tests += tests/test-pmc
+tests_test_pmc_SOURCES = tests/test-pmc.c tests/tap.h
+tests_test_pmc_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmc-asan
+tests_test_pmc_asan_SOURCES = tests/test-pmc.c tests/tap.h $(core_sources)
+tests_test_pmc_asan_CFLAGS = $(san_cflags)
+tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
