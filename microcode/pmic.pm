@@ -49,11 +49,14 @@
 # the last one of its instruction replaces a plain "next"):
 #   - underflow: instructions of two or more cycles that pop check SP > LV
 #     first (POP, OUT, IADD, ISUB, IAND, IOR, SWAP, IF_ICMPEQ, PUTSTATIC,
-#     ATOMICADD, NEWARRAY, IALOAD, IASTORE).  That is the ISA's check when
-#     main has one local and the instruction pops one word; deeper frames
-#     and two-word pops are checked only that far (SP = LV + 1 under IADD
-#     is not caught).  DUP, ISTORE, IFEQ and IFLT, whose cycles are all
-#     used, are not checked;
+#     ATOMICADD, NEWARRAY, IALOAD, IASTORE), and IADD, ISUB, IAND, IOR
+#     also SP - 1 > LV (one more cycle, so that programs/faults/
+#     underflow.jas faults here as at the ISA level).  That is the ISA's
+#     check when main has one local; in methods and in a main with more
+#     locals the floor is higher and only this much is checked.  DUP,
+#     ISTORE, IFEQ and IFLT, whose cycles are all used, are not checked.
+#     A fault path first undoes what its cycle changed in SP and PC, so the
+#     core stops with the registers the ISA level leaves;
 #   - IRETURN in main (LV = 0x8000) before anything is read through the
 #     link pointer;
 #   - LDC_W / INVOKEVIRTUAL index >= 0x4000 (past the pool, as mic1.mal),
@@ -117,7 +120,7 @@ dup { mar,sp = sp+one // mdr = tos // pc = pc+one : write // fetch }
 
 pop {                                                    # PMIC 2 / Mic-1 4
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) pop2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
 pop2 { tos = mdr }
 
@@ -133,30 +136,49 @@ swap2 {
 }
 
 # The two-operand ALU instructions: pop, read the new top, combine with TOS.
-#                                                        PMIC 2 / Mic-1 4
+# Two free checks: SP > LV before the read (the F path undoes SP and PC),
+# then SP - 1 > LV, which is the ISA's check for main with one local:
+# IADD on a one-word stack faults (programs/faults/underflow.jas).  The
+# second check costs the third cycle.                    PMIC 3 / Mic-1 4
 iadd {
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) iadd2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
-iadd2 { mdr,tos = mdr+tos : write }
+iadd2 {
+    n = lv - sp // h = mdr+tos : next (n) iadd3;
+    sp = sp+one // pc = pc-one : next underflow
+}
+iadd3 { mdr,tos = h : write }
 
 isub {
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) isub2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
-isub2 { mdr,tos = mdr-tos : write }
+isub2 {
+    n = lv - sp // h = mdr-tos : next (n) isub3;
+    sp = sp+one // pc = pc-one : next underflow
+}
+isub3 { mdr,tos = h : write }
 
 iand {
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) iand2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
-iand2 { mdr,tos = mdr and tos : write }
+iand2 {
+    n = lv - sp // h = mdr and tos : next (n) iand3;
+    sp = sp+one // pc = pc-one : next underflow
+}
+iand3 { mdr,tos = h : write }
 
 ior {
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) ior2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
-ior2 { mdr,tos = mdr or tos : write }
+ior2 {
+    n = lv - sp // h = mdr or tos : next (n) ior3;
+    sp = sp+one // pc = pc-one : next underflow
+}
+ior3 { mdr,tos = h : write }
 
 # ---- local variables -------------------------------------------------------
 
@@ -241,11 +263,11 @@ invokevirtual {
 }
 invoke2 {
     n = not mdr // pc = mdr-one // tos = lv : fetch : next (n) invoke3;
-    mar = -c2 // mdr = c4 + c5 : write : next badmethod
+    pc = opc-c3 : next badmethod
 }
 invoke3 {
     n = -mbr12 // h = sp - mbr12 // pc = pc+c2 : fetch : next (n) invoke4;
-    h = c5 + c5 : next badargs
+    h = c5 + c5 // pc = opc-c3 : next badargs
 }
 invoke4 {
     mdr = sp + mbr12 + one // mar,lv = h+one // pc = pc+c3 : write // fetch;
@@ -279,7 +301,7 @@ getstatic {                                              # PMIC 4 / Mic-1 9
 
 putstatic {                                              # PMIC 3 / Mic-1 10
     n = lv - sp // mar,sp = sp-one // h = c5 + c5 : read : next (n) putstatic2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one : next underflow
 }
 putstatic2 {
     tos = mdr // opc = tos // mar = -h : read;
@@ -306,7 +328,7 @@ atomicadd2 {
 # full heap); a read of -7 in the same cycle gives the reference.
 newarray {                                               # PMIC 3 / Mic-1 9
     n = lv - sp // h = c5 + c2 // pc = pc+one : fetch : next (n) newarray2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    pc = pc-one : next underflow
 }
 newarray2 {
     mar = -h // mdr = tos : write // read;
@@ -336,7 +358,7 @@ iaload_r1 { h = c4 + c4 : next badref }
 iaload_b1 { mar = -c2 // mdr = c5 + c5 + one : write : next badbounds }
 iaload6 {
     n = g0 - mdr // sp = sp-one // pc = pc+one : fetch : next (n) iaload7;
-    mar = -c2 // mdr = c5 + c5 + one : write : next badbounds
+    sp = sp+one // pc = pc-one : next badbounds
 }
 iaload7 {
     mar = opc : read;
@@ -358,7 +380,7 @@ iastore_r1 { h = c4 + c4 : next badref }
 iastore_b1 { mar = -c2 // mdr = c5 + c5 + one : write : next badbounds }
 iastore6 {
     n = g0 - mdr // mar,sp = sp-c3 // pc = pc+one : read // fetch : next (n) iastore7;
-    mar = -c2 // mdr = c5 + c5 + one : write : next badbounds
+    sp = sp+c3 // pc = pc-one : next badbounds
 }
 iastore7 { mar = opc + c2 // mdr = g1 // tos = mdr : write }
 
@@ -384,7 +406,7 @@ in {                                                     # PMIC 2 / Mic-1 4
 
 out {                                                    # PMIC 2 / Mic-1 6
     n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) out2;
-    mar = -c2 // mdr = c4 : write : next underflow
+    sp = sp+one // pc = pc-one : next underflow
 }
 out2 { tos = mdr // mar = -c3 // mdr = tos : write }
 
