@@ -44,3 +44,17 @@ tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 
 shell_tests += tests/pmic-cc.sh
+
+unit_tests += tests/test-pmic-diff
+tests_test_pmic_diff_SOURCES = tests/test-pmic-diff.c tests/tap.h
+tests_test_pmic_diff_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmic-diff-asan
+tests_test_pmic_diff_asan_SOURCES = tests/test-pmic-diff.c tests/tap.h \
+	$(core_sources)
+tests_test_pmic_diff_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
+
+# The project's PMIC microprogram (the other engineer's microcode/pmic.pm),
+# installed beside mic1.mal; micdb compiles it when it loads it.
+dist_microcode_DATA += $(srcdir)/microcode/pmic.pm
