@@ -33,3 +33,14 @@ san_tests += tests/test-pmc-asan
 tests_test_pmc_asan_SOURCES = tests/test-pmc.c tests/tap.h $(core_sources)
 tests_test_pmc_asan_CFLAGS = $(san_cflags)
 tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
+
+unit_tests += tests/test-pmic
+tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h
+tests_test_pmic_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmic-asan
+tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
+tests_test_pmic_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
+
+shell_tests += tests/pmic-cc.sh
