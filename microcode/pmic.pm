@@ -118,11 +118,16 @@ ldc_w2 { mar,sp = sp+one // tos = mdr // pc = pc+c3 : write // fetch }
 dup { mar,sp = sp+one // mdr = tos // pc = pc+one : write // fetch }
                                                          # PMIC 1 / Mic-1 3
 
-pop {                                                    # PMIC 2 / Mic-1 4
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) pop2;
-    sp = sp+one // pc = pc-one : next underflow
+# POP and OUT read the new top only after checking SP > LV, so that an
+# empty stack faults as an underflow, not as a read below the region.
+pop {                                                    # PMIC 3 / Mic-1 4
+    n = lv - sp : next (n) pop2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
-pop2 { tos = mdr }
+pop2 {
+    mar,sp = sp-one // pc = pc+one : read // fetch;
+    tos = mdr
+}
 
 # SWAP: the old second word goes to SP (and TOS), the old top to SP - 1.
 #                                                        PMIC 3 / Mic-1 5
@@ -136,49 +141,50 @@ swap2 {
 }
 
 # The two-operand ALU instructions: pop, read the new top, combine with TOS.
-# Two free checks: SP > LV before the read (the F path undoes SP and PC),
-# then SP - 1 > LV, which is the ISA's check for main with one local:
-# IADD on a one-word stack faults (programs/faults/underflow.jas).  The
-# second check costs the third cycle.                    PMIC 3 / Mic-1 4
+# Two checks: SP > LV, then SP - 1 > LV with the read of SP - 1 (which
+# the first check made safe), the ISA's check for main with one local:
+# IADD on a one-word stack faults (programs/faults/underflow.jas) and an
+# empty stack faults as an underflow, not as a read below the stack
+# region.  The checks cost one cycle.                    PMIC 3 / Mic-1 4
 iadd {
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) iadd2;
-    sp = sp+one // pc = pc-one : next underflow
+    n = lv - sp // h = sp-one : next (n) iadd2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
 iadd2 {
-    n = lv - sp // h = mdr+tos : next (n) iadd3;
+    n = lv - h // mar,sp = h // pc = pc+one : read // fetch : next (n) iadd3;
     sp = sp+one // pc = pc-one : next underflow
 }
-iadd3 { mdr,tos = h : write }
+iadd3 { mdr,tos = mdr+tos : write }
 
 isub {
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) isub2;
-    sp = sp+one // pc = pc-one : next underflow
+    n = lv - sp // h = sp-one : next (n) isub2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
 isub2 {
-    n = lv - sp // h = mdr-tos : next (n) isub3;
+    n = lv - h // mar,sp = h // pc = pc+one : read // fetch : next (n) isub3;
     sp = sp+one // pc = pc-one : next underflow
 }
-isub3 { mdr,tos = h : write }
+isub3 { mdr,tos = mdr-tos : write }
 
 iand {
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) iand2;
-    sp = sp+one // pc = pc-one : next underflow
+    n = lv - sp // h = sp-one : next (n) iand2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
 iand2 {
-    n = lv - sp // h = mdr and tos : next (n) iand3;
+    n = lv - h // mar,sp = h // pc = pc+one : read // fetch : next (n) iand3;
     sp = sp+one // pc = pc-one : next underflow
 }
-iand3 { mdr,tos = h : write }
+iand3 { mdr,tos = mdr and tos : write }
 
 ior {
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) ior2;
-    sp = sp+one // pc = pc-one : next underflow
+    n = lv - sp // h = sp-one : next (n) ior2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
 ior2 {
-    n = lv - sp // h = mdr or tos : next (n) ior3;
+    n = lv - h // mar,sp = h // pc = pc+one : read // fetch : next (n) ior3;
     sp = sp+one // pc = pc-one : next underflow
 }
-ior3 { mdr,tos = h : write }
+ior3 { mdr,tos = mdr or tos : write }
 
 # ---- local variables -------------------------------------------------------
 
@@ -342,21 +348,29 @@ newarray2 {
 # first array allocated); 0 <= index < length.  A negative index is
 # reported before a bad tag (the ISA level names the tag first).
 # Reads are issued back to back, one per cycle, each right after the check
-# that makes it safe.  G0 = index, G1 = ref + 1, OPC = element address.
+# that makes it safe.  Every check branches to the continuation when its
+# flag is set (ref >= base is N of (not ref) + base, index >= 0 is N of
+# not index), so that the fall-throughs pmic-cc puts where unknown opcodes
+# dispatch are fault reports, never the middle of an instruction.
+# G0 = index, G1 = ref + 1, OPC = not ref, then the element's address.
 iaload {                                                 # PMIC 8 / Mic-1 16
     n = lv - sp // mar = sp-one // h = cpp << 8 : read : next (n) iaload2;
     mar = -c2 // mdr = c4 : write : next underflow
 }
 iaload2 {
-    h = h >> 1 // g0 = mdr // g1 = tos+one;              # H = heap base
-    n = tos - h // mar = h // opc = g1 + g0 + one : read : next (n) iaload_r1;
-    n = g0 // mar = tos // h = mdr : read : next (n) iaload_b1;
-    z = mdr - h // mar = g1 : read : next (z) iaload6;   # tag, then length
+    h = h >> 1 // g0 = mdr // opc = not tos;             # H = heap base
+    n = opc + h // mar = h // g1 = tos+one : read : next (n) iaload4;
     h = c4 + c4 : next badref
 }
-iaload_r1 { h = c4 + c4 : next badref }
-iaload_b1 { mar = -c2 // mdr = c5 + c5 + one : write : next badbounds }
-iaload6 {
+iaload4 {
+    n = not g0 // mar = tos // h = mdr : read : next (n) iaload5;
+    mar = -c2 // mdr = c5 + c5 + one : write : next badbounds
+}
+iaload5 {
+    z = mdr - h // mar = g1 // opc = g1 + g0 + one : read : next (z) iaload6;
+    h = c4 + c4 : next badref
+}
+iaload6 {                                                # MDR = length
     n = g0 - mdr // sp = sp-one // pc = pc+one : fetch : next (n) iaload7;
     sp = sp+one // pc = pc-one : next badbounds
 }
@@ -365,24 +379,31 @@ iaload7 {
     mar = sp // tos = mdr : write
 }
 
-iastore {                                                # PMIC 7 / Mic-1 17
+iastore {                                                # PMIC 8 / Mic-1 17
     n = lv - sp // mar = sp-one // h = cpp << 8 : read : next (n) iastore2;
     mar = -c2 // mdr = c4 : write : next underflow
 }
 iastore2 {
-    h = h >> 1 // g0 = mdr // mar = sp-c2 : read;        # index, then value
-    n = tos - h // mar = h // g1 = mdr : read : next (n) iastore_r1;
-    n = g0 // mar = tos // h = mdr : read : next (n) iastore_b1;
-    z = mdr - h // mar = tos+one // opc = tos + g0 : read : next (z) iastore6;
+    h = h >> 1 // g0 = mdr // opc = not tos;
+    n = opc + h // mar = h // g1 = tos+one : read : next (n) iastore4;
     h = c4 + c4 : next badref
 }
-iastore_r1 { h = c4 + c4 : next badref }
-iastore_b1 { mar = -c2 // mdr = c5 + c5 + one : write : next badbounds }
-iastore6 {
-    n = g0 - mdr // mar,sp = sp-c3 // pc = pc+one : read // fetch : next (n) iastore7;
-    sp = sp+c3 // pc = pc-one : next badbounds
+iastore4 {
+    n = not g0 // mar = tos // h = mdr : read : next (n) iastore5;
+    mar = -c2 // mdr = c5 + c5 + one : write : next badbounds
 }
-iastore7 { mar = opc + c2 // mdr = g1 // tos = mdr : write }
+iastore5 {
+    z = mdr - h // mar = g1 // opc = g1 + g0 + one : read : next (z) iastore6;
+    h = c4 + c4 : next badref
+}
+iastore6 {                                               # MDR = length
+    n = g0 - mdr // mar = sp-c2 : read : next (n) iastore7;
+    mar = -c2 // mdr = c5 + c5 + one : write : next badbounds
+}
+iastore7 {                                               # MDR = the value
+    mar,sp = sp-c3 // g1 = mdr // pc = pc+one : read // fetch;
+    mar = opc // mdr = g1 // tos = mdr : write
+}
 
 # ---- cores ---------------------------------------------------------------------
 
@@ -404,11 +425,14 @@ in {                                                     # PMIC 2 / Mic-1 4
     mar = sp // tos = mdr : write
 }
 
-out {                                                    # PMIC 2 / Mic-1 6
-    n = lv - sp // mar,sp = sp-one // pc = pc+one : read // fetch : next (n) out2;
-    sp = sp+one // pc = pc-one : next underflow
+out {                                                    # PMIC 3 / Mic-1 6
+    n = lv - sp : next (n) out2;
+    mar = -c2 // mdr = c4 : write : next underflow
 }
-out2 { tos = mdr // mar = -c3 // mdr = tos : write }
+out2 {
+    mar,sp = sp-one // pc = pc+one : read // fetch;
+    tos = mdr // mar = -c3 // mdr = tos : write
+}
 
 err { mar = -c2 // mdr = one : write : next err }       # PMIC 1 / Mic-1 3
 
@@ -460,3 +484,330 @@ wide_in { mar = -c2 // mdr = c3 : write : next badwide }
 wide_out { mar = -c2 // mdr = c3 : write : next badwide }
 wide_err { mar = -c2 // mdr = c3 : write : next badwide }
 wide_halt { mar = -c2 // mdr = c3 : write : next badwide }
+
+# ---- Filling the store ----------------------------------------------------
+#
+# pmic-cc places the words of these two blocks after every other one, each
+# at the first free address, upper half first, so that no word is left
+# empty: WIDE before an unknown opcode (0x100 + op) then reports "WIDE
+# before an instruction other than ILOAD, ISTORE or IINC" and an unknown
+# opcode "unknown opcode", as at the ISA level, instead of the machine's
+# "control store word holds no micro-instruction".  Only the lower-half
+# fall-throughs of conditionals (listed by pmic-cc -l) are not fillers; the
+# chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.
+# fill_wide has as many words as the upper half has free ones, fill_op the
+# lower half's (135 and 173 now).  When the microprogram grows, pmic-cc
+# says "control store full": remove that many words from fill_op (and
+# move words between the two blocks if the upper half's share changes).
+fill_wide {
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide;
+    mar = -c2 // mdr = c3 : write : next badwide
+}
+fill_op {
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop;
+    mar = -c2 // mdr = c2 : write : next badop
+}
