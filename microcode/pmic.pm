@@ -436,7 +436,8 @@ out2 {
 
 err { mar = -c2 // mdr = one : write : next err }       # PMIC 1 / Mic-1 3
 
-halt { mar = -one : write : next halt }                  # PMIC 1 / Mic-1 1
+# HALT moves PC past itself, as the ISA level does.     PMIC 1 / Mic-1 1
+halt { mar = -one // pc = pc+one : write : next halt }
 
 # ---- faults ------------------------------------------------------------------------
 
