@@ -436,7 +436,8 @@ out2 {
 
 err { mar = -c2 // mdr = one : write : next err }       # PMIC 1 / Mic-1 3
 
-halt { mar = -one : write : next halt }                  # PMIC 1 / Mic-1 1
+# HALT moves PC past itself, as the ISA level does.     PMIC 1 / Mic-1 1
+halt { mar = -one // pc = pc+one : write : next halt }
 
 # ---- faults ------------------------------------------------------------------------
 
@@ -494,7 +495,10 @@ wide_halt { mar = -c2 // mdr = c3 : write : next badwide }
 # opcode "unknown opcode", as at the ISA level, instead of the machine's
 # "control store word holds no micro-instruction".  Only the lower-half
 # fall-throughs of conditionals (listed by pmic-cc -l) are not fillers; the
-# chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.
+# chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.  The
+# others (now 0x12-0x34) report the fault of their own check, except the
+# not-taken tails of IFEQ, IFLT and IF_ICMPEQ (now 0x1F, 0x20, 0x22): those
+# three unknown opcodes run on like a not-taken branch.
 # fill_wide has as many words as the upper half has free ones, fill_op the
 # lower half's (135 and 173 now).  When the microprogram grows, pmic-cc
 # says "control store full": remove that many words from fill_op (and
