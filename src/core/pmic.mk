@@ -43,7 +43,7 @@ tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
 tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 
-shell_tests += tests/pmic-cc.sh
+shell_tests += tests/pmic-cc.sh tests/pmic-prog.sh
 
 unit_tests += tests/test-pmic-diff
 tests_test_pmic_diff_SOURCES = tests/test-pmic-diff.c tests/tap.h
