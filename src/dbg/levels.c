@@ -67,9 +67,14 @@ microcode_free(struct microcode *mc)
 enum engine_kind
 level_engine_kind(enum level level, enum engine_kind kind)
 {
-	(void)level;
 	if (kind != ENGINE_DEFAULT)
 		return kind;
+#ifdef HAVE_ENGINE_OCL
+	if (level == LEVEL_ISA)
+		return ENGINE_OPENCL;
+#else
+	(void)level;
+#endif
 	return ENGINE_REF;
 }
 
