@@ -84,7 +84,7 @@ level_engine_kind(enum level level, enum engine_kind kind)
 	if (kind != ENGINE_DEFAULT)
 		return kind;
 #ifdef HAVE_ENGINE_OCL
-	if (level == LEVEL_MIC)
+	if (level == LEVEL_ISA || level == LEVEL_MIC)
 		return ENGINE_OPENCL;
 #else
 	(void)level;
