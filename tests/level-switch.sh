@@ -1,9 +1,10 @@
 #!/bin/sh
 # Switching levels changes nothing (mic1.md section 5): every sample
 # program that has an .expected output runs under micdb --batch once
-# without switching and twice with set level switches at several points
-# (from the ISA level and from --level mic, with stepi and step between
-# switches, some of them inside an instruction); the final state (info
+# without switching and three times with set level switches at several
+# points (from the ISA level, from --level mic and from --level pmic,
+# with stepi and step between switches, some of them inside an
+# instruction); the final state (info
 # cores, info globals) must be the unswitched one and the cores' output
 # must be the program's .expected.  The output comes back interleaved
 # with the transcript: the transcript's own lines are dropped and, for a
@@ -29,6 +30,12 @@ printf '%s\n' 'stepi 101' 'set level isa' 'step 7' 'set level mic' \
     'stepi 1' 'continue' 'set level isa' 'info cores' 'info globals' \
     >"$from_mic"
 
+from_pmic=$TMP/pmic.cmd
+printf '%s\n' 'stepi 61' 'set level mic' 'stepi 17' 'set level isa' \
+    'step 5' 'set level pmic' 'step 3' 'stepi 2' 'set level mic' \
+    'stepi 9' 'set level pmic' 'continue' 'set level isa' 'info cores' \
+    'info globals' >"$from_pmic"
+
 # final STATE-FILE OUTPUT-FILE < transcript: split a transcript
 final() {
 	awk -v st="$1" -v out="$2" '
@@ -50,9 +57,8 @@ for prog in programs/*.jas; do
 	# shellcheck disable=SC2086
 	"$MICDB" --batch "$plain" $engine $opts $input "$prog" </dev/null \
 	    | final "$TMP/$name.state0" "$TMP/$name.out0"
-	for how in isa mic; do
-		level=isa script=$from_isa
-		[ "$how" = mic ] && level=mic script=$from_mic
+	for level in isa mic pmic; do
+		script=$TMP/$level.cmd
 		# shellcheck disable=SC2086
 		"$MICDB" --batch "$script" --level $level $engine $opts $input \
 		    "$prog" </dev/null 2>"$TMP/$name.err" |

@@ -838,6 +838,8 @@ test_api(void)
 struct outs {
 	struct buf	*core;
 	uint32_t	 n;
+	unsigned	 levels;     /* bit per level the run reached */
+	unsigned	 failed;     /* switches that failed */
 };
 
 static void
@@ -887,9 +889,9 @@ can_run(const struct machine *m)
 
 /*
  * Run prog on ncores to its end.  seed 0: at the ISA level only;
- * otherwise from a random level, with random stepping (step, stepi,
- * continue to a tbreak) and level switches in between, both through
- * set level and through session_set_level.  Returns the session (the
+ * otherwise from a random level, with random stepping (step, stepi)
+ * and switches to random levels in between, both through set level and
+ * through session_set_level.  Returns the session (the
  * caller compares and frees), NULL on failure.
  */
 static struct session *
@@ -911,7 +913,7 @@ run_switching(const struct program **progs, uint32_t ncores,
 	cfg.progs = progs;
 	cfg.nprogs = 1;
 	cfg.engine = ENGINE_REF;
-	cfg.level = seed != 0 && rng(&x) % 2 ? LEVEL_MIC : LEVEL_ISA;
+	cfg.level = seed != 0 ? (enum level)(rng(&x) % NLEVEL) : LEVEL_ISA;
 	cfg.output = collect;
 	cfg.output_arg = out;
 	cfg.input = (const uint8_t *)input;
@@ -932,8 +934,9 @@ run_switching(const struct program **progs, uint32_t ncores,
 		if (seed == 0) {
 			rc = exec_wait(s, "continue", &b, &cause);
 		} else if (r % 4 == 0) {
-			enum level to = session_level(s) == LEVEL_ISA ?
-			    LEVEL_MIC : LEVEL_ISA;
+			/* to one of the two other levels */
+			enum level to = (enum level)((session_level(s) + 1 +
+			    rng(&x) % (NLEVEL - 1)) % NLEVEL);
 
 			/* half through the command, half through the API
 			 * (which runs mid-instruction cores on as well) */
@@ -944,6 +947,13 @@ run_switching(const struct program **progs, uint32_t ncores,
 			} else
 				rc = session_set_level(s, to, 1, &cause);
 			(*switches)++;
+			if (rc != 0) {
+				tap_diag("seed %llu: set level %s: %s",
+				    (unsigned long long)seed, level_name(to),
+				    cause);
+				out->failed++;
+			}
+			out->levels |= 1u << session_level(s);
 		} else if (r % 4 == 1) {
 			snprintf(line, sizeof line, "stepi %u",
 			    1 + rng(&x) % 97);
@@ -1029,8 +1039,8 @@ outs_free(struct outs *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* Every sample program, switched at random points, ends exactly as a
- * run that never switches. */
+/* Every sample program, switched at random points between the ISA,
+ * Mic-1 and PMIC levels, ends exactly as a run that never switches. */
 static void
 test_level_switch(void)
 {
@@ -1057,7 +1067,7 @@ test_level_switch(void)
 		    samples[i].name), *cause = NULL;
 		struct outs ref = { 0 };
 		struct session *r;
-		unsigned sw, total = 0;
+		unsigned sw, total = 0, levels = 0;
 		int good = 1;
 
 		if (program_load_file(&p, path, &cause) != 0) {
@@ -1077,14 +1087,16 @@ test_level_switch(void)
 			    samples[i].ncores, samples[i].input, seed, &o, &sw);
 
 			total += sw;
-			good &= t != NULL && same_final(r, &ref, t, &o,
-			    samples[i].name, seed);
+			good &= t != NULL && o.failed == 0 && same_final(r,
+			    &ref, t, &o, samples[i].name, seed);
+			levels |= o.levels;
 			session_free(t);
 			outs_free(&o);
 		}
-		ok(r != NULL && good && total > 0, "switch: %s on %u core%s: "
-		    "%d runs with random switches (%u in all) end as the "
-		    "unswitched run", samples[i].name, samples[i].ncores,
+		ok(r != NULL && good && total > 0 && levels == 7,
+		    "switch: %s on %u core%s: "
+		    "%d runs with random switches among isa, mic and pmic (%u in "
+		    "all) end as the unswitched run", samples[i].name, samples[i].ncores,
 		    samples[i].ncores == 1 ? "" : "s", seeds, total);
 		session_free(r);
 		outs_free(&ref);

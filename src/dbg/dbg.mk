@@ -4,7 +4,8 @@
 # parsing of src/tools) is also linked into tests/test-dbg.
 #
 # The session opens engines through the factory (levels.c) and the Mic-1
-# engine, which micdb already links (Makefile.am, mic.mk): dbg_sources,
+# and PMIC engines, which micdb already links (Makefile.am, mic.mk,
+# pmic.mk): dbg_sources,
 # what test programs link, adds them; micdb takes dbg_session_sources so
 # that no object is linked twice.
 
@@ -34,7 +35,8 @@ dbg_session_sources = \
 
 dbg_sources = $(dbg_session_sources) \
 	src/dbg/levels.c src/dbg/levels.h \
-	src/dbg/engine-mic.c src/dbg/engine-mic.h
+	src/dbg/engine-mic.c src/dbg/engine-mic.h \
+	src/dbg/engine-pmic.c src/dbg/engine-pmic.h
 
 micdb_sources += $(dbg_session_sources) src/dbg/batch.c src/dbg/batch.h
 
