@@ -300,7 +300,7 @@ static void
 draw_status(struct tui *t)
 {
 	WINDOW *w = t->wstatus;
-	const struct machine *m = session_machine(t->s);
+	const struct machine *m = tui_machine(t);
 	const struct census_totals *c = &t->totals;
 	unsigned long attr = draw_attr(t, ROLE_STATUS);
 	char text[512], rate[32];
@@ -394,7 +394,7 @@ draw_cmd(struct tui *t)
 void
 draw_all(struct tui *t)
 {
-	const struct machine *m = session_machine(t->s);
+	const struct machine *m = tui_machine(t);
 	unsigned dirty = t->dirty;
 
 	if (dirty & DIRTY_LAYOUT) {

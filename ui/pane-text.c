@@ -35,8 +35,8 @@
 static void
 regs_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t f = session_focus(t->s), W = m->cfg.warp_width;
+	const struct machine *m = tui_machine(t);
+	uint32_t f = tui_focus(t), W = m->cfg.warp_width;
 
 	snprintf(text, size, "core %u (warp %u lane %u)%s", f, f / W, f % W,
 	    tui_prev_core(t, f) ? "  * changed by the last step" : "");
@@ -82,8 +82,8 @@ static void
 regs_draw(struct tui *t, void *vwin, int h, int w)
 {
 	WINDOW *win = vwin;
-	const struct machine *m = session_machine(t->s);
-	uint32_t f = session_focus(t->s);
+	const struct machine *m = tui_machine(t);
+	uint32_t f = tui_focus(t);
 	const struct core *c = &m->cores[f], *old = tui_prev_core(t, f);
 	int cw = w / 2, wide = cw >= 28, y = 1;
 	/* the order of the rows: pairs, then N and Z together */
@@ -191,7 +191,7 @@ scroll_key(struct tui *t, int key, size_t *scroll, int back, int pane)
 static void
 stack_caption(struct tui *t, char *text, size_t size)
 {
-	snprintf(text, size, "core %u%s", session_focus(t->s),
+	snprintf(text, size, "core %u%s", tui_focus(t),
 	    t->frames_stale ? "  (as at the last stop)" : "");
 }
 
@@ -236,7 +236,7 @@ const struct pane_ops pane_stack_ops = {
 static void
 output_caption(struct tui *t, char *text, size_t size)
 {
-	uint32_t f = session_focus(t->s);
+	uint32_t f = tui_focus(t);
 	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
 
 	snprintf(text, size, "core %u%s", f, b && b->len ? "" :
@@ -246,7 +246,7 @@ output_caption(struct tui *t, char *text, size_t size)
 static void
 output_draw(struct tui *t, void *vwin, int h, int w)
 {
-	uint32_t f = session_focus(t->s);
+	uint32_t f = tui_focus(t);
 	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
 	struct lines l = { 0 };
 	size_t total;

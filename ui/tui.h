@@ -301,7 +301,8 @@ struct outstore {
 
 struct tui {
 	/* the session and what it was built from */
-	struct session		*s;
+	struct session		*s;            /* NULL: off-screen render */
+	const struct machine	*m;            /* drawn when s is NULL */
 	const struct program	**progs;       /* not owned */
 	size_t			 nprogs;
 	struct dsym		*dsyms;        /* per program: local names */
@@ -375,6 +376,20 @@ struct tui {
 	int			 quit_signal;  /* re-raised after cleanup */
 	int			 exit_status;
 };
+
+/* --- render.c --------------------------------------------------------- */
+
+/* The machine and the focused core the panes draw: the session's, or
+ * without a session (bench's off-screen render) t->m and core 0. */
+const struct machine *tui_machine(const struct tui *t);
+uint32_t tui_focus(const struct tui *t);
+
+/* micdb bench's render hook (bench.h): the whole screen of e->m drawn
+ * off-screen by the TUI's own code, at a fixed 200x60 size. */
+struct tui_render;
+struct tui_render *tui_render_new(void);
+void	 tui_render_free(struct tui_render *r);
+int	 tui_render_hook(void *arg, struct engine *e, char **cause);
 
 /* --- tui.c: used by the panes and term.c ------------------------------ */
 

@@ -16,6 +16,7 @@ ui_sources = \
 	ui/pane-cores.c \
 	ui/pane-text.c \
 	ui/pane-warps.c \
+	ui/render.c \
 	ui/term.c \
 	ui/tui.c \
 	ui/tui.h
