@@ -338,6 +338,149 @@ test_lines(void)
 	lines_free(&l);
 }
 
+/* A canvas row containing text, or -1. */
+static int
+canvas_find(const struct dp_canvas *cv, const char *text)
+{
+	char line[DP_MAX_COLS + 1];
+
+	for (int y = 0; y < cv->h; y++) {
+		dp_canvas_line(cv, y, line, sizeof line);
+		if (strstr(line, text) != NULL)
+			return y;
+	}
+	return -1;
+}
+
+static void
+test_datapath(void)
+{
+	static struct dp_canvas cv;
+	struct core c, prev;
+	struct mic1_core mc;
+	struct program prog;
+	uint8_t text[8] = { 0x10, 0x59, 0x60, 0x57, 0x60, 0xa7, 0, 0 };
+	struct dp_input in;
+	struct dp_decode d;
+	uint64_t w;
+	int y;
+
+	memset(&c, 0, sizeof c);
+	memset(&mc, 0, sizeof mc);
+	memset(&prog, 0, sizeof prog);
+	prog.text = text;
+	prog.text_size = sizeof text;
+	c.pc = 5;
+	c.mbr = 0x10;
+	c.h = 3;
+	c.sp = 0x8002;
+	c.mpc = MIC1_MAIN1;
+	prev = c;
+	prev.pc = 4;
+	memset(&in, 0, sizeof in);
+	in.c = &c;
+	in.prog = &prog;
+	in.mc = &mc;
+	/* Main1 as the .mic1 bytes of mic1.md give it: 00 43 50 21 10 */
+	in.word = UINT64_C(0x0043502110) >> 4;
+	in.present = 1;
+
+	dp_decode(&in, &d);
+	is_int(d.bsel, MIC1_B_PC, "Main1: B bus from PC");
+	is_str(d.func, "B+1", "Main1: the ALU computes B+1");
+	is_int(d.alu_out, 6, "Main1: 5 + 1 = 6");
+	is_int(d.cmask, MIC1_C_PC, "Main1: C bus writes PC only");
+	is_int(d.mem, MIC1_MEM_FETCH, "Main1: FETCH");
+	ok(d.jmpc && !d.jamn && !d.jamz, "Main1: JMPC alone");
+	is_int(d.mpc_next, 0x10, "Main1: goto (MBR) with MBR 0x10 -> 0x010");
+	ok(!d.n && !d.z, "Main1: N and Z of 6 are 0");
+
+	/* a FETCH in flight: JMPC sees the byte at the latched PC */
+	mc.pending = MIC1_PEND_FETCH;
+	mc.pc_latch = 2;
+	dp_decode(&in, &d);
+	is_int(d.mpc_next, 0x60, "pending FETCH: JMPC uses the byte it brings");
+	mc.pc_latch = 100;
+	dp_decode(&in, &d);
+	ok(!d.jmpc_known, "a FETCH outside the text: next MPC unknown");
+	mc.pending = 0;
+
+	/* B - H with SRA1, and a JAMZ that is taken */
+	ok(mic1_make(&w, 0x05, MIC1_JAM_Z, MIC1_F_B_SUB_A | MIC1_ALU_SRA1,
+	    MIC1_C_TOS | MIC1_C_H, MIC1_MEM_READ, MIC1_B_TOS) == 0,
+	    "a test word");
+	in.word = w;
+	c.tos = 3;
+	dp_decode(&in, &d);
+	is_int(d.alu_out, 0, "B-A: TOS 3 - H 3 = 0");
+	ok(d.z && !d.n, "Z from the ALU output");
+	is_int(d.mpc_next, 0x105, "JAMZ taken: NEXT | 0x100");
+	c.tos = 1;
+	dp_decode(&in, &d);
+	is_int(d.alu_out, -2, "B-A: 1 - 3 = -2");
+	is_int(d.shifted, -1, "SRA1 is arithmetic: -2 >> 1 = -1");
+	ok(d.n && !d.z, "N from the ALU output, before the shifter");
+	is_int(d.mpc_next, 0x05, "JAMZ not taken");
+	c.tos = 3;
+
+	/* the full diagram of Main1 */
+	in.word = UINT64_C(0x0043502110) >> 4;
+	in.label = "Main1";
+	in.text = "PC = PC + 1; fetch; goto (MBR)";
+	in.prev = &prev;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "MPC 0x002 Main1: PC = PC + 1; fetch; goto (MBR)")
+	    == 0, "full: the header names MPC, label and MAL text");
+	y = canvas_find(&cv, "PC  0x0005");
+	ok(y > 0, "full: the PC row");
+	ok(y > 0 && canvas_find(&cv, "PC  0x0005     B> <C addr") == y,
+	    "full: PC drives B, is written by C and addresses the fetch");
+	ok(y > 0 && cv.role[y][0] == DPR_ACTIVE, "full: the PC row is "
+	    "highlighted");
+	y = canvas_find(&cv, "SP  0x8002");
+	ok(y > 0 && cv.role[y][0] == DPR_TEXT, "full: SP takes no part");
+	ok(canvas_find(&cv, "H   3          A>") < 0,
+	    "full: H is not the A input of B+1 (ENA 0)");
+	ok(canvas_find(&cv, "B bus  PC = 5") > 0, "full: the B bus value");
+	ok(canvas_find(&cv, "ALU    B+1 = 6") > 0, "full: the ALU function");
+	ok(canvas_find(&cv, "F0F1 11 ENA 0 ENB 1 INVA 0 INC 1") > 0,
+	    "full: the ALU control bits");
+	ok(canvas_find(&cv, "C bus  PC") > 0, "full: the C bus targets");
+	ok(canvas_find(&cv, "memory FETCH") > 0, "full: the memory operation");
+	ok(canvas_find(&cv, "pending none") > 0, "full: nothing in flight");
+	ok(canvas_find(&cv, "next   0x000 JMPC(MBR 0x10) -> 0x010") > 0,
+	    "full: the next-address logic");
+
+	mc.pending = MIC1_PEND_READ;
+	mc.mar_latch = 0x8001;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "pending READ of 0x8001") > 0,
+	    "full: a pending READ and its latched address");
+	ok(canvas_find(&cv, "<mem") > 0 && canvas_find(&cv, "MDR") ==
+	    canvas_find(&cv, "<mem"), "full: MDR receives the READ");
+	mc.pending = 0;
+
+	/* 80x24: the compact form */
+	dp_canvas_init(&cv, 5, 78);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "B=PC ALU B+1=6 N0 Z0 mem FETCH") == 1,
+	    "compact: the cycle on one row");
+	ok(canvas_find(&cv, "next 0x000 JMPC(MBR 0x10) -> 0x010") == 2,
+	    "compact: the next address");
+	ok(canvas_find(&cv, "PC 0x0005 B> <C addr") > 2,
+	    "compact: register cells with their tags");
+
+	/* an absent word */
+	in.present = 0;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "no micro-instruction here") == 0,
+	    "absent word: said, not drawn");
+	ok(canvas_find(&cv, "B>") < 0, "absent word: no tags");
+}
+
 int
 main(void)
 {
@@ -348,6 +491,7 @@ main(void)
 	test_census(collatz);
 	test_names(collatz);
 	test_lines();
+	test_datapath();
 	free(collatz);
 	return done_testing();
 }

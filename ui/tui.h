@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "mic1.h"
 #include "program.h"
 #include "util.h"
 
@@ -238,6 +239,56 @@ int	 access_warp_k(const struct engine *e, int engine_ocl, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
 double	 access_simd_efficiency(const struct engine *e, int engine_ocl,
 	    uint32_t width);
+
+/* --- datapath.c: the Mic-1 datapath pane's contents (pure) ------------ */
+
+/* What the diagram is drawn from: the focused core about to execute the
+ * micro-instruction word at its MPC. */
+struct dp_input {
+	const struct core	*c;
+	const struct core	*prev;    /* before the last run; NULL: none */
+	const struct mic1_core	*mc;      /* pending READ/FETCH; NULL: unknown */
+	const struct program	*prog;    /* the byte a pending FETCH gets */
+	uint64_t		 word;    /* control_store[MPC] */
+	int			 present; /* 0: no word there (it faults) */
+	const char		*label;   /* MAL symbols; NULL: none */
+	const char		*text;
+};
+
+/* The cycle, decoded, with the values it computes. */
+struct dp_decode {
+	int		 present;
+	uint32_t	 mpc, bsel, f, cmask, mem, next, mpc_next;
+	const char	*bname, *func;       /* func NULL: not a book function */
+	int		 ena, enb, inva, inc, sll8, sra1;
+	int32_t		 bval, aval, alu_out, shifted;
+	int		 n, z;                /* of the ALU output */
+	int		 jmpc, jamn, jamz;
+	uint32_t	 jmpc_mbr;            /* MBR as JMPC ORs it in */
+	int		 jmpc_known;          /* 0: a FETCH outside the text */
+	uint8_t		 pending;             /* MIC1_PEND_* */
+	int		 pend_known;
+};
+void	 dp_decode(const struct dp_input *in, struct dp_decode *d);
+
+/* A character canvas with a role per cell (enum dp_role). */
+enum dp_role { DPR_TEXT, DPR_ACTIVE, DPR_DIM, DPR_CHANGED, DPR_LABEL,
+    DPR_ERROR };
+#define DP_MAX_ROWS  64
+#define DP_MAX_COLS  256
+/* From this size on the full diagram, below it the compact form. */
+#define DP_FULL_ROWS 11
+#define DP_FULL_COLS 70
+struct dp_canvas {
+	int		 h, w;
+	char		 ch[DP_MAX_ROWS][DP_MAX_COLS];
+	uint8_t		 role[DP_MAX_ROWS][DP_MAX_COLS];
+};
+void	 dp_canvas_init(struct dp_canvas *cv, int h, int w);
+void	 dp_render(const struct dp_input *in, struct dp_canvas *cv);
+/* Row y as a string without trailing blanks (for tests). */
+void	 dp_canvas_line(const struct dp_canvas *cv, int y, char *text,
+	    size_t size);
 
 /* --- names (names.c) -------------------------------------------------- */
 

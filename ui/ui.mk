@@ -8,6 +8,7 @@ ui_sources = \
 	ui/access.c \
 	ui/census.c \
 	ui/complete.c \
+	ui/datapath.c \
 	ui/draw.c \
 	ui/layout.c \
 	ui/lines.c \
@@ -26,7 +27,8 @@ src_micdb_CPPFLAGS += -I$(srcdir)/ui $(NCURSES_CFLAGS) $(READLINE_CFLAGS)
 micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
 
 unit_tests += ui/test-tui
-ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/layout.c \
+ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/datapath.c \
+	ui/layout.c \
 	ui/lines.c ui/names.c ui/tui.h $(dbg_sources) src/dbg/engine-ref.c \
 	tests/tap.h
 ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
