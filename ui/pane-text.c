@@ -3,7 +3,8 @@
  * window's transcript, and the datapath hook.
  *
  * Registers: the focused core's, in two columns, from the host copy of
- * the machine (current after every poll, so they move during a run).  A
+ * the machine (at the micro level also MIR, the word executed last, and
+ * the core's micro-cycles) (current after every poll, so they move during a run).  A
  * value that differs from the same core before the last run is marked
  * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
  * data decimal; a wide pane shows both.
@@ -14,10 +15,8 @@
  * stop's.  Output: the focused core's console output (the tail the UI
  * keeps per core).  Both scroll with the arrows and pages.
  *
- * Datapath: the Mic-1 diagram belongs to the micro level, which this
- * build does not have.  Its entry exists so that the micro level only
- * has to supply draw; until then `layout`/`focus` say why it is absent
- * instead of drawing a fake one.
+ * The datapath and microcode panes of the micro level are in
+ * pane-micro.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +120,23 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		    (unsigned long long)c->steps);
 		reg_cell(t, win, y, cw, cw, "stp", value, old != NULL &&
 		    old->steps != c->steps);
+		y++;
+	}
+	if (y < h && tui_level(t) == LEVEL_MIC && t->s != NULL) {
+		/* MIR: the word executed last (the datapath pane shows the
+		 * one at MPC, about to run) */
+		const struct mic1_state *st = session_level_state(t->s);
+
+		if (st != NULL && f < st->ncores)
+			snprintf(value, sizeof value, "0x%09llx",
+			    (unsigned long long)st->core[f].mir);
+		else
+			snprintf(value, sizeof value, "?");
+		reg_cell(t, win, y, 0, cw, "MIR", value, 0);
+		snprintf(value, sizeof value, "%llu",
+		    (unsigned long long)c->cycles);
+		reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
+		    old->cycles != c->cycles);
 		y++;
 	}
 	if (y < h) {
@@ -308,20 +324,4 @@ const struct pane_ops pane_log_ops = {
 	.caption = log_caption,
 	.draw = log_draw,
 	.key = log_key,
-};
-
-/* --- datapath (micro level) ------------------------------------------------- */
-
-static const char *
-datapath_unavailable(const struct tui *t)
-{
-	(void)t;
-	return "the datapath pane shows the micro level (Mic-1, PMIC), which "
-	    "is not part of this build: micdb runs --level isa";
-}
-
-const struct pane_ops pane_datapath_ops = {
-	.name = "datapath",
-	.title = "Datapath",
-	.unavailable = datapath_unavailable,
 };

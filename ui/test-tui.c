@@ -70,7 +70,9 @@ test_layouts(void)
 			bad |= l.status.y != 0 || l.cmd.y != rows - 1 ||
 			    l.msg.y != rows - 2;
 			bad |= l.pane[PANE_LOG].h < 3;
-			bad |= l.pane[PANE_DATAPATH].h != 0;
+			if (id != LAYOUT_MICRO)
+				bad |= l.pane[PANE_DATAPATH].h != 0 ||
+				    l.pane[PANE_MICRO].h != 0;
 			ok(!bad && !l.too_small, "layout %s at %dx%d: panes inside, "
 			    "no overlap, fixed rows in place", layout_name(
 			    (enum layout_id)id), cols, rows);
@@ -81,7 +83,7 @@ test_layouts(void)
 
 		layout_compute(LAYOUT_DEFAULT, 24, 80, &l);
 		for (int i = 0; i < PANE_COUNT; i++)
-			if (i != PANE_DATAPATH)
+			if (i != PANE_DATAPATH && i != PANE_MICRO)
 				all &= l.pane[i].h >= 3;
 		ok(all, "80x24: the default layout shows every pane");
 		all &= l.pane[PANE_REGS].h >= 8 && l.pane[PANE_CODE].h >= 6;
@@ -99,12 +101,24 @@ test_layouts(void)
 		layout_compute(LAYOUT_CORES, 40, 120, &l);
 		ok(l.pane[PANE_CORES].w == 120 && l.pane[PANE_REGS].h == 0,
 		    "layout cores: the grid takes the width");
+		layout_compute(LAYOUT_MICRO, 24, 80, &l);
+		ok(l.pane[PANE_DATAPATH].h == 6 && l.pane[PANE_DATAPATH].w == 80,
+		    "micro 80x24: the compact datapath across the screen");
+		ok(l.pane[PANE_MICRO].h >= 4 && l.pane[PANE_CODE].h >= 3 &&
+		    l.pane[PANE_REGS].h >= 9, "micro 80x24: microcode, code and "
+		    "registers (with MIR) readable");
+		layout_compute(LAYOUT_MICRO, 40, 120, &l);
+		ok(l.pane[PANE_DATAPATH].h == DP_FULL_ROWS + 1 &&
+		    l.pane[PANE_DATAPATH].w >= DP_FULL_COLS,
+		    "micro 120x40: room for the full diagram");
 	}
 	is_int(layout_find("default"), LAYOUT_DEFAULT, "layout_find default");
 	is_int(layout_find("src"), LAYOUT_CODE, "layout_find src (gdb)");
 	is_int(layout_find("asm"), LAYOUT_CODE, "layout_find asm (gdb)");
 	is_int(layout_find("warps"), LAYOUT_WARPS, "layout_find warps");
-	is_int(layout_find("datapath"), -1, "no datapath layout in this build");
+	is_int(layout_find("micro"), LAYOUT_MICRO, "layout_find micro");
+	is_int(layout_find("datapath"), LAYOUT_MICRO, "layout datapath is micro");
+	is_int(pane_find("microcode"), PANE_MICRO, "pane_find microcode");
 	is_int(pane_find("registers"), PANE_REGS, "pane_find registers");
 	is_int(pane_find("cmd"), PANE_LOG, "pane_find cmd");
 	is_int(pane_find("nope"), -1, "pane_find unknown");
@@ -212,26 +226,39 @@ test_census(const char *collatz)
 	census_hist_text(&tot, 32, hist, sizeof hist);
 	is_str(hist, "4-7:1 8-15:2 32:2047", "histogram of lanes per path");
 
-	/* breakpoints: at 0x10 for cores 0-4, at 0x2d for all */
-	access_parse_breaks("Num  Type        Disp  Enb  What\n"
-	    "1    breakpoint  keep  y    0x0010 (main#loop, collatz.jas:47) on "
-	    "cores 0-4\n"
-	    "2    breakpoint  keep  y    0x002d (main#even, collatz.jas:63)\n"
-	    "        breakpoint already hit 3 times\n"
-	    "3    watchpoint  keep  y    global total (value 0)\n"
-	    "4    breakpoint  keep  n    0x00ba (half, collatz.jas:107), "
-	    "0x0010 (loop) on cores 1, 3, 5, 7, 9, 11, 13, 15, ... (504 more "
-	    "ranges)\n", m.cfg.ncores, &bps);
-	is_int(bps.n, 4, "info break: four entries");
+	/* breakpoints: at 0x10 for cores 0-4, at 0x2d for all, an MPC one,
+	 * a disabled one with two locations */
+	{
+		static uint8_t c04[65536];
+		struct session_bp sb[5];
+
+		memset(c04, 0, sizeof c04);
+		memset(c04, 1, 5);
+		memset(sb, 0, sizeof sb);
+		sb[0] = (struct session_bp){ .id = 1, .enabled = 1,
+		    .addr = 0x10, .cores = c04, .ncores_set = 5 };
+		sb[1] = (struct session_bp){ .id = 2, .enabled = 1,
+		    .addr = 0x2d };
+		sb[2] = (struct session_bp){ .id = 3, .enabled = 1,
+		    .on_mpc = 1, .addr = 0x10 };
+		sb[3] = (struct session_bp){ .id = 4, .enabled = 0,
+		    .addr = 0xba };
+		sb[4] = (struct session_bp){ .id = 4, .enabled = 0,
+		    .addr = 0x10 };
+		access_bps_from(sb, 5, m.cfg.ncores, &bps);
+	}
+	is_int(bps.n, 4, "session breakpoints: four, locations grouped");
 	ok(bps.v[0].id == 1 && bps.v[0].npcs == 1 && bps.v[0].pcs[0] == 0x10 &&
 	    bps.v[0].cores != NULL && bps.v[0].cores[4] &&
-	    !bps.v[0].cores[5], "a breakpoint on a core set");
+	    !bps.v[0].cores[5], "a breakpoint on a core set (copied)");
 	ok(bps.v[1].cores == NULL && bps.v[1].enabled,
 	    "a breakpoint on every core");
-	ok(bps.v[2].watch && bps.v[2].npcs == 0, "a watchpoint has no address");
-	ok(!bps.v[3].enabled && bps.v[3].npcs == 2 && bps.v[3].pcs[1] == 0x10 &&
-	    bps.v[3].cores == NULL, "two locations; an abbreviated set means "
-	    "every core");
+	ok(bps.v[2].on_mpc && bps.v[2].pcs[0] == 0x10, "an MPC breakpoint");
+	ok(!bps.v[3].enabled && bps.v[3].npcs == 2 && bps.v[3].pcs[1] == 0x10,
+	    "two locations of one breakpoint");
+	ok(access_mpc_bp_at(&bps, 0x10) == &bps.v[2] &&
+	    access_mpc_bp_at(&bps, 0x2d) == NULL,
+	    "MPC breakpoints are found by MPC only");
 	ok(access_bp_at(&bps, 0x10) == &bps.v[0], "the enabled one at 0x10");
 	ok(access_bp_at(&bps, 0xba) == &bps.v[3], "a disabled one at 0xba");
 	access_bps_map(&bps, &m);
@@ -481,6 +508,50 @@ test_datapath(void)
 	ok(canvas_find(&cv, "B>") < 0, "absent word: no tags");
 }
 
+static void
+test_frames(void)
+{
+	struct session_frame_local l0[3] = { { NULL, 7 }, { "n", 5 },
+	    { "acc", 1 } };
+	struct session_frame_local l1[2] = { { "x", 3 }, { "y", 4 } };
+	struct session_frame f[2];
+	int32_t top[2] = { 9, 10 };
+	const int32_t *stack[2] = { NULL, top };
+	struct lines out = { 0 };
+
+	memset(f, 0, sizeof f);
+	f[0] = (struct session_frame){ .method = "fib", .pc = 0x42,
+	    .lv = 0x8010, .nlocals = 3, .nparams = 1, .locals = l0,
+	    .link = 0x8010, .saved_pc = 0x17, .saved_lv = 0x8000,
+	    .stack_lo = 0x8014, .stack_hi = 0x8013 };
+	f[1] = (struct session_frame){ .method = "main", .pc = 0x17,
+	    .lv = 0x8000, .nlocals = 2, .locals = l1, .link = -1,
+	    .saved_pc = -1, .saved_lv = -1, .stack_lo = 0x8002,
+	    .stack_hi = 0x8001 };
+	access_format_frames(f, 2, stack, &out);
+	is_int(out.n, 5, "frames: five lines");
+	if (out.n == 5) {
+		is_str(out.v[0], "#0  0x0042 in fib(n=5)  [LV 0x8010]",
+		    "frames: a method with its argument by name");
+		is_str(out.v[1], "    locals: acc=1", "frames: its locals");
+		is_str(out.v[2], "    link 0x8010: saved PC 0x0017, saved LV "
+		    "0x8000", "frames: link, saved PC and LV");
+		is_str(out.v[3], "#1  0x0017 in main  [LV 0x8000]",
+		    "frames: main");
+		is_str(out.v[4], "    locals: x=3 y=4", "frames: main's locals");
+	}
+	f[0].note = (char *)(uintptr_t)"link pointer 0x9999 is outside the stack";
+	access_format_frames(f, 1, stack, &out);
+	ok(out.n == 4 && strstr(out.v[3], "outside the stack") != NULL,
+	    "frames: a broken walk says why");
+	f[0].note = NULL;
+	f[1].stack_hi = 0x8003;
+	access_format_frames(f + 1, 1, stack + 1, &out);
+	ok(out.n == 3 && strcmp(out.v[2], "    stack (2 words, top last): 9 "
+	    "10") == 0, "frames: the operand stack, top last");
+	lines_free(&out);
+}
+
 int
 main(void)
 {
@@ -492,6 +563,7 @@ main(void)
 	test_names(collatz);
 	test_lines();
 	test_datapath();
+	test_frames();
 	free(collatz);
 	return done_testing();
 }

@@ -15,9 +15,10 @@
  *   names.c          pure: a PC as a label, an instruction with local
  *                    names, the code pane's listing of a program.
  *   lines.c          the bounded line store of the transcript.
- *   access.c         what session.h does not export yet (breakpoint list,
- *                    frames, k), computed in ui/ or read back from the
- *                    session's own commands; see the report to the lead.
+ *   access.c         breakpoints, frames and k from the session's
+ *                    accessors, in the forms the panes draw.
+ *   datapath.c       pure: the Mic-1 datapath pane's decoding and
+ *                    diagram (a character canvas with roles).
  *   pane-*.c, draw.c the panes (a small vtable each) and the frame
  *                    around them; drawing only reads the model.
  *   complete.c       completion words (commands, labels, registers).
@@ -40,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "levels.h"
 #include "machine.h"
 #include "mic1.h"
 #include "program.h"
@@ -62,7 +64,8 @@ enum pane_id {
 	PANE_STACK,
 	PANE_OUTPUT,
 	PANE_LOG,        /* the command window: transcript above the prompt */
-	PANE_DATAPATH,   /* micro level only: a hook, in no layout yet */
+	PANE_DATAPATH,   /* micro level: the Mic-1 diagram */
+	PANE_MICRO,      /* micro level: the microprogram around MPC */
 	PANE_COUNT
 };
 
@@ -71,6 +74,7 @@ enum layout_id {
 	LAYOUT_CODE,     /* code large, registers and stack beside it */
 	LAYOUT_CORES,    /* the cores grid large, warps below */
 	LAYOUT_WARPS,    /* warps large, code and registers below */
+	LAYOUT_MICRO,    /* datapath, microcode and code, registers */
 	LAYOUT_COUNT
 };
 
@@ -204,12 +208,13 @@ void	 lines_addf(struct lines *l, const char *fmt, ...) PRINTFLIKE(2, 3);
 void	 lines_clear(struct lines *l);
 void	 lines_free(struct lines *l);
 
-/* --- access.c: what session.h does not export (fallbacks) ------------- */
+/* --- access.c: breakpoints, frames and k from the session ------------- */
 
 struct ui_bp {
 	uint32_t	 id;
 	int		 enabled;
 	int		 watch;      /* a watchpoint: no address */
+	int		 on_mpc;     /* pcs are control-store addresses */
 	int32_t		*pcs;
 	size_t		 npcs;
 	uint8_t		*cores;      /* ncores bytes, or NULL: all cores */
@@ -221,19 +226,28 @@ struct ui_bps {
 	struct bpmap	 map;
 };
 
-/* Parse `info break` text into bps (pure: the unit test feeds it). */
-void	 access_parse_breaks(const char *text, uint32_t ncores,
-	    struct ui_bps *bps);
+struct session_bp;
+struct session_frame;
+/* bps from the session's breakpoint locations (pure: the unit test
+ * feeds it). */
+void	 access_bps_from(const struct session_bp *v, size_t n,
+	    uint32_t ncores, struct ui_bps *bps);
 void	 access_bps_free(struct ui_bps *bps);
 /* Rebuild the address maps from bps for the machine's programs. */
 void	 access_bps_map(struct ui_bps *bps, const struct machine *m);
-/* Breakpoints through `info break` (while stopped).  0 or -1 + cause. */
+/* Breakpoints from the session (while stopped).  0 or -1 + cause. */
 int	 access_read_breaks(struct session *s, struct ui_bps *bps,
 	    char **cause);
 /* The breakpoint at pc in any program, enabled or not; NULL if none. */
 const struct ui_bp *access_bp_at(const struct ui_bps *bps, int32_t pc);
-/* The focused core's frames as text lines (`info frame`). */
+/* The MPC breakpoint at control-store address mpc; NULL if none. */
+const struct ui_bp *access_mpc_bp_at(const struct ui_bps *bps, int32_t mpc);
+/* The focused core's frames as text lines, as `info frame` prints them. */
 int	 access_frames(struct session *s, struct lines *out, char **cause);
+/* The formatting (pure): stack[d] holds the top words of frame d's
+ * operand stack (up to 16, bottom first), or NULL. */
+void	 access_format_frames(const struct session_frame *f, size_t n,
+	    const int32_t *const *stack, struct lines *out);
 /* k of warp w when the engine records it; -1 when it does not. */
 int	 access_warp_k(const struct engine *e, int engine_ocl, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
@@ -393,6 +407,15 @@ struct tui {
 
 	struct ui_bps		 bps;          /* breakpoints, for markers */
 	struct code_state	 code;
+	/* the microcode pane: rows are control-store addresses */
+	struct code_state	 ucode;        /* cursor, top, follow */
+	uint16_t		*urows;
+	size_t			 nurows;
+	const void		*urows_for;    /* the microcode they list */
+	size_t			 ucode_page;
+	/* a y/n question at the message line (set level) */
+	int			 ask;
+	enum level		 ask_level;
 	size_t			 code_page;    /* code rows shown */
 	uint32_t		 last_focus;   /* focus at the last stop */
 	uint64_t		 last_step;    /* m->step then (restart check) */
@@ -458,6 +481,10 @@ const struct core *tui_prev_core(const struct tui *t, uint32_t core);
 
 /* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
 void	 code_toggle_break(struct tui *t);
+/* F2 in the microcode pane: an MPC breakpoint at its cursor. */
+void	 micro_toggle_break(struct tui *t);
+/* The level the session runs at (ISA without a session). */
+enum level tui_level(const struct tui *t);
 
 /* --- complete.c ------------------------------------------------------- */
 
@@ -486,12 +513,13 @@ extern const struct pane_ops *const pane_table[PANE_COUNT];
 
 extern const struct pane_ops pane_code_ops, pane_cores_ops,
     pane_warps_ops, pane_regs_ops, pane_stack_ops, pane_output_ops,
-    pane_log_ops, pane_datapath_ops;
+    pane_log_ops, pane_datapath_ops, pane_micro_ops;
 
 /* Colours and attributes by role (draw.c). */
 enum role {
 	ROLE_NORMAL, ROLE_TITLE, ROLE_TITLE_FOCUS, ROLE_STATUS, ROLE_ERROR,
 	ROLE_CHANGED, ROLE_PC, ROLE_BREAK, ROLE_CURSOR, ROLE_DIM, ROLE_LABEL,
+	ROLE_ACTIVE,     /* what the current micro-instruction uses */
 	ROLE_CLASS,      /* + enum core_class */
 	ROLE_PATH = ROLE_CLASS + CLASS_COUNT,   /* + path index 0..7 */
 	ROLE_COUNT = ROLE_PATH + 8

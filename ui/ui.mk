@@ -15,6 +15,7 @@ ui_sources = \
 	ui/names.c \
 	ui/pane-code.c \
 	ui/pane-cores.c \
+	ui/pane-micro.c \
 	ui/pane-text.c \
 	ui/pane-warps.c \
 	ui/render.c \
