@@ -54,6 +54,26 @@ for script in "$DIR"/*.cmd; do
 	fi
 done
 
+# The transcripts of the levels do not depend on the engine: the ones
+# written with --engine ref again on the OpenCL engines (ISA and Mic-1
+# kernels, POCL on the CPU), where there is a device.
+if "$BIN" devices >/dev/null 2>&1; then
+	for name in level mpc; do
+		args=$(sed -n 's/^# args: //p' "$DIR/$name.cmd" | head -n 1 |
+		    sed 's/--engine ref/--engine opencl/')
+		# shellcheck disable=SC2086
+		(cd "$DIR" && "$BIN" --batch "$name.cmd" $args </dev/null \
+		    >"$TMP/$name.ocl" 2>"$TMP/$name.oclerr")
+		cmp -s "$DIR/$name.expected" "$TMP/$name.ocl"
+		ok $? "$name: the OpenCL engines write the same transcript"
+		cmp -s "$DIR/$name.expected" "$TMP/$name.ocl" ||
+			diag "$(diff -u "$DIR/$name.expected" "$TMP/$name.ocl" |
+			    head -30)" "$(head -c 1000 "$TMP/$name.oclerr")"
+	done
+else
+	echo "# no OpenCL device: the engine comparison is skipped"
+fi
+
 # Usage and input errors: exit 2, one line on standard error.
 out=$TMP/usage.out
 err=$TMP/usage.err
@@ -64,9 +84,51 @@ run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" "$TMP/missing.jas"
 expect_rc 2 "a missing program"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level mic \
     "$PROGRAMS/hello.jas"
-expect_rc 2 "--level mic"
-expect_err "the micro levels are not part of this build yet" \
-    "--level mic says why"
+expect_rc 0 "--level mic is accepted"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level vax \
+    "$PROGRAMS/hello.jas"
+expect_rc 2 "--level vax"
+expect_err "unknown level 'vax'" "--level vax says why"
+# PMIC is another engineer's level: refused with a reason until the
+# factory has it, accepted after.
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level pmic \
+    "$PROGRAMS/hello.jas"
+if [ "$rc" -eq 2 ] && grep -q pmic "$err"; then
+	ok 0 "--level pmic is refused with a reason naming pmic"
+else
+	expect_rc 0 "--level pmic runs"
+fi
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level mic \
+    --microcode "$TMP/missing.mal" "$PROGRAMS/hello.jas"
+expect_rc 2 "--microcode of a missing file"
+expect_err "missing.mal" "the missing microprogram is named"
+printf 'Main1 PC = PC + 1; fetch; goto (MBR)\nbad1 FOO = H; goto Main1\n' \
+    >"$TMP/bad.mal"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --microcode \
+    "$TMP/bad.mal" "$PROGRAMS/hello.jas"
+expect_rc 2 "--microcode with assembler errors (even at --level isa)"
+expect_err "bad.mal:2:" "assembler errors as file:line:column"
+# A .mic1 control store: without symbols, MPC breakpoints take
+# addresses only; with the FILE.sym that mic1-as -s writes, labels too.
+MIC1_AS=$top_builddir/src/mic1-as
+"$MIC1_AS" -o "$TMP/m.mic1" "$top_srcdir/microcode/mic1.mal"
+printf 'break mpc Main1\nbreak mpc 2\nstepi 4\ninfo level\nset level isa\n' \
+    >"$TMP/mic1.cmd"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
+    --microcode "$TMP/m.mic1" "$PROGRAMS/hello.jas"
+expect_rc 1 "a .mic1 without symbols: break mpc LABEL fails"
+grep -q "m.mic1 has no symbols: give an address" "$out"
+ok $? "a .mic1 without symbols: break mpc says to give an address"
+grep -q "breakpoint 1 hit by core 0 \[1 of 1\] at MPC 0x002" "$out"
+ok $? "a .mic1 without symbols: break mpc ADDR stops"
+grep -q "level: mic (microprogram m.mic1)" "$out"
+ok $? "a .mic1 without symbols: info level names it"
+"$MIC1_AS" -o "$TMP/s.mic1" -s "$TMP/s.sym" "$top_srcdir/microcode/mic1.mal"
+run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
+    --microcode "$TMP/s.mic1" "$PROGRAMS/hello.jas"
+expect_rc 0 "a .mic1 with its .sym: every command works"
+grep -q "breakpoint 1 at MPC 0x002 (Main1, mic1.mal:" "$out"
+ok $? "a .mic1 with its .sym: break mpc LABEL"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --cores 0 \
     "$PROGRAMS/hello.jas"
 expect_rc 2 "--cores 0"

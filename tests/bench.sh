@@ -121,7 +121,7 @@ B="$MICDB bench --quick --no-ref --cores 1 --workloads uniform"
 bad "unknown workload" "unknown workload 'nosuch'" \
 	$B --workloads uniform,nosuch
 bad "unknown level" "unknown level 'asm'" $B --levels asm
-bad "level without a kernel" "use --levels isa" $B --levels mic
+bad "level without a kernel" "use --levels isa,mic" $B --levels pmic
 bad "bad core list" "bad core list '1,x'" $B --cores 1,x
 bad "zero cores" "bad core list '0'" $B --cores 0
 bad "empty core list" "bad core list" $B --cores ''

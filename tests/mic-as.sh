@@ -53,6 +53,19 @@ expect_rc 0 "the textbook dialect assembles"
 [ "$(od -An -tx1 -j14 -N5 tb.mic1 | tr -d ' \n')" = "0043502110" ]
 ok $? "... with its Main1 at 0x02"
 
+# Shapes of classroom variants: warnings on stderr, exit 0, output written.
+cat "$top_srcdir/tests/textbook.mal" "$top_srcdir/tests/textbook-variant.mal" \
+	>variant.mal
+run_cmd o e "$MIC1_AS" variant.mal
+expect_rc 0 "a classroom variant (textbook.mal + textbook-variant.mal)"
+[ "$(grep -c '^variant.mal:[0-9]*:[0-9]*: warning: ' e)" -eq 2 ] &&
+	[ -f variant.mic1 ]
+ok $? "... with its two warnings as file:line:column: warning: message"
+expect_err "warning: anchored label 'missing1' is never defined" \
+	"warns about an anchor without its routine"
+expect_err "the if reaches 'err1' through an added word 'goto err1'" \
+	"warns about the if to err1"
+
 cat >bad.mal <<'MAL'
 // three mistakes
 a	H = FOO; goto a

@@ -36,7 +36,8 @@ done
 
 # The fault demos, except underflow: the micro level does not check the
 # operand stack against the frame (only the loader knows main's frame).
-for name in array_oob stack_overflow missing_halt one_core_fails; do
+# return_main: mic1.mal checks IRETURN in main (LV at the stack base).
+for name in array_oob stack_overflow missing_halt one_core_fails return_main; do
 	jas=$PROGRAMS/faults/$name.jas
 	opts=""
 	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")

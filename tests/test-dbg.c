@@ -682,9 +682,9 @@ test_session(void)
 	o = cmd(&t, "frobnicate");
 	ok(has(o, "error: unknown command 'frobnicate'"),
 	    "session: an unknown command is an error, not the end");
-	o = cmd(&t, "set level pmic");
-	is_str(o, "error: the micro levels are not part of this build yet",
-	    "session: set level pmic");
+	o = cmd(&t, "set level pdp11");
+	is_str(o, "error: unknown level 'pdp11' (use isa, mic or pmic)",
+	    "session: set level takes a level name");
 	ok(session_execute(t.s, "quit", &t.out, NULL) == SESSION_QUIT,
 	    "session: quit");
 	tsess_close(&t);
@@ -720,6 +720,378 @@ test_repeat(void)
 	tsess_close(&t);
 }
 
+/* --- the session API of the panes ----------------------------------------- */
+
+static const char call_src[] =
+".constant\nOBJREF 0xCAFE\n.end-constant\n"
+".main\n.var\nr\n.end-var\n"
+"        LDC_W OBJREF\n"
+"        BIPUSH 2\n"
+"        BIPUSH 3\n"
+"        INVOKEVIRTUAL add\n"
+"        ISTORE r\n"
+"        HALT\n"
+".end-main\n"
+".method add(x, y)\n.var\nt\n.end-var\n"
+"inside: ILOAD x\n"
+"        ILOAD y\n"
+"        IADD\n"
+"        IRETURN\n"
+".end-method\n";
+
+static void
+test_api(void)
+{
+	struct tsess t;
+	const struct session_bp *bps;
+	struct session_frame *f;
+	const struct microcode *mc;
+	size_t n, nf;
+	char *cause = NULL;
+	const char *o;
+
+	if (!ok(tsess_open(&t, call_src, 2, 0) == 0, "api: created"))
+		return;
+	ok(session_level(t.s) == LEVEL_ISA, "api: starts at the ISA level");
+	ok(session_microcode(t.s, LEVEL_MIC) == NULL &&
+	    session_level_state(t.s) == NULL,
+	    "api: no microprogram before the micro level is used");
+	o = cmd(&t, "break inside");
+	o = cmd(&t, "break mpc iadd1 core 1");
+	ok(has(o, "breakpoint 2 at MPC 0x") && has(o, "(iadd1, mic1.mal:") &&
+	    has(o, "on core 1") && has(o, "take effect at the micro level"),
+	    "api: break mpc at the ISA level says when it applies");
+	n = session_breakpoints(t.s, &bps);
+	ok(n == 2 && bps[0].id == 1 && !bps[0].on_mpc &&
+	    strcmp(bps[0].label, "inside") == 0 && bps[0].cores == NULL &&
+	    bps[0].ncores_set == 2, "api: a PC breakpoint as data");
+	ok(n == 2 && bps[1].id == 2 && bps[1].on_mpc &&
+	    bps[1].label != NULL && strcmp(bps[1].label, "iadd1") == 0 &&
+	    bps[1].cores != NULL && bps[1].cores[1] && !bps[1].cores[0] &&
+	    bps[1].ncores_set == 1, "api: an MPC breakpoint as data");
+	mc = session_microcode(t.s, LEVEL_MIC);
+	ok(mc != NULL && mc->loaded && n == 2 &&
+	    mc->cs.present[bps[1].addr],
+	    "api: the microprogram was loaded to resolve the label");
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 1 hit by cores 0-1"), "api: stopped in add");
+	ok(session_frames(t.s, 0, &f, &nf, &cause) == 0 && nf == 2,
+	    "api: two frames");
+	ok(nf == 2 && f[0].method != NULL && strcmp(f[0].method, "add") == 0 &&
+	    f[0].nparams == 2 && f[0].nlocals == 4 &&
+	    f[0].locals[1].name != NULL &&
+	    strcmp(f[0].locals[1].name, "x") == 0 &&
+	    f[0].locals[1].value == 2 && f[0].locals[2].value == 3 &&
+	    f[0].saved_pc > 0 && f[0].saved_lv == MM_STACK_BASE &&
+	    f[0].note == NULL, "api: the method's frame, names and values");
+	ok(nf == 2 && f[1].method != NULL &&
+	    strcmp(f[1].method, "main") == 0 && f[1].link == -1 &&
+	    f[1].pc == f[0].saved_pc, "api: main's frame is the caller");
+	session_frames_free(f, nf);
+	ok(session_frames(t.s, 7, &f, &nf, &cause) == -1 &&
+	    strstr(cause, "out of range") != NULL, "api: frames of no core");
+	free(cause);
+	cause = NULL;
+	ok(session_set_level(t.s, LEVEL_MIC, 0, &cause) == 0 &&
+	    session_level(t.s) == LEVEL_MIC, "api: ISA -> mic");
+	ok(session_level_state(t.s) != NULL,
+	    "api: the Mic-1 state for the datapath pane");
+	ok(session_engine(t.s) != NULL &&
+	    strcmp(session_engine(t.s)->ops->name, "mic") == 0,
+	    "api: the engine is the Mic-1 one");
+	is_int(session_cores_inside(t.s), 0, "api: at the boundary after the "
+	    "switch");
+	o = cmd(&t, "stepi");
+	is_int(session_cores_inside(t.s), 2, "api: a micro-step later both "
+	    "cores are inside an instruction");
+	ok(session_set_level(t.s, LEVEL_ISA, 0, &cause) == -1 &&
+	    cause != NULL && strstr(cause, "2 cores are inside an "
+	    "instruction") != NULL && session_level(t.s) == LEVEL_MIC,
+	    "api: mic -> ISA refused mid-instruction without to_boundary");
+	free(cause);
+	cause = NULL;
+	o = cmd(&t, "continue");
+	ok(has(o, "breakpoint 2 hit by core 1 [1 of 2] at MPC 0x") &&
+	    has(o, "core 1 at MPC"),
+	    "api: the MPC breakpoint stops only its core set");
+	ok(session_set_level(t.s, LEVEL_ISA, 1, &cause) == 0 &&
+	    session_level(t.s) == LEVEL_ISA && session_level_state(t.s) == NULL,
+	    "api: mic -> ISA with to_boundary");
+	o = cmd(&t, "info registers 1");
+	ok(has(o, "PC   0x") && has(o, "(inside+5,"),
+	    "api: core 1 ran to the boundary after IADD");
+	o = cmd(&t, "continue");
+	ok(has(o, "all cores halted"), "api: an MPC breakpoint does not stop "
+	    "the ISA level");
+	o = cmd(&t, "print r");
+	is_str(o, "$1 = 5\n", "api: the result");
+	tsess_close(&t);
+}
+
+/* --- switching levels (mic1.md section 5) ------------------------------- */
+
+#ifndef MICDB_SRCDIR
+#define MICDB_SRCDIR "."
+#endif
+
+/* Per-core console output, as the session hands it out. */
+struct outs {
+	struct buf	*core;
+	uint32_t	 n;
+};
+
+static void
+collect(void *arg, uint32_t core, const uint8_t *data, size_t len)
+{
+	struct outs *o = arg;
+
+	if (core < o->n)
+		buf_put(&o->core[core], data, len);
+}
+
+/* The final state a switch must not change: what mic1.md section 2
+ * compares (memory, PC, SP, LV, status) and the output. */
+struct final {
+	struct machine	*m;
+	struct outs	 out;
+};
+
+static uint32_t
+rng(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return (uint32_t)(*x >> 11);
+}
+
+static int
+exec_wait(struct session *s, const char *line, struct buf *b, char **cause)
+{
+	int rc = session_execute(s, line, b, cause);
+
+	if (rc == 0 && session_running(s))
+		rc = session_wait(s, b, cause);
+	return rc;
+}
+
+static int
+can_run(const struct machine *m)
+{
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		if (m->cores[c].status == CORE_RUNNING ||
+		    m->cores[c].status == CORE_WAITING)
+			return 1;
+	return 0;
+}
+
+/*
+ * Run prog on ncores to its end.  seed 0: at the ISA level only;
+ * otherwise from a random level, with random stepping (step, stepi,
+ * continue to a tbreak) and level switches in between, both through
+ * set level and through session_set_level.  Returns the session (the
+ * caller compares and frees), NULL on failure.
+ */
+static struct session *
+run_switching(const struct program **progs, uint32_t ncores,
+    const char *input, uint64_t seed, struct outs *out, unsigned *switches)
+{
+	struct session_config cfg;
+	struct session *s;
+	struct buf b = { 0 };
+	char *cause = NULL, line[64];
+	uint64_t x = seed;
+	int rounds = 0;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = ncores;
+	cfg.machine.stack_words = 1024;
+	cfg.machine.heap_words = 4096;
+	cfg.machine.warp_width = 8;
+	cfg.progs = progs;
+	cfg.nprogs = 1;
+	cfg.engine = ENGINE_REF;
+	cfg.level = seed != 0 && rng(&x) % 2 ? LEVEL_MIC : LEVEL_ISA;
+	cfg.output = collect;
+	cfg.output_arg = out;
+	cfg.input = (const uint8_t *)input;
+	cfg.input_len = input ? strlen(input) : 0;
+	out->n = ncores;
+	out->core = xcalloc(ncores, sizeof *out->core);
+	*switches = 0;
+	if (session_create(&s, &cfg, &cause) != 0) {
+		tap_diag("%s", cause);
+		free(cause);
+		return NULL;
+	}
+	while (can_run(session_machine(s)) && rounds++ < 100000) {
+		uint32_t r = seed ? rng(&x) : 0;
+		int rc = 0;
+
+		b.len = 0;
+		if (seed == 0) {
+			rc = exec_wait(s, "continue", &b, &cause);
+		} else if (r % 4 == 0) {
+			enum level to = session_level(s) == LEVEL_ISA ?
+			    LEVEL_MIC : LEVEL_ISA;
+
+			/* half through the command, half through the API
+			 * (which runs mid-instruction cores on as well) */
+			if (r % 8 == 0) {
+				snprintf(line, sizeof line, "set level %s",
+				    level_name(to));
+				rc = exec_wait(s, line, &b, &cause);
+			} else
+				rc = session_set_level(s, to, 1, &cause);
+			(*switches)++;
+		} else if (r % 4 == 1) {
+			snprintf(line, sizeof line, "stepi %u",
+			    1 + rng(&x) % 97);
+			rc = exec_wait(s, line, &b, &cause);
+		} else {
+			snprintf(line, sizeof line, "step %u", 1 + rng(&x) % 13);
+			rc = exec_wait(s, line, &b, &cause);
+		}
+		if (rc != 0) {
+			/* a step whose focused core has halted is refused at
+			 * a micro level: move on with continue */
+			free(cause);
+			cause = NULL;
+			b.len = 0;
+			if (exec_wait(s, "continue", &b, &cause) != 0) {
+				tap_diag("seed %llu: %s",
+				    (unsigned long long)seed, cause);
+				free(cause);
+				cause = NULL;
+				break;
+			}
+		}
+	}
+	buf_free(&b);
+	return s;
+}
+
+static int
+same_final(struct session *a, struct outs *oa, struct session *b,
+    struct outs *ob, const char *name, uint64_t seed)
+{
+	const struct machine *ma = session_machine(a), *mb = session_machine(b);
+	uint32_t n = ma->cfg.ncores;
+
+	for (uint32_t c = 0; c < n; c++) {
+		const struct core *x = &ma->cores[c], *y = &mb->cores[c];
+
+		/* a fault stops a micro-level core inside its instruction
+		 * (SP may have moved): compare where and why it faulted */
+		if (x->status != y->status || x->fault != y->fault ||
+		    (x->status == CORE_ERROR ? x->fault_pc != y->fault_pc :
+		    x->sp != y->sp || x->lv != y->lv || x->pc != y->pc)) {
+			tap_diag("%s seed %llu: core %u differs: status %d/%d pc "
+			    "%d/%d sp %d/%d lv %d/%d", name,
+			    (unsigned long long)seed, c, x->status, y->status,
+			    x->pc, y->pc, x->sp, y->sp, x->lv, y->lv);
+			return 0;
+		}
+		if (oa->core[c].len != ob->core[c].len ||
+		    (oa->core[c].len > 0 && memcmp(oa->core[c].data,
+		    ob->core[c].data, oa->core[c].len) != 0)) {
+			tap_diag("%s seed %llu: core %u's output differs", name,
+			    (unsigned long long)seed, c);
+			return 0;
+		}
+		for (int32_t w = 0; x->status != CORE_ERROR &&
+		    w <= x->sp - MM_STACK_BASE; w++)
+			if (ma->stacks[(size_t)c * ma->cfg.stack_words + w] !=
+			    mb->stacks[(size_t)c * mb->cfg.stack_words + w]) {
+				tap_diag("%s seed %llu: core %u stack word %d "
+				    "differs", name, (unsigned long long)seed,
+				    c, w);
+				return 0;
+			}
+	}
+	if (memcmp(ma->globals, mb->globals, MM_GLOBALS_WORDS *
+	    sizeof *ma->globals) != 0 || ma->heap_top != mb->heap_top ||
+	    memcmp(ma->heap, mb->heap, ma->cfg.heap_words *
+	    sizeof *ma->heap) != 0) {
+		tap_diag("%s seed %llu: globals or heap differ", name,
+		    (unsigned long long)seed);
+		return 0;
+	}
+	return 1;
+}
+
+static void
+outs_free(struct outs *o)
+{
+	for (uint32_t c = 0; c < o->n; c++)
+		buf_free(&o->core[c]);
+	free(o->core);
+	memset(o, 0, sizeof *o);
+}
+
+/* Every sample program, switched at random points, ends exactly as a
+ * run that never switches. */
+static void
+test_level_switch(void)
+{
+	static const struct {
+		const char	*name;
+		uint32_t	 ncores;
+		const char	*input;
+	} samples[] = {
+		{ "hello", 1, NULL }, { "fib", 1, NULL },
+		{ "factorial", 1, NULL }, { "recsum", 1, NULL },
+		{ "gcd", 1, NULL }, { "sieve", 1, NULL }, { "wide", 1, NULL },
+		{ "bubble", 1, NULL }, { "decimal", 1, NULL },
+		{ "multiply", 1, NULL }, { "echo", 1, "IJVM echo test.\n" },
+		{ "reverse", 1, "stressed\n" }, { "parsum", 8, NULL },
+		{ "matmul", 8, NULL }, { "workqueue", 8, NULL },
+		{ "collatz", 32, NULL },
+	};
+	const int seeds = 6;
+
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
+		struct program p;
+		const struct program *progs[1] = { &p };
+		char *path = xasprintf("%s/programs/%s.jas", MICDB_SRCDIR,
+		    samples[i].name), *cause = NULL;
+		struct outs ref = { 0 };
+		struct session *r;
+		unsigned sw, total = 0;
+		int good = 1;
+
+		if (program_load_file(&p, path, &cause) != 0) {
+			ok(0, "switch: %s loads (%s)", samples[i].name, cause);
+			free(cause);
+			free(path);
+			continue;
+		}
+		free(path);
+		r = run_switching(progs, samples[i].ncores, samples[i].input,
+		    0, &ref, &sw);
+		for (int k = 1; r != NULL && k <= seeds; k++) {
+			uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)k +
+			    i;
+			struct outs o = { 0 };
+			struct session *t = run_switching(progs,
+			    samples[i].ncores, samples[i].input, seed, &o, &sw);
+
+			total += sw;
+			good &= t != NULL && same_final(r, &ref, t, &o,
+			    samples[i].name, seed);
+			session_free(t);
+			outs_free(&o);
+		}
+		ok(r != NULL && good && total > 0, "switch: %s on %u core%s: "
+		    "%d runs with random switches (%u in all) end as the "
+		    "unswitched run", samples[i].name, samples[i].ncores,
+		    samples[i].ncores == 1 ? "" : "s", seeds, total);
+		session_free(r);
+		outs_free(&ref);
+		program_free(&p);
+	}
+}
+
 int
 main(void)
 {
@@ -731,5 +1103,7 @@ main(void)
 	test_dsym();
 	test_session();
 	test_repeat();
+	test_api();
+	test_level_switch();
 	return done_testing();
 }

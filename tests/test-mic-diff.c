@@ -437,7 +437,7 @@ main(void)
 	};
 	static const char *const faults[] = {
 		"array_oob", "stack_overflow", "missing_halt",
-		"one_core_fails", NULL,
+		"one_core_fails", "return_main", NULL,
 	};
 	static const char *const bench[] = {
 		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
@@ -497,6 +497,35 @@ main(void)
 		}
 		diff_one(&s, &cs, s.ncores, 0);
 		sample_free(&s);
+	}
+	/* Faults the microprogram detects before changing anything leave
+	 * the state the ISA level leaves. */
+	{
+		struct sample s;
+		struct machine a, b;
+		struct mic1_state st;
+
+		if (sample_load(&s, "programs/faults", "return_main") == 0 &&
+		    machine_for(&a, &s, 1) == 0 && machine_for(&b, &s, 1) == 0) {
+			const struct core *x = &a.cores[0], *y = &b.cores[0];
+
+			mic1_state_init(&st, &b, &cs);
+			mic1_start_core(&st, &b, 0);
+			(void)run_ref(&a, 1000000);
+			(void)run_mic(&st, &b, 10000000);
+			ok(x->fault == FAULT_RETURN_MAIN && y->fault == x->fault &&
+			    y->fault_pc == x->fault_pc && y->sp == x->sp &&
+			    y->lv == x->lv && y->steps == x->steps &&
+			    memcmp(a.stacks, b.stacks, a.cfg.stack_words *
+			    sizeof *a.stacks) == 0, "IRETURN from main: same "
+			    "fault, PC, SP, LV, steps and stack at both levels");
+			mic1_state_free(&st);
+			machine_free(&a);
+			machine_free(&b);
+			sample_free(&s);
+		} else {
+			ok(0, "faults/return_main loads");
+		}
 	}
 	/* Switching, on samples that call methods, use WIDE, arrays,
 	 * globals and barriers. */

@@ -738,6 +738,31 @@ test_boundaries(void)
 	}
 }
 
+/* IRETURN in main faults "IRETURN from main" at its PC with mic1.mal,
+ * before it changes anything (ref.c's check 5). */
+static void
+test_return_main(void)
+{
+	struct fix f;
+	struct core *c;
+
+	/* BIPUSH 7; IRETURN; HALT */
+	if (fix_init(&f, "a goto a\n", T(0x10, 7, 0xAC, 0xFF), 1) != 0 ||
+	    load_microcode("microcode/mic1.mal", &f.cs) != 0) {
+		ok(0, "return-main fixture");
+		return;
+	}
+	c = &f.m.cores[0];
+	mic1_start_core(&f.st, &f.m, 0);
+	for (int i = 0; i < 1000 && c->status == CORE_RUNNING; i++)
+		cycles(&f, 0, 1);
+	ok(c->status == CORE_ERROR && c->fault == FAULT_RETURN_MAIN &&
+	    c->fault_pc == 2 && c->fault_op == 0xAC && c->lv == MM_STACK_BASE &&
+	    c->sp == MM_STACK_BASE + 4 && *word(&f, 0, c->sp) == 7,
+	    "mic1.mal: IRETURN in main faults at its PC, SP and LV untouched");
+	fix_free(&f);
+}
+
 /* ---- the textbook dialect runs programs ------------------------------------- */
 
 /* Run a .jas at both levels with the textbook microprogram; compare. */
@@ -802,6 +827,10 @@ test_textbook(void)
 	textbook_run(&cs, "fib", NULL);
 	textbook_run(&cs, "gcd", NULL);
 	textbook_run(&cs, "echo", "textbook\n");
+	textbook_run(&cs, "factorial", NULL);
+	textbook_run(&cs, "multiply", NULL);
+	textbook_run(&cs, "recsum", NULL);
+	textbook_run(&cs, "reverse", "textbook\n");
 	/* BIPUSH 'A'; OUT; ERR: its ERR prints ERROR and halts. */
 	if (fix_init(&f, "a goto a\n", T(0x10, 'A', 0xFD, 0xFE), 1) == 0) {
 		f.cs = cs;
@@ -813,6 +842,98 @@ test_textbook(void)
 		    f.m.io[0].out.len == 6 &&
 		    memcmp(f.m.io[0].out.data, "AERROR", 6) == 0,
 		    "textbook ERR prints ERROR and halts at 0xFF");
+		fix_free(&f);
+	}
+}
+
+/* tests/textbook.mal with tests/textbook-variant.mal after it: the
+ * shapes of classroom variants of mic1ijvm.mal (see that file). */
+static void
+test_textbook_variant(void)
+{
+	static const char *const rel[] = { "tests/textbook.mal",
+	    "tests/textbook-variant.mal" };
+	/* BIPUSH 5 NEGATE DUP OUT | INVERT DUP OUT | SHL8 HALVE HALVE
+	 * BIPUSH 3 IADD DUP OUT | ISZERO DUP OUT | ISZERO DUP OUT |
+	 * BIPUSH 7 OVER IADD DUP OUT | CHECK | BIPUSH 0 CHECK */
+	static const uint8_t prog[] = { 0x10, 5, 0x74, 0x59, 0xFD,
+	    0x70, 0x59, 0xFD, 0x02, 0x03, 0x03, 0x10, 3, 0x60, 0x59, 0xFD,
+	    0x71, 0x59, 0xFD, 0x71, 0x59, 0xFD, 0x10, 7, 0x73, 0x60, 0x59,
+	    0xFD, 0x72, 0x10, 0, 0x72 };
+	static const uint8_t want[] = { 0xFB, 0x04, 0x03, 0x00, 0x01, 0x08,
+	    'E', 'R', 'R', 'O', 'R' };
+	struct mal_errors errs, warns;
+	struct mic1_store cs;
+	struct buf src = { 0 };
+	struct fix f;
+	int rc;
+
+	for (size_t i = 0; i < 2; i++) {
+		char *path = xasprintf("%s/%s", MICDB_SRCDIR, rel[i]);
+		char *cause = NULL;
+		uint8_t *data;
+		size_t len;
+
+		if (read_file(path, &data, &len, &cause) != 0) {
+			ok(0, "read %s: %s", rel[i], cause);
+			free(cause);
+			free(path);
+			buf_free(&src);
+			return;
+		}
+		buf_put(&src, data, len);
+		free(data);
+		free(path);
+	}
+	rc = mal_assemble_warn("variant.mal", (const char *)src.data, src.len,
+	    &cs, NULL, &errs, &warns);
+	buf_free(&src);
+	if (rc != 0) {
+		for (size_t i = 0; i < errs.count; i++)
+			tap_diag("%s", errs.msg[i]);
+		ok(0, "textbook.mal + textbook-variant.mal assemble");
+		mal_errors_free(&errs);
+		mal_errors_free(&warns);
+		return;
+	}
+	ok(warns.count == 2 && strstr(warns.msg[0], "reaches 'err1' "
+	    "through an added word") != NULL && strstr(warns.msg[1],
+	    "'missing1' is never defined") != NULL, "variant: assembles, warning "
+	    "about the missing routine and the if to err1");
+	mal_errors_free(&warns);
+	ok(cs.main1 != MIC1_MAIN1 && cs.present[cs.main1] &&
+	    cs.word[cs.main1] == 0x004350211ull, "variant: Main1 moved off "
+	    "0x02, which an opcode took");
+	textbook_run(&cs, "hello", NULL);
+	textbook_run(&cs, "fib", NULL);
+	textbook_run(&cs, "recsum", NULL);
+	textbook_run(&cs, "reverse", "variant\n");
+	if (fix_init(&f, "a goto a\n", prog, sizeof prog, 1) == 0) {
+		f.cs = cs;
+		mic1_start_core(&f.st, &f.m, 0);
+		for (int i = 0; i < 5000 && f.m.cores[0].status ==
+		    CORE_RUNNING; i++)
+			cycles(&f, 0, 1);
+		ok(f.m.cores[0].status == CORE_HALTED &&
+		    f.m.io[0].out.len == sizeof want &&
+		    memcmp(f.m.io[0].out.data, want, sizeof want) == 0,
+		    "variant instructions compute what they should (NEGATE "
+		    "INVERT SHL8 HALVE ISZERO OVER CHECK)");
+		if (f.m.io[0].out.len != sizeof want)
+			tap_diag("output %zu bytes", f.m.io[0].out.len);
+		fix_free(&f);
+	}
+	if (fix_init(&f, "a goto a\n", T(0x75), 1) == 0) {
+		f.cs = cs;
+		mic1_start_core(&f.st, &f.m, 0);
+		for (int i = 0; i < 1000 && f.m.cores[0].status ==
+		    CORE_RUNNING; i++)
+			cycles(&f, 0, 1);
+		ok(f.m.cores[0].status == CORE_HALTED &&
+		    f.m.io[0].out.len == 5 &&
+		    memcmp(f.m.io[0].out.data, "ERROR", 5) == 0,
+		    "variant: the anchored, never written opcode runs .default "
+		    "(goto err1)");
 		fix_free(&f);
 	}
 }
@@ -933,7 +1054,9 @@ main(void)
 	test_faults();
 	test_loader();
 	test_boundaries();
+	test_return_main();
 	test_textbook();
+	test_textbook_variant();
 	test_unknown_opcodes();
 	test_random_stores();
 	return done_testing();

@@ -29,6 +29,13 @@
  * program's Main1 lands at 0x02).  Unused words hold the .default
  * statement, or nothing (executing them faults).
  *
+ * Classroom variants of mic1ijvm.mal write things the hardware cannot
+ * take literally; they assemble with a warning: an if target that
+ * cannot sit at X / X | 0x100 (e.g. "if (Z) goto err1", err1 at 0xFE)
+ * is reached through an added word "goto target"; a .label whose label
+ * is never defined anchors nothing, and its address is kept for the
+ * .default word.
+ *
  * .reserve is micdb's one extension to the textbook dialect: a range it
  * names receives only anchored words, the false targets of ifs (which
  * must lie below 0x100) and .default words.  microcode/mic1.mal reserves
@@ -86,6 +93,13 @@ struct mal_syms {
 int	mal_assemble(const char *path, const char *src, size_t len,
 	    struct mic1_store *cs, struct mal_syms *syms,
 	    struct mal_errors *errs);
+/* The same, with warnings (work-arounds the assembler made for textbook
+ * dialect oddities: an anchored label never defined, an if target that
+ * needed an added "goto" word) in *warns when it is not NULL, on success
+ * and on failure; the caller frees them with mal_errors_free. */
+int	mal_assemble_warn(const char *path, const char *src, size_t len,
+	    struct mic1_store *cs, struct mal_syms *syms,
+	    struct mal_errors *errs, struct mal_errors *warns);
 /* Read and assemble a file; on failure *cause holds every message, one
  * per line. */
 int	mal_assemble_file(const char *path, struct mic1_store *cs,

@@ -77,4 +77,4 @@ tests_mic_run_CPPFLAGS = $(mic_cppflags)
 tests_mic_run_LDADD = src/core/libcore.a
 
 shell_tests += tests/mic-as.sh tests/mic-run.sh tests/mic-imul.sh
-EXTRA_DIST += tests/textbook.mal
+EXTRA_DIST += tests/textbook.mal tests/textbook-variant.mal

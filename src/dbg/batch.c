@@ -32,6 +32,7 @@
 #include "session.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
+#include "engine-ocl-mic.h"
 #endif
 
 static const char batch_usage[] =
@@ -41,7 +42,9 @@ static const char batch_usage[] =
 "transcript: each command after \"(micdb) \", then its output; errors as\n"
 "FILE:LINE: message.  Options are those of micdb run (see micdb run --help):\n"
 "--cores, --warp-width, --program FILE:RANGE, --input, --max-steps,\n"
-"--stack-words, --heap-words, --engine ref|opencl, --device, --output raw.\n"
+"--stack-words, --heap-words, --engine ref|opencl, --device, --output raw,\n"
+"--level isa|mic|pmic (the level to start at; set level switches later),\n"
+"--microcode FILE.mal|FILE.mic1 (the micro level's microprogram).\n"
 "Exit status: 0, 1 if a command failed, 2 for bad usage or input.\n";
 
 /* The transcript writer: where core output and messages meet. */
@@ -125,20 +128,7 @@ flush_pending(struct transcript *t)
 	newline_if_needed(t);
 }
 
-static int
-make_ref(void *arg, struct engine *e, struct machine *m, char **cause)
-{
-	(void)arg;
-	return engine_ref_create(e, m, cause);
-}
-
 #ifdef HAVE_ENGINE_OCL
-static int
-make_ocl(void *arg, struct engine *e, struct machine *m, char **cause)
-{
-	return engine_ocl_create(e, m, arg, cause);
-}
-
 /* The OpenCL engine's divergence records, for info warps/divergence. */
 static int
 ocl_warps(void *arg, struct engine *e, uint32_t w,
@@ -148,8 +138,13 @@ ocl_warps(void *arg, struct engine *e, uint32_t w,
 	size_t n;
 
 	(void)arg;
-	if (strcmp(e->ops->name, "opencl") != 0 ||
-	    (r = engine_ocl_warps(e, &n)) == NULL || w >= n)
+	if (strcmp(e->ops->name, "opencl") == 0)
+		r = engine_ocl_warps(e, &n);
+	else if (strcmp(e->ops->name, "opencl-mic") == 0)
+		r = engine_ocl_mic_warps(e, &n);
+	else
+		return -1;
+	if (r == NULL || w >= n)
 		return -1;
 	rec->steps = r[w].steps;
 	rec->active = r[w].active;
@@ -161,10 +156,8 @@ ocl_warps(void *arg, struct engine *e, uint32_t w,
 #endif
 
 static int
-check_options(const struct micdb_opts *o, session_engine_fn *make,
-    char **cause)
+check_options(const struct micdb_opts *o, char **cause)
 {
-	*make = make_ref;
 	if (o->batch_path == NULL) {
 		*cause = xasprintf("no script: give --batch FILE or -x FILE");
 		return -1;
@@ -172,9 +165,7 @@ check_options(const struct micdb_opts *o, session_engine_fn *make,
 	if (opts_check_debugger(o, cause) != 0)
 		return -1;
 	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
-#ifdef HAVE_ENGINE_OCL
-		*make = make_ocl;
-#else
+#ifndef HAVE_ENGINE_OCL
 		*cause = xasprintf("the OpenCL engine is not part of this build "
 		    "yet: use --engine ref");
 		return -1;
@@ -241,7 +232,6 @@ batch_main(int argc, char **argv)
 	struct session_config cfg;
 	struct session *s = NULL;
 	struct transcript t;
-	session_engine_fn make;
 	uint8_t *script = NULL, *input = NULL;
 	size_t script_len, input_len = 0;
 	char *cause = NULL, *text;
@@ -255,7 +245,7 @@ batch_main(int argc, char **argv)
 		opts_free(&o);
 		return 0;
 	}
-	if (rc != 0 || check_options(&o, &make, &cause) != 0 ||
+	if (rc != 0 || check_options(&o, &cause) != 0 ||
 	    read_file(o.batch_path, &script, &script_len, &cause) != 0 ||
 	    (o.input_path != NULL && read_file(o.input_path, &input,
 	    &input_len, &cause) != 0) ||
@@ -269,8 +259,11 @@ batch_main(int argc, char **argv)
 	cfg.progs = l.ptrs;
 	cfg.nprogs = l.nprogs;
 	cfg.core_prog = l.core_prog;
-	cfg.make_engine = make;
-	cfg.engine_arg = (void *)(uintptr_t)o.device;
+	cfg.level = o.level;
+	cfg.engine = o.engine;
+	cfg.device = o.device;
+	cfg.microcode[o.level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
+	    o.microcode;
 	cfg.output = on_output;
 	cfg.output_arg = &t;
 	cfg.input = input;
@@ -278,8 +271,8 @@ batch_main(int argc, char **argv)
 	cfg.max_steps = o.max_steps;
 	cfg.repeat = 0;
 #ifdef HAVE_ENGINE_OCL
-	if (level_engine_kind(o.level, o.engine) == ENGINE_OPENCL)
-		cfg.warps = ocl_warps;
+	/* any level: set level may bring an OpenCL engine later */
+	cfg.warps = ocl_warps;
 #endif
 	t.raw = o.output_raw || l.ncores == 1;
 	t.at_bol = 1;

@@ -32,7 +32,8 @@ enum watch_kind {
  * has the location). */
 struct bp_loc {
 	uint16_t	 prog;      /* index into machine.progs */
-	int32_t		 pc;        /* byte address of an opcode */
+	int32_t		 pc;        /* byte address of an opcode (an MPC
+				       for a bp with on_mpc) */
 	uint8_t		*mask;      /* cores it applies to, or NULL: all the
 				       cores of the machine; owned */
 };
@@ -42,6 +43,9 @@ struct bp {
 	uint8_t		 kind;      /* enum bp_kind */
 	uint8_t		 enabled;
 	uint8_t		 temporary; /* tbreak: deleted when it stops */
+	uint8_t		 on_mpc;    /* BP_BREAK: locs hold one MPC (prog
+				       0) instead of PCs; it stops micro-
+				       level cores only */
 	char		*what;      /* location or watched word, as shown */
 	struct bp_loc	*locs;      /* BP_BREAK */
 	size_t		 nlocs;

@@ -91,12 +91,138 @@ describe_cores(const struct session *s, const struct bp *b, struct buf *out)
 static void
 describe_locs(struct session *s, const struct bp *b, struct buf *out)
 {
+	if (b->on_mpc) {
+		buf_printf(out, "MPC ");
+		session_describe_mpc(s, (uint32_t)b->locs[0].pc, out);
+		return;
+	}
 	for (size_t i = 0; i < b->nlocs; i++) {
 		if (i > 0)
 			buf_printf(out, ", ");
 		session_describe_pc(s, session_prog_core(s, b->locs[i].prog),
 		    b->locs[i].pc, out);
 	}
+}
+
+/*
+ * The control-store address of an MPC location: a number (0x0f2) or a
+ * label of the micro level's microprogram (the current micro level's,
+ * or mic's at the ISA level, loaded now if need be).
+ */
+static int
+resolve_mpc(struct session *s, const char *spec, int32_t *mpc,
+    char **cause)
+{
+	enum level l = session_level(s) == LEVEL_ISA ? LEVEL_MIC :
+	    session_level(s);
+	const struct microcode *mc;
+	const char *best = NULL;
+	uint32_t addr;
+	int bestd = 3;
+	char *end;
+
+	if (*spec == '\0') {
+		*cause = xasprintf("break mpc needs an address or a label of the "
+		    "microprogram, e.g. break mpc Main1");
+		return -1;
+	}
+	if (*spec == '*')
+		spec++;
+	if (*spec >= '0' && *spec <= '9') {
+		unsigned long v = strtoul(spec, &end, 0);
+
+		if (*end != '\0' || v >= MIC1_STORE_WORDS) {
+			*cause = xasprintf("'%s' is not a control-store address "
+			    "(0 to 0x%x)", spec, MIC1_STORE_WORDS - 1);
+			return -1;
+		}
+		*mpc = (int32_t)v;
+		return 0;
+	}
+	if (session_load_microcode(s, l, &mc, cause) != 0)
+		return -1;
+	if (mc->syms.n == 0) {
+		*cause = xasprintf("the microprogram %s has no symbols: give an "
+		    "address (break mpc 0x0f2), or load its .mal", mc->path);
+		return -1;
+	}
+	if (mal_syms_find(&mc->syms, spec, &addr) == 0) {
+		*mpc = (int32_t)addr;
+		return 0;
+	}
+	for (size_t i = 0; i < mc->syms.n; i++) {
+		const char *lab = mc->syms.sym[i].label;
+		int d;
+
+		if (lab != NULL && !mc->syms.sym[i].is_default &&
+		    (d = edit_distance(spec, lab)) < bestd) {
+			bestd = d;
+			best = lab;
+		}
+	}
+	if (best != NULL && bestd < (int)strlen(spec))
+		*cause = xasprintf("no label '%s' in the microprogram (did you "
+		    "mean '%s'?)", spec, best);
+	else
+		*cause = xasprintf("no label '%s' in the microprogram %s", spec,
+		    mc->path);
+	return -1;
+}
+
+/* break mpc ADDR|LABEL [core SET] [if COND] */
+static int
+make_break_mpc(struct session *s, const struct cmd_call *c, int temporary,
+    struct buf *out, char **cause)
+{
+	char *args = xstrdup(c->args + 3), *loc, *set, *cond;
+	uint32_t n = s->m.cfg.ncores;
+	uint8_t *cores = NULL;
+	struct bp tmp, *b;
+	int32_t mpc;
+
+	memset(&tmp, 0, sizeof tmp);
+	if (split_break_args(args, &loc, &set, &cond, cause) != 0 ||
+	    (set != NULL && coreset_parse(set, n, &cores, cause) != 0) ||
+	    resolve_mpc(s, loc, &mpc, cause) != 0)
+		goto fail;
+	tmp.locs = xcalloc(1, sizeof *tmp.locs);
+	tmp.nlocs = 1;
+	tmp.locs[0].pc = mpc;
+	if (cores != NULL) {
+		tmp.locs[0].mask = xcalloc(n, 1);
+		memcpy(tmp.locs[0].mask, cores, n);
+	}
+	if (cond != NULL && (bp_set_condition(&tmp, cond, cause) != 0 ||
+	    session_check_names(s, tmp.cond, NULL, cause) != 0))
+		goto fail;
+	b = bp_add(&s->bps, BP_BREAK);
+	tmp.id = b->id;
+	tmp.kind = BP_BREAK;
+	tmp.enabled = 1;
+	tmp.temporary = (uint8_t)temporary;
+	tmp.on_mpc = 1;
+	tmp.what = xasprintf("mpc %s", loc);
+	tmp.cores = cores;
+	tmp.cores_text = set ? xstrdup(set) : NULL;
+	*b = tmp;
+	s->bps_dirty = 1;
+	buf_printf(out, "%sbreakpoint %u at MPC ", temporary ? "temporary " :
+	    "", b->id);
+	session_describe_mpc(s, (uint32_t)mpc, out);
+	describe_cores(s, b, out);
+	if (b->cond_text != NULL)
+		buf_printf(out, " if %s", b->cond_text);
+	buf_printf(out, "\n");
+	if (session_level(s) == LEVEL_ISA)
+		buf_printf(out, "(MPC breakpoints take effect at the micro "
+		    "level: set level mic)\n");
+	free(args);
+	return 0;
+fail:
+	bp_clear(&tmp);
+	free(cores);
+	free(args);
+	return -1;
 }
 
 static int
@@ -113,10 +239,8 @@ make_break(struct session *s, const struct cmd_call *c, int temporary,
 	memset(&tmp, 0, sizeof tmp);
 	if (strncmp(args, "mpc", 3) == 0 && (args[3] == ' ' ||
 	    args[3] == '\0')) {
-		*cause = xasprintf("micro-level breakpoints (mpc) need the micro "
-		    "levels, which are not part of this build yet");
 		free(args);
-		return -1;
+		return make_break_mpc(s, c, temporary, out, cause);
 	}
 	if (split_break_args(args, &loc, &set, &cond, cause) != 0 ||
 	    (set != NULL && coreset_parse(set, n, &cores, cause) != 0) ||
@@ -204,7 +328,7 @@ cmd_tbreak_exec(struct session *s, const struct cmd_call *c,
 const struct cmd_entry cmd_break_entry = {
 	.name = "break",
 	.alias = "b br",
-	.usage = "break [LOCATION] [core SET] [if COND]",
+	.usage = "break [LOCATION | mpc ADDR|LABEL] [core SET] [if COND]",
 	.summary = "set a breakpoint",
 	.help = "stop before any core in SET (default: all) executes the\n"
 	    "instruction at LOCATION, if COND holds on that core.  LOCATION is\n"
@@ -212,7 +336,12 @@ const struct cmd_entry cmd_break_entry = {
 	    "or *ADDR; none means the focused core's PC.  SET is like 0-7,12 or\n"
 	    "all.  COND is an expression on the core's registers, locals and\n"
 	    "globals, $core, $warp, $lane (e.g. if TOS == 5, if $core % 2 == 0).\n"
-	    "A stop names every core that hit the breakpoint in that step.",
+	    "A stop names every core that hit the breakpoint in that step.\n"
+	    "At a micro level a core stops at such a breakpoint at its\n"
+	    "instruction boundary.  break mpc ADDR|LABEL stops micro-level\n"
+	    "cores about to execute the micro-instruction at that control-store\n"
+	    "address (a label of the microprogram, e.g. Main1); at the ISA\n"
+	    "level it waits for set level mic.",
 	.arg = ARG_LOCATION,
 	.exec = cmd_break_exec,
 };
@@ -220,7 +349,7 @@ const struct cmd_entry cmd_break_entry = {
 const struct cmd_entry cmd_tbreak_entry = {
 	.name = "tbreak",
 	.alias = "tb",
-	.usage = "tbreak [LOCATION] [core SET] [if COND]",
+	.usage = "tbreak [LOCATION | mpc ADDR|LABEL] [core SET] [if COND]",
 	.summary = "set a breakpoint that stops once",
 	.help = "a breakpoint that is deleted when it first stops the machine",
 	.arg = ARG_LOCATION,
@@ -639,7 +768,8 @@ cmd_info_break_exec(struct session *s, const struct cmd_call *c,
 		const struct bp *b = &s->bps.v[i];
 
 		buf_printf(out, "%-4u %-11s %-5s %-4s ", b->id,
-		    b->kind == BP_BREAK ? "breakpoint" : "watchpoint",
+		    b->kind != BP_BREAK ? "watchpoint" : b->on_mpc ?
+		    "mpc break" : "breakpoint",
 		    b->temporary ? "del" : "keep", b->enabled ? "y" : "n");
 		if (b->kind == BP_BREAK) {
 			describe_locs(s, b, out);

@@ -17,10 +17,89 @@
 #include "cmd.h"
 #include "dbg.h"
 #include "ijvm.h"
+#include "mic1.h"
 #include "regs.h"
 
 #define MAX_FRAMES   64
 #define MAX_SHOWN    16    /* locals or stack words shown per frame */
+
+/*
+ * The micro-instruction about to execute (the word at MPC, which the
+ * next cycle loads into MIR), field by field, and the memory operation
+ * in flight: what a student reads off the datapath.
+ */
+static void
+put_micro(struct session *s, uint32_t core, struct buf *out)
+{
+	const struct core *k = &s->m.cores[core];
+	const struct microcode *mc = session_microcode(s, session_level(s));
+	const struct mic1_state *st = session_level_state(s);
+	uint64_t w;
+	uint32_t jam, alu, cb, mem;
+	const char *fn;
+	char text[160];
+
+	if (mc == NULL || k->mpc >= MIC1_STORE_WORDS)
+		return;
+	buf_printf(out, "MIR  at MPC ");
+	session_describe_mpc(s, k->mpc, out);
+	if (session_level(s) != LEVEL_MIC) {
+		/* another word format (PMIC): its unit fields are its own */
+		const struct mal_sym *sym = mal_syms_at(&mc->syms, k->mpc);
+
+		buf_printf(out, ": %s\n", sym != NULL && sym->text != NULL ?
+		    sym->text : "(no source text)");
+		return;
+	}
+	if (!mc->cs.present[k->mpc]) {
+		buf_printf(out, ": no micro-instruction (executing it faults)\n");
+		return;
+	}
+	w = mc->cs.word[k->mpc];
+	mic1_disasm(w, text, sizeof text);
+	buf_printf(out, ": %s\n", text);
+	jam = mic1_jam(w);
+	alu = mic1_alu(w);
+	cb = mic1_cbus(w);
+	mem = mic1_mem(w);
+	buf_printf(out, "     word 0x%09llx  NEXT_ADDRESS 0x%03x  JAM%s%s%s%s\n",
+	    (unsigned long long)w, mic1_next(w), jam ? "" : " none",
+	    jam & MIC1_JAM_PC ? " JMPC" : "", jam & MIC1_JAM_N ? " JAMN" : "",
+	    jam & MIC1_JAM_Z ? " JAMZ" : "");
+	fn = mic1_func_name(MIC1_ALU_FUNC(alu));
+	if (fn == NULL)
+		fn = MIC1_ALU_FUNC(alu) == 0 ? "0" :
+		    "not in the book's table";
+	buf_printf(out, "     ALU %s  F0 F1 ENA ENB INVA INC = %d %d %d %d %d %d"
+	    "%s%s\n", fn, !!(alu & MIC1_ALU_F0),
+	    !!(alu & MIC1_ALU_F1), !!(alu & MIC1_ALU_ENA),
+	    !!(alu & MIC1_ALU_ENB), !!(alu & MIC1_ALU_INVA),
+	    !!(alu & MIC1_ALU_INC), alu & MIC1_ALU_SLL8 ? "  SLL8" : "",
+	    alu & MIC1_ALU_SRA1 ? "  SRA1" : "");
+	buf_printf(out, "     C");
+	if (cb == 0)
+		buf_printf(out, " none");
+	for (int bit = MIC1_SIZE_C - 1; bit >= 0; bit--)
+		if (cb & (1u << bit))
+			buf_printf(out, " %s", mic1_c_name(bit));
+	buf_printf(out, "  MEM%s%s%s%s  B %s\n", mem ? "" : " none",
+	    mem & MIC1_MEM_WRITE ? " WRITE" : "",
+	    mem & MIC1_MEM_READ ? " READ" : "",
+	    mem & MIC1_MEM_FETCH ? " FETCH" : "", mic1_b_name(mic1_bsel(w)));
+	if (st == NULL)
+		return;
+	buf_printf(out, "pending:");
+	if (st->core[core].pending == 0)
+		buf_printf(out, " nothing in flight");
+	if (st->core[core].pending & MIC1_PEND_READ)
+		buf_printf(out, " READ of word 0x%x (MDR next cycle)",
+		    (uint32_t)st->core[core].mar_latch);
+	if (st->core[core].pending & MIC1_PEND_FETCH)
+		buf_printf(out, " FETCH of byte 0x%04x (MBR next cycle)",
+		    (uint32_t)st->core[core].pc_latch);
+	buf_printf(out, "%s\n", session_at_boundary(s, core) ?
+	    "; at an instruction boundary" : "");
+}
 
 static int
 cmd_info_registers_exec(struct session *s, const struct cmd_call *c,
@@ -47,17 +126,30 @@ cmd_info_registers_exec(struct session *s, const struct cmd_call *c,
 	if (k->status == CORE_ERROR)
 		buf_printf(out, " (%s at 0x%04x)", ijvm_fault_message(k->fault),
 		    (uint32_t)k->fault_pc);
-	buf_printf(out, ", %llu instructions\n", (unsigned long long)k->steps);
+	buf_printf(out, ", %llu instructions", (unsigned long long)k->steps);
+	if (session_level(s) != LEVEL_ISA)
+		buf_printf(out, ", %llu micro-cycles",
+		    (unsigned long long)k->cycles);
+	buf_printf(out, "\n");
 	for (int r = 0; r < REG_COUNT; r++) {
 		int32_t v = reg_get(k, r);
 
 		buf_printf(out, "%-4s 0x%08x %11d", reg_name(r), (uint32_t)v, v);
-		if (r == REG_PC) {
+		if (r == REG_PC && session_level(s) == LEVEL_ISA) {
 			buf_printf(out, "  ");
 			session_describe_pc(s, core, v, out);
+		} else if (r == REG_PC) {
+			buf_printf(out, "  in ");
+			session_describe_pc(s, core, session_core_pc(s, core),
+			    out);
+		} else if (r == REG_MPC && session_level(s) != LEVEL_ISA) {
+			buf_printf(out, "  ");
+			session_describe_mpc(s, (uint32_t)v, out);
 		}
 		buf_printf(out, "\n");
 	}
+	if (session_level(s) != LEVEL_ISA)
+		put_micro(s, core, out);
 	return 0;
 }
 
@@ -67,7 +159,10 @@ const struct cmd_entry cmd_info_registers_entry = {
 	.usage = "info registers [CORE]",
 	.summary = "registers of the focused core",
 	.help = "the focused core's (or CORE's) registers: PC SP LV CPP TOS OPC\n"
-	    "H MAR MDR MBR MPC N Z, in hex and decimal, with its status",
+	    "H MAR MDR MBR MPC N Z, in hex and decimal, with its status.  At a\n"
+	    "micro level also the micro-instruction at MPC, field by field\n"
+	    "(NEXT_ADDRESS, JAM bits, ALU function and shifter, C targets, MEM,\n"
+	    "B source), and the READ or FETCH in flight.",
 	.arg = ARG_CORE,
 	.exec = cmd_info_registers_exec,
 };

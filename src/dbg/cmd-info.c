@@ -22,7 +22,7 @@ static const struct cmd_entry *const info_table[] = {
 	&cmd_info_break_entry, &cmd_info_cores_entry, &cmd_info_warps_entry,
 	&cmd_info_lanes_entry, &cmd_info_registers_entry,
 	&cmd_info_frame_entry, &cmd_info_globals_entry, &cmd_info_heap_entry,
-	&cmd_info_divergence_entry,
+	&cmd_info_divergence_entry, &cmd_info_level_entry,
 	NULL
 };
 
@@ -68,7 +68,11 @@ cmd_info_cores_exec(struct session *s, const struct cmd_call *c,
 		buf_printf(out, ", %u at a breakpoint", atbp);
 	buf_printf(out, ", %u waiting, %u halted, %u faulted\n", sum.waiting,
 	    sum.halted, sum.faulted);
-	buf_printf(out, "  %-15s %-10s %s\n", "cores", "status", "pc");
+	if (s->level == LEVEL_ISA)
+		buf_printf(out, "  %-15s %-10s %s\n", "cores", "status", "pc");
+	else
+		buf_printf(out, "  %-15s %-10s %-5s %s\n", "cores", "status",
+		    "mpc", "pc (instruction)");
 	for (uint32_t k = 0; k < n;) {
 		const struct core *ck = &s->m.cores[k];
 		const char *st = core_state(s, k);
@@ -82,6 +86,8 @@ cmd_info_cores_exec(struct session *s, const struct cmd_call *c,
 		while (e < n && (sel == NULL || sel[e]) &&
 		    s->m.cores[e].prog == ck->prog &&
 		    session_core_pc(s, e) == session_core_pc(s, k) &&
+		    (s->level == LEVEL_ISA ||
+		    s->m.cores[e].mpc == ck->mpc) &&
 		    strcmp(core_state(s, e), st) == 0)
 			e++;
 		if (groups++ >= MAX_GROUPS) {
@@ -95,6 +101,8 @@ cmd_info_cores_exec(struct session *s, const struct cmd_call *c,
 			snprintf(range, sizeof range, "%u-%u", k, e - 1);
 		buf_printf(out, "%c %-15s %-10s ",
 		    s->focus >= k && s->focus < e ? '*' : ' ', range, st);
+		if (s->level != LEVEL_ISA)
+			buf_printf(out, "0x%03x ", (unsigned)ck->mpc);
 		session_describe_pc(s, k, session_core_pc(s, k), out);
 		buf_printf(out, "\n");
 		k = e;
@@ -188,9 +196,10 @@ cmd_info_warps_exec(struct session *s, const struct cmd_call *c,
 	if (mw < 6)
 		mw = 6;
 	buf_printf(out, "  %-5s %-*s %6s %5s %4s %5s  %s\n", "warp", mw,
-	    "active", "lanes", "paths", "k", "eff", "pcs (lanes)");
+	    "active", "lanes", "paths", "k", "eff", s->level == LEVEL_ISA ?
+	    "pcs (lanes)" : "mpcs (lanes)");
 	for (uint32_t w = first; w <= last; w++) {
-		div_warp(&s->m, w, &v);
+		div_warp(&s->m, w, s->level != LEVEL_ISA, &v);
 		buf_printf(out, "%c %-5u ", s->focus / width == w ? '*' : ' ', w);
 		put_mask(out, v.active, width);
 		buf_printf(out, "%*s", mw - (int)((width + 3) / 4 + 2), "");
@@ -206,8 +215,9 @@ cmd_info_warps_exec(struct session *s, const struct cmd_call *c,
 		else
 			buf_printf(out, "%5s  ", "-");
 		for (uint32_t k = 0; k < v.npaths && k < 4; k++)
-			buf_printf(out, "%s0x%04x(%u)", k ? " " : "",
-			    (uint32_t)v.pc[k], v.count[k]);
+			buf_printf(out, s->level == LEVEL_ISA ? "%s0x%04x(%u)" :
+			    "%s0x%03x(%u)", k ? " " : "", (uint32_t)v.pc[k],
+			    v.count[k]);
 		if (v.npaths > 4)
 			buf_printf(out, " +%u", v.npaths - 4);
 		buf_printf(out, "\n");
@@ -249,20 +259,26 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 		}
 		w = (uint32_t)n;
 	}
-	div_warp(&s->m, w, &v);
+	div_warp(&s->m, w, s->level != LEVEL_ISA, &v);
 	buf_printf(out, "warp %u: active ", w);
 	put_mask(out, v.active, width);
 	buf_printf(out, ", converged ");
 	put_mask(out, v.converged, width);
 	buf_printf(out, ", divergent ");
 	put_mask(out, v.active & ~v.converged, width);
-	buf_printf(out, "\n  %-4s %-7s %-10s %s\n", "lane", "core", "status",
-	    "pc");
+	if (s->level == LEVEL_ISA)
+		buf_printf(out, "\n  %-4s %-7s %-10s %s\n", "lane", "core",
+		    "status", "pc");
+	else
+		buf_printf(out, "\n  %-4s %-7s %-10s %-5s %s\n", "lane", "core",
+		    "status", "mpc", "pc (instruction)");
 	for (uint32_t l = 0; l < v.lanes; l++) {
 		uint32_t k = v.first + l;
 
 		buf_printf(out, "%c %-4u %-7u %-10s ", k == s->focus ? '*' : ' ',
 		    l, k, core_state(s, k));
+		if (s->level != LEVEL_ISA)
+			buf_printf(out, "0x%03x ", (unsigned)s->m.cores[k].mpc);
 		session_describe_pc(s, k, session_core_pc(s, k), out);
 		buf_printf(out, "\n");
 	}
@@ -271,11 +287,13 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 
 const struct cmd_entry cmd_info_lanes_entry = {
 	.name = "lanes",
+	.alias = "l",	/* i l stayed info lanes when info level came */
 	.usage = "info lanes [W]",
 	.summary = "the lanes of the focused warp",
 	.help = "the lanes of the focused warp (or warp W): active, converged\n"
 	    "(the largest group on one PC) and divergent masks, then per lane\n"
-	    "its core, status and PC with its label",
+	    "its core, status and PC with its label (at a micro level the\n"
+	    "paths are MPCs, and each lane's MPC is shown too)",
 	.arg = ARG_TEXT,
 	.exec = cmd_info_lanes_exec,
 };
@@ -331,7 +349,7 @@ cmd_info_divergence_exec(struct session *s, const struct cmd_call *c,
 	(void)c;
 	(void)cause;
 	for (uint32_t w = 0; w < nw; w++) {
-		div_warp(&s->m, w, &v);
+		div_warp(&s->m, w, s->level != LEVEL_ISA, &v);
 		if (v.nactive == 0)
 			continue;
 		warps++;
@@ -339,8 +357,8 @@ cmd_info_divergence_exec(struct session *s, const struct cmd_call *c,
 		paths += v.npaths;
 	}
 	buf_printf(out, "program divergence, computed on the host from the "
-	    "cores' PCs (warp width %u, %u warp%s)\n", width, nw,
-	    nw == 1 ? "" : "s");
+	    "cores' %s (warp width %u, %u warp%s)\n", s->level == LEVEL_ISA ?
+	    "PCs" : "MPCs", width, nw, nw == 1 ? "" : "s");
 	if (paths > 0)
 		buf_printf(out, "now: %llu warp%s with active lanes, %llu "
 		    "active lanes on %llu paths, SIMD efficiency %.1f%%\n",

@@ -33,9 +33,44 @@ optional_count(const struct cmd_call *c, uint64_t *n, char **cause)
 	return 0;
 }
 
+static int focus_can_step(struct session *s, const char *what, char **cause);
+
+/*
+ * N ISA instructions.  At a micro level an instruction takes several
+ * micro-cycles, a different number on each core, so a step runs the
+ * machine micro-cycle by micro-cycle until the focused core has reached
+ * its next instruction boundary N times (the other cores run as many
+ * cycles, and stop wherever they are: a consistent cut).
+ */
+static int
+begin_isa_steps(struct session *s, uint64_t n, char **cause)
+{
+	if (s->level == LEVEL_ISA)
+		return resume_begin(s, RESUME_STEP, n, cause);
+	if (focus_can_step(s, "step to", cause) != 0 ||
+	    resume_begin(s, RESUME_STEP, n, cause) != 0)
+		return -1;
+	s->run.boundaries = 1;
+	return 0;
+}
+
 static int
 cmd_step_exec(struct session *s, const struct cmd_call *c, struct buf *out,
     char **cause)
+{
+	uint64_t n;
+
+	(void)out;
+	if (optional_count(c, &n, cause) != 0)
+		return -1;
+	return begin_isa_steps(s, n, cause);
+}
+
+/* N micro-cycles at a micro level; at the ISA level an instruction is
+ * the smallest step there is. */
+static int
+cmd_stepi_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
 {
 	uint64_t n;
 
@@ -52,8 +87,10 @@ const struct cmd_entry cmd_step_entry = {
 	.summary = "step the machine N instructions",
 	.help = "execute N global steps (default 1): every core that can run\n"
 	    "executes one ISA instruction per step (WIDE and its instruction\n"
-	    "are one), or only the cores scheduler-locking allows.  Stops early\n"
-	    "at breakpoints, watchpoints and faults.",
+	    "are one), or only the cores scheduler-locking allows.  At a micro\n"
+	    "level, run micro-cycles until the focused core has reached its\n"
+	    "next instruction boundary N times (the other cores run as many\n"
+	    "cycles).  Stops early at breakpoints, watchpoints and faults.",
 	.arg = ARG_COUNT,
 	.exec = cmd_step_exec,
 };
@@ -63,10 +100,11 @@ const struct cmd_entry cmd_stepi_entry = {
 	.alias = "si ustep",
 	.usage = "stepi [N]",
 	.summary = "step the machine N micro-cycles",
-	.help = "execute N micro-cycles; at the ISA level (the only level in\n"
-	    "this build) a micro-step is one instruction, the same as step",
+	.help = "at a micro level (set level mic), execute N micro-cycles: every\n"
+	    "core that can run executes one micro-instruction per cycle.  At\n"
+	    "the ISA level a micro-step is one instruction, the same as step.",
 	.arg = ARG_COUNT,
-	.exec = cmd_step_exec,
+	.exec = cmd_stepi_exec,
 };
 
 static int
@@ -77,8 +115,9 @@ focus_can_step(struct session *s, const char *what, char **cause)
 	if (c->status == CORE_RUNNING || c->status == CORE_WAITING)
 		return 0;
 	*cause = xasprintf("core %u has %s: nothing to %s (focus another core "
-	    "with core N, or use step)", s->focus,
-	    c->status == CORE_HALTED ? "halted" : "faulted", what);
+	    "with core N, or use %s)", s->focus,
+	    c->status == CORE_HALTED ? "halted" : "faulted", what,
+	    s->level == LEVEL_ISA ? "step" : "stepi");
 	return -1;
 }
 
@@ -88,6 +127,7 @@ cmd_next_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 {
 	const struct core *core = &s->m.cores[s->focus];
 	const struct program *p = session_prog(s, s->focus);
+	int32_t pc = session_insn_pc(s, s->focus);
 	uint64_t n;
 
 	(void)out;
@@ -100,12 +140,17 @@ cmd_next_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	}
 	if (focus_can_step(s, "step over", cause) != 0)
 		return -1;
-	if (core->pc < 0 || (uint32_t)core->pc >= p->text_size ||
-	    p->text[core->pc] != OP_INVOKEVIRTUAL)
+	if (s->level != LEVEL_ISA && c->entry == &cmd_nexti_entry)
 		return resume_begin(s, RESUME_STEP, 1, cause);
+	if (pc < 0 || (uint32_t)pc >= p->text_size ||
+	    p->text[pc] != OP_INVOKEVIRTUAL)
+		return begin_isa_steps(s, 1, cause);
 	if (resume_begin(s, RESUME_NEXT, UINT64_MAX, cause) != 0)
 		return -1;
-	resume_add_ibp(s, core->pc + 3, core->lv, IBP_DONE);
+	/* at a micro level inside the INVOKEVIRTUAL, LV may already be
+	 * the callee's: the frame to come back to is the one it left */
+	resume_add_ibp(s, pc + 3, s->level == LEVEL_ISA ||
+	    session_at_boundary(s, s->focus) ? core->lv : -1, IBP_DONE);
 	resume_add_halts(s);
 	return 0;
 }
@@ -128,8 +173,9 @@ const struct cmd_entry cmd_nexti_entry = {
 	.alias = "ni",
 	.usage = "nexti",
 	.summary = "step over a method call (micro level)",
-	.help = "next at the micro-step granularity; at the ISA level the same\n"
-	    "as next",
+	.help = "next at the micro-step granularity: one micro-cycle at a micro\n"
+	    "level (a micro-instruction calls nothing); at the ISA level the\n"
+	    "same as next",
 	.arg = ARG_NONE,
 	.exec = cmd_next_exec,
 };
@@ -158,7 +204,6 @@ static int
 cmd_finish_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	const struct core *core = &s->m.cores[s->focus];
 	const char *name;
 	int32_t pc, lv;
 
@@ -170,7 +215,7 @@ cmd_finish_exec(struct session *s, const struct cmd_call *c,
 	if (focus_can_step(s, "finish", cause) != 0 ||
 	    caller_of(s, &pc, &lv, cause) != 0)
 		return -1;
-	name = session_method_name(s, s->focus, core->pc);
+	name = session_method_name(s, s->focus, session_insn_pc(s, s->focus));
 	if (resume_begin(s, RESUME_FINISH, UINT64_MAX, cause) != 0)
 		return -1;
 	s->run.what = xstrdup(name ? name : "the method");
@@ -232,10 +277,11 @@ cmd_until_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		}
 	} else {
 		uint32_t *a;
-		size_t n = loc_insns(p, core->pc, &a);
+		int32_t at = session_insn_pc(s, s->focus);
+		size_t n = loc_insns(p, at, &a);
 
 		for (size_t i = 0; i < n; i++)
-			if (a[i] > (uint32_t)core->pc)
+			if (a[i] > (uint32_t)at)
 				resume_add_ibp(s, (int32_t)a[i], core->lv,
 				    IBP_DONE);
 		free(a);

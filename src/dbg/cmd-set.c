@@ -233,28 +233,63 @@ static const struct cmd_entry set_lock_entry = {
 	.exec = cmd_set_lock_exec,
 };
 
+/* "level: mic (microprogram microcode/mic1.mal)" */
+static void
+put_level(struct session *s, struct buf *out)
+{
+	enum level l = session_level(s);
+	const struct microcode *mc = session_microcode(s, l);
+
+	buf_printf(out, "level: %s", level_name(l));
+	if (mc != NULL) {
+		const char *base = strrchr(mc->path, '/');
+
+		buf_printf(out, " (microprogram %s)", base ? base + 1 : mc->path);
+	}
+	buf_printf(out, "\n");
+}
+
+/*
+ * The switch of mic1.md section 5.  Here the cores inside an
+ * instruction are always run to their boundary first (a script cannot
+ * answer a question); the TUI asks, through session_set_level.
+ */
 static int
 cmd_set_level_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	(void)s;
-	(void)out;
-	if (strcmp(c->args, "isa") == 0)
-		return 0;
-	if (strcmp(c->args, "mic") == 0 || strcmp(c->args, "pmic") == 0) {
-		*cause = xasprintf("the micro levels are not part of this build "
-		    "yet");
+	enum level l;
+
+	if (*c->args == '\0') {
+		*cause = xasprintf("usage: set level isa|mic|pmic");
 		return -1;
 	}
-	*cause = xasprintf("level takes isa, mic or pmic, not '%s'", c->args);
-	return -1;
+	if (level_parse(c->args, &l) != 0) {
+		*cause = xasprintf("unknown level '%s' (use isa, mic or pmic)",
+		    c->args);
+		return -1;
+	}
+	if (l == session_level(s)) {
+		buf_printf(out, "already at the %s level\n", level_name(l));
+		return 0;
+	}
+	if (session_switch_level(s, l, 1, out, cause) != 0)
+		return -1;
+	put_level(s, out);
+	session_where(s, s->focus, out);
+	return 0;
 }
 
 static const struct cmd_entry set_level_entry = {
 	.name = "level",
 	.usage = "set level isa|mic|pmic",
 	.summary = "the execution level",
-	.help = "the execution level (only isa in this build)",
+	.help = "switch the machine between the ISA level and a micro level\n"
+	    "(mic: Tanenbaum's Mic-1 running the microprogram of --microcode).\n"
+	    "Going to a micro level puts every core at its instruction boundary\n"
+	    "(MPC at Main1).  Going back to the ISA level first runs the cores\n"
+	    "that are inside an instruction, alone, to their next boundary.\n"
+	    "Running on gives the same results as never switching.",
 	.arg = ARG_TEXT,
 	.exec = cmd_set_level_exec,
 };
@@ -327,12 +362,21 @@ static int
 cmd_show_level_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	(void)s;
 	(void)c;
 	(void)cause;
-	buf_printf(out, "level: isa\n");
+	put_level(s, out);
 	return 0;
 }
+
+const struct cmd_entry cmd_info_level_entry = {
+	.name = "level",
+	.usage = "info level",
+	.summary = "the execution level",
+	.help = "the level the machine runs at (isa, mic or pmic) and the\n"
+	    "microprogram of a micro level; set level switches",
+	.arg = ARG_NONE,
+	.exec = cmd_show_level_exec,
+};
 
 static int
 cmd_show_fault_exec(struct session *s, const struct cmd_call *c,
@@ -356,7 +400,7 @@ static const struct cmd_entry show_level_entry = {
 	.name = "level",
 	.usage = "show level",
 	.summary = "the execution level",
-	.help = "the execution level",
+	.help = "the level the machine runs at and its microprogram",
 	.exec = cmd_show_level_exec,
 };
 

@@ -97,7 +97,8 @@ extern const struct cmd_entry cmd_print_entry, cmd_input_entry,
     cmd_list_entry;
 extern const struct cmd_entry cmd_core_entry, cmd_warp_entry,
     cmd_lane_entry;
-extern const struct cmd_entry cmd_set_entry, cmd_show_entry;
+extern const struct cmd_entry cmd_set_entry, cmd_show_entry,
+    cmd_info_level_entry;
 extern const struct cmd_entry cmd_help_entry, cmd_quit_entry;
 
 #endif

@@ -62,6 +62,9 @@ struct resume {
 	size_t		 nibps;
 	size_t		 capibps;
 	uint8_t		*core_mask; /* ncores bytes: only core is 1 */
+	int		 boundaries;/* step at a micro level: left counts the
+				       focused core's instruction boundaries
+				       to reach, not global steps */
 };
 
 /* Host-side program divergence sampled at every stop (manycore.md
@@ -82,6 +85,9 @@ struct session {
 	struct engine		 e;           /* steps m */
 	int			 have_machine; /* m is initialised */
 	int			 have_engine; /* e is made */
+	enum level		 level;       /* the level e runs */
+	struct microcode	 mc[NLEVEL];  /* microprograms, loaded on
+						 first use of a level */
 	int			 dirty;       /* stepped or written since start */
 	struct dsym		*dsyms;       /* per program */
 	uint8_t		       **prog_masks;  /* per program if nprogs > 1 */
@@ -122,6 +128,10 @@ struct session {
 	int32_t			 list_next;   /* list continues here; -1 */
 	uint32_t		 list_core;   /* ... for this core */
 	char			 prompt[96];  /* session_prompt's text */
+	struct session_bp	*views;       /* session_breakpoints' array */
+	size_t			 nviews;
+	char		       **view_labels; /* labels it points to, owned */
+	size_t			 nview_labels;
 };
 
 /* A core that may write a watched word in the coming step. */
@@ -175,6 +185,31 @@ int	 session_check_names(struct session *s, const struct expr *e,
 int	 session_frame(struct session *s, uint32_t core, int32_t lv,
 	    int32_t *nlocals, int32_t *link, char **cause);
 
+/* session-level.c */
+/* Open the engine of s->level over s->m (loading its microprogram). */
+int	 session_open_engine(struct session *s, char **cause);
+/* The level's microprogram, loaded now if it is not yet. */
+int	 session_load_microcode(struct session *s, enum level level,
+	    const struct microcode **out, char **cause);
+/* At an ISA instruction boundary (always at the ISA level). */
+int	 session_at_boundary(struct session *s, uint32_t core);
+/* The ISA instruction a core executes: at a micro level the PC of the
+ * instruction it is inside (its PC moves during it), else its PC. */
+int32_t	 session_insn_pc(const struct session *s, uint32_t core);
+/* session_set_level, with what the cores inside an instruction did on
+ * the way to their boundary (faults) in out. */
+int	 session_switch_level(struct session *s, enum level level,
+	    int to_boundary, struct buf *out, char **cause);
+/* session_where at a micro level: the MPC's word, then the instruction. */
+void	 session_where_micro(struct session *s, uint32_t core,
+	    struct buf *out);
+/* "0x0f2 (barrier1, mic1.mal:407)" for a control-store address. */
+void	 session_describe_mpc(const struct session *s, uint32_t mpc,
+	    struct buf *out);
+
+/* session-view.c */
+void	 session_views_free(struct session *s);
+
 /* loc.c: location specs of break/tbreak/until/list */
 int	 loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
 	    size_t *nlocs, char **cause);
@@ -206,17 +241,20 @@ struct warp_view {
 	uint32_t	 lanes;      /* cores in it (the last may be short) */
 	uint64_t	 active;     /* lane mask of RUNNING cores */
 	uint32_t	 nactive;
-	uint32_t	 npaths;     /* distinct PCs of the active lanes */
-	int32_t		 pc[64];     /* by group size, largest first */
+	uint32_t	 npaths;     /* distinct paths (PCs, or MPCs at a
+				        micro level) of the active lanes */
+	int32_t		 pc[64];     /* paths by group size, largest first */
 	uint32_t	 count[64];
 	uint64_t	 converged;  /* the largest group (ties: lowest lane) */
 };
 void	 div_init(struct div_acc *d, uint32_t warp_width);
 void	 div_free(struct div_acc *d);
 void	 div_reset(struct div_acc *d);
-void	 div_sample(struct div_acc *d, const struct machine *m);
+/* by_mpc: the program path is the MPC (a micro level), else the PC */
+void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
 uint32_t div_nwarps(const struct machine *m);
-void	 div_warp(const struct machine *m, uint32_t w, struct warp_view *v);
+void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
+	    struct warp_view *v);
 
 /* Stop bookkeeping shared by resume.c and watch.c. */
 void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);

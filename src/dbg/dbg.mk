@@ -2,8 +2,13 @@
 # commands, and the batch front end (micdb --batch / -x).  Included at the
 # end of Makefile.am.  Everything but batch.c (which needs the option
 # parsing of src/tools) is also linked into tests/test-dbg.
+#
+# The session opens engines through the factory (levels.c) and the Mic-1
+# engine, which micdb already links (Makefile.am, mic.mk): dbg_sources,
+# what test programs link, adds them; micdb takes dbg_session_sources so
+# that no object is linked twice.
 
-dbg_sources = \
+dbg_session_sources = \
 	src/dbg/bp.c src/dbg/bp.h \
 	src/dbg/cmd.c src/dbg/cmd.h \
 	src/dbg/cmd-break.c \
@@ -23,13 +28,19 @@ dbg_sources = \
 	src/dbg/regs.c src/dbg/regs.h \
 	src/dbg/resume.c \
 	src/dbg/session.c src/dbg/session.h \
+	src/dbg/session-level.c \
+	src/dbg/session-view.c \
 	src/dbg/watch.c
 
-micdb_sources += $(dbg_sources) src/dbg/batch.c src/dbg/batch.h
+dbg_sources = $(dbg_session_sources) \
+	src/dbg/levels.c src/dbg/levels.h \
+	src/dbg/engine-mic.c src/dbg/engine-mic.h
+
+micdb_sources += $(dbg_session_sources) src/dbg/batch.c src/dbg/batch.h
 
 unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
-shell_tests += tests/batch.sh
+shell_tests += tests/batch.sh tests/level-switch.sh
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources) \
 	src/dbg/engine.h src/dbg/engine-ref.c
@@ -43,4 +54,5 @@ tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
 EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/batch/*.cmd) \
 	$(wildcard $(srcdir)/tests/batch/*.expected) \
-	$(wildcard $(srcdir)/tests/batch/*.jas)
+	$(wildcard $(srcdir)/tests/batch/*.jas) \
+	$(wildcard $(srcdir)/tests/batch/*.mal)

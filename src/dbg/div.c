@@ -44,8 +44,17 @@ div_nwarps(const struct machine *m)
 	return (m->cfg.ncores + w - 1) / w;
 }
 
+/* A lane's program path (manycore.md section 3): its PC at the ISA
+ * level, its MPC at a micro level. */
+static int32_t
+path_of(const struct core *c, int by_mpc)
+{
+	return by_mpc ? (int32_t)c->mpc : c->pc;
+}
+
 void
-div_warp(const struct machine *m, uint32_t w, struct warp_view *v)
+div_warp(const struct machine *m, uint32_t w, int by_mpc,
+    struct warp_view *v)
 {
 	uint32_t width = m->cfg.warp_width;
 	uint32_t best = 0;
@@ -62,10 +71,11 @@ div_warp(const struct machine *m, uint32_t w, struct warp_view *v)
 			continue;
 		v->active |= (uint64_t)1 << l;
 		v->nactive++;
-		for (k = 0; k < v->npaths && v->pc[k] != c->pc; k++)
+		for (k = 0; k < v->npaths && v->pc[k] != path_of(c, by_mpc);
+		    k++)
 			;
 		if (k == v->npaths) {
-			v->pc[k] = c->pc;
+			v->pc[k] = path_of(c, by_mpc);
 			v->count[k] = 0;
 			v->npaths++;
 		}
@@ -90,21 +100,21 @@ div_warp(const struct machine *m, uint32_t w, struct warp_view *v)
 			const struct core *c = &m->cores[v->first + l];
 
 			if (c->status == CORE_RUNNING &&
-			    (uint32_t)c->pc == best)
+			    (uint32_t)path_of(c, by_mpc) == best)
 				v->converged |= (uint64_t)1 << l;
 		}
 	}
 }
 
 void
-div_sample(struct div_acc *d, const struct machine *m)
+div_sample(struct div_acc *d, const struct machine *m, int by_mpc)
 {
 	uint32_t nw = div_nwarps(m);
 	struct warp_view v;
 
 	d->samples++;
 	for (uint32_t w = 0; w < nw; w++) {
-		div_warp(m, w, &v);
+		div_warp(m, w, by_mpc, &v);
 		if (v.nactive == 0)
 			continue;
 		d->active += v.nactive;

@@ -9,6 +9,7 @@
 #include "util.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
+#include "engine-ocl-mic.h"
 #endif
 
 static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
@@ -67,9 +68,14 @@ microcode_free(struct microcode *mc)
 enum engine_kind
 level_engine_kind(enum level level, enum engine_kind kind)
 {
-	(void)level;
 	if (kind != ENGINE_DEFAULT)
 		return kind;
+#ifdef HAVE_ENGINE_OCL
+	if (level == LEVEL_MIC)
+		return ENGINE_OPENCL;
+#else
+	(void)level;
+#endif
 	return ENGINE_REF;
 }
 
@@ -100,9 +106,13 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 	case LEVEL_MIC:
 		if (kind == ENGINE_REF)
 			return engine_mic_create(e, m, &mc->cs, cause);
+#ifdef HAVE_ENGINE_OCL
+		return engine_ocl_mic_create(e, m, &mc->cs, device, cause);
+#else
 		*cause = xasprintf("the micro level runs on the reference "
 		    "engine only in this build: use --engine ref");
 		return -1;
+#endif
 	case LEVEL_PMIC:
 		break;
 	}

@@ -54,7 +54,8 @@ session_sync_bps(struct session *s)
 			s->ebps[s->nebps].id = b->id;
 			s->ebps[s->nebps].pc = b->locs[k].pc;
 			s->ebps[s->nebps].cores = b->locs[k].mask;
-			s->ebps[s->nebps].on = ENGINE_BP_ON_PC;
+			s->ebps[s->nebps].on = b->on_mpc ? ENGINE_BP_ON_MPC :
+			    ENGINE_BP_ON_PC;
 			s->nebps++;
 		}
 	}
@@ -161,6 +162,7 @@ resume_begin(struct session *s, enum resume_kind kind, uint64_t steps,
 	r->core = s->focus;
 	r->core_mask[r->core] = 1;
 	r->nibps = 0;
+	r->boundaries = 0;
 	free(r->what);
 	r->what = NULL;
 	memset(s->at_bp, 0, n);
@@ -206,12 +208,17 @@ u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The user breakpoints at core c's PC: append their hits. */
+/*
+ * The user breakpoints core c is at: append their hits.  A PC
+ * breakpoint holds at a micro level only at the instruction boundary;
+ * an MPC breakpoint only at a micro level.
+ */
 static void
 user_hits(struct session *s, uint32_t c, struct hit **hits, size_t *n,
     size_t *cap)
 {
 	const struct core *core = &s->m.cores[c];
+	int boundary = session_at_boundary(s, c);
 
 	for (size_t i = 0; i < s->bps.n; i++) {
 		struct bp *b = &s->bps.v[i];
@@ -219,11 +226,14 @@ user_hits(struct session *s, uint32_t c, struct hit **hits, size_t *n,
 		int32_t v = 1;
 		size_t k;
 
-		if (b->kind != BP_BREAK || !b->enabled)
+		if (b->kind != BP_BREAK || !b->enabled ||
+		    (b->on_mpc && s->level == LEVEL_ISA) ||
+		    (!b->on_mpc && !boundary))
 			continue;
 		for (k = 0; k < b->nlocs; k++)
-			if (b->locs[k].prog == core->prog &&
-			    b->locs[k].pc == core->pc &&
+			if ((b->on_mpc ? b->locs[k].pc == (int32_t)core->mpc :
+			    b->locs[k].prog == core->prog &&
+			    b->locs[k].pc == core->pc) &&
 			    (b->locs[k].mask == NULL || b->locs[k].mask[c]))
 				break;
 		if (k == b->nlocs)
@@ -239,7 +249,7 @@ user_hits(struct session *s, uint32_t c, struct hit **hits, size_t *n,
 		}
 		(*hits)[*n].id = b->id;
 		(*hits)[*n].core = c;
-		(*hits)[*n].pc = core->pc;
+		(*hits)[*n].pc = b->on_mpc ? (int32_t)core->mpc : core->pc;
 		(*hits)[(*n)++].error = err;
 	}
 }
@@ -276,7 +286,7 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 		uint32_t c = cores[i];
 		const struct core *core = &s->m.cores[c];
 
-		if (c == r->core) {
+		if (c == r->core && session_at_boundary(s, c)) {
 			for (j = 0; j < r->nibps; j++)
 				if (r->ibps[j].pc == core->pc &&
 				    (r->ibps[j].lv < 0 ||
@@ -318,7 +328,11 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 		    b->temporary ? "temporary " : "", b->id);
 		coreset_format_cores(out, hc, nc, MAX_LISTED);
 		buf_printf(out, " [%zu of %u] at ", nc, s->m.cfg.ncores);
-		session_describe_pc(s, hc[0], hits[i].pc, out);
+		if (b->on_mpc) {
+			buf_printf(out, "MPC ");
+			session_describe_mpc(s, (uint32_t)hits[i].pc, out);
+		} else
+			session_describe_pc(s, hc[0], hits[i].pc, out);
 		buf_printf(out, "\n");
 		stop_note_cores(s, hc, nc);
 		free(hc);
@@ -436,6 +450,21 @@ report_deadlock(struct session *s, struct buf *out)
 	free(w);
 }
 
+/*
+ * step at a micro level: the focused core has finished an instruction
+ * in this micro-step (1: it ran a cycle and is at a boundary now), it
+ * can run no more (2), or neither (0).
+ */
+static int
+boundary_reached(struct session *s, uint32_t core, uint64_t cycles_before)
+{
+	const struct core *c = &s->m.cores[core];
+
+	if (c->status == CORE_HALTED || c->status == CORE_ERROR)
+		return 2;
+	return c->cycles != cycles_before && session_at_boundary(s, core);
+}
+
 /* The run is over: focus, divergence sample, where the focus is. */
 static void
 finish_stop(struct session *s, struct buf *out)
@@ -452,7 +481,7 @@ finish_stop(struct session *s, struct buf *out)
 			session_set_focus(s, s->stop_cores[0], out);
 	}
 	s->list_next = -1;
-	div_sample(&s->div, &s->m);
+	div_sample(&s->div, &s->m, s->level != LEVEL_ISA);
 	session_where(s, s->focus, out);
 }
 
@@ -471,9 +500,11 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		uint64_t n = budget;
 		int reports = 0;
 
+		uint64_t cycles_before = s->m.cores[r->core].cycles;
+
 		if (r->left < n)
 			n = r->left;
-		if (nwatch > 0)
+		if (nwatch > 0 || r->boundaries)
 			n = 1;
 		if (s->cfg.max_steps != 0) {
 			if (s->m.step >= s->cfg.max_steps) {
@@ -519,7 +550,14 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		if (st.steps_run > 0)
 			s->dirty = 1;
 		budget -= st.steps_run < budget ? st.steps_run : budget;
-		r->left -= st.steps_run < r->left ? st.steps_run : r->left;
+		if (!r->boundaries)
+			r->left -= st.steps_run < r->left ? st.steps_run :
+			    r->left;
+		else if (st.steps_run > 0 && r->left > 0) {
+			int b = boundary_reached(s, r->core, cycles_before);
+
+			r->left = b == 2 ? 0 : r->left - (uint64_t)b;
+		}
 		session_drain_output(s);
 		if (nwatch > 0)
 			reports += watch_check(s, out);

@@ -34,7 +34,7 @@ session_start(struct session *s, char **cause)
 	    s->cfg.nprogs, s->core_prog, cause) != 0)
 		return -1;
 	s->have_machine = 1;
-	if (s->cfg.make_engine(s->cfg.engine_arg, &s->e, &s->m, cause) != 0) {
+	if (session_open_engine(s, cause) != 0) {
 		machine_free(&s->m);
 		s->have_machine = 0;
 		return -1;
@@ -64,12 +64,17 @@ session_create(struct session **sp, const struct session_config *cfg,
 	uint32_t n = cfg->machine.ncores;
 
 	*sp = NULL;
-	if (cfg->nprogs == 0 || cfg->make_engine == NULL) {
-		*cause = xasprintf("no program or engine to debug");
+	if (cfg->nprogs == 0) {
+		*cause = xasprintf("no program to debug");
+		return -1;
+	}
+	if ((unsigned)cfg->level >= NLEVEL) {
+		*cause = xasprintf("no such level (use isa, mic or pmic)");
 		return -1;
 	}
 	s = xcalloc(1, sizeof *s);
 	s->cfg = *cfg;
+	s->level = cfg->level;
 	if (cfg->core_prog != NULL) {
 		s->core_prog = xcalloc(n, sizeof *s->core_prog);
 		memcpy(s->core_prog, cfg->core_prog, n * sizeof *s->core_prog);
@@ -95,6 +100,17 @@ session_create(struct session **sp, const struct session_config *cfg,
 	s->stop_on_fault = 1;
 	s->list_next = -1;
 	div_init(&s->div, cfg->machine.warp_width);
+	/* A microprogram named on the command line is loaded now, so that
+	 * its errors end the start rather than a later set level. */
+	for (int l = 0; l < NLEVEL; l++) {
+		const struct microcode *mc;
+
+		if (l != LEVEL_ISA && cfg->microcode[l] != NULL &&
+		    session_load_microcode(s, (enum level)l, &mc, cause) != 0) {
+			session_free(s);
+			return -1;
+		}
+	}
 	if (session_start(s, cause) != 0) {
 		session_free(s);
 		return -1;
@@ -109,6 +125,9 @@ session_free(struct session *s)
 	if (s == NULL)
 		return;
 	session_stop_machine(s);
+	for (int l = 0; l < NLEVEL; l++)
+		microcode_free(&s->mc[l]);
+	session_views_free(s);
 	for (size_t i = 0; i < s->cfg.nprogs; i++) {
 		dsym_free(&s->dsyms[i]);
 		if (s->prog_masks != NULL)
@@ -358,7 +377,7 @@ session_core_pc(const struct session *s, uint32_t core)
 	    ((c->status == CORE_HALTED && p->text[c->pc - 1] == OP_HALT) ||
 	    (c->status == CORE_WAITING && p->text[c->pc - 1] == OP_BARRIER)))
 		return c->pc - 1;
-	return c->pc;
+	return session_insn_pc(s, core);
 }
 
 void
@@ -368,6 +387,10 @@ session_where(struct session *s, uint32_t core, struct buf *out)
 	int32_t pc = session_core_pc(s, core);
 	char insn[128];
 
+	if (s->level != LEVEL_ISA) {
+		session_where_micro(s, core, out);
+		return;
+	}
 	buf_printf(out, "core %u", core);
 	if (c->status == CORE_ERROR)
 		buf_printf(out, " (faulted: %s)", ijvm_fault_message(c->fault));
@@ -536,7 +559,7 @@ dollar_value(struct session *s, uint32_t core, const char *name,
 	else if (strcmp(name, "mask") == 0) {
 		struct warp_view v;
 
-		div_warp(&s->m, core / w, &v);
+		div_warp(&s->m, core / w, s->level != LEVEL_ISA, &v);
 		*val = (int32_t)(uint32_t)v.active;
 	} else if ((r = reg_find(name)) >= 0)
 		*val = reg_get(&s->m.cores[core], r);
@@ -589,7 +612,8 @@ env_name(void *arg, const char *name, int dollar, int32_t *val, char **cause)
 
 	if (dollar)
 		return dollar_value(s, ea->core, name, val, cause);
-	dm = session_method_at(s, ea->core, c->pc);
+	/* the method the core is in: a halted core's PC is past its HALT */
+	dm = session_method_at(s, ea->core, session_core_pc(s, ea->core));
 	if ((idx = dsym_local(dm, name)) >= 0)
 		return read_local(s, ea->core, idx, name, val, cause);
 	if ((idx = global_index(s, ea->core, name)) >= 0)

@@ -14,11 +14,16 @@
  * a consistent cut and may be drawn; an interrupt flag (a SIGINT handler
  * or a key) ends the run at the next step boundary.
  *
- * The session owns the machine and the engine; it makes the engine
- * through a callback, because `run` restarts the machine by building a
- * fresh machine and engine (an OpenCL engine keeps device state that
- * only it can reset).  The programs belong to the caller and must outlive
- * the session.
+ * The session owns the machine and the engine, and makes the engine
+ * itself through the factory of levels.h (level_engine_open) for the
+ * level it runs at, with the engine kind and device of the config:
+ * `run` restarts the machine by building a fresh machine and engine (an
+ * OpenCL engine keeps device state that only it can reset), and `set
+ * level` replaces the engine by one of another level over the same
+ * machine (mic1.md section 5).  A front end that still makes its own
+ * ISA engine may pass make_engine; micro levels always come from the
+ * factory.  The programs belong to the caller and must outlive the
+ * session.
  */
 #ifndef MICDB_SESSION_H
 #define MICDB_SESSION_H
@@ -28,6 +33,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "levels.h"
 #include "machine.h"
 #include "util.h"
 
@@ -61,7 +67,15 @@ struct session_config {
 	const struct program	**progs;       /* not owned */
 	size_t			  nprogs;
 	const uint16_t		 *core_prog;   /* per core; NULL: progs[0] */
-	session_engine_fn	  make_engine;
+	enum level		  level;       /* the level to start at */
+	enum engine_kind	  engine;      /* --engine (ENGINE_DEFAULT) */
+	const char		 *device;      /* --device; NULL: default */
+	const char		 *microcode[NLEVEL]; /* --microcode of each
+						  micro level; NULL: the
+						  level's default */
+	session_engine_fn	  make_engine; /* NULL (preferred): the
+						  factory; else it makes
+						  the ISA-level engine */
 	void			 *engine_arg;
 	session_output_fn	  output;      /* NULL: output is dropped */
 	void			 *output_arg;
@@ -112,5 +126,97 @@ const char *session_prompt(struct session *s);
 /* What the front end draws from. */
 const struct machine *session_machine(const struct session *s);
 uint32_t session_focus(const struct session *s);
+
+/* ---- levels (mic1.md section 5) ---------------------------------------- */
+
+/* The level the machine runs at now. */
+enum level session_level(const struct session *s);
+/*
+ * Switch the machine to level.  ISA -> micro puts every core at its
+ * instruction boundary.  Micro -> ISA needs every running core at a
+ * boundary: with to_boundary set, the cores that are inside an
+ * instruction (only those) first run micro-cycles to their next
+ * boundary (their output goes to the output callback; a core may halt
+ * or fault on the way); without it the switch is refused with a cause
+ * that says how many cores are inside an instruction.  Loads the level's
+ * microprogram on first use.  0, or -1 + *cause (the level is then
+ * unchanged).  Not while a run is in progress.
+ */
+int	 session_set_level(struct session *s, enum level level,
+	    int to_boundary, char **cause);
+/* How many running or waiting cores are inside an instruction (0 at the
+ * ISA level): what a front end asks about before a switch to the ISA
+ * level with to_boundary. */
+uint32_t session_cores_inside(const struct session *s);
+/* The microprogram loaded for a micro level, NULL if none is loaded yet. */
+const struct microcode *session_microcode(const struct session *s,
+	    enum level level);
+/*
+ * The engine's own state of the level for the datapath pane: at
+ * LEVEL_MIC on the Mic-1 simulator, its struct mic1_state (mic1.h: the
+ * READ/FETCH in flight, MIR); NULL otherwise.
+ */
+const void *session_level_state(const struct session *s);
+/* The engine (what only it knows: kernel divergence records, name). */
+struct engine *session_engine(struct session *s);
+
+/* ---- breakpoints and frames, for the panes ------------------------------ */
+
+/* One location of a breakpoint (a breakpoint on a label that several
+ * programs have is one entry per program).  Valid until the next
+ * command or session_breakpoints call. */
+struct session_bp {
+	uint32_t	 id;
+	int		 enabled;
+	int		 temporary;   /* tbreak */
+	int		 on_mpc;      /* 1: addr is an MPC; 0: a PC */
+	int32_t		 addr;        /* byte address of an opcode, or MPC */
+	uint16_t	 prog;        /* PC breakpoints: the program */
+	const char	*label;       /* label at addr (MAL label for an MPC),
+					 NULL if none */
+	const uint8_t	*cores;       /* per core: applies; NULL all */
+	uint32_t	 ncores_set;  /* cores it applies to */
+	const char	*cond;        /* condition text, NULL: none */
+	uint64_t	 hits;
+};
+/* Every breakpoint location, in breakpoint number order; *out is owned
+ * by the session. */
+size_t	 session_breakpoints(const struct session *s,
+	    const struct session_bp **out);
+
+#define SESSION_FRAME_LOCALS 256   /* locals kept per frame at most */
+
+struct session_frame_local {
+	const char	*name;        /* from the source; NULL: unnamed */
+	int32_t		 value;
+};
+
+/* One call frame of a core, innermost first. */
+struct session_frame {
+	const char	*method;      /* NULL if unknown */
+	int32_t		 pc;          /* where it executes (innermost) or
+					 will return to */
+	int32_t		 lv;
+	int32_t		 nlocals;     /* locals in the frame (main: its count;
+					 a method: link pointer included) */
+	uint32_t	 nparams;     /* of those, arguments after the link */
+	struct session_frame_local *locals; /* min(nlocals, SESSION_FRAME_
+					 LOCALS) entries */
+	int32_t		 link;        /* link pointer; -1 for main */
+	int32_t		 saved_pc;    /* at link; -1 for main */
+	int32_t		 saved_lv;    /* at link + 1; -1 for main */
+	int32_t		 stack_lo;    /* operand stack: word addresses */
+	int32_t		 stack_hi;    /* stack_lo .. stack_hi (empty if
+					 hi < lo) */
+	char		*note;        /* the walk ended here: why; or NULL */
+};
+/*
+ * The call frames of core, innermost first (at most 64).  A corrupted
+ * frame ends the walk with its note set.  Free with
+ * session_frames_free.  0, or -1 + *cause (no such core).
+ */
+int	 session_frames(struct session *s, uint32_t core,
+	    struct session_frame **out, size_t *n, char **cause);
+void	 session_frames_free(struct session_frame *f, size_t n);
 
 #endif

@@ -9,12 +9,18 @@
  * cores.  A local watchpoint ends, and stops the run, when the frame it
  * belongs to returns (its core's LV drops below the frame's), as gdb's
  * do when their scope ends.
+ *
+ * At a micro level a store is a micro-instruction with WRITE, whose
+ * address is MAR after the C bus: unknown before the cycle, but still in
+ * MAR after it.  So there the writers are found after the step, from the
+ * micro-instruction each core executed (mic1_state's MIR) and its MAR.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dbg.h"
 #include "ijvm.h"
+#include "mic1.h"
 
 #define ANY_HEAP_WORD INT32_MIN    /* writer address for NEWARRAY */
 
@@ -45,6 +51,8 @@ watch_prepare(struct session *s)
 	int globals = 0, heap = 0;
 
 	s->nwriters = 0;
+	if (s->level != LEVEL_ISA)
+		return;		/* watch_check finds them after the step */
 	for (size_t i = 0; i < s->bps.n; i++) {
 		const struct bp *b = &s->bps.v[i];
 		const struct core *c;
@@ -103,12 +111,42 @@ describe_watch(const struct bp *b, struct buf *out)
 	buf_printf(out, "%s", b->what);
 }
 
+/* The micro-level writers of the step just run (see the top). */
+static void
+micro_writers(struct session *s)
+{
+	const struct mic1_state *st = session_level_state(s);
+
+	s->nwriters = 0;
+	if (st == NULL)
+		return;
+	for (uint32_t k = 0; k < s->m.cfg.ncores; k++) {
+		const struct core *c = &s->m.cores[k];
+		int32_t addr = c->mar;
+
+		if ((s->lock != LOCK_OFF && !s->lockmask[k]) ||
+		    !(mic1_mem(st->core[k].mir) & MIC1_MEM_WRITE))
+			continue;
+		/* the device words that store: the atomic add, NEWARRAY */
+		if (addr == MM_DEV_ATOM_ADD)
+			addr = st->core[k].atom_addr;
+		else if (addr == MM_DEV_NEWARRAY)
+			addr = ANY_HEAP_WORD;
+		else if (addr < 0)
+			continue;
+		add_writer(s, k, session_insn_pc(s, k), addr);
+	}
+}
+
 int
 watch_check(struct session *s, struct buf *out)
 {
 	int reports = 0;
 	uint32_t *del = NULL;
 	size_t ndel = 0;
+
+	if (s->level != LEVEL_ISA)
+		micro_writers(s);
 
 	for (size_t i = 0; i < s->bps.n; i++) {
 		struct bp *b = &s->bps.v[i];

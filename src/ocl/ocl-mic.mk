@@ -1,3 +1,25 @@
 # Build rules of the OpenCL micro-level kernels (MIC, later PMIC) and
 # their engine, included from Makefile.am.  Adds to micdb_sources,
 # unit_tests, san_tests, shell_tests and EXTRA_DIST like ocl.mk.
+
+# The MIC engine lives in libocl with the ISA engine (the only code that
+# includes CL/cl.h); its kernel is installed with the header it adds.
+src_ocl_libocl_a_SOURCES += \
+	src/core/context-mic.h \
+	src/ocl/engine-ocl-mic.c \
+	src/ocl/engine-ocl-mic.h
+dist_kernels_DATA += \
+	kernels/mic.cl \
+	src/core/context-mic.h
+
+# Differential test: the MIC kernel against the C Mic-1 simulator, cycle
+# by cycle and by whole runs, on every sample and on generated programs.
+# Not built with ASan, like test-ocl-diff: the OpenCL runtime is not.
+unit_tests += tests/test-ocl-mic-diff
+tests_test_ocl_mic_diff_SOURCES = tests/test-ocl-mic-diff.c tests/tap.h \
+	src/dbg/engine-ref.c src/dbg/engine-mic.c
+tests_test_ocl_mic_diff_CPPFLAGS = $(ocl_test_cppflags) \
+	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_ocl_mic_diff_LDADD = $(ocl_test_ldadd)
+
+shell_tests += tests/ocl-mic-run.sh

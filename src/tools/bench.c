@@ -58,9 +58,11 @@
 
 #include "bench.h"
 #include "context.h"
+#include "engine-ocl-mic.h"
 #include "engine-ocl.h"
 #include "engine.h"
 #include "ijvm.h"
+#include "levels.h"
 #include "machine.h"
 #include "memmap.h"
 #include "ocl.h"
@@ -115,14 +117,14 @@ static const struct workload workloads[] = {
 #define NWORKLOADS (sizeof workloads / sizeof workloads[0])
 
 /* Levels bench.md names; only those the OpenCL engine runs are usable. */
-struct level {
+struct bench_level {
 	const char	*name;
 	int		 available;
 };
 
-static const struct level levels[] = {
+static const struct bench_level levels[] = {
 	{ "isa", 1 },
-	{ "mic", 0 },
+	{ "mic", 1 },
 	{ "pmic", 0 },
 };
 #define NLEVELS (sizeof levels / sizeof levels[0])
@@ -196,6 +198,7 @@ struct result {
 	struct spread	 ref_ips;
 	double		 simd;        /* sum active / (W sum k) */
 	double		 kpaths;      /* sum k / sum warp-steps */
+	double		 cpi;         /* micro levels: cycles per instruction */
 	int		 have_lat;
 	struct spread	 lat_ms;
 	int		 have_render;
@@ -235,6 +238,8 @@ struct bench {
 	size_t			 done;        /* measurements finished */
 	size_t			 total;       /* measurements planned */
 	int			 tty;         /* stderr is a terminal */
+	struct microcode	 mc;          /* for the mic level */
+	size_t			 lv;          /* level being measured */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -326,7 +331,7 @@ static const char bench_usage[] =
 "reference interpreter; a table on stdout, progress on stderr.\n"
 "\n"
 "  --workloads LIST       uniform,divergent,mimd,barrier,single (default all)\n"
-"  --levels LIST          isa (mic and pmic come with their kernels)\n"
+"  --levels LIST          isa, mic (pmic comes with its kernel)\n"
 "  --cores LIST           core counts (default 1,32,1024,32768,1048576;\n"
 "                         with --quick 1,32,1024); single always runs on 1\n"
 "  --steps-per-launch K|LIST\n"
@@ -428,9 +433,9 @@ parse_levels(struct bench_opts *o, const char *arg, char **cause)
 			return -1;
 		}
 		if (!levels[i].available) {
-			*cause = xasprintf("level '%s' cannot be measured: the "
-			    "OpenCL engine of this build runs the ISA level "
-			    "only (use --levels isa)", item);
+			*cause = xasprintf("level '%s' cannot be measured: this "
+			    "build has OpenCL kernels for the ISA and Mic-1 "
+			    "levels only (use --levels isa,mic)", item);
 			free(item);
 			return -1;
 		}
@@ -904,14 +909,21 @@ static int
 engine_make(const struct bench *b, int ref, struct machine *m, uint64_t K,
     struct engine *e, char **cause)
 {
-	if (ref)
-		return engine_ref_create(e, m, cause);
-	if (engine_ocl_create(e, m, b->o.device, cause) != 0)
+	enum level lv = strcmp(levels[b->lv].name, "mic") == 0 ? LEVEL_MIC :
+	    LEVEL_ISA;
+
+	if (level_engine_open(e, m, lv, ref ? ENGINE_REF : ENGINE_OPENCL,
+	    b->o.device, lv == LEVEL_MIC ? &b->mc : NULL, cause) != 0)
 		return -1;
+	if (ref)
+		return 0;
 	/* 0 is the adaptive default: set it anyway, so that a
 	 * MICDB_STEPS_PER_LAUNCH in the environment cannot make "auto" a
 	 * lie */
-	engine_ocl_set_steps_per_launch(e, K);
+	if (lv == LEVEL_MIC)
+		engine_ocl_mic_set_steps_per_launch(e, K);
+	else
+		engine_ocl_set_steps_per_launch(e, K);
 	return 0;
 }
 
@@ -1124,6 +1136,7 @@ struct timed {
 	double		simd;      /* OpenCL only */
 	double		kpaths;
 	double		spl_used;
+	double		cpi;       /* micro levels */
 };
 
 /* SIMD efficiency and kernel paths per warp-step of the last run, which
@@ -1133,7 +1146,9 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
     struct timed *t)
 {
 	size_t nw = 0;
-	const struct ocl_warp_record *wr = engine_ocl_warps(e, &nw);
+	int mic = strcmp(e->ops->name, "opencl-mic") == 0;
+	const struct ocl_warp_record *wr = mic ? engine_ocl_mic_warps(e, &nw) :
+	    engine_ocl_warps(e, &nw);
 	struct ocl_engine_stats st;
 	uint64_t act = 0, k = 0, steps = 0;
 
@@ -1144,7 +1159,10 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
 	}
 	t->simd = k ? (double)act / ((double)W * (double)k) : NAN;
 	t->kpaths = steps ? (double)k / (double)steps : NAN;
-	engine_ocl_stats(e, &st);
+	if (mic)
+		engine_ocl_mic_stats(e, &st);
+	else
+		engine_ocl_stats(e, &st);
 	/* steps the machine advanced per launch: launch_steps counts what
 	 * launches were asked for, more than a finishing machine runs */
 	t->spl_used = st.launches ? (double)steps_run / (double)st.launches :
@@ -1192,6 +1210,14 @@ timed_runs(const struct bench *b, const struct workload *w,
 		ips[i] = (double)wu->instr / (secs > 1e-9 ? secs : 1e-9);
 		if (!ref && i + 1 == b->o.reps)
 			simd_figures(&e, b->o.warp_width, ran, t);
+		t->cpi = NAN;
+		if (e.ops->at_boundary != NULL && wu->instr > 0) {
+			uint64_t cyc = 0;
+
+			for (uint32_t c = 0; c < m.cfg.ncores; c++)
+				cyc += m.cores[c].cycles;
+			t->cpi = (double)cyc / (double)wu->instr;
+		}
 		engine_free(&e);
 		machine_free(&m);
 		continue;
@@ -1266,6 +1292,62 @@ out:
 
 /* ---- output ----------------------------------------------------------- */
 
+/*
+ * The micro levels' own figures (bench.md): micro-cycles per second and
+ * cycles per instruction of every row, and the ratio of divergent to
+ * uniform throughput per level, core count and K (in micro-cycles/s at
+ * the micro levels, where the kernel's work is a cycle; in instr/s at
+ * the ISA level), which shows what branch-free stepping buys.
+ */
+static void
+print_micro(const struct bench *b)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < b->nres; i++) {
+		const struct result *r = &b->res[i];
+
+		if (r->note != NULL || !isfinite(r->cpi))
+			continue;
+		if (!head)
+			printf("\nmicro levels: %-5s %-9s %8s %14s %8s\n",
+			    "level", "workload", "cores", "micro-cycles/s",
+			    "CPI");
+		head = 1;
+		printf("              %-5s %-9s %8u %14.4g %8.3f\n",
+		    levels[r->lv].name, workloads[r->wl].name, r->ncores,
+		    r->ips.med * r->cpi, r->cpi);
+	}
+	head = 0;
+	for (size_t i = 0; i < b->nres; i++) {
+		const struct result *d = &b->res[i];
+
+		if (d->note != NULL || strcmp(workloads[d->wl].name,
+		    "divergent") != 0)
+			continue;
+		for (size_t j = 0; j < b->nres; j++) {
+			const struct result *u = &b->res[j];
+			double tu, td;
+
+			if (u->note != NULL || u->lv != d->lv ||
+			    u->ncores != d->ncores || u->spl != d->spl ||
+			    strcmp(workloads[u->wl].name, "uniform") != 0)
+				continue;
+			td = isfinite(d->cpi) ? d->ips.med * d->cpi :
+			    d->ips.med;
+			tu = isfinite(u->cpi) ? u->ips.med * u->cpi :
+			    u->ips.med;
+			if (!head)
+				printf("\ndivergent / uniform throughput "
+				    "(micro-cycles/s at micro levels, "
+				    "instr/s at the ISA level):\n");
+			head = 1;
+			printf("  %-5s %8u cores  %.3f\n", levels[d->lv].name,
+			    d->ncores, tu > 0 ? td / tu : NAN);
+		}
+	}
+}
+
 /* A CSV field, quoted when it has to be (RFC 4180). */
 static void
 csv_field(FILE *f, const char *s)
@@ -1323,7 +1405,10 @@ csv_row(const struct bench *b, const struct result *r, char **cause)
 	if (isfinite(r->simd))
 		fprintf(f, "%.4f", r->simd);
 	/* cycles_per_instr: micro levels only */
-	fputs(",\n", f);
+	fputc(',', f);
+	if (isfinite(r->cpi))
+		fprintf(f, "%.4f", r->cpi);
+	fputc('\n', f);
 	if (fflush(f) != 0 || ferror(f)) {
 		*cause = xasprintf("cannot write %s: %s", b->o.csv_path,
 		    strerror(errno));
@@ -1596,7 +1681,7 @@ new_result(struct bench *b, size_t wl, size_t lv, uint32_t n, uint64_t K)
 	r->lv = lv;
 	r->ncores = n;
 	r->spl = K;
-	r->simd = r->kpaths = r->spl_used = NAN;
+	r->simd = r->kpaths = r->spl_used = r->cpi = NAN;
 	return r;
 }
 
@@ -1626,7 +1711,9 @@ measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		}
 		return 0;
 	}
+	b->lv = lv;
 	memset(&rt, 0, sizeof rt);
+	memset(&ot, 0, sizeof ot);
 	memset(&rwarm, 0, sizeof rwarm);
 	memset(&lat, 0, sizeof lat);
 	if (!b->o.no_ref) {
@@ -1657,6 +1744,7 @@ measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		r->simd = ot.simd;
 		r->kpaths = ot.kpaths;
 		r->spl_used = ot.spl_used;
+		r->cpi = ot.cpi;
 		if (!b->o.no_ref) {
 			r->have_ref = 1;
 			r->ref_done = rwarm.done;
@@ -1695,6 +1783,7 @@ bench_free(struct bench *b)
 	free(b->o.cores);
 	free(b->o.spl);
 	free(b->dir);
+	microcode_free(&b->mc);
 	device_free(&b->dev);
 	if (b->csv != NULL)
 		fclose(b->csv);
@@ -1739,6 +1828,10 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		    strerror(errno));
 		goto usage;
 	}
+	for (size_t l = 0; l < b.o.nlv; l++)
+		if (strcmp(levels[b.o.lv[l]].name, "mic") == 0 &&
+		    microcode_load(&b.mc, LEVEL_MIC, NULL, &cause) != 0)
+			goto usage;
 	b.dir = bench_dir();
 	b.tty = isatty(STDERR_FILENO);
 	for (size_t i = 0; i < b.o.nwl; i++) {
@@ -1768,6 +1861,7 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		wl_progs_free(&wp);
 	}
 	print_table(&b);
+	print_micro(&b);
 	if (fflush(stdout) != 0) {
 		cause = xasprintf("cannot write the table: %s",
 		    strerror(errno));

@@ -62,7 +62,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out = NULL, *listing = NULL, *symbols = NULL;
-	struct mal_errors errs;
+	struct mal_errors errs, warns;
 	struct mal_syms syms;
 	struct mic1_store cs;
 	struct buf b = { 0 };
@@ -99,8 +99,12 @@ main(int argc, char **argv)
 		free(cause);
 		return 1;
 	}
-	if (mal_assemble(argv[optind], (const char *)src, len, &cs, &syms,
-	    &errs) != 0) {
+	c = mal_assemble_warn(argv[optind], (const char *)src, len, &cs,
+	    &syms, &errs, &warns);
+	for (size_t i = 0; i < warns.count; i++)
+		fprintf(stderr, "%s\n", warns.msg[i]);
+	mal_errors_free(&warns);
+	if (c != 0) {
 		for (size_t i = 0; i < errs.count; i++)
 			fprintf(stderr, "%s\n", errs.msg[i]);
 		fprintf(stderr, "mic1-as: %zu error%s, no output written\n",

@@ -266,12 +266,10 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 int
 opts_check_debugger(const struct micdb_opts *o, char **cause)
 {
-	if (o->level != LEVEL_ISA) {
-		*cause = xasprintf("--level %s: the micro levels are not part "
-		    "of this build yet (use --level isa)",
-		    o->level == LEVEL_MIC ? "mic" : "pmic");
-		return -1;
-	}
+	/* Every level is accepted here: the engine factory (levels.c) says
+	 * what this build cannot run when the session opens the engine.
+	 * --microcode goes with any level, since set level may reach the
+	 * micro level later. */
 	if (o->fork_join) {
 		*cause = xasprintf("--fork-join is not supported by this build");
 		return -1;

@@ -20,7 +20,7 @@ break *0x1a
 break *0x1000
 break 999
 break other.jas:3
-break mpc 0x10
+break mpc Main2
 break loop
 delete 7
 delete 2-5
@@ -35,8 +35,8 @@ watch nosuch
 watch global[x]
 watch heap
 watch local
-set level mic
-set level pmic
+set level
+set level mac
 set level isa
 set scheduler-locking sometimes
 set stop-on-fault maybe

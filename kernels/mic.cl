@@ -1,0 +1,723 @@
+/*
+ * The Mic-1 kernel: one work-item per emulated core, up to K global
+ * micro-steps per launch.  Semantics, the order of events inside a cycle
+ * and the faults are those of the golden model (src/core/mic1.c,
+ * mic1_cycle), cycle for cycle; the launch protocol (stop_at, consistent
+ * cuts by checkpoint and replay on the host, barriers completed between
+ * launches, compact I/O areas) is isa.cl's, so src/ocl/engine-ocl-mic.c
+ * drives it the way engine-ocl.c drives isa.cl.
+ *
+ * Branch-free step, as in the Monzali thesis: every lane runs the same
+ * instruction stream whatever its micro-instruction.  The control store
+ * is pre-decoded (context-mic.h: raw fields plus a one-hot B mask); fields
+ * come out by shift and mask, the B bus is an OR of registers ANDed with
+ * masks made from the one-hot bits, the ALU computes its four functions
+ * and keeps one by mask, the shifter shifts by amounts taken from the
+ * word (0 or 8, 0 or 1), the C bus writes are bitselects, the next MPC
+ * is arithmetic.  Memory goes through addresses computed the same way
+ * and predicated loads and stores.  What cannot be data flow - device
+ * words with side effects (console, barrier, allocation, atomic add) and
+ * faults - is one guarded slow path that lanes enter only on those
+ * cycles; the divergence records count it as a second kernel path
+ * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
+ * lanes of a warp took it.
+ *
+ * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
+ * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
+ */
+#include "memmap.h"
+#include "context.h"
+#include "context-mic.h"
+
+#ifndef MICDB_WARP_W
+#define MICDB_WARP_W 32
+#endif
+#ifndef MICDB_WG_SIZE
+#define MICDB_WG_SIZE 64
+#endif
+#ifndef MICDB_STACK_INTERLEAVED
+#define MICDB_STACK_INTERLEAVED 0
+#endif
+#ifndef MICDB_DIVERGENCE
+#define MICDB_DIVERGENCE 1
+#endif
+#ifndef MICDB_DIV_CHUNK
+#define MICDB_DIV_CHUNK 16
+#endif
+#if MICDB_WG_SIZE < MICDB_WARP_W
+#define LANES MICDB_WG_SIZE
+#else
+#define LANES MICDB_WARP_W
+#endif
+
+enum {
+#define FAULT(sym, code, msg) FAULT_##sym = code,
+#include "faults.def"
+#undef FAULT
+	FAULT_COUNT_
+};
+
+/* enum core_status of machine.h */
+#define ST_RUNNING 0
+#define ST_HALTED  1
+#define ST_ERROR   2
+#define ST_WAITING 3
+
+#define P_NONE 0xFF            /* lane did not run this step */
+#define HALT_MPC 0xFF
+
+/* An all-ones mask when bit i of x is set. */
+#define BITMASK(x, i) (0u - (((uint)(x) >> (i)) & 1u))
+
+static void
+hist_add(__global uint *rec, uint n)
+{
+	__global uint *h = rec + CTX_W_HIST + 2 * (n - 1);
+
+	if (++h[0] == 0)
+		h[1]++;
+}
+
+static void
+add64(__global uint *p, uint v)
+{
+	uint lo = p[0] + v;
+
+	if (lo < p[0])
+		p[1]++;
+	p[0] = lo;
+}
+
+static uint
+lowest_bit(ulong x)
+{
+	return 63 - (uint)clz(x & (0 - x));
+}
+
+/*
+ * Where word address a lives for this core: 0 nowhere, 1 a writable word,
+ * 2 the constant pool (read-only).  *p gets the word (a safe word when 0),
+ * selected without branches.
+ */
+static uint
+mem_where(int a, __global int *stk, uint sstride, uint sw,
+    __global int *globals, __global int *heap, uint heap_words,
+    __global const int *cp, uint cpsize, __global int **p)
+{
+	const uint os = (uint)(a - MM_STACK_BASE);
+	const uint og = (uint)(a - MM_GLOBALS_BASE);
+	const uint oh = (uint)(a - MM_HEAP_BASE);
+	const uint oc = (uint)(a - MM_CPP);
+	const int in_s = a >= MM_STACK_BASE && os < sw;
+	const int in_g = a >= MM_GLOBALS_BASE && og < MM_GLOBALS_WORDS;
+	const int in_h = a >= MM_HEAP_BASE && oh < heap_words;
+	const int in_c = a >= MM_CPP && oc < cpsize;
+
+	*p = in_s ? stk + os * sstride : in_g ? globals + og :
+	    in_h ? heap + oh : in_c ? (__global int *)(cp + oc) : globals;
+	return in_c ? 2u : (in_s | in_g | in_h) ? 1u : 0u;
+}
+
+__kernel void
+mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
+    __global int *heap, __global const uchar *text,
+    __global const int *cpool, __global const uint *progs,
+    __global uchar *out_area, __global const uchar *in_area,
+    __global const uint *bps, __global const uchar *mask,
+    __global const uint *cstore, const uint mic_off, const uint main1)
+{
+	const uint gid = (uint)get_global_id(0);
+	const uint ncores = ctx[CTX_H_NCORES];
+	const uint K = ctx[CTX_H_STEPS];
+	const uint flags = ctx[CTX_H_FLAGS];
+	const uint nbps = (flags & CTX_F_STOPS) ? ctx[CTX_H_NBPS] : 0;
+	const int stop_on_fault = (flags & (CTX_F_STOPS | CTX_F_STOP_ON_FAULT))
+	    == (CTX_F_STOPS | CTX_F_STOP_ON_FAULT);
+	const uint sw = ctx[CTX_H_STACK_WORDS];
+	const uint heap_words = ctx[CTX_H_HEAP_WORDS];
+	volatile __global uint *stop_at = ctx + CTX_H_STOP_AT;
+	const int watch_stop = !(flags & CTX_F_DRIFT);
+	volatile __global uint *heap_top = ctx + CTX_H_HEAP_TOP;
+	const uint valid = gid < ncores;
+	const uint c = valid ? gid : 0;
+	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
+	__global uint *core = ctx + CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs,
+	    0u, c, 0u);
+	__global uint *mcore = ctx + CTXM_CORE_WORD(mic_off, cs, fs, c, 0u);
+	const uint mfs = cs == 1 ? fs : 1u;
+#define F(f) core[(f) * fs]
+#define M(f) mcore[(f) * mfs]
+#if MICDB_STACK_INTERLEAVED
+	const uint sstride = ncores;
+	__global int *stk = stacks + c;
+#else
+	const uint sstride = 1;
+	__global int *stk = stacks + (size_t)c * sw;
+#endif
+	const uint out_cap = ctx[CTX_H_OUT_CAP];
+	__global uchar *outa = out_area + (size_t)c * out_cap;
+	__global const uchar *ina = in_area + (size_t)c * ctx[CTX_H_IN_CAP];
+
+	const uint prog = F(CTX_C_PROG);
+	__global const uint *pt = progs + prog * CTX_PROG_WORDS;
+	__global const uchar *tx = text + pt[CTX_P_TEXT_OFF];
+	const uint tsize = pt[CTX_P_TEXT_SIZE];
+	__global const int *cp = cpool + pt[CTX_P_CP_OFF];
+	const uint cpsize = pt[CTX_P_CP_SIZE];
+
+	/* Registers and side state, private for the launch. */
+	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
+	int lv = (int)F(CTX_C_LV), cpp = (int)F(CTX_C_CPP);
+	int tos = (int)F(CTX_C_TOS), opc = (int)F(CTX_C_OPC);
+	int h = (int)F(CTX_C_H), mar = (int)F(CTX_C_MAR);
+	int mdr = (int)F(CTX_C_MDR);
+	uint mbr = F(CTX_C_MBR), mpc = F(CTX_C_MPC);
+	uint nf = F(CTX_C_N), zf = F(CTX_C_Z);
+	uint status = F(CTX_C_STATUS);
+	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
+	uint fault_op = F(CTX_C_FAULT_OP);
+	int mar_latch = (int)M(CTXM_C_MAR_LATCH);
+	int pc_latch = (int)M(CTXM_C_PC_LATCH);
+	int mbr_addr = (int)M(CTXM_C_MBR_ADDR);
+	int insn_pc = (int)M(CTXM_C_INSN_PC);
+	int new_ref = (int)M(CTXM_C_NEW_REF);
+	int atom_addr = (int)M(CTXM_C_ATOM_ADDR);
+	int atom_old = (int)M(CTXM_C_ATOM_OLD);
+	uint pending = M(CTXM_C_PENDING), mbr_state = M(CTXM_C_MBR_STATE);
+	uint mir_d0 = 0, mir_d1 = 0, mir_set = 0;
+	uint insns = 0, cycles = 0;
+	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0;
+	uint event_step = 0, last_step = 0;
+	uint out_len = 0, in_pos = 0;
+	const uint in_len = F(CTX_C_IN_LEN), in_more = F(CTX_C_IN_MORE);
+	int active;
+
+	/* The control store in local memory: lanes on different MPCs read
+	 * different words every cycle, a gather that local memory serves
+	 * without a global transaction per address (on an H200 it gave
+	 * about 5% more micro-cycles/s, uniform and divergent alike; the
+	 * rest of the divergent/uniform gap is stack and text accesses at
+	 * different offsets per lane, which no longer coalesce). */
+	__local uint l_cs[CTXM_CS_WORDS * 512];
+
+	for (uint i = (uint)get_local_id(0); i < CTXM_CS_WORDS * 512;
+	    i += (uint)get_local_size(0))
+		l_cs[i] = cstore[i];
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING)
+		status = ST_RUNNING;
+	active = valid && status == ST_RUNNING &&
+	    (!(flags & CTX_F_MASK) || mask[c] != 0);
+
+#if MICDB_DIVERGENCE
+	__local ushort l_mpc[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
+	__local uchar l_p[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
+	__local int l_alive[2];
+	const uint lid = (uint)get_local_id(0);
+	const uint lane = lid % MICDB_WARP_W;
+	const uint warp = gid / MICDB_WARP_W;
+	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] &&
+	    (flags & CTX_F_DIVERGENCE);
+	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
+	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W);
+	uint w_steps = 0, w_active = 0, w_k = 0;
+	ulong last_act = 0, last_conv = 0;
+	uint last_paths = 0, last_k = 0;
+
+	if (lid == 0)
+		l_alive[0] = l_alive[1] = 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) {
+	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK);
+
+	    for (uint j = 0; j < n; j++) {
+		const uint s = s0 + j + 1;
+#else
+	{
+	    for (uint s = 1; s <= K; s++) {
+#endif
+		uint path = P_NONE;
+		const uint mpc0 = mpc;
+
+		if (active && watch_stop && s > *stop_at)
+			active = 0;
+		if (!active) {
+#if MICDB_DIVERGENCE
+			for (; j < n; j++)
+				l_p[j][lid] = P_NONE;
+#endif
+			break;
+		}
+		do {
+			const uint d0 = l_cs[mpc * CTXM_CS_WORDS + CTXM_CS_D0];
+			const uint d1 = l_cs[mpc * CTXM_CS_WORDS + CTXM_CS_D1];
+			const uint alu = (d0 >> 16) & 0xFFu;
+			const uint cb = (d0 >> 7) & 0x1FFu;
+			const uint mem = (d0 >> 4) & 7u;
+			const uint jam = (d0 >> 24) & 7u;
+			const uint oh = d1 >> CTXM_CS_ONEHOT_POS;
+			uint a, b, bus, fsel, out, res, next;
+			int mdr1, mar1, flt = FAULT_NONE, io_stop = 0;
+			int bnd;
+
+			/* I/O areas: a cycle that would write the console
+			 * to a full area, or complete a console read from
+			 * a dry one with more to come, is not run (the host
+			 * drains or refills and goes on).  Conservative for
+			 * writes: any WRITE when the area is full. */
+			if (((mem & 4u) && out_len >= out_cap) ||
+			    ((pending & CTXM_PEND_READ) &&
+			    mar_latch == MM_DEV_CONSOLE && in_pos >= in_len &&
+			    in_more))
+				io_stop = 1;
+			if (io_stop) {
+				path = P_NONE;
+				active = 0;
+				stop_step = s - 1;
+				stop_kind = CTX_STOP_IO;
+				atomic_min(stop_at, s - 1);
+				break;
+			}
+			path = CTXM_PATH_CYCLE;
+
+			/* 0: MIR; an instruction starts where Main1 finds
+			 * its opcode. */
+			bnd = mpc == main1 && pending == 0 &&
+			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
+			insns += (uint)bnd;
+			insn_pc = bnd ? pc : insn_pc;
+			if (!(d1 & CTXM_CS_PRESENT)) {
+				flt = FAULT_NO_MICROINSTR;
+				goto fault;
+			}
+			cycles++;
+			mir_d0 = d0;
+			mir_d1 = d1;
+			mir_set = 1;
+
+			/* 1: B bus by masks, ALU, shifter, N/Z, C bus. */
+			bus = ((uint)mdr & BITMASK(oh, 0)) |
+			    ((uint)pc & BITMASK(oh, 1)) |
+			    ((uint)(int)(char)(uchar)mbr & BITMASK(oh, 2)) |
+			    ((mbr & 0xFFu) & BITMASK(oh, 3)) |
+			    ((uint)sp & BITMASK(oh, 4)) |
+			    ((uint)lv & BITMASK(oh, 5)) |
+			    ((uint)cpp & BITMASK(oh, 6)) |
+			    ((uint)tos & BITMASK(oh, 7)) |
+			    ((uint)opc & BITMASK(oh, 8));
+			a = ((uint)h & BITMASK(alu, 3)) ^ BITMASK(alu, 1);
+			b = bus & BITMASK(alu, 2);
+			fsel = (alu >> 4) & 3u;
+			out = ((a & b) & (0u - (uint)(fsel == 0))) |
+			    ((a | b) & (0u - (uint)(fsel == 1))) |
+			    (~b & (0u - (uint)(fsel == 2))) |
+			    ((a + b + (alu & 1u)) & (0u - (uint)(fsel == 3)));
+			nf = out >> 31;
+			zf = out == 0;
+			res = out << ((alu >> 4) & 8u);
+			res = (uint)((int)res >> ((alu >> 6) & 1u));
+			h = (int)bitselect((uint)h, res, BITMASK(cb, 8));
+			opc = (int)bitselect((uint)opc, res, BITMASK(cb, 7));
+			tos = (int)bitselect((uint)tos, res, BITMASK(cb, 6));
+			cpp = (int)bitselect((uint)cpp, res, BITMASK(cb, 5));
+			lv = (int)bitselect((uint)lv, res, BITMASK(cb, 4));
+			sp = (int)bitselect((uint)sp, res, BITMASK(cb, 3));
+			pc = (int)bitselect((uint)pc, res, BITMASK(cb, 2));
+			mdr = (int)bitselect((uint)mdr, res, BITMASK(cb, 1));
+			mar = (int)bitselect((uint)mar, res, BITMASK(cb, 0));
+			mdr1 = mdr;
+			mar1 = mar;
+
+			/* 2: last cycle's READ/FETCH complete. */
+			{
+				const int pf = (pending & CTXM_PEND_FETCH) != 0;
+				const int inb = (uint)pc_latch < tsize;
+				const uint byte = tx[inb ? pc_latch : 0];
+
+				mbr = pf ? (inb ? byte : 0u) : mbr;
+				mbr_state = pf ? (inb ? CTXM_MBR_FETCHED :
+				    CTXM_MBR_INVALID) : mbr_state;
+				mbr_addr = pf ? pc_latch : mbr_addr;
+			}
+			if (pending & CTXM_PEND_READ) {
+				__global int *p;
+
+				(void)mem_where(mar_latch, stk, sstride, sw,
+				    globals, heap, heap_words, cp, cpsize, &p);
+				if (mar_latch >= 0) {
+					mdr = *p;
+				} else {
+					int v = 0;
+
+					path = CTXM_PATH_SLOW;
+					switch (mar_latch) {
+					case MM_DEV_CONSOLE:
+						v = in_pos < in_len ?
+						    (int)ina[in_pos++] : 0;
+						break;
+					case MM_DEV_COREID:
+						v = (int)c;
+						break;
+					case MM_DEV_NCORES:
+						v = (int)ncores;
+						break;
+					case MM_DEV_NEWARRAY:
+						v = new_ref;
+						break;
+					case MM_DEV_ATOM_ADD:
+						v = atom_old;
+						break;
+					case MM_DEV_GLOBALS:
+						v = MM_GLOBALS_BASE;
+						break;
+					}
+					mdr = v;
+				}
+			}
+			pending = 0;
+
+			/* 3: WRITE (MDR and MAR after step 1), then this
+			 * cycle's READ/FETCH is issued. */
+			if (mem & 4u) {
+				__global int *p;
+				uint wh = mem_where(mar1, stk, sstride, sw,
+				    globals, heap, heap_words, cp, cpsize, &p);
+
+				if (mar1 >= 0) {
+					if (wh == 1)
+						*p = mdr1;
+					else
+						flt = FAULT_MEM_RANGE;
+				} else {
+					path = CTXM_PATH_SLOW;
+					switch (mar1) {
+					case MM_DEV_HALT:
+						status = ST_HALTED;
+						break;
+					case MM_DEV_ERROR:
+						flt = mdr1 > FAULT_NONE &&
+						    mdr1 < FAULT_COUNT_ ? mdr1 :
+						    FAULT_ERR_DEVICE;
+						break;
+					case MM_DEV_CONSOLE:
+						outa[out_len++] = (uchar)mdr1;
+						break;
+					case MM_DEV_BARRIER:
+						status = ST_WAITING;
+						break;
+					case MM_DEV_NEWARRAY: {
+						uint need, old, prev;
+
+						if (mdr1 < 0) {
+							flt = FAULT_ARRAY_SIZE;
+							break;
+						}
+						need = (uint)mdr1 + MM_ARRAY_HDR;
+						old = *heap_top;
+						for (;;) {
+							if ((ulong)need >
+							    (ulong)(heap_words -
+							    old)) {
+								flt =
+								FAULT_HEAP_FULL;
+								break;
+							}
+							prev = atomic_cmpxchg(
+							    heap_top, old,
+							    old + need);
+							if (prev == old)
+								break;
+							old = prev;
+						}
+						if (flt != FAULT_NONE)
+							break;
+						heap[old] = (int)MM_ARRAY_TAG;
+						heap[old + 1] = mdr1;
+						for (uint i = 0; i < (uint)mdr1;
+						    i++)
+							heap[old + MM_ARRAY_HDR
+							    + i] = 0;
+						new_ref = MM_HEAP_BASE +
+						    (int)old;
+						break;
+					}
+					case MM_DEV_ATOM_ADDR:
+						atom_addr = mdr1;
+						break;
+					case MM_DEV_ATOM_ADD: {
+						__global int *q;
+						uint w = mem_where(atom_addr,
+						    stk, sstride, sw, globals,
+						    heap, heap_words, cp,
+						    cpsize, &q);
+
+						if (w != 1) {
+							flt = FAULT_MEM_RANGE;
+							break;
+						}
+						if (atom_addr >= MM_STACK_BASE &&
+						    (uint)(atom_addr -
+						    MM_STACK_BASE) < sw) {
+							atom_old = *q;
+							*q = (int)((uint)*q +
+							    (uint)mdr1);
+						} else {
+							atom_old = atomic_add(
+							    (volatile __global
+							    int *)q, mdr1);
+						}
+						break;
+					}
+					default:
+						flt = FAULT_MEM_RANGE;
+						break;
+					}
+				}
+				if (flt == FAULT_MEM_RANGE &&
+				    (long)mar1 >= (long)MM_STACK_BASE + sw &&
+				    mar1 < MM_GLOBALS_BASE)
+					flt = FAULT_STACK_OVERFLOW;
+				if (flt != FAULT_NONE)
+					goto fault;
+			}
+			if (mem & 2u) {
+				__global int *p;
+				uint wh = mem_where(mar1, stk, sstride, sw,
+				    globals, heap, heap_words, cp, cpsize, &p);
+				int ok = mar1 >= 0 ? wh != 0 :
+				    (mar1 == MM_DEV_CONSOLE ||
+				    mar1 == MM_DEV_COREID ||
+				    mar1 == MM_DEV_NCORES ||
+				    mar1 == MM_DEV_NEWARRAY ||
+				    mar1 == MM_DEV_ATOM_ADD ||
+				    mar1 == MM_DEV_GLOBALS);
+
+				if (!ok) {
+					flt = FAULT_MEM_RANGE;
+					goto fault;
+				}
+				pending |= CTXM_PEND_READ;
+				mar_latch = mar1;
+			}
+			pending |= (mem & 1u) ? CTXM_PEND_FETCH : 0u;
+			pc_latch = (mem & 1u) ? pc : pc_latch;
+
+			/* 4: next MPC, arithmetic. */
+			next = (d1 & 0x1FFu) |
+			    ((((jam >> 1) & nf) | (jam & zf)) << 8);
+			if ((jam & 4u) && mbr_state == CTXM_MBR_INVALID) {
+				flt = FAULT_PC_RANGE;
+				goto fault;
+			}
+			next |= (mbr & 0xFFu) & BITMASK(jam, 2);
+			mpc = next & 0x1FFu;
+			if (mpc == HALT_MPC && status == ST_RUNNING)
+				status = ST_HALTED;
+			goto done;
+fault:
+			/* Stops where it is: MPC stays at the word. */
+			path = CTXM_PATH_SLOW;
+			status = ST_ERROR;
+			fault = (uint)flt;
+			fault_pc = (uint)insn_pc;
+			fault_op = (uint)insn_pc < tsize ? tx[insn_pc] : 0u;
+done:
+			last_step = s;
+			if (status != ST_RUNNING) {
+				active = 0;
+				event_step = s;
+				if (status == ST_ERROR && stop_on_fault) {
+					stop_step = s;
+					stop_kind = CTX_STOP_FAULT;
+					atomic_min(stop_at, s);
+				}
+				break;
+			}
+			/* Breakpoints at the boundary after this cycle: on
+			 * the MPC, or on the PC at an instruction boundary. */
+			bnd = mpc == main1 && pending == 0 &&
+			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
+			for (uint i = 0; i < nbps; i++) {
+				__global const uint *e = bps +
+				    i * CTXM_BP_WORDS;
+				uint set;
+
+				if (e[CTXM_BP_ON] == CTXM_ON_MPC ?
+				    e[CTXM_BP_ADDR] != mpc :
+				    (!bnd || (int)e[CTXM_BP_ADDR] != pc))
+					continue;
+				set = e[CTXM_BP_SET];
+				if (set != CTX_NONE &&
+				    !((bps[set + (c >> 5)] >> (c & 31)) & 1))
+					continue;
+				active = 0;
+				stop_step = s;
+				stop_bp = e[CTXM_BP_ID];
+				stop_kind = CTX_STOP_BP;
+				atomic_min(stop_at, s);
+				break;
+			}
+		} while (0);
+
+#if MICDB_DIVERGENCE
+		l_mpc[j][lid] = (ushort)mpc0;
+		l_p[j][lid] = (uchar)path;
+#else
+		(void)mpc0;
+		(void)path;
+#endif
+	    }
+#if MICDB_DIVERGENCE
+	    {
+		const uint q = (s0 / MICDB_DIV_CHUNK) & 1;
+		int alive;
+
+		if (active)
+			l_alive[q] = 1;
+		if (lid == 0)
+			l_alive[q ^ 1] = 0;
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (recorder) {
+			uint lastr = CTX_NONE;
+
+			for (uint r = 0; r < n; r++) {
+				uint cnt[CTXM_NPATHS] = { 0, 0 };
+				uint nact = 0, k = 0;
+				ulong act = 0;
+
+				for (uint i = 0; i < LANES; i++) {
+					uint p = l_p[r][lid + i];
+
+					if (p == P_NONE)
+						continue;
+					cnt[p]++;
+					act |= (ulong)1 << i;
+					nact++;
+				}
+				if (nact == 0)
+					continue;
+				for (uint p = 0; p < CTXM_NPATHS; p++)
+					if (cnt[p] > 0) {
+						hist_add(wrec, cnt[p]);
+						k++;
+					}
+				w_steps++;
+				w_active += nact;
+				w_k += k;
+				last_act = act;
+				last_k = k;
+				lastr = r;
+			}
+			if (lastr != CTX_NONE) {
+				ulong todo, grp, best = 0;
+				uint bestn = 0, paths = 0;
+
+				for (todo = last_act; todo != 0; todo &= ~grp) {
+					uint i = lowest_bit(todo), m;
+					uint mi = l_mpc[lastr][lid + i];
+
+					grp = 0;
+					for (uint j = i; j < LANES; j++)
+						if (((todo >> j) & 1) &&
+						    l_mpc[lastr][lid + j] == mi)
+							grp |= (ulong)1 << j;
+					m = popcount(grp);
+					if (m > bestn) {
+						bestn = m;
+						best = grp;
+					}
+					paths++;
+				}
+				last_conv = best;
+				last_paths = paths;
+			}
+		}
+		alive = l_alive[q];
+		barrier(CLK_LOCAL_MEM_FENCE);
+		if (!alive)
+			break;
+	    }
+#endif
+	}
+
+#if MICDB_DIVERGENCE
+	if (recorder && w_steps > 0) {
+		add64(wrec + CTX_W_STEPS_LO, w_steps);
+		add64(wrec + CTX_W_ACTIVE_LO, w_active);
+		add64(wrec + CTX_W_K_LO, w_k);
+		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act;
+		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32);
+		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv;
+		wrec[CTX_W_LAST_CONV_HI] = (uint)(last_conv >> 32);
+		wrec[CTX_W_LAST_DIV_LO] = (uint)(last_act & ~last_conv);
+		wrec[CTX_W_LAST_DIV_HI] = (uint)((last_act & ~last_conv) >> 32);
+		wrec[CTX_W_LAST_PATHS] = last_paths;
+		wrec[CTX_W_LAST_K] = last_k;
+	}
+#endif
+	if (!valid)
+		return;
+	F(CTX_C_PC) = (uint)pc;
+	F(CTX_C_SP) = (uint)sp;
+	F(CTX_C_LV) = (uint)lv;
+	F(CTX_C_CPP) = (uint)cpp;
+	F(CTX_C_TOS) = (uint)tos;
+	F(CTX_C_OPC) = (uint)opc;
+	F(CTX_C_H) = (uint)h;
+	F(CTX_C_MAR) = (uint)mar;
+	F(CTX_C_MDR) = (uint)mdr;
+	F(CTX_C_MBR) = mbr;
+	F(CTX_C_MPC) = mpc;
+	F(CTX_C_N) = nf;
+	F(CTX_C_Z) = zf;
+	F(CTX_C_STATUS) = status;
+	F(CTX_C_FAULT) = fault;
+	F(CTX_C_FAULT_PC) = fault_pc;
+	F(CTX_C_FAULT_OP) = fault_op;
+	if (insns > 0) {
+		uint lo = F(CTX_C_STEPS_LO) + insns;
+
+		if (lo < insns)
+			F(CTX_C_STEPS_HI) = F(CTX_C_STEPS_HI) + 1;
+		F(CTX_C_STEPS_LO) = lo;
+	}
+	if (cycles > 0) {
+		uint lo = F(CTX_C_CYCLES_LO) + cycles;
+
+		if (lo < cycles)
+			F(CTX_C_CYCLES_HI) = F(CTX_C_CYCLES_HI) + 1;
+		F(CTX_C_CYCLES_LO) = lo;
+	}
+	F(CTX_C_STOP_STEP) = stop_step;
+	F(CTX_C_STOP_BP) = stop_bp;
+	F(CTX_C_STOP_KIND) = stop_kind;
+	F(CTX_C_EVENT_STEP) = event_step;
+	F(CTX_C_LAST_STEP) = last_step;
+	F(CTX_C_OUT_LEN) = out_len;
+	F(CTX_C_IN_POS) = in_pos;
+	M(CTXM_C_MAR_LATCH) = (uint)mar_latch;
+	M(CTXM_C_PC_LATCH) = (uint)pc_latch;
+	M(CTXM_C_MBR_ADDR) = (uint)mbr_addr;
+	M(CTXM_C_INSN_PC) = (uint)insn_pc;
+	M(CTXM_C_NEW_REF) = (uint)new_ref;
+	M(CTXM_C_ATOM_ADDR) = (uint)atom_addr;
+	M(CTXM_C_ATOM_OLD) = (uint)atom_old;
+	M(CTXM_C_PENDING) = pending;
+	M(CTXM_C_MBR_STATE) = mbr_state;
+	if (mir_set) {
+		const uint next = mir_d1 & 0x1FFu;
+
+		M(CTXM_C_MIR_LO) = (mir_d0 & 0x7FFFFFFu) | next << 27;
+		M(CTXM_C_MIR_HI) = next >> 5;
+		M(CTXM_C_MIR_NEXT) = next;
+		M(CTXM_C_MIR_JAM) = (mir_d0 >> 24) & 7u;
+		M(CTXM_C_MIR_ALU) = (mir_d0 >> 16) & 0xFFu;
+		M(CTXM_C_MIR_C) = (mir_d0 >> 7) & 0x1FFu;
+		M(CTXM_C_MIR_MEM) = (mir_d0 >> 4) & 7u;
+		M(CTXM_C_MIR_B) = mir_d0 & 0xFu;
+	}
+#undef F
+#undef M
+}
