@@ -443,24 +443,6 @@ cmd_zoom(struct tui *t, const char *arg)
 
 /* --- levels ---------------------------------------------------------------- */
 
-/* Running or waiting cores that are inside an ISA instruction. */
-static uint32_t
-mid_instruction(struct tui *t)
-{
-	struct engine *e = session_engine(t->s);
-	const struct machine *m = session_machine(t->s);
-	uint32_t n = 0;
-
-	if (e == NULL || e->ops == NULL || e->ops->at_boundary == NULL)
-		return 0;
-	for (uint32_t c = 0; c < m->cfg.ncores; c++)
-		if ((m->cores[c].status == CORE_RUNNING ||
-		    m->cores[c].status == CORE_WAITING) &&
-		    !e->ops->at_boundary(e, c))
-			n++;
-	return n;
-}
-
 static void
 set_level_now(struct tui *t, enum level level)
 {
@@ -520,7 +502,7 @@ cmd_set_level(struct tui *t, const char *arg)
 		return;
 	}
 	if (session_level(t->s) != LEVEL_ISA &&
-	    (n = mid_instruction(t)) > 0) {
+	    (n = session_cores_inside(t->s)) > 0) {
 		t->ask = 1;
 		t->ask_level = level;
 		tui_message(t, 0, "%u core%s inside an instruction: run %s to "
