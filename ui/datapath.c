@@ -375,12 +375,14 @@ render_full(const struct dp_input *in, const struct dp_decode *d,
 	else
 		putf(cv, y++, rx, DPR_DIM, "B bus  %s (not enabled)",
 		    d->bname);
-	if (d->ena)
-		putf(cv, y++, rx, DPR_ACTIVE, "A      H = %d%s", in->c->h,
-		    d->inva ? " inverted" : "");
+	if (d->ena && d->inva)
+		putf(cv, y++, rx, DPR_ACTIVE, "A      NOT H = %d (H = %d)",
+		    d->aval, in->c->h);
+	else if (d->ena)
+		putf(cv, y++, rx, DPR_ACTIVE, "A      H = %d", in->c->h);
 	else
-		putf(cv, y++, rx, DPR_DIM, "A      0%s", d->inva ?
-		    " inverted" : " (H not enabled)");
+		putf(cv, y++, rx, d->inva ? DPR_ACTIVE : DPR_DIM,
+		    "A      %s (H not enabled)", d->inva ? "NOT 0 = -1" : "0");
 	func_text(d, text, sizeof text);
 	putf(cv, y++, rx, DPR_ACTIVE, "ALU    %s = %d", text, d->alu_out);
 	putf(cv, y++, rx, DPR_DIM, "       F0F1 %d%d ENA %d ENB %d INVA %d "

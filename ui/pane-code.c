@@ -37,11 +37,10 @@ focus_prog(const struct tui *t, uint16_t *index)
 static void
 code_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t);
 	uint16_t pi;
 	const struct program *p = focus_prog(t, &pi);
-	int32_t pc = census_pc(m, focus);
+	int32_t pc = tui_core_pc(t, focus);
 	const char *base = strrchr(p->path, '/');
 	char where[96];
 	uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
@@ -215,7 +214,7 @@ code_draw(struct tui *t, void *vwin, int h, int w)
 	uint32_t focus = tui_focus(t);
 	uint16_t pi;
 	const struct program *p = focus_prog(t, &pi);
-	int32_t pc = census_pc(m, focus);
+	int32_t pc = tui_core_pc(t, focus);
 	struct warp_paths v;
 
 	if (pi != t->code.prog) {

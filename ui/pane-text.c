@@ -141,7 +141,7 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 	}
 	if (y < h) {
 		const struct program *p = m->progs[c->prog];
-		int32_t pc = census_pc(m, f);
+		int32_t pc = tui_core_pc(t, f);
 		char where[96];
 		uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 

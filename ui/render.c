@@ -36,6 +36,27 @@ tui_focus(const struct tui *t)
 	return t->s != NULL ? session_focus(t->s) : 0;
 }
 
+int32_t
+tui_core_pc(const struct tui *t, uint32_t core)
+{
+	const struct machine *m = tui_machine(t);
+	const struct core *c = &m->cores[core];
+	const struct mic1_state *st;
+
+	/* inside an instruction at the micro level, PC has moved on (the
+	 * fetches of Main1 and of the operands): show the instruction the
+	 * microcode is executing */
+	if (t->s == NULL || session_level(t->s) != LEVEL_MIC ||
+	    (c->status != CORE_RUNNING && c->status != CORE_WAITING) ||
+	    t->engine == NULL || t->engine->ops == NULL ||
+	    t->engine->ops->at_boundary == NULL ||
+	    t->engine->ops->at_boundary(t->engine, core) ||
+	    (st = session_level_state(t->s)) == NULL || core >= st->ncores ||
+	    st->core[core].insn_pc < 0)
+		return census_pc(m, core);
+	return st->core[core].insn_pc;
+}
+
 /* --- the off-screen render ------------------------------------------------- */
 
 /* A large terminal: what a teacher shows on a projector. */

@@ -457,6 +457,9 @@ struct tui {
  * without a session (bench's off-screen render) t->m and core 0. */
 const struct machine *tui_machine(const struct tui *t);
 uint32_t tui_focus(const struct tui *t);
+/* The instruction a core executes: census_pc, or at the micro level
+ * inside an instruction the one its microcode is running. */
+int32_t	 tui_core_pc(const struct tui *t, uint32_t core);
 
 /* micdb bench's render hook (bench.h): the whole screen of e->m drawn
  * off-screen by the TUI's own code, at a fixed 200x60 size. */
