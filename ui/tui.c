@@ -403,7 +403,7 @@ cmd_focus(struct tui *t, const char *arg)
 	}
 	if ((p = pane_find(arg)) < 0) {
 		tui_message(t, 1, "unknown pane '%s' (panes: code cores warps "
-		    "regs stack output cmd)", arg);
+		    "regs stack output cmd microcode datapath)", arg);
 		return;
 	}
 	if (pane_table[p]->unavailable != NULL &&
@@ -534,7 +534,8 @@ static const char ui_help[] =
 "                           micro (datapath, microcode; at micro levels)\n"
 "  set level isa|mic        switch levels; asks (y/n) before running cores\n"
 "                           that are inside an instruction to a boundary\n"
-"  focus PANE (fs)          code cores warps regs stack output cmd, next\n"
+"  focus PANE (fs)          code cores warps regs stack output cmd, next,\n"
+"                           microcode datapath (micro levels)\n"
 "  colour status|opcode     what the cores grid is coloured by (F4)\n"
 "  view asm|source          the code pane's view (F3)\n"
 "  zoom in|out|fit          cores per cell of the grid (+ and - there)\n"
@@ -932,6 +933,13 @@ main_loop(struct tui *t)
 		fds[1].events = POLLIN;
 		if (poll(fds, 2, t->running ? 0 : -1) < 0 && errno != EINTR)
 			break;
+		if ((fds[0].revents & (POLLHUP | POLLERR)) &&
+		    !(fds[0].revents & POLLIN)) {
+			/* the terminal is gone (and SIGHUP was ignored):
+			 * polling it again would spin */
+			t->quit = 1;
+			break;
+		}
 		handle_signals(t);
 		if (t->quit)
 			break;

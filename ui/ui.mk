@@ -1,7 +1,8 @@
 # TUI build rules (ncurses + readline front end), included from
 # Makefile.am.  The UI is compiled into src/micdb (tui_main, ui/tui.h);
 # ui/test-tui checks its pure parts (layouts, the census of cores and
-# warps at 65,536 cores, names, breakpoint parsing) without a terminal,
+# warps at 65,536 cores, names, breakpoints and frames from the session's
+# accessors, the datapath decoding and diagram) without a terminal,
 # and tests/tui.sh drives the real micdb in tmux.
 
 ui_sources = \
