@@ -68,6 +68,7 @@ struct tui_render {
 	SCREEN		*scr;
 	FILE		*out, *in;
 	const struct machine *m;    /* the machine t's caches were made for */
+	uint64_t	 step;      /* its step count at the last render */
 };
 
 struct tui_render *
@@ -162,6 +163,7 @@ render_adopt(struct tui_render *r, struct engine *e)
 
 	render_forget(r);
 	r->m = m;
+	r->step = 0;
 	t->m = m;
 	t->engine = e;
 	t->engine_name = e->ops->name;
@@ -184,10 +186,18 @@ tui_render_hook(void *arg, struct engine *e, char **cause)
 
 	if (r->scr == NULL && render_open(r, cause) != 0)
 		return -1;
-	if (r->m != e->m || r->t.engine != e)
+	/*
+	 * bench makes each machine in the same stack slot, so its address
+	 * does not tell machines apart; a machine only steps forward, so a
+	 * step count that did not grow is a new machine (whose programs may
+	 * sit where the freed ones were)
+	 */
+	if (r->m != e->m || r->t.engine != e || e->m->step <= r->step ||
+	    e->m->nprogs != r->t.nprogs)
 		render_adopt(r, e);
 	else
 		r->t.dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
+	r->step = e->m->step;
 	draw_all(&r->t);
 	return 0;
 }
