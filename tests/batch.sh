@@ -83,7 +83,7 @@ expect_err "missing.cmd" "the missing script is named"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" "$TMP/missing.jas"
 expect_rc 2 "a missing program"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level mic \
-    "$PROGRAMS/hello.jas"
+    --engine ref "$PROGRAMS/hello.jas"
 expect_rc 0 "--level mic is accepted"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --level vax \
     "$PROGRAMS/hello.jas"
@@ -115,7 +115,7 @@ MIC1_AS=$top_builddir/src/mic1-as
 printf 'break mpc Main1\nbreak mpc 2\nstepi 4\ninfo level\nset level isa\n' \
     >"$TMP/mic1.cmd"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
-    --microcode "$TMP/m.mic1" "$PROGRAMS/hello.jas"
+    --engine ref --microcode "$TMP/m.mic1" "$PROGRAMS/hello.jas"
 expect_rc 1 "a .mic1 without symbols: break mpc LABEL fails"
 grep -q "m.mic1 has no symbols: give an address" "$out"
 ok $? "a .mic1 without symbols: break mpc says to give an address"
@@ -125,7 +125,7 @@ grep -q "level: mic (microprogram m.mic1)" "$out"
 ok $? "a .mic1 without symbols: info level names it"
 "$MIC1_AS" -o "$TMP/s.mic1" -s "$TMP/s.sym" "$top_srcdir/microcode/mic1.mal"
 run_cmd "$out" "$err" "$BIN" --batch "$TMP/mic1.cmd" --level mic \
-    --microcode "$TMP/s.mic1" "$PROGRAMS/hello.jas"
+    --engine ref --microcode "$TMP/s.mic1" "$PROGRAMS/hello.jas"
 expect_rc 0 "a .mic1 with its .sym: every command works"
 grep -q "breakpoint 1 at MPC 0x002 (Main1, mic1.mal:" "$out"
 ok $? "a .mic1 with its .sym: break mpc LABEL"

@@ -12,6 +12,10 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$top_srcdir" || exit 1
+# The micro level's default engine is the OpenCL kernel where the build
+# has it; without a device, the C simulator.
+engine=
+"$MICDB" devices >/dev/null 2>&1 || engine="--engine ref"
 plain=$TMP/plain.cmd
 printf 'continue\ninfo cores\ninfo globals\n' >"$plain"
 from_isa=$TMP/isa.cmd
@@ -44,13 +48,13 @@ for prog in programs/*.jas; do
 	input=
 	[ -f "programs/$name.input" ] && input="--input programs/$name.input"
 	# shellcheck disable=SC2086
-	"$MICDB" --batch "$plain" $opts $input "$prog" </dev/null \
+	"$MICDB" --batch "$plain" $engine $opts $input "$prog" </dev/null \
 	    | final "$TMP/$name.state0" "$TMP/$name.out0"
 	for how in isa mic; do
 		level=isa script=$from_isa
 		[ "$how" = mic ] && level=mic script=$from_mic
 		# shellcheck disable=SC2086
-		"$MICDB" --batch "$script" --level $level $opts $input \
+		"$MICDB" --batch "$script" --level $level $engine $opts $input \
 		    "$prog" </dev/null 2>"$TMP/$name.err" |
 		    final "$TMP/$name.state" "$TMP/$name.out"
 		cmp -s "$TMP/$name.state0" "$TMP/$name.state"

@@ -427,6 +427,74 @@ switch_one(const struct sample *s, const struct mic1_store *cs,
 	machine_free(&b);
 }
 
+/*
+ * A one-core program built from bytes: BIPUSH 7, then code, then HALT
+ * after three filler bytes (operands of whatever code ends with).  Both
+ * levels run it; the fault, fault_pc, SP, LV, steps and the stack must be
+ * the ISA level's.  1 when they are.
+ */
+static int
+fault_matches(const struct mic1_store *cs, const uint8_t *code, size_t n,
+    int *fault)
+{
+	struct sample s;
+	struct machine a, b;
+	struct mic1_state st;
+	const struct core *x, *y;
+	uint8_t *text = xcalloc(n + 6, 1);
+	int same;
+
+	memset(&s, 0, sizeof s);
+	text[0] = OP_BIPUSH;
+	text[1] = 7;
+	memcpy(text + 2, code, n);
+	text[n + 5] = OP_HALT;
+	s.prog[0].text = text;
+	s.prog[0].text_size = (uint32_t)n + 6;
+	s.prog[0].cp = xcalloc(1, sizeof *s.prog[0].cp);
+	s.prog[0].cp_size = 1;
+	s.prog[0].main_nlocals = 1;
+	s.ptr[0] = &s.prog[0];
+	s.last[0] = UINT32_MAX;
+	s.nprogs = 1;
+	s.ncores = 1;
+	if (machine_for(&a, &s, 1) != 0 || machine_for(&b, &s, 1) != 0) {
+		sample_free(&s);
+		return 0;
+	}
+	mic1_state_init(&st, &b, cs);
+	mic1_start_core(&st, &b, 0);
+	(void)run_ref(&a, 1000);
+	(void)run_mic(&st, &b, 100000);
+	x = &a.cores[0];
+	y = &b.cores[0];
+	*fault = y->fault;
+	same = x->status == CORE_ERROR && y->status == x->status &&
+	    y->fault == x->fault && y->fault_pc == x->fault_pc &&
+	    y->sp == x->sp && y->lv == x->lv && y->steps == x->steps &&
+	    memcmp(a.stacks, b.stacks, a.cfg.stack_words *
+	    sizeof *a.stacks) == 0;
+	mic1_state_free(&st);
+	machine_free(&a);
+	machine_free(&b);
+	sample_free(&s);
+	return same;
+}
+
+/* Is op in ijvm-ops.def? */
+static int
+known_op(int op)
+{
+	switch (op) {
+#define IJVM_OP(sym, code, k1, k2, pops, pushes, cls, desc) case code:
+#include "ijvm-ops.def"
+#undef IJVM_OP
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int
 main(void)
 {
@@ -437,7 +505,7 @@ main(void)
 	};
 	static const char *const faults[] = {
 		"array_oob", "stack_overflow", "missing_halt",
-		"one_core_fails", "return_main", NULL,
+		"one_core_fails", "return_main", "bad_wide", NULL,
 	};
 	static const char *const bench[] = {
 		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
@@ -526,6 +594,69 @@ main(void)
 		} else {
 			ok(0, "faults/return_main loads");
 		}
+	}
+	/* WIDE before every opcode of the ISA without a wide form: fault 3
+	 * at the WIDE, nothing changed, as at the ISA level. */
+	{
+		int bad = 0, fault = 0;
+
+		for (int op = 0; op < 256; op++) {
+			uint8_t code[2] = { OP_WIDE, (uint8_t)op };
+
+			if (!known_op(op) || op == OP_ILOAD || op == OP_ISTORE ||
+			    op == OP_IINC)
+				continue;
+			if (!fault_matches(&cs, code, 2, &fault)) {
+				tap_diag("WIDE 0x%02x: micro fault %d", op, fault);
+				bad++;
+			}
+		}
+		ok(bad == 0, "WIDE before each ISA opcode without a wide form "
+		    "faults as at the ISA level (%d differ)", bad);
+	}
+	/* Unknown opcodes: those whose dispatch word is the .default word
+	 * must fault 2 as at the ISA level.  The others hold words of
+	 * routines (the false targets of ifs, and Main1 at 0x02); they are
+	 * listed, and their number must not grow. */
+	{
+		int bad = 0, gaps = 0, fault = 0;
+		uint64_t dflt = 0;
+		int best = 0;
+
+		/* The .default word: the commonest in the dispatch table. */
+		for (int i = 0; i < 256; i++) {
+			int k = 0;
+
+			for (int j = 0; j < 256; j++)
+				k += cs.word[j] == cs.word[i];
+			if (k > best) {
+				best = k;
+				dflt = cs.word[i];
+			}
+		}
+
+		for (int op = 0; op < 256; op++) {
+			uint8_t code[1] = { (uint8_t)op };
+
+			if (known_op(op))
+				continue;
+			if (cs.word[op] != dflt) {
+				(void)fault_matches(&cs, code, 1, &fault);
+				tap_diag("unknown opcode 0x%02x: control-store "
+				    "word in use, micro fault %d", op, fault);
+				gaps++;
+				continue;
+			}
+			if (!fault_matches(&cs, code, 1, &fault)) {
+				tap_diag("unknown opcode 0x%02x: micro fault %d",
+				    op, fault);
+				bad++;
+			}
+		}
+		ok(bad == 0, "every unknown opcode on a .default word faults "
+		    "as at the ISA level (%d differ)", bad);
+		ok(gaps <= 17, "at most 17 unknown opcodes reach routine words "
+		    "(%d do)", gaps);
 	}
 	/* Switching, on samples that call methods, use WIDE, arrays,
 	 * globals and barriers. */

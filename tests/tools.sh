@@ -127,9 +127,9 @@ ok $? "--microcode without --level mic is refused"
 run_cmd o e "$MICDB" run --level mic --microcode nosuch.mal hi.jas
 [ "$rc" -eq 2 ] && grep -q 'nosuch.mal' e
 ok $? "a missing microprogram is named"
-run_cmd o e "$MICDB" run --level pmic hi.jas
-[ "$rc" -eq 2 ] && grep -q 'pmic' e
-ok $? "--level pmic says it is not part of this build"
+run_cmd o e "$MICDB" run --level pmic --microcode nosuch.pm hi.jas
+[ "$rc" -eq 2 ] && grep -q 'nosuch.pm' e
+ok $? "--level pmic: a missing microprogram is named"
 
 # --trace
 run_cmd o e "$MICDB" run --trace trace.json hi.jas

@@ -70,6 +70,13 @@ typedef int32_t  ctx_i32;
 				    past it; starts at K */
 #define CTX_H_HEAP_TOP      20   /* words of heap allocated (bump pointer,
 				    compare-and-swap) */
+#define CTX_H_NOTE          21   /* host clears it, a core that has news
+				    for the host sets it (atomic_or): a
+				    stop, an event, output or input used;
+				    0 after a launch whose stop_at is still
+				    K means every running core ran all K
+				    steps and nothing else changed, so the
+				    host need not read the core blocks */
 #define CTX_HEADER_WORDS    32
 
 /* CTX_H_FLAGS */

@@ -1,3 +1,60 @@
 # Build rules of the PMIC level (pmic.md): compiler, golden-model
 # simulator, its engine, pmic-cc and the project's PMIC microprogram,
 # included from Makefile.am.
+#
+# src/core gains the PMIC encoding (pmic.c), its simulator (pmic-sim.c)
+# and the compiler of the PMIC language (pmc.c); src/pmic-cc is the
+# compiler's command line.  Every unit test is built twice, plain and
+# with ASan/UBSan, as mic.mk does.
+
+core_sources += \
+	src/core/pmc.c \
+	src/core/pmc.h \
+	src/core/pmic.c \
+	src/core/pmic-sim.c \
+	src/core/pmic.h
+
+bin_PROGRAMS += src/pmic-cc
+src_pmic_cc_SOURCES = src/tools/pmic-cc.c
+src_pmic_cc_LDADD = src/core/libcore.a
+
+dist_man_MANS += man/pmic-cc.1
+micdb_sources += \
+	src/dbg/engine-pmic.c \
+	src/dbg/engine-pmic.h
+
+# ---- tests ----------------------------------------------------------------
+
+unit_tests += tests/test-pmc
+tests_test_pmc_SOURCES = tests/test-pmc.c tests/tap.h
+tests_test_pmc_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmc-asan
+tests_test_pmc_asan_SOURCES = tests/test-pmc.c tests/tap.h $(core_sources)
+tests_test_pmc_asan_CFLAGS = $(san_cflags)
+tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
+
+unit_tests += tests/test-pmic
+tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h
+tests_test_pmic_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmic-asan
+tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
+tests_test_pmic_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
+
+shell_tests += tests/pmic-cc.sh tests/pmic-prog.sh
+
+unit_tests += tests/test-pmic-diff
+tests_test_pmic_diff_SOURCES = tests/test-pmic-diff.c tests/tap.h
+tests_test_pmic_diff_LDADD = src/core/libcore.a
+
+san_tests += tests/test-pmic-diff-asan
+tests_test_pmic_diff_asan_SOURCES = tests/test-pmic-diff.c tests/tap.h \
+	$(core_sources)
+tests_test_pmic_diff_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
+
+# The project's PMIC microprogram (the other engineer's microcode/pmic.pm),
+# installed beside mic1.mal; micdb compiles it when it loads it.
+dist_microcode_DATA += $(srcdir)/microcode/pmic.pm

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine-mic.h"
+#include "engine-pmic.h"
 #include "levels.h"
 #include "util.h"
 #ifdef HAVE_ENGINE_OCL
@@ -37,9 +38,21 @@ microcode_load(struct microcode *mc, enum level level, const char *path,
 {
 	memset(mc, 0, sizeof *mc);
 	mc->level = level;
+	if (level == LEVEL_PMIC) {
+		mc->path = path != NULL ? xstrdup(path) :
+		    engine_pmic_default_microcode();
+		if (engine_pmic_load_microcode(mc->path, &mc->pcs, &mc->syms,
+		    cause) != 0) {
+			free(mc->path);
+			mc->path = NULL;
+			return -1;
+		}
+		mc->loaded = 1;
+		return 0;
+	}
 	if (level != LEVEL_MIC) {
-		*cause = xasprintf("the %s level has no microprogram loader in "
-		    "this build (use --level mic)", level_name(level));
+		*cause = xasprintf("the %s level has no microprogram",
+		    level_name(level));
 		return -1;
 	}
 	mc->path = path != NULL ? xstrdup(path) :
@@ -71,7 +84,7 @@ level_engine_kind(enum level level, enum engine_kind kind)
 	if (kind != ENGINE_DEFAULT)
 		return kind;
 #ifdef HAVE_ENGINE_OCL
-	if (level == LEVEL_MIC)
+	if (level == LEVEL_ISA || level == LEVEL_MIC)
 		return ENGINE_OPENCL;
 #else
 	(void)level;
@@ -114,7 +127,11 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		return -1;
 #endif
 	case LEVEL_PMIC:
-		break;
+		if (kind == ENGINE_REF)
+			return engine_pmic_create(e, m, &mc->pcs, cause);
+		*cause = xasprintf("the PMIC level runs on the reference "
+		    "engine only in this build: use --engine ref");
+		return -1;
 	}
 	*cause = xasprintf("the %s level is not part of this build (use "
 	    "--level isa or --level mic)", level_name(level));

@@ -10,6 +10,7 @@
 #include "engine.h"
 #include "mal.h"
 #include "mic1.h"
+#include "pmic.h"
 
 /* ENGINE_DEFAULT: the user named none; the fastest engine this build has
  * for the level (debugger.md: opencl). */
@@ -28,16 +29,17 @@ int		 level_parse(const char *name, enum level *out);
 
 /* A loaded microprogram for one micro level. */
 struct microcode {
-	enum level		 level;     /* LEVEL_MIC (LEVEL_PMIC later) */
+	enum level		 level;     /* LEVEL_MIC or LEVEL_PMIC */
 	int			 loaded;
 	char			*path;      /* where it came from */
-	struct mic1_store	 cs;
-	struct mal_syms		 syms;
+	struct mic1_store	 cs;        /* LEVEL_MIC */
+	struct pmic_store	 pcs;       /* LEVEL_PMIC */
+	struct mal_syms		 syms;      /* of either level */
 };
 
 /*
  * Load the microprogram of level from path (NULL: the level's default,
- * e.g. the installed microcode/mic1.mal).  0, or -1 + *cause (every
+ * the installed microcode/mic1.mal or microcode/pmic.pm).  0, or -1 + *cause (every
  * assembler error).  mc is zeroed first; free with microcode_free.
  */
 int	microcode_load(struct microcode *mc, enum level level,

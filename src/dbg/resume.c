@@ -17,7 +17,11 @@
  *   - watchpoints make the engine step one global step at a time and
  *     compare the watched words after each (watch.c), which is why
  *     continue is slower while watchpoints exist;
- *   - the step limit (--max-steps) caps every slice.
+ *   - the step limit (--max-steps) caps every slice;
+ *   - at a micro level a global step is a micro-cycle: `step` counts the
+ *     focused core's instruction boundaries instead (r->boundaries), one
+ *     micro-step per engine call, and a PC breakpoint or internal stop
+ *     holds only at a boundary (the engine checks that too: engine.h).
  *
  * Every stop is a consistent cut: the engine guarantees that, and the
  * host only reads and reports.  The report names every core that hit the
@@ -497,10 +501,8 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		struct engine_run er;
 		struct engine_stop st;
 		size_t nwatch = bp_count(&s->bps, BP_WATCH, 1), nb;
-		uint64_t n = budget;
+		uint64_t n = budget, cycles_before = s->m.cores[r->core].cycles;
 		int reports = 0;
-
-		uint64_t cycles_before = s->m.cores[r->core].cycles;
 
 		if (r->left < n)
 			n = r->left;

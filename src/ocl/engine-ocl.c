@@ -64,12 +64,15 @@
 #define CKPT_AGE        0.25    /* seconds of launches between checkpoints */
 #define LAUNCH_MIN_S    0.02    /* adapt K to keep launches in this band */
 #define LAUNCH_MAX_S    0.10
+#define LAUNCH_MID_S    0.05
+#define K_GROW          16      /* most K grows by after one launch */
 #define K_START         64
 #define K_MAX           (1u << 22)
 
 struct ocl_ckpt {
 	int		 valid;
 	uint64_t	 step;            /* m->step it holds */
+	uint32_t	 heap_top;        /* heap words it holds */
 	int		 pending_release;
 	size_t		*out_len;         /* per core: m->io[c].out.len */
 	size_t		*in_pos;          /* per input core */
@@ -101,7 +104,19 @@ struct ocl_engine {
 	uint32_t out_cap, in_cap;
 	size_t	 ctx_words, stack_words_total;
 
-	uint32_t *hctx;           /* host copy of the whole context */
+	/* The host view of the context.  On a CPU device the buffer is
+	 * host memory (CL_MEM_ALLOC_HOST_PTR) and hctx is it, mapped
+	 * (zero_copy): reading back copies nothing; hctx is valid only
+	 * while mapped, and is unmapped before anything on the queue
+	 * touches the buffer.  Elsewhere hctx is a malloc'd copy. */
+	uint32_t *hctx;
+	int	 zero_copy, mapped;
+	/* m->cores are behind the device: launches were quiet (see
+	 * CTX_H_NOTE) and nobody read the core blocks since; every run()
+	 * ends with them read */
+	int	 stale;
+	int	 quiet;           /* the last launch was quiet */
+	uint32_t hdr[CTX_HEADER_WORDS];  /* staging for header words */
 
 	/* run state */
 	uint8_t	*seen;            /* faults already noted, as engine-ref */
@@ -220,6 +235,67 @@ read_buf(struct ocl_engine *o, cl_mem b, size_t off, size_t bytes, void *p,
 	return 0;
 }
 
+/* ---- the host view of the context ------------------------------------
+ * ctx_open makes hctx usable (maps it on zero-copy devices), ctx_put
+ * sends words edited in it (nothing to send when mapped: unmapping
+ * does), ctx_close gives the buffer back to the queue, ctx_fetch makes
+ * hctx hold what the device has. */
+
+static int
+ctx_map(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+	void *p;
+
+	p = clEnqueueMapBuffer(o->q, o->b_ctx, CL_TRUE, CL_MAP_READ |
+	    CL_MAP_WRITE, 0, o->ctx_words * 4, 0, NULL, NULL, &err);
+	if (err != CL_SUCCESS) {
+		*cause = cl_failure(o, "clEnqueueMapBuffer", err);
+		return -1;
+	}
+	o->hctx = p;
+	o->mapped = 1;
+	return 0;
+}
+
+static int
+ctx_open(struct ocl_engine *o, char **cause)
+{
+	if (o->zero_copy && !o->mapped)
+		return ctx_map(o, cause);
+	return 0;
+}
+
+static int
+ctx_close(struct ocl_engine *o, char **cause)
+{
+	if (!o->zero_copy || !o->mapped)
+		return 0;
+	o->mapped = 0;
+	TRY(o, clEnqueueUnmapMemObject(o->q, o->b_ctx, o->hctx, 0, NULL, NULL),
+	    "clEnqueueUnmapMemObject");
+	o->hctx = NULL;
+	return 0;
+}
+
+static int
+ctx_put(struct ocl_engine *o, size_t word, size_t nwords, char **cause)
+{
+	if (o->zero_copy)
+		return 0;
+	return write_buf(o, o->b_ctx, word * 4, nwords * 4, o->hctx + word,
+	    cause);
+}
+
+static int
+ctx_fetch(struct ocl_engine *o, char **cause)
+{
+	if (o->zero_copy)
+		return ctx_open(o, cause);
+	return read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause);
+}
+
+/* hctx must be open. */
 static int
 write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
     char **cause)
@@ -227,7 +303,7 @@ write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
 	size_t w = CORE_WORD(o, c, f);
 
 	o->hctx[w] = v;
-	return write_buf(o, o->b_ctx, w * 4, 4, &o->hctx[w], cause);
+	return ctx_put(o, w, 1, cause);
 }
 
 /* ---- host copy <-> context ------------------------------------------- */
@@ -290,35 +366,6 @@ field_get(const struct core *c, const struct core_field *d)
 	return (uint32_t)(v64 >> d->shift);
 }
 
-static void
-field_put(struct core *c, const struct core_field *d, uint32_t v)
-{
-	char *p = (char *)c + d->off;
-	uint64_t v64;
-	uint16_t v16;
-
-	switch (d->size) {
-	case 1:
-		*(uint8_t *)p = (uint8_t)v;
-		return;
-	case 2:
-		v16 = (uint16_t)v;
-		memcpy(p, &v16, 2);
-		return;
-	case 4:
-		memcpy(p, &v, 4);
-		return;
-	}
-	/* low word first: it clears the high one */
-	if (d->shift == 0) {
-		v64 = v;
-	} else {
-		memcpy(&v64, p, 8);
-		v64 |= (uint64_t)v << 32;
-	}
-	memcpy(p, &v64, 8);
-}
-
 /* Core-major on AoS, field-major on SoA: both walk the context in
  * order, which matters at a million cores. */
 static void
@@ -339,24 +386,50 @@ cores_to_ctx(struct ocl_engine *o)
 	}
 }
 
+/*
+ * The fields the ISA kernel writes, straight into struct core: the others
+ * (CPP, OPC, H, MAR, MDR, MBR, MPC, N, Z, PROG, CYCLES) only the host
+ * writes, so its copy is already right.  This runs after every run() and
+ * every launch that had news, over every core: at a million cores the
+ * generic field table cost more than the launch.  hctx must be open.
+ */
 static void
 ctx_to_cores(struct ocl_engine *o)
 {
 	struct core *k = o->m->cores;
+	const uint32_t *x = o->hctx;
 
-	if (o->field_stride == 1) {
-		for (uint32_t i = 0; i < o->ncores; i++)
-			for (size_t j = 0; j < NCORE_FIELDS; j++)
-				field_put(&k[i], &core_fields[j],
-				    CF(o, i, core_fields[j].f));
-	} else {
-		for (size_t j = 0; j < NCORE_FIELDS; j++)
-			for (uint32_t i = 0; i < o->ncores; i++)
-				field_put(&k[i], &core_fields[j],
-				    CF(o, i, core_fields[j].f));
+	for (uint32_t i = 0; i < o->ncores; i++) {
+		const uint32_t *b = x + CORE_WORD(o, i, 0);
+		size_t fs = o->field_stride;
+		struct core *c = &k[i];
+
+		c->pc = (int32_t)b[CTX_C_PC * fs];
+		c->sp = (int32_t)b[CTX_C_SP * fs];
+		c->lv = (int32_t)b[CTX_C_LV * fs];
+		c->tos = (int32_t)b[CTX_C_TOS * fs];
+		c->status = (uint8_t)b[CTX_C_STATUS * fs];
+		c->fault = (uint8_t)b[CTX_C_FAULT * fs];
+		c->fault_pc = (int32_t)b[CTX_C_FAULT_PC * fs];
+		c->fault_op = (uint8_t)b[CTX_C_FAULT_OP * fs];
+		c->steps = (uint64_t)b[CTX_C_STEPS_HI * fs] << 32 |
+		    b[CTX_C_STEPS_LO * fs];
 	}
-	o->m->heap_top = o->hctx[CTX_H_HEAP_TOP];
+	o->m->heap_top = x[CTX_H_HEAP_TOP];
 	o->warps_fresh = 0;
+	o->stale = 0;
+}
+
+/* Bring m->cores up to date if launches left them behind. */
+static int
+sync_cores(struct ocl_engine *o, char **cause)
+{
+	if (!o->stale)
+		return 0;
+	if (ctx_fetch(o, cause) != 0)
+		return -1;
+	ctx_to_cores(o);
+	return 0;
 }
 
 /* Stacks in the device layout, from or to the host's blocked layout. */
@@ -451,17 +524,27 @@ ckpt_alloc(struct ocl_engine *o)
 	return 1;
 }
 
+/*
+ * Only the allocated heap (below heap_top) is copied: the kernel writes
+ * nothing above it but NEWARRAY's fresh arrays, which a restore zeroes
+ * (ckpt_restore), as the reference has them; a megaword heap copied
+ * whole was most of a small machine's checkpoint.  m->heap_top is the
+ * device's here: every launch reads it back.
+ */
 static int
 ckpt_take(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
 
-	if (copy_buf(o, o->b_ctx, o->c_ctx, o->ctx_words * 4, cause) != 0 ||
+	o->ck.heap_top = m->heap_top;
+	if (ctx_close(o, cause) != 0 ||
+	    copy_buf(o, o->b_ctx, o->c_ctx, o->ctx_words * 4, cause) != 0 ||
 	    copy_buf(o, o->b_stacks, o->c_stacks, o->stack_words_total * 4,
 	    cause) != 0 ||
 	    copy_buf(o, o->b_globals, o->c_globals, MM_GLOBALS_WORDS * 4,
 	    cause) != 0 ||
-	    copy_buf(o, o->b_heap, o->c_heap, heap_bytes(o), cause) != 0)
+	    (o->ck.heap_top > 0 && copy_buf(o, o->b_heap, o->c_heap,
+	    (size_t)o->ck.heap_top * 4, cause) != 0))
 		return -1;
 	for (uint32_t c = 0; c < o->ncores; c++)
 		o->ck.out_len[c] = m->io[c].out.len;
@@ -481,14 +564,24 @@ static int
 ckpt_restore(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
+	uint32_t top = m->heap_top, zero = 0;
 
-	if (copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
+	if (ctx_close(o, cause) != 0 ||
+	    copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
 	    copy_buf(o, o->c_stacks, o->b_stacks, o->stack_words_total * 4,
 	    cause) != 0 ||
 	    copy_buf(o, o->c_globals, o->b_globals, MM_GLOBALS_WORDS * 4,
 	    cause) != 0 ||
-	    copy_buf(o, o->c_heap, o->b_heap, heap_bytes(o), cause) != 0 ||
-	    read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
+	    (o->ck.heap_top > 0 && copy_buf(o, o->c_heap, o->b_heap,
+	    (size_t)o->ck.heap_top * 4, cause) != 0))
+		return -1;
+	/* arrays allocated after the checkpoint: unallocated words are 0 */
+	if (top > o->ck.heap_top)
+		TRY(o, clEnqueueFillBuffer(o->q, o->b_heap, &zero, sizeof zero,
+		    (size_t)o->ck.heap_top * 4,
+		    (size_t)(top - o->ck.heap_top) * 4, 0, NULL, NULL),
+		    "clEnqueueFillBuffer");
+	if (ctx_fetch(o, cause) != 0)
 		return -1;
 	ctx_to_cores(o);
 	o->stats.restores++;
@@ -570,44 +663,60 @@ drain_output(struct ocl_engine *o, char **cause)
 
 /*
  * Run steps 1..K from the current state (m->step).  checks: breakpoints
- * and stop-on-fault cut the launch.  Reads the whole context back.
+ * and stop-on-fault cut the launch.  Reads back the header, and the core
+ * blocks only when a core has news (CTX_H_NOTE, or a stop): a quiet
+ * launch leaves m->cores stale and sets o->quiet.
  */
 static int
 launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
     int checks, char **cause)
 {
 	struct machine *m = o->m;
-	uint32_t hdr[4];
+	uint32_t *h = o->hdr;
 	size_t local = o->wg;
 	double t0 = now(), t_kernel;
 
-	if (feed_input(o, cause) != 0)
+	if (ctx_open(o, cause) != 0 || feed_input(o, cause) != 0)
 		return -1;
-	hdr[CTX_H_STEPS - CTX_H_STEPS] = K;
-	hdr[CTX_H_FLAGS - CTX_H_STEPS] = CTX_F_DIVERGENCE |
+	o->hctx[CTX_H_STEPS] = K;
+	o->hctx[CTX_H_FLAGS] = CTX_F_DIVERGENCE |
 	    (checks ? CTX_F_STOPS : 0) |
 	    (r->stop_on_fault ? CTX_F_STOP_ON_FAULT : 0) |
 	    (r->mask != NULL ? CTX_F_MASK : 0) |
 	    (o->pending_release ? CTX_F_RELEASE : 0) |
 	    (o->drift ? CTX_F_DRIFT : 0);
-	hdr[CTX_H_NBPS - CTX_H_STEPS] = (uint32_t)o->nbps;
-	hdr[CTX_H_STOP_AT - CTX_H_STEPS] = K;
-	if (write_buf(o, o->b_ctx, CTX_H_STEPS * 4, sizeof hdr, hdr,
-	    cause) != 0)
+	o->hctx[CTX_H_NBPS] = (uint32_t)o->nbps;
+	o->hctx[CTX_H_STOP_AT] = K;
+	o->hctx[CTX_H_NOTE] = 0;
+	/* words STEPS .. NOTE, HEAP_TOP among them: the device's, which
+	 * the host copy holds (m->heap_top is read back every launch) */
+	o->hctx[CTX_H_HEAP_TOP] = m->heap_top;
+	if (ctx_put(o, CTX_H_STEPS, CTX_H_NOTE - CTX_H_STEPS + 1,
+	    cause) != 0 || ctx_close(o, cause) != 0)
 		return -1;
 	TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL, &o->gsize,
 	    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
-	TRY(o, clFinish(o->q), "clFinish");
+	/* the in-order queue: this read waits for the kernel */
+	if (read_buf(o, o->b_ctx, CTX_H_STEPS * 4, (CTX_H_NOTE - CTX_H_STEPS +
+	    1) * 4, h + CTX_H_STEPS, cause) != 0)
+		return -1;
 	t_kernel = now() - t0;
 	o->stats.launches++;
 	o->stats.launch_steps += K;
-	if (read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
-		return -1;
 	o->pending_release = 0;
-	ctx_to_cores(o);
-	if (drain_output(o, cause) != 0)
+	m->heap_top = h[CTX_H_HEAP_TOP];
+	o->warps_fresh = 0;
+	o->quiet = h[CTX_H_NOTE] == 0 && h[CTX_H_STOP_AT] == K;
+	if (o->quiet) {
+		o->stale = 1;
+	} else {
+		if (ctx_fetch(o, cause) != 0)
+			return -1;
+		ctx_to_cores(o);
+	}
+	if (!o->quiet && drain_output(o, cause) != 0)
 		return -1;
-	for (size_t i = 0; i < o->n_in_cores; i++) {
+	for (size_t i = 0; i < o->n_in_cores && !o->quiet; i++) {
 		uint32_t c = o->in_cores[i];
 		uint32_t used = CF(o, c, CTX_C_IN_POS);
 
@@ -621,10 +730,20 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	 * by the kernel's time alone: the read-back of a big context is a
 	 * fixed cost that fewer steps would not shorten. */
 	if (o->k_fixed == 0 && K == o->k_adapt) {
-		if (t_kernel < LAUNCH_MIN_S && o->k_adapt < K_MAX)
-			o->k_adapt *= 2;
-		else if (t_kernel > LAUNCH_MAX_S && o->k_adapt > 1)
+		/* Towards the middle of the band in one go where the launch
+		 * was far too short (a GPU runs thousands of steps of a
+		 * million cores in the band), by at most K_GROW. */
+		if (t_kernel < LAUNCH_MIN_S && o->k_adapt < K_MAX) {
+			double f = t_kernel > 0 ? LAUNCH_MID_S / t_kernel :
+			    K_GROW;
+
+			f = f < 2 ? 2 : f > K_GROW ? K_GROW : f;
+			o->k_adapt = (uint64_t)((double)o->k_adapt * f);
+			if (o->k_adapt > K_MAX)
+				o->k_adapt = K_MAX;
+		} else if (t_kernel > LAUNCH_MAX_S && o->k_adapt > 1) {
 			o->k_adapt /= 2;
+		}
 	}
 	return 0;
 }
@@ -721,6 +840,11 @@ replay(struct ocl_engine *o, const struct engine_run *r, uint64_t target,
 			return -1;
 		if (launch(o, r, K, 0, cause) != 0)
 			return -1;
+		if (o->quiet) {
+			kcap = UINT32_MAX;
+			m->step += K;
+			continue;
+		}
 		end = launch_end(o, r->mask, K, &over);
 		if (over) {
 			if (ckpt_restore(o, cause) != 0)
@@ -758,10 +882,20 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	}
 	if (launch(o, r, K, 1, cause) != 0)
 		return -1;
+	if (o->quiet) {
+		/* every running core ran K steps, nothing else changed */
+		m->step = start + K;
+		*ran = K;
+		return 0;
+	}
 	end = launch_end(o, r->mask, K, &over);
 	if (over) {
 		if (ckpt_restore(o, cause) != 0 ||
 		    replay(o, r, start + end, cause) != 0)
+			return -1;
+		/* the replay's launches were quiet or not, the cut was not */
+		o->quiet = 0;
+		if (sync_cores(o, cause) != 0)
 			return -1;
 	} else {
 		m->step = start + end;
@@ -840,7 +974,7 @@ upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
 }
 
 static int
-ocl_run(struct engine *e, const struct engine_run *r,
+run_launches(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct ocl_engine *o = e->impl;
@@ -881,6 +1015,10 @@ ocl_run(struct engine *e, const struct engine_run *r,
 		    &ran, cause) != 0)
 			return -1;
 		stop->steps_run += ran;
+		/* A quiet launch with the checks on: no core stopped
+		 * running, faulted or met a breakpoint at any boundary. */
+		if (o->quiet)
+			continue;
 		ref_count(m, &sum);
 		if (sum.faulted > faulted_before) {
 			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
@@ -902,6 +1040,18 @@ ocl_run(struct engine *e, const struct engine_run *r,
 	}
 	stop->reason = STOP_STEPS;
 	return 0;
+}
+
+/* Launches may leave m->cores behind; what run() returns never is. */
+static int
+ocl_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct ocl_engine *o = e->impl;
+
+	if (run_launches(e, r, stop, cause) != 0)
+		return -1;
+	return sync_cores(o, cause);
 }
 
 /* ---- memory ----------------------------------------------------------- */
@@ -1016,12 +1166,16 @@ ocl_push_cores(struct engine *e, char **cause)
 {
 	struct ocl_engine *o = e->impl;
 
+	/* run() left hctx current (sync_cores), so its other words are the
+	 * device's */
+	if (ctx_open(o, cause) != 0)
+		return -1;
 	cores_to_ctx(o);
 	o->hctx[CTX_H_HEAP_TOP] = e->m->heap_top;
 	/* The host copy is the truth now, releases included. */
 	o->pending_release = 0;
 	o->ck.valid = 0;
-	return write_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause);
+	return ctx_put(o, 0, o->ctx_words, cause);
 }
 
 static int
@@ -1069,8 +1223,12 @@ release_all(struct ocl_engine *o)
 	};
 
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-		if (*bufs[i] != NULL)
+		if (*bufs[i] != NULL) {
+			if (bufs[i] == &o->b_ctx && o->mapped)
+				(void)clEnqueueUnmapMemObject(o->q, o->b_ctx,
+				    o->hctx, 0, NULL, NULL);
 			clReleaseMemObject(*bufs[i]);
+		}
 	if (o->kern != NULL)
 		clReleaseKernel(o->kern);
 	if (o->prog != NULL)
@@ -1080,7 +1238,8 @@ release_all(struct ocl_engine *o)
 	if (o->cl != NULL)
 		clReleaseContext(o->cl);
 	free(o->devname);
-	free(o->hctx);
+	if (!o->zero_copy)
+		free(o->hctx);
 	free(o->seen);
 	free(o->bp_words);
 	free(o->mask_host);
@@ -1123,44 +1282,97 @@ clamp_u32(uint64_t v, uint32_t lo, uint32_t hi)
 	return v < lo ? lo : v > hi ? hi : (uint32_t)v;
 }
 
-/* Choose layouts and sizes; check them against the device. */
-static int
-plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
-{
-	const struct machine *m = o->m;
-	const char *layout = getenv("MICDB_OCL_LAYOUT"), *io;
-	int gpu_layout = o->is_gpu;
-	uint64_t total, npad, stack_bytes, ctx_bytes;
-	size_t maxwg = d->max_wg ? d->max_wg : 1;
-	uint32_t target;
+/* The sizes that follow from a machine's config and a device. */
+struct geometry {
+	uint32_t	wg;          /* work-group size */
+	uint32_t	nwarps;
+	uint64_t	npad;        /* cores rounded up to whole groups */
+	uint32_t	out_cap, in_cap;
+	uint64_t	ctx_bytes, stack_bytes;
+};
 
-	if (layout != NULL && strcmp(layout, "gpu") == 0)
-		gpu_layout = 1;
-	else if (layout != NULL && strcmp(layout, "cpu") == 0)
-		gpu_layout = 0;
-	o->ncores = m->cfg.ncores;
-	o->W = m->cfg.warp_width;
-	o->nwarps = (o->ncores + o->W - 1) / o->W;
+static void
+geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
+    struct geometry *g)
+{
+	uint32_t n = cfg->ncores, W = cfg->warp_width, target;
+	const char *io;
+
 	/* Work-groups hold whole warps (the divergence records need
 	 * local memory per warp): about 128 work-items on a GPU for
 	 * occupancy, about 32 on a CPU, where POCL runs a group as loops
 	 * between barriers and larger groups measured slower. */
 	target = gpu_layout ? 128 : 32;
-	o->wg = o->W * (o->W >= target ? 1 : target / o->W);
-	while (o->wg > maxwg && o->wg > o->W)
-		o->wg -= o->W;
+	g->wg = W * (W >= target ? 1 : target / W);
+	while (g->wg > maxwg && g->wg > W)
+		g->wg -= W;
 	/* A machine of less than a warp: no idle lanes to carry. */
-	if (o->ncores < o->W)
-		o->wg = o->ncores;
-	else if (o->wg > o->ncores)
-		o->wg = (o->ncores + o->W - 1) / o->W * o->W;
+	if (n < W)
+		g->wg = n;
+	else if (g->wg > n)
+		g->wg = (n + W - 1) / W * W;
+	g->nwarps = (n + W - 1) / W;
+	g->npad = ((uint64_t)n + g->wg - 1) / g->wg * g->wg;
+	g->ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + g->npad *
+	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W));
+	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
+	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
+	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
+	/* Testing: tiny areas, so that cores fill them within a launch. */
+	if ((io = getenv("MICDB_OCL_IO_CAP")) != NULL && atoi(io) > 0)
+		g->out_cap = g->in_cap = (uint32_t)atoi(io);
+}
+
+void
+engine_ocl_mem_need(const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, struct ocl_mem_need *need)
+{
+	struct geometry g;
+	uint64_t text = 0;
+
+	geometry(cfg, gpu, max_wg ? max_wg : 1, &g);
+	for (size_t i = 0; i < nprogs; i++)
+		text += progs[i]->text_size + 4ull * progs[i]->cp_size +
+		    4ull * CTX_PROG_WORDS;
+	need->ctx = g.ctx_bytes;
+	need->stacks = g.stack_bytes;
+	need->io = (uint64_t)cfg->ncores * (g.out_cap + g.in_cap + 1);
+	need->shared = 4ull * MM_GLOBALS_WORDS + 4ull * cfg->heap_words +
+	    text;
+	need->ckpt = g.ctx_bytes + g.stack_bytes + 4ull * MM_GLOBALS_WORDS +
+	    4ull * cfg->heap_words;
+	need->host = (uint64_t)cfg->ncores * g.out_cap +
+	    (gpu ? g.ctx_bytes : 0);
+}
+
+/* Choose layouts and sizes; check them against the device. */
+static int
+plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
+{
+	const struct machine *m = o->m;
+	const char *layout = getenv("MICDB_OCL_LAYOUT");
+	int gpu_layout = o->is_gpu;
+	uint64_t total, npad, stack_bytes, ctx_bytes;
+	size_t maxwg = d->max_wg ? d->max_wg : 1;
+	struct geometry g;
+
+	if (layout != NULL && strcmp(layout, "gpu") == 0)
+		gpu_layout = 1;
+	else if (layout != NULL && strcmp(layout, "cpu") == 0)
+		gpu_layout = 0;
+	geometry(&m->cfg, gpu_layout, maxwg, &g);
+	o->ncores = m->cfg.ncores;
+	o->W = m->cfg.warp_width;
+	o->nwarps = g.nwarps;
+	o->wg = g.wg;
 	if (o->wg > maxwg) {
 		*cause = xasprintf("the device runs work-groups of at most %zu "
 		    "work-items, fewer than the warp width %u: lower "
 		    "--warp-width", maxwg, o->W);
 		return -1;
 	}
-	npad = ((uint64_t)o->ncores + o->wg - 1) / o->wg * o->wg;
+	npad = g.npad;
 	o->gsize = (size_t)npad;
 	if (gpu_layout) {
 		o->core_stride = 1;
@@ -1170,17 +1382,13 @@ plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		o->field_stride = 1;
 	}
 	o->cores_off = CTX_HEADER_WORDS;
-	ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS +
-	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W));
+	ctx_bytes = g.ctx_bytes;
 	o->warps_off = (uint32_t)(CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS);
-	stack_bytes = 4 * (uint64_t)o->ncores * m->cfg.stack_words;
+	stack_bytes = g.stack_bytes;
 	/* Interleaved indices are 32-bit in the kernel. */
 	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
-	o->out_cap = clamp_u32((16u << 20) / o->ncores, 16, 65536) & ~3u;
-	o->in_cap = clamp_u32((1u << 20) / o->ncores, 16, 4096) & ~3u;
-	/* Testing: tiny areas, so that cores fill them within a launch. */
-	if ((io = getenv("MICDB_OCL_IO_CAP")) != NULL && atoi(io) > 0)
-		o->out_cap = o->in_cap = (uint32_t)atoi(io);
+	o->out_cap = g.out_cap;
+	o->in_cap = g.in_cap;
 	total = ctx_bytes + stack_bytes + 4ull * MM_GLOBALS_WORDS +
 	    4ull * m->cfg.heap_words +
 	    (uint64_t)o->ncores * (o->out_cap + o->in_cap + 1);
@@ -1303,8 +1511,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	/* Buffers; the big ones first so that "too big" fails early. */
 	if (mkbuf(o, &o->b_stacks, o->stack_words_total * 4,
 	    CL_MEM_READ_WRITE, cause) != 0 ||
-	    mkbuf(o, &o->b_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE,
-	    cause) != 0 ||
+	    mkbuf(o, &o->b_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE |
+	    (o->zero_copy ? CL_MEM_ALLOC_HOST_PTR : 0), cause) != 0 ||
 	    mkbuf(o, &o->b_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
 	    cause) != 0 ||
 	    mkbuf(o, &o->b_heap, heap_bytes(o), CL_MEM_READ_WRITE,
@@ -1322,8 +1530,11 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		return -1;
 
 	/* The context: header, cores, zeroed warp records. */
-	o->hctx = calloc(o->ctx_words, 4);
-	if (o->hctx == NULL) {
+	if (o->zero_copy) {
+		if (ctx_open(o, cause) != 0)
+			return -1;
+		memset(o->hctx, 0, o->ctx_words * 4);
+	} else if ((o->hctx = calloc(o->ctx_words, 4)) == NULL) {
 		*cause = xasprintf("not enough host memory for the context of "
 		    "%u cores: lower --cores", o->ncores);
 		return -1;
@@ -1345,7 +1556,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	hdr[CTX_H_STACK_LAYOUT] = (uint32_t)o->interleaved;
 	hdr[CTX_H_HEAP_TOP] = m->heap_top;
 	cores_to_ctx(o);
-	if (write_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0 ||
+	if (ctx_put(o, 0, o->ctx_words, cause) != 0 ||
 	    upload_stacks(o, cause) != 0 ||
 	    write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
 	    cause) != 0 ||
@@ -1411,6 +1622,7 @@ engine_ocl_create(struct engine *e, struct machine *m,
 {
 	struct ocl_devices l;
 	struct ocl_engine *o;
+	const char *env;
 	size_t di;
 
 	memset(e, 0, sizeof *e);
@@ -1425,6 +1637,11 @@ engine_ocl_create(struct engine *e, struct machine *m,
 	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
 	    l.dev[di].name);
 	o->is_gpu = (l.dev[di].type & CL_DEVICE_TYPE_GPU) != 0;
+	/* A CPU device's memory is the host's: map instead of copying.
+	 * MICDB_OCL_ZERO_COPY=0|1 overrides (tests run both paths). */
+	o->zero_copy = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
+	if ((env = getenv("MICDB_OCL_ZERO_COPY")) != NULL && *env != '\0')
+		o->zero_copy = strcmp(env, "0") != 0;
 	o->max_alloc = l.dev[di].max_alloc;
 	o->global_mem = l.dev[di].global_mem;
 	if (plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
@@ -1445,6 +1662,8 @@ engine_ocl_warps(struct engine *e, size_t *nwarps)
 {
 	struct ocl_engine *o = e->impl;
 
+	char *cause = NULL;
+
 	if (nwarps != NULL)
 		*nwarps = o->nwarps;
 	if (o->warps == NULL)
@@ -1452,6 +1671,12 @@ engine_ocl_warps(struct engine *e, size_t *nwarps)
 		    sizeof *o->warps);
 	if (o->warps_fresh)
 		return o->warps;
+	/* run() leaves hctx current; only a lost mapping can fail here,
+	 * and then the records read as the last ones converted */
+	if (ctx_open(o, &cause) != 0) {
+		free(cause);
+		return o->warps;
+	}
 	for (uint32_t w = 0; w < o->nwarps; w++) {
 		const uint32_t *r = o->hctx + o->warps_off +
 		    (size_t)w * CTX_WARP_WORDS(o->W);

@@ -48,6 +48,25 @@ const struct ocl_warp_record *engine_ocl_warps(struct engine *e,
  * variable MICDB_STEPS_PER_LAUNCH sets it at creation). */
 void	engine_ocl_set_steps_per_launch(struct engine *e, uint64_t k);
 void	engine_ocl_stats(struct engine *e, struct ocl_engine_stats *st);
+/*
+ * Memory an engine over a machine of cfg with these programs needs, as
+ * engine_ocl_create would lay it out on a device of the given kind (gpu:
+ * GPU layouts) and largest work-group; bench refuses core counts with it
+ * before allocating anything.  Bytes.
+ */
+struct ocl_mem_need {
+	uint64_t	ctx;       /* context: core blocks, warp records */
+	uint64_t	stacks;
+	uint64_t	io;        /* per-core output and input areas, mask */
+	uint64_t	shared;    /* globals, heap, text, constant pools */
+	uint64_t	ckpt;      /* checkpoint copy (taken when K > 1) */
+	uint64_t	host;      /* the engine's host memory: output staging
+				      and, off zero-copy devices, the
+				      context's copy */
+};
+void	engine_ocl_mem_need(const struct machine_config *cfg,
+	    const struct program *const *progs, size_t nprogs, int gpu,
+	    size_t max_wg, struct ocl_mem_need *need);
 /* "platform / device" of the engine. */
 const char *engine_ocl_device_name(struct engine *e);
 

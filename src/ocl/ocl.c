@@ -222,6 +222,7 @@ ocl_devices_list(struct ocl_devices *l, char **cause)
 			    CL_PLATFORM_NAME);
 			o->name = device_string(devs[d], CL_DEVICE_NAME);
 			o->version = device_string(devs[d], CL_DEVICE_VERSION);
+			o->driver = device_string(devs[d], CL_DRIVER_VERSION);
 			clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof o->type,
 			    &o->type, NULL);
 			clGetDeviceInfo(devs[d], CL_DEVICE_MAX_COMPUTE_UNITS,
@@ -252,6 +253,7 @@ ocl_devices_free(struct ocl_devices *l)
 		free(l->dev[i].platform_name);
 		free(l->dev[i].name);
 		free(l->dev[i].version);
+		free(l->dev[i].driver);
 	}
 	free(l->dev);
 	memset(l, 0, sizeof *l);

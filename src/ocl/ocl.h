@@ -25,6 +25,7 @@ struct ocl_device {
 	char		*platform_name;
 	char		*name;           /* device name */
 	char		*version;        /* CL_DEVICE_VERSION */
+	char		*driver;         /* CL_DRIVER_VERSION, "?" if unknown */
 	cl_device_type	 type;
 	cl_uint		 compute_units;
 	cl_ulong	 global_mem;     /* bytes */

@@ -46,4 +46,4 @@ tests_ocl_run_SOURCES = tests/ocl-run.c src/dbg/engine-ref.c
 tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags)
 tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
-shell_tests += tests/ocl-errors.sh
+shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh

@@ -37,10 +37,8 @@
  * race-free in its control flow (atomics return values that it only
  * pops, checks for monotonicity or turns into one reporter per program).
  *
- * Memory.  Device bytes are computed from the machine config and the
- * context layout of context.h (and the engine's I/O-area sizing, which
- * engine-ocl.h does not expose yet: mem_estimate mirrors plan() in
- * engine-ocl.c); core counts whose need exceeds the device's global
+ * Memory.  Device bytes are the engine's own figures
+ * (engine_ocl_mem_need); core counts whose need exceeds the device's global
  * memory, its largest buffer, or the host's memory are skipped with a
  * note.
  *
@@ -57,7 +55,6 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "context.h"
 #include "engine-ocl-mic.h"
 #include "engine-ocl.h"
 #include "engine.h"
@@ -659,25 +656,6 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 
 /* ---- device, programs ------------------------------------------------- */
 
-/*
- * The driver version is the one device fact ocl.h does not keep
- * (struct ocl_device has CL_DEVICE_VERSION but not CL_DRIVER_VERSION),
- * so it is asked for here: the only OpenCL call outside src/ocl, to move
- * there when ocl_device grows a driver field.
- */
-static char *
-driver_version(const struct ocl_device *d)
-{
-	char buf[256];
-	size_t n = 0;
-
-	if (clGetDeviceInfo(d->device, CL_DRIVER_VERSION, sizeof buf - 1, buf,
-	    &n) != CL_SUCCESS)
-		return xstrdup("unknown");
-	buf[n < sizeof buf ? n : sizeof buf - 1] = '\0';
-	return xstrdup(buf);
-}
-
 static int
 device_open(struct bench_device *d, const char *sel, char **cause)
 {
@@ -694,7 +672,7 @@ device_open(struct bench_device *d, const char *sel, char **cause)
 	od = &l.dev[i];
 	d->name = xasprintf("%s / %s", od->platform_name, od->name);
 	d->version = xstrdup(od->version);
-	d->driver = driver_version(od);
+	d->driver = xstrdup(od->driver);
 	d->type = ocl_device_type_name(od->type);
 	d->units = od->compute_units;
 	d->global_mem = od->global_mem;
@@ -782,51 +760,29 @@ wl_progs_free(struct wl_progs *wp)
 
 /* ---- memory ----------------------------------------------------------- */
 
-static uint64_t
-clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-/*
- * Device and host bytes of a machine of n cores.  The context follows
- * context.h; the work-group padding and the I/O areas follow plan() in
- * src/ocl/engine-ocl.c, which does not export them (yet): keep in step.
- */
+/* Device and host bytes of a machine of n cores: the engine's own
+ * figures, and the host's machine on top. */
 static void
 mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
     struct memuse *mu)
 {
-	uint64_t W = b->o.warp_width, target = b->dev.is_gpu ? 128 : 32;
-	uint64_t wg = W * (W >= target ? 1 : target / W), npad, nwarps;
-	uint64_t out_cap, in_cap, text = 0;
+	struct machine_config cfg;
+	struct ocl_mem_need need;
 
-	while (wg > b->dev.max_wg && wg > W)
-		wg -= W;
-	if (n < W)
-		wg = n;
-	else if (wg > n)
-		wg = (n + W - 1) / W * W;
-	npad = (n + wg - 1) / wg * wg;
-	nwarps = (n + W - 1) / W;
-	out_cap = clamp_u64((16u << 20) / n, 16, 65536) & ~3ull;
-	in_cap = clamp_u64((1u << 20) / n, 16, 4096) & ~3ull;
-	for (size_t i = 0; i < wp->n; i++)
-		text += wp->progs[i].text_size + 4ull * wp->progs[i].cp_size +
-		    4ull * CTX_PROG_WORDS;
-
-	mu->ctx = 4 * (CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS +
-	    nwarps * CTX_WARP_WORDS(W));
-	mu->stacks = 4ull * n * b->o.stack_words;
-	mu->io = (uint64_t)n * (out_cap + in_cap + 1);
-	mu->shared = 4ull * MM_GLOBALS_WORDS + 4ull * b->o.heap_words + text;
-	mu->ckpt = mu->ctx + mu->stacks + 4ull * MM_GLOBALS_WORDS +
-	    4ull * b->o.heap_words;
-	/* host: the machine (cores, stacks, I/O), the engine's copy of
-	 * the context and its output staging */
+	cfg.ncores = n;
+	cfg.stack_words = b->o.stack_words;
+	cfg.heap_words = b->o.heap_words;
+	cfg.warp_width = b->o.warp_width;
+	engine_ocl_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
+	    b->dev.max_wg, &need);
+	mu->ctx = need.ctx;
+	mu->stacks = need.stacks;
+	mu->io = need.io;
+	mu->shared = need.shared;
+	mu->ckpt = need.ckpt;
+	/* host: the machine (cores, stacks, I/O, heap) and the engine's */
 	mu->host = (uint64_t)n * (sizeof(struct core) +
-	    sizeof(struct core_io) + out_cap + 8) + mu->stacks + mu->ctx +
-	    mu->shared;
+	    sizeof(struct core_io) + 8) + mu->stacks + mu->shared + need.host;
 }
 
 static uint64_t

@@ -44,14 +44,18 @@ static const char run_usage[] =
 "  --stack-words N      private stack words per core (default 4096)\n"
 "  --heap-words N       shared heap words (default 1048576)\n"
 "  --warp-width W       warp width for divergence records, 1..64 (default 32)\n"
-"  --engine ref|opencl  ref: the C reference interpreter (default);\n"
-"                       opencl: the OpenCL kernels\n"
+"  --engine ref|opencl  opencl: the level's OpenCL kernel (default at the\n"
+"                       isa and mic levels); ref: the level's C golden\n"
+"                       model (the only engine at the pmic level)\n"
 "  --device SEL         OpenCL device: index, P:D or name substring\n"
 "                       (default: MICDB_DEVICE, else the first GPU, else CPU)\n"
-"  --level isa|mic      execution level: isa (default), or mic: Tanenbaum's\n"
-"                       Mic-1 running a microprogram, one step a micro-cycle\n"
-"  --microcode FILE     microprogram for --level mic (.mal or .mic1; default\n"
-"                       the project's own mic1.mal)\n"
+"  --level isa|mic|pmic execution level: isa (default); mic: Tanenbaum's\n"
+"                       Mic-1 running a microprogram, one step a micro-cycle;\n"
+"                       pmic: the PMIC of the Monzali thesis, three compute\n"
+"                       units a cycle, one step a cycle\n"
+"  --microcode FILE     microprogram: for --level mic .mal or .mic1 (default\n"
+"                       the project's mic1.mal), for --level pmic .pm or\n"
+"                       .pmic (default the project's pmic.pm)\n"
 "  --trace FILE         write one JSON line per step with every core's state\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -132,9 +136,9 @@ find_input_points(struct run *r)
 
 	r->core0 = xcalloc(r->m.cfg.ncores, 1);
 	r->core0[0] = 1;
-	if (r->o->level == LEVEL_MIC) {
-		/* the micro engine breaks on MPCs: IN's microcode starts at
-		 * its opcode's address */
+	if (r->o->level != LEVEL_ISA) {
+		/* the micro engines break on MPCs: IN's microcode starts at
+		 * its opcode's address (Mic-1 and PMIC alike) */
 		r->in_bps = xcalloc(1, sizeof *r->in_bps);
 		r->in_bps[0].id = RUN_INPUT_BP;
 		r->in_bps[0].pc = OP_IN;
@@ -266,7 +270,7 @@ run_loop(struct run *r)
 		}
 		/* breakpoints are not checked where a run starts */
 		if (input_wanted(r) && r->m.cores[0].status == CORE_RUNNING &&
-		    (r->o->level == LEVEL_MIC ? r->m.cores[0].mpc == OP_IN :
+		    (r->o->level != LEVEL_ISA ? r->m.cores[0].mpc == OP_IN :
 		    machine_fetch_byte(&r->m, 0, r->m.cores[0].pc) == OP_IN))
 			read_input(r);
 		er.bps = input_wanted(r) ? r->in_bps : NULL;
@@ -309,13 +313,9 @@ run_loop(struct run *r)
 static int
 check_supported(const struct micdb_opts *o, char **cause)
 {
-	if (o->level == LEVEL_PMIC) {
-		*cause = xasprintf("--level pmic: the PMIC level is not part of "
-		    "this build (use --level isa or --level mic)");
-		return -1;
-	}
-	if (o->microcode != NULL && o->level != LEVEL_MIC) {
-		*cause = xasprintf("--microcode needs --level mic");
+	if (o->microcode != NULL && o->level == LEVEL_ISA) {
+		*cause = xasprintf("--microcode needs --level mic or --level "
+		    "pmic");
 		return -1;
 	}
 	if (o->fork_join) {

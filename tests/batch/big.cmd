@@ -1,4 +1,4 @@
-# args: --cores 4096 ../../programs/collatz.jas
+# args: --engine ref --cores 4096 ../../programs/collatz.jas
 # A large machine: reports abbreviate core lists, info cores summarises
 # runs of cores and stops after 40 lines, info warps shows the warps
 # around the focus.

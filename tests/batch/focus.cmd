@@ -1,4 +1,4 @@
-# args: --cores 40 --warp-width 8 ../../programs/collatz.jas
+# args: --engine ref --cores 40 --warp-width 8 ../../programs/collatz.jas
 # exit: 1
 # Focus, cuda-gdb style (core N, warp W lane L, lane L) and the views of
 # warps, lanes, divergence and cores around it.

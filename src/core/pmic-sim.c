@@ -1,0 +1,375 @@
+/*
+ * The PMIC simulator, golden model of the PMIC level (pmic.h): one cycle
+ * of one core steps the same struct machine as the reference interpreter
+ * and the Mic-1 simulator; G0, G1, the MBR validity and the device
+ * latches live in struct pmic_core beside it.
+ *
+ * Unlike Mic-1, every memory operation completes in the cycle that
+ * issues it, so nothing is ever in flight: the state between two cycles
+ * is the registers, MPC, N, Z and the side state.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ijvm.h"
+#include "pmic.h"
+
+void
+pmic_state_init(struct pmic_state *st, const struct machine *m,
+    const struct pmic_store *cs)
+{
+	st->cs = cs;
+	st->ncores = m->cfg.ncores;
+	st->core = xcalloc(st->ncores, sizeof *st->core);
+	for (uint32_t i = 0; i < st->ncores; i++)
+		st->core[i].insn_pc = -1;
+}
+
+void
+pmic_state_free(struct pmic_state *st)
+{
+	free(st->core);
+	memset(st, 0, sizeof *st);
+}
+
+/* Stop a core with a fault at the ISA instruction it is executing. */
+static void
+pmic_fault(struct pmic_state *st, struct machine *m, uint32_t core,
+    int fault)
+{
+	struct core *c = &m->cores[core];
+	int32_t pc = st->core[core].insn_pc;
+	int op = machine_fetch_byte(m, core, pc);
+
+	c->status = CORE_ERROR;
+	c->fault = (uint8_t)fault;
+	c->fault_pc = pc;
+	c->fault_op = op < 0 ? 0 : (uint8_t)op;
+}
+
+/* MBR <- the 4 bytes at PC; bytes outside the text read 0, invalid. */
+static void
+pmic_fetch(struct pmic_core *k, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	uint32_t v = 0;
+
+	k->mbr_valid = 0;
+	for (int i = 0; i < 4; i++) {
+		int byte = machine_fetch_byte(m, core,
+		    (int32_t)((uint32_t)c->pc + (uint32_t)i));
+
+		v = (v << 8) | (byte < 0 ? 0 : (uint32_t)byte);
+		if (byte >= 0)
+			k->mbr_valid |= (uint8_t)(8 >> i);
+	}
+	c->mbr = (int32_t)v;
+	k->mbr_addr = c->pc;
+}
+
+/* ---- memory and device words ------------------------------------------ */
+
+/* READ of addr: FAULT_NONE with *v, or the fault. */
+static int
+pmic_read(struct pmic_state *st, struct machine *m, uint32_t core,
+    int32_t addr, int32_t *v)
+{
+	const struct pmic_core *k = &st->core[core];
+	int in;
+
+	switch (addr) {
+	case MM_DEV_CONSOLE:
+		in = machine_take_input(m, core);
+		*v = in < 0 ? 0 : in;
+		return FAULT_NONE;
+	case MM_DEV_COREID:
+		*v = (int32_t)core;
+		return FAULT_NONE;
+	case MM_DEV_NCORES:
+		*v = (int32_t)m->cfg.ncores;
+		return FAULT_NONE;
+	case MM_DEV_NEWARRAY:
+		*v = k->new_ref;
+		return FAULT_NONE;
+	case MM_DEV_ATOM_ADD:
+		*v = k->atom_old;
+		return FAULT_NONE;
+	case MM_DEV_GLOBALS:
+		*v = MM_GLOBALS_BASE;
+		return FAULT_NONE;
+	default:
+		if (addr < 0)
+			return FAULT_MEM_RANGE;
+		return machine_read_word(m, core, addr, v);
+	}
+}
+
+/* WRITE of v at addr: FAULT_NONE or the fault to raise; device writes
+ * may change the core's status. */
+static int
+pmic_write(struct pmic_state *st, struct machine *m, uint32_t core,
+    int32_t addr, int32_t v)
+{
+	struct core *c = &m->cores[core];
+	struct pmic_core *k = &st->core[core];
+	int32_t old, ref;
+	int fault = FAULT_NONE;
+
+	if (addr >= 0)
+		return machine_write_word(m, core, addr, v);
+	switch (addr) {
+	case MM_DEV_HALT:
+		c->status = CORE_HALTED;
+		break;
+	case MM_DEV_ERROR:
+		/* The value names the fault, as at the Mic-1 level. */
+		pmic_fault(st, m, core, v > FAULT_NONE && v < FAULT_COUNT ?
+		    v : FAULT_ERR_DEVICE);
+		break;
+	case MM_DEV_CONSOLE:
+		buf_put_u8(&m->io[core].out, (uint8_t)v);
+		break;
+	case MM_DEV_BARRIER:
+		c->status = CORE_WAITING;	/* pmic_step releases it */
+		break;
+	case MM_DEV_NEWARRAY:
+		ref = machine_new_array(m, v, &fault);
+		if (fault != FAULT_NONE)
+			return fault;
+		k->new_ref = ref;
+		break;
+	case MM_DEV_ATOM_ADDR:
+		k->atom_addr = v;
+		break;
+	case MM_DEV_ATOM_ADD:
+		if ((fault = machine_read_word(m, core, k->atom_addr, &old)) !=
+		    FAULT_NONE)
+			return fault;
+		if ((fault = machine_write_word(m, core, k->atom_addr,
+		    (int32_t)((uint32_t)old + (uint32_t)v))) != FAULT_NONE)
+			return fault;
+		k->atom_old = old;
+		break;
+	default:
+		return FAULT_MEM_RANGE;
+	}
+	return FAULT_NONE;
+}
+
+/* ---- one cycle ---------------------------------------------------------- */
+
+static uint32_t
+pmic_reg(const struct core *c, const struct pmic_core *k, uint32_t core,
+    uint32_t r)
+{
+	switch (r) {
+	case PMIC_R_MAR:	return (uint32_t)c->mar;
+	case PMIC_R_MDR:	return (uint32_t)c->mdr;
+	case PMIC_R_PC:		return (uint32_t)c->pc;
+	case PMIC_R_MBR:	return (uint32_t)c->mbr;
+	case PMIC_R_MBR0:	return pmic_mbr_byte(c, 0);
+	case PMIC_R_MBR1:	return pmic_mbr_byte(c, 1);
+	case PMIC_R_MBR2:	return pmic_mbr_byte(c, 2);
+	case PMIC_R_MBR3:	return pmic_mbr_byte(c, 3);
+	case PMIC_R_MBR1S:
+		return (uint32_t)(int32_t)(int8_t)pmic_mbr_byte(c, 1);
+	case PMIC_R_MBR12:
+		return pmic_mbr_byte(c, 1) << 8 | pmic_mbr_byte(c, 2);
+	case PMIC_R_MBR12S:
+		return (uint32_t)(int32_t)(int16_t)(pmic_mbr_byte(c, 1) << 8 |
+		    pmic_mbr_byte(c, 2));
+	case PMIC_R_SP:		return (uint32_t)c->sp;
+	case PMIC_R_LV:		return (uint32_t)c->lv;
+	case PMIC_R_CPP:	return (uint32_t)c->cpp;
+	case PMIC_R_TOS:	return (uint32_t)c->tos;
+	case PMIC_R_OPC:	return (uint32_t)c->opc;
+	case PMIC_R_H:		return (uint32_t)c->h;
+	case PMIC_R_G0:		return (uint32_t)k->g0;
+	case PMIC_R_G1:		return (uint32_t)k->g1;
+	case PMIC_R_C2:		return 2;
+	case PMIC_R_C3:		return 3;
+	case PMIC_R_C4:		return 4;
+	case PMIC_R_C5:		return 5;
+	case PMIC_R_SID:	return core;
+	default:		return 0;
+	}
+}
+
+static void
+pmic_cwrite(struct core *c, struct pmic_core *k, uint32_t cbits, uint32_t v)
+{
+	int32_t s = (int32_t)v;
+
+	if (cbits & PMIC_C_MAR) c->mar = s;
+	if (cbits & PMIC_C_MDR) c->mdr = s;
+	if (cbits & PMIC_C_PC)  c->pc = s;
+	if (cbits & PMIC_C_SP)  c->sp = s;
+	if (cbits & PMIC_C_LV)  c->lv = s;
+	if (cbits & PMIC_C_CPP) c->cpp = s;
+	if (cbits & PMIC_C_TOS) c->tos = s;
+	if (cbits & PMIC_C_OPC) c->opc = s;
+	if (cbits & PMIC_C_H)   c->h = s;
+	if (cbits & PMIC_C_G0)  k->g0 = s;
+	if (cbits & PMIC_C_G1)  k->g1 = s;
+}
+
+static int
+pmic_boundary(const struct core *c, const struct pmic_core *k)
+{
+	return k->entry && (k->mbr_valid & 8) && k->mbr_addr == c->pc &&
+	    c->mpc == pmic_mbr_byte(c, 0);
+}
+
+int
+pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	struct pmic_core *k = &st->core[core];
+	const struct pmic_mi *mi;
+	uint32_t res[PMIC_NCU], nx, mpc;
+	int fault, cond;
+
+	if (c->status != CORE_RUNNING)
+		return 0;
+	if (pmic_boundary(c, k)) {
+		c->steps++;
+		k->insn_pc = c->pc;
+	} else if (k->entry && !(k->mbr_valid & 8)) {
+		/* Entered with PC outside the text. */
+		k->insn_pc = c->pc;
+		pmic_fault(st, m, core, FAULT_PC_RANGE);
+		return 1;
+	}
+	if (!pmic_present(st->cs, c->mpc)) {
+		pmic_fault(st, m, core, FAULT_NO_MICROINSTR);
+		return 1;
+	}
+	c->cycles++;
+	mi = &st->cs->mi[c->mpc];
+
+	/* The three CUs read the registers as they are now... */
+	for (int i = 0; i < PMIC_NCU; i++) {
+		uint32_t w = mi->cu[i];
+
+		res[i] = pmic_cu_en(w) ? pmic_alu_eval(pmic_cu_alu(w),
+		    pmic_reg(c, k, core, pmic_cu_a(w)),
+		    pmic_reg(c, k, core, pmic_cu_b(w))) : 0;
+	}
+	if (pmic_cu_en(mi->cu[0])) {
+		c->n = (uint8_t)(res[0] >> 31);
+		c->z = (uint8_t)(res[0] == 0);
+	}
+	/* ...then write, CU0 first (the compiler keeps the sets apart). */
+	for (int i = 0; i < PMIC_NCU; i++)
+		if (pmic_cu_en(mi->cu[i]))
+			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), res[i]);
+
+	if (pmic_cu_mem(mi->cu[2])) {
+		fault = pmic_write(st, m, core, c->mar, c->mdr);
+		if (fault != FAULT_NONE) {
+			/* A write just past the stack region is a push or a
+			 * frame that did not fit: say so, as the ISA does. */
+			if (fault == FAULT_MEM_RANGE && c->mar >= MM_STACK_BASE +
+			    (int64_t)m->cfg.stack_words &&
+			    c->mar < MM_GLOBALS_BASE)
+				fault = FAULT_STACK_OVERFLOW;
+			pmic_fault(st, m, core, fault);
+			return 1;
+		}
+		if (c->status == CORE_ERROR)
+			return 1;
+	}
+	if (pmic_cu_mem(mi->cu[1])) {
+		int32_t v;
+
+		if ((fault = pmic_read(st, m, core, c->mar, &v)) !=
+		    FAULT_NONE) {
+			pmic_fault(st, m, core, fault);
+			return 1;
+		}
+		c->mdr = v;
+	}
+	if (pmic_cu_mem(mi->cu[0]))
+		pmic_fetch(k, m, core);
+
+	nx = mi->next;
+	mpc = pmic_next_addr(nx);
+	if (PMIC_TEST(nx, PMIC_BIT_JMPC)) {
+		if (!(k->mbr_valid & 8)) {
+			pmic_fault(st, m, core, FAULT_PC_RANGE);
+			return 1;
+		}
+		mpc |= pmic_mbr_byte(c, 0);
+	}
+	cond = (PMIC_TEST(nx, PMIC_BIT_JAMN) && c->n) ||
+	    (PMIC_TEST(nx, PMIC_BIT_JAMZ) && c->z);
+	mpc ^= cond ? 0x100u : 0;
+	c->mpc = (uint16_t)(mpc & (PMIC_STORE_WORDS - 1));
+	k->entry = (uint8_t)(PMIC_TEST(nx, PMIC_BIT_JMPC) &&
+	    c->mpc == pmic_mbr_byte(c, 0));
+	return 1;
+}
+
+void
+pmic_step(struct pmic_state *st, struct machine *m,
+    const struct ref_mask *mask, struct ref_summary *sum)
+{
+	uint32_t executed = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++) {
+		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
+			continue;
+		executed += (uint32_t)pmic_cycle(st, m, i);
+	}
+	ref_barrier_release(m);
+	m->step++;
+	if (sum != NULL) {
+		ref_count(m, sum);
+		sum->executed = executed;
+	}
+}
+
+/* ---- switching levels --------------------------------------------------- */
+
+int
+pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
+    uint32_t core)
+{
+	return pmic_boundary(&m->cores[core], &st->core[core]);
+}
+
+void
+pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	struct pmic_core *k = &st->core[core];
+	int32_t tos;
+
+	pmic_fetch(k, m, core);
+	c->mpc = (uint16_t)pmic_mbr_byte(c, 0);
+	k->entry = 1;
+	k->insn_pc = c->pc;
+	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
+		c->tos = tos;
+}
+
+void
+pmic_start_core(struct pmic_state *st, struct machine *m, uint32_t core)
+{
+	memset(&st->core[core], 0, sizeof st->core[core]);
+	pmic_enter(st, m, core);
+}
+
+int
+pmic_leave(struct pmic_state *st, struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	int32_t tos;
+
+	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
+	    !pmic_at_boundary(st, m, core))
+		return -1;
+	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
+		c->tos = tos;
+	return 0;
+}

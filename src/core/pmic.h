@@ -1,0 +1,282 @@
+/*
+ * PMIC, the parallel micro-architecture of the Monzali thesis (pmic.md):
+ * the micro-instruction encoding, the register numbering, the 512-word
+ * control store with its .pmic file format, and the C simulator that is
+ * the golden model of the PMIC level.  This one header is used by the
+ * compiler (pmc.c), the simulator (pmic-sim.c), the engines, the OpenCL
+ * kernel and the UI: the bit layout below is the contract between them.
+ *
+ * A micro-instruction is four 32-bit words: one per compute unit (CU0,
+ * CU1, CU2) and one for the next address.
+ *
+ * CU word (CU0, CU1, CU2), bit 31 first:
+ *
+ *   31      27 26 25 24  21 20          10 9     5 4     0
+ *  +----------+--+--+------+--------------+-------+-------+
+ *  | 0        |EN|M | ALU  | C (11 bits)  | B     | A     |
+ *  +----------+--+--+------+--------------+-------+-------+
+ *
+ *   A, B  readable register numbers (enum pmic_reg) driving the CU's A
+ *         and B inputs; operations that take no B (or no A) ignore them;
+ *   C     writable registers receiving the result (enum pmic_c bits);
+ *   ALU   the operation (enum pmic_alu);
+ *   M     this CU's memory operation: FETCH for CU0, READ for CU1,
+ *         WRITE for CU2;
+ *   EN    the CU computes this cycle.  N and Z are set from CU0's result
+ *         when CU0's EN is set and keep their values otherwise, so a
+ *         micro-instruction without an ALU operation may test the flags
+ *         of an earlier one.  A CU without EN writes nothing.
+ *   bits 27-31 are zero.
+ *
+ * Next-address word, bit 31 first:
+ *
+ *   31 30       12 11   10   9    8           0
+ *  +--+-----------+----+----+----+-------------+
+ *  |P | 0         |JMPC|JAMN|JAMZ| NEXT_ADDRESS|
+ *  +--+-----------+----+----+----+-------------+
+ *
+ *   P     1 for a micro-instruction; an all-zero entry holds none and
+ *         executing it faults (FAULT_NO_MICROINSTR);
+ *   MPC = (NEXT_ADDRESS | (JMPC ? MBR0 : 0)) xor (JAMN & N | JAMZ & Z) << 8
+ *
+ * The xor is Mic-1's or whenever NEXT_ADDRESS has bit 8 clear, which is
+ * how the compiler places conditionals when it can; it also lets a
+ * conditional reach a target fixed below 0x100 (an opcode's entry), its
+ * fall-through then lying at target + 0x100.  JMPC takes MBR0 as it is
+ * after this cycle's fetch.
+ *
+ * One cycle: MIR = store[MPC]; the three CUs compute from the registers
+ * as they are at the start of the cycle; then, in this order, the ALU
+ * results are written, WRITE (mem[MAR] <- MDR), READ (MDR <- mem[MAR]),
+ * FETCH (MBR <- the 4 bytes at PC, MBR0 first), next MPC.  Memory
+ * operations use MAR, MDR and PC as they are after the ALU writes.
+ *
+ * .pmic file: the magic 0x504D4943 ("PMIC"), then 512 entries of 16
+ * bytes, each the CU0, CU1, CU2 and next-address words, big-endian
+ * (8196 bytes).
+ */
+#ifndef MICDB_PMIC_H
+#define MICDB_PMIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine.h"
+#include "ref.h"
+#include "util.h"
+
+/* ---- the words --------------------------------------------------------- */
+
+#define PMIC_NCU		3
+
+#define PMIC_POS_A		0
+#define PMIC_SIZE_A		5
+#define PMIC_POS_B		5
+#define PMIC_SIZE_B		5
+#define PMIC_POS_C		10
+#define PMIC_SIZE_C		11
+#define PMIC_POS_ALU		21
+#define PMIC_SIZE_ALU		4
+#define PMIC_BIT_MEM		25
+#define PMIC_BIT_EN		26
+
+#define PMIC_POS_NEXT		0
+#define PMIC_SIZE_NEXT		9
+#define PMIC_BIT_JAMZ		9
+#define PMIC_BIT_JAMN		10
+#define PMIC_BIT_JMPC		11
+#define PMIC_BIT_PRESENT	31
+
+#define PMIC_FIELD(w, pos, size) \
+	((uint32_t)(((w) >> (pos)) & ((UINT32_C(1) << (size)) - 1)))
+#define PMIC_TEST(w, bit)	((int)(((w) >> (bit)) & 1))
+
+static inline uint32_t pmic_cu_a(uint32_t w)
+{ return PMIC_FIELD(w, PMIC_POS_A, PMIC_SIZE_A); }
+static inline uint32_t pmic_cu_b(uint32_t w)
+{ return PMIC_FIELD(w, PMIC_POS_B, PMIC_SIZE_B); }
+static inline uint32_t pmic_cu_c(uint32_t w)
+{ return PMIC_FIELD(w, PMIC_POS_C, PMIC_SIZE_C); }
+static inline uint32_t pmic_cu_alu(uint32_t w)
+{ return PMIC_FIELD(w, PMIC_POS_ALU, PMIC_SIZE_ALU); }
+static inline int pmic_cu_mem(uint32_t w) { return PMIC_TEST(w, PMIC_BIT_MEM); }
+static inline int pmic_cu_en(uint32_t w)  { return PMIC_TEST(w, PMIC_BIT_EN); }
+static inline uint32_t pmic_next_addr(uint32_t w)
+{ return PMIC_FIELD(w, PMIC_POS_NEXT, PMIC_SIZE_NEXT); }
+
+/* A CU word from its fields (each must fit: a caller's bug otherwise). */
+static inline uint32_t
+pmic_cu_make(int en, uint32_t alu, uint32_t a, uint32_t b, uint32_t c,
+    int mem)
+{
+	return ((uint32_t)(en != 0) << PMIC_BIT_EN) |
+	    ((uint32_t)(mem != 0) << PMIC_BIT_MEM) |
+	    ((alu & 0xFu) << PMIC_POS_ALU) | ((c & 0x7FFu) << PMIC_POS_C) |
+	    ((b & 0x1Fu) << PMIC_POS_B) | ((a & 0x1Fu) << PMIC_POS_A);
+}
+
+/* Readable registers (A and B fields).  24..31 read 0. */
+enum pmic_reg {
+	PMIC_R_MAR = 0, PMIC_R_MDR, PMIC_R_PC, PMIC_R_MBR,
+	PMIC_R_MBR0, PMIC_R_MBR1, PMIC_R_MBR2, PMIC_R_MBR3,
+	PMIC_R_MBR1S, PMIC_R_MBR12, PMIC_R_MBR12S,
+	PMIC_R_SP, PMIC_R_LV, PMIC_R_CPP, PMIC_R_TOS, PMIC_R_OPC, PMIC_R_H,
+	PMIC_R_G0, PMIC_R_G1, PMIC_R_C2, PMIC_R_C3, PMIC_R_C4, PMIC_R_C5,
+	PMIC_R_SID,
+	PMIC_NREG,		/* 24 */
+	PMIC_R_NONE = 31,
+};
+
+/* Writable registers: bits of the C field. */
+enum pmic_c {
+	PMIC_C_MAR = 0x001, PMIC_C_MDR = 0x002, PMIC_C_PC  = 0x004,
+	PMIC_C_SP  = 0x008, PMIC_C_LV  = 0x010, PMIC_C_CPP = 0x020,
+	PMIC_C_TOS = 0x040, PMIC_C_OPC = 0x080, PMIC_C_H   = 0x100,
+	PMIC_C_G0  = 0x200, PMIC_C_G1  = 0x400,
+};
+#define PMIC_NC			11
+
+/* ALU operations (the 16 of pmic.md). */
+enum pmic_alu {
+	PMIC_ALU_ZERO = 0,	/* 0 */
+	PMIC_ALU_ONE,		/* 1 */
+	PMIC_ALU_MINUS1,	/* -1 */
+	PMIC_ALU_A,		/* A */
+	PMIC_ALU_ADD,		/* A + B */
+	PMIC_ALU_ADD1,		/* A + B + 1 */
+	PMIC_ALU_INC,		/* A + 1 */
+	PMIC_ALU_DEC,		/* A - 1 */
+	PMIC_ALU_SUB,		/* A - B */
+	PMIC_ALU_NEG,		/* -A */
+	PMIC_ALU_NOT,		/* not A */
+	PMIC_ALU_AND,		/* A and B */
+	PMIC_ALU_OR,		/* A or B */
+	PMIC_ALU_SHL8,		/* A << 8 */
+	PMIC_ALU_SRA8,		/* A >> 8, arithmetic */
+	PMIC_ALU_SRA1,		/* A >> 1, arithmetic */
+	PMIC_NALU,
+};
+
+/* Which inputs an operation reads: bit 0 A, bit 1 B. */
+int		 pmic_alu_inputs(uint32_t alu);
+/* The operation on a and b (unsigned, so that wrap-around is defined). */
+uint32_t	 pmic_alu_eval(uint32_t alu, uint32_t a, uint32_t b);
+
+/* Names as the language spells them (lower case): "mbr12s", NULL for a
+ * number that is no register; the C bit i ("mar" for bit 0); the memory
+ * operation of CU i ("fetch", "read", "write"). */
+const char	*pmic_reg_name(uint32_t r);
+const char	*pmic_c_name(int bit);
+const char	*pmic_mem_name(int cu);
+/* The register number of a name (case-insensitive), or -1; the C bit of
+ * a writable register name, or 0. */
+int		 pmic_reg_lookup(const char *name, size_t len);
+uint32_t	 pmic_c_lookup(const char *name, size_t len);
+
+/* A micro-instruction as PMIC source text (targets of next as addresses:
+ * "mar,sp = sp-one : read : next 0x1a3"). */
+struct pmic_mi;
+void		 pmic_disasm(const struct pmic_mi *mi, char *out, size_t n);
+
+/* ---- the control store -------------------------------------------------- */
+
+#define PMIC_STORE_WORDS	512
+#define PMIC_FILE_MAGIC		0x504D4943u
+#define PMIC_FILE_SIZE		(4 + PMIC_STORE_WORDS * 16)	/* 8196 */
+
+struct pmic_mi {
+	uint32_t	cu[PMIC_NCU];
+	uint32_t	next;     /* the next-address word; P clear: absent */
+};
+
+struct pmic_store {
+	struct pmic_mi	mi[PMIC_STORE_WORDS];
+};
+
+static inline int
+pmic_present(const struct pmic_store *cs, uint32_t addr)
+{
+	return addr < PMIC_STORE_WORDS &&
+	    PMIC_TEST(cs->mi[addr].next, PMIC_BIT_PRESENT);
+}
+
+/* Every word absent. */
+void	pmic_store_init(struct pmic_store *cs);
+/* Parse a .pmic image; path names it in messages.  0, or -1 + *cause. */
+int	pmic_store_parse(struct pmic_store *cs, const char *path,
+	    const uint8_t *data, size_t len, char **cause);
+int	pmic_store_load_file(struct pmic_store *cs, const char *path,
+	    char **cause);
+/* Serialise to the .pmic format (exactly PMIC_FILE_SIZE bytes). */
+void	pmic_store_write(const struct pmic_store *cs, struct buf *out);
+
+/* ---- the simulator ---------------------------------------------------- */
+
+/*
+ * Per-core state of the PMIC level that struct core has no field for.
+ * G0, G1 and the MBR validity are architectural; the device latches are
+ * as in mic1_core.  struct core's mbr holds the 4 fetched bytes, MBR0 in
+ * bits 31..24.
+ */
+struct pmic_core {
+	int32_t		g0, g1;
+	int32_t		mbr_addr;    /* byte address of MBR0 */
+	int32_t		insn_pc;     /* PC of the ISA instruction running */
+	int32_t		new_ref;     /* device -7 */
+	int32_t		atom_addr;   /* device -8 */
+	int32_t		atom_old;    /* device -9 */
+	uint8_t		mbr_valid;   /* bit i: MBRi came from the text */
+	uint8_t		entry;       /* MPC was reached by a dispatch */
+};
+
+struct pmic_state {
+	const struct pmic_store	*cs;
+	struct pmic_core	*core;     /* ncores entries */
+	uint32_t		 ncores;
+};
+
+void	pmic_state_init(struct pmic_state *st, const struct machine *m,
+	    const struct pmic_store *cs);
+void	pmic_state_free(struct pmic_state *st);
+
+/* MBRi of a core (i 0..3), zero-extended. */
+static inline uint32_t
+pmic_mbr_byte(const struct core *c, int i)
+{
+	return ((uint32_t)c->mbr >> (24 - 8 * i)) & 0xFF;
+}
+
+/*
+ * The start state of a core that machine_reset_core put at the start of
+ * main: the instruction boundary for PC = 0 (pmic_enter).
+ */
+void	pmic_start_core(struct pmic_state *st, struct machine *m,
+	    uint32_t core);
+
+/*
+ * One cycle of one RUNNING core (order above).  Faults (status ERROR,
+ * fault_pc = the ISA instruction's PC): an absent word
+ * (FAULT_NO_MICROINSTR), a READ or WRITE outside the map or of a device
+ * word that does not take it (FAULT_MEM_RANGE; FAULT_STACK_OVERFLOW for
+ * a write just past the stack region), JMPC on an invalid MBR0
+ * (FAULT_PC_RANGE), the device words' own faults.  A faulting cycle
+ * leaves MPC at the faulting word.  Returns 1 if the core ran (or
+ * faulted), 0 if it was not RUNNING.
+ */
+int	pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core);
+/* One global step: a cycle of every RUNNING core allowed by mask, then
+ * the barrier rule; m->step counts it.  sum may be NULL. */
+void	pmic_step(struct pmic_state *st, struct machine *m,
+	    const struct ref_mask *mask, struct ref_summary *sum);
+
+/* At an ISA instruction boundary: MPC was reached by a dispatch, MPC ==
+ * MBR0 (valid), and MBR0 is the byte at PC. */
+int	pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
+	    uint32_t core);
+/* ISA -> PMIC: MPC = MBR0, MBR = the 4 bytes at PC, TOS = mem[SP]. */
+void	pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core);
+/* PMIC -> ISA: TOS = mem[SP].  0, or -1 when a RUNNING or WAITING core
+ * is not at a boundary. */
+int	pmic_leave(struct pmic_state *st, struct machine *m, uint32_t core);
+
+#endif
