@@ -547,4 +547,20 @@ see "errors at the prompt at the micro level" mic "unknown layout"
 type_line mic "quit"
 terminal_back mic "micro level: quit" 0
 
+# --- PMIC: three compute units ---------------------------------------------------
+
+start pm 120 40 --cores 4 "$P/collatz.jas"
+see "pmic: started" pm "level isa  step 0"
+keys pm :
+type_line pm "set level pmic"
+see "set level pmic" pm "level pmic (was isa), layout micro" 20
+keys pm i
+see "pmic: a micro-step" pm "lane 0) stepi"
+see_re "pmic datapath: CU0 with its inputs and result" pm "^CU0  A=[a-z0-9]+\([-0-9]+\) "
+see_re "pmic datapath: CU1" pm "^CU1  "
+see_re "pmic datapath: CU2" pm "^CU2  "
+see_re "pmic datapath: the shared next address" pm "^next 0x[0-9a-f]{3}"
+type_line pm "quit"
+terminal_back pm "pmic: quit" 0
+
 done_testing

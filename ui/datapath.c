@@ -472,3 +472,204 @@ dp_render(const struct dp_input *in, struct dp_canvas *cv)
 	else
 		render_compact(in, &d, cv);
 }
+
+/* --- PMIC: three compute units (pmic.md) ------------------------------------- */
+
+static const char *const pmic_alu_text[PMIC_NALU] = { "0", "1", "-1", "A",
+    "A + B", "A + B + 1", "A + 1", "A - 1", "A - B", "-A", "NOT A",
+    "A AND B", "A OR B", "A << 8", "A >> 8", "A >> 1" };
+
+/* A readable register's value; *known 0 when it lives in engine state
+ * the pane was not given (G0, G1). */
+static int32_t
+pmic_value(const struct dp_pmic_input *in, uint32_t r, int *known)
+{
+	const struct core *c = in->c;
+	uint32_t b1 = pmic_mbr_byte(c, 1), b2 = pmic_mbr_byte(c, 2);
+
+	*known = 1;
+	switch (r) {
+	case PMIC_R_MAR:    return c->mar;
+	case PMIC_R_MDR:    return c->mdr;
+	case PMIC_R_PC:     return c->pc;
+	case PMIC_R_MBR:    return c->mbr;
+	case PMIC_R_MBR0: case PMIC_R_MBR1: case PMIC_R_MBR2: case PMIC_R_MBR3:
+		return (int32_t)pmic_mbr_byte(c, (int)(r - PMIC_R_MBR0));
+	case PMIC_R_MBR1S:  return (int32_t)(int8_t)b1;
+	case PMIC_R_MBR12:  return (int32_t)(b1 << 8 | b2);
+	case PMIC_R_MBR12S: return (int32_t)(int16_t)(b1 << 8 | b2);
+	case PMIC_R_SP:     return c->sp;
+	case PMIC_R_LV:     return c->lv;
+	case PMIC_R_CPP:    return c->cpp;
+	case PMIC_R_TOS:    return c->tos;
+	case PMIC_R_OPC:    return c->opc;
+	case PMIC_R_H:      return c->h;
+	case PMIC_R_G0: case PMIC_R_G1:
+		if (in->pc == NULL) {
+			*known = 0;
+			return 0;
+		}
+		return r == PMIC_R_G0 ? in->pc->g0 : in->pc->g1;
+	case PMIC_R_C2: case PMIC_R_C3: case PMIC_R_C4: case PMIC_R_C5:
+		return (int32_t)(r - PMIC_R_C2 + 2);
+	case PMIC_R_SID:    return (int32_t)in->core;
+	default:
+		*known = 0;
+		return 0;
+	}
+}
+
+void
+dp_decode_pmic(const struct dp_pmic_input *in, struct dp_pmic_decode *d)
+{
+	uint32_t nx = in->mi->next;
+
+	memset(d, 0, sizeof *d);
+	for (int k = 0; k < PMIC_NCU; k++) {
+		struct dp_pmic_cu *u = &d->cu[k];
+		uint32_t w = in->mi->cu[k], ins;
+		int ka = 1, kb = 1;
+
+		u->en = pmic_cu_en(w);
+		u->mem = pmic_cu_mem(w);
+		u->alu = pmic_cu_alu(w);
+		u->a = pmic_cu_a(w);
+		u->b = pmic_cu_b(w);
+		u->c = pmic_cu_c(w);
+		if (!u->en)
+			continue;
+		ins = (uint32_t)pmic_alu_inputs(u->alu);
+		u->uses_a = (ins & 1) != 0;
+		u->uses_b = (ins & 2) != 0;
+		u->aval = u->uses_a ? pmic_value(in, u->a, &ka) : 0;
+		u->bval = u->uses_b ? pmic_value(in, u->b, &kb) : 0;
+		u->known = ka && kb;
+		u->out = (int32_t)pmic_alu_eval(u->alu, (uint32_t)u->aval,
+		    (uint32_t)u->bval);
+	}
+	d->n = d->cu[0].en && d->cu[0].known && d->cu[0].out < 0;
+	d->z = d->cu[0].en && d->cu[0].known && d->cu[0].out == 0;
+	d->next = pmic_next_addr(nx);
+	d->jamn = PMIC_TEST(nx, PMIC_BIT_JAMN);
+	d->jamz = PMIC_TEST(nx, PMIC_BIT_JAMZ);
+	d->jmpc = PMIC_TEST(nx, PMIC_BIT_JMPC);
+}
+
+void
+dp_render_pmic(const struct dp_pmic_input *in, struct dp_canvas *cv)
+{
+	struct dp_pmic_decode d;
+	char text[160];
+	int x, y = 1;
+
+	x = putf(cv, 0, 0, DPR_LABEL, "MPC 0x%03x", in->c->mpc);
+	if (!in->present) {
+		put(cv, 0, x + 1, DPR_ERROR, "no micro-instruction here");
+		return;
+	}
+	if (in->label != NULL)
+		x = putf(cv, 0, x + 1, DPR_LABEL, "%s:", in->label);
+	if (in->text != NULL)
+		put(cv, 0, x + 1, DPR_ACTIVE, in->text);
+	else {
+		pmic_disasm(in->mi, text, sizeof text);
+		put(cv, 0, x + 1, DPR_ACTIVE, text);
+	}
+	dp_decode_pmic(in, &d);
+	for (int k = 0; k < PMIC_NCU && y < cv->h; k++, y++) {
+		const struct dp_pmic_cu *u = &d.cu[k];
+		size_t n = 0;
+
+		if (!u->en) {
+			putf(cv, y, 0, DPR_DIM, "CU%d  idle", k);
+			continue;
+		}
+		n += (size_t)snprintf(text + n, sizeof text - n, "CU%d  ", k);
+		if (u->uses_a)
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    "A=%s(%d) ", pmic_reg_name(u->a), u->aval);
+		if (u->uses_b)
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    "B=%s(%d) ", pmic_reg_name(u->b), u->bval);
+		if (u->known)
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    "%s = %d", pmic_alu_text[u->alu % PMIC_NALU], u->out);
+		else
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    "%s = ?", pmic_alu_text[u->alu % PMIC_NALU]);
+		if (u->c != 0) {
+			n += (size_t)snprintf(text + n, sizeof text - n, " ->");
+			for (int i = PMIC_NC - 1; i >= 0; i--)
+				if (u->c & (1u << i))
+					n += (size_t)snprintf(text + n,
+					    sizeof text - n, " %s",
+					    pmic_c_name(i));
+		}
+		if (u->mem && n < sizeof text)
+			snprintf(text + n, sizeof text - n, "  %s",
+			    pmic_mem_name(k));
+		put(cv, y, 0, DPR_ACTIVE, text);
+	}
+	if (y < cv->h) {
+		size_t n = (size_t)snprintf(text, sizeof text, "next 0x%03x",
+		    d.next);
+
+		if (d.jamn && n < sizeof text)
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    " JAMN(N=%d)", d.n);
+		if (d.jamz && n < sizeof text)
+			n += (size_t)snprintf(text + n, sizeof text - n,
+			    " JAMZ(Z=%d)", d.z);
+		if (d.jmpc && n < sizeof text)
+			snprintf(text + n, sizeof text - n, " JMPC(MBR0 after "
+			    "this cycle's fetch)");
+		putf(cv, y++, 0, DPR_ACTIVE, "%s   N %d Z %d (CU0)", text,
+		    d.n, d.z);
+	}
+	/* the registers the units read (r) and write (w), as cells */
+	x = 0;
+	for (uint32_t r = 0; r < PMIC_NREG && y < cv->h; r++) {
+		char tags[16] = "", v[24];
+		size_t n = 0;
+		int known, active = 0;
+		int32_t val = pmic_value(in, r, &known);
+
+		if (r >= PMIC_R_MBR0 && r <= PMIC_R_MBR12S)
+			continue;	/* bytes of MBR: in MBR */
+		if (r >= PMIC_R_C2 && r <= PMIC_R_C5)
+			continue;	/* constants */
+		for (int k = 0; k < PMIC_NCU; k++) {
+			const struct dp_pmic_cu *u = &d.cu[k];
+			int rd = u->en && ((u->uses_a && u->a == r) ||
+			    (u->uses_b && u->b == r));
+			int wr = 0;
+
+			for (int i = 0; i < PMIC_NC && u->en; i++)
+				if ((u->c & (1u << i)) && strcmp(pmic_c_name(i),
+				    pmic_reg_name(r)) == 0)
+					wr = 1;
+			if (rd && n + 3 < sizeof tags)
+				n += (size_t)snprintf(tags + n, sizeof tags - n,
+				    "r%d", k);
+			if (wr && n + 3 < sizeof tags)
+				n += (size_t)snprintf(tags + n, sizeof tags - n,
+				    "w%d", k);
+			active |= rd || wr;
+		}
+		if (!known)
+			snprintf(v, sizeof v, "?");
+		else if (r == PMIC_R_MBR)
+			snprintf(v, sizeof v, "0x%08x", (uint32_t)val);
+		else
+			snprintf(v, sizeof v, "%d", val);
+		if (x + 20 > cv->w && x > 0) {
+			x = 0;
+			y++;
+			if (y >= cv->h)
+				break;
+		}
+		putf(cv, y, x, active ? DPR_ACTIVE : DPR_TEXT, "%s %s %s",
+		    pmic_reg_name(r), v, tags);
+		x += 20;
+	}
+}

@@ -14,9 +14,11 @@
  * (`break mpc 0x002`, `delete 3`).
  *
  * At the ISA level both panes say how to get to the micro level rather
- * than draw anything; PMIC has its own datapath (three compute units),
- * which this build draws only as the words at MPC until that level
- * lands (see the report).
+ * than draw anything.  At the PMIC level the datapath is its three
+ * compute units (dp_render_pmic): each unit's A and B registers with
+ * their values, ALU operation and result, C targets and memory
+ * operation, the shared next-address logic, and the registers tagged
+ * rK/wK for the unit K that reads or writes them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,23 @@ micro_code(const struct tui *t)
 	return session_microcode(t->s, lv);
 }
 
+static int
+word_present(const struct microcode *mc, uint32_t a)
+{
+	if (mc->level == LEVEL_PMIC)
+		return pmic_present(&mc->pcs, a);
+	return a < MIC1_STORE_WORDS && mc->cs.present[a];
+}
+
+static void
+word_disasm(const struct microcode *mc, uint32_t a, char *text, size_t size)
+{
+	if (mc->level == LEVEL_PMIC)
+		pmic_disasm(&mc->pcs.mi[a % PMIC_STORE_WORDS], text, size);
+	else
+		mic1_disasm(mc->cs.word[a % MIC1_STORE_WORDS], text, size);
+}
+
 /* The rows of mc: the words its source defines. */
 static void
 micro_rows(struct tui *t, const struct microcode *mc)
@@ -55,7 +74,7 @@ micro_rows(struct tui *t, const struct microcode *mc)
 	for (uint32_t a = 0; a < MIC1_STORE_WORDS; a++) {
 		const struct mal_sym *sym = mal_syms_at(&mc->syms, a);
 
-		if (!mc->cs.present[a])
+		if (!word_present(mc, a))
 			continue;
 		if (sym != NULL && sym->is_default)
 			continue;
@@ -63,7 +82,7 @@ micro_rows(struct tui *t, const struct microcode *mc)
 	}
 	if (t->nurows == 0)	/* a .mic1 without symbols: every word */
 		for (uint32_t a = 0; a < MIC1_STORE_WORDS; a++)
-			if (mc->cs.present[a])
+			if (word_present(mc, a))
 				t->urows[t->nurows++] = (uint16_t)a;
 	t->urows_for = mc;
 	t->ucode.follow = 1;
@@ -117,11 +136,6 @@ micro_draw(struct tui *t, void *vwin, int h, int w)
 		    "microprogram");
 		return;
 	}
-	if (mc->level != LEVEL_MIC) {
-		draw_text(win, 1, 1, w, draw_attr(t, ROLE_DIM), "this build "
-		    "shows Mic-1 microcode only");
-		return;
-	}
 	micro_rows(t, mc);
 	t->ucode_page = rows;
 	if (t->nurows == 0) {
@@ -166,7 +180,7 @@ micro_draw(struct tui *t, void *vwin, int h, int w)
 			draw_text(win, y, x + 1, w, base | (at ? draw_attr(t,
 			    ROLE_PC) : 0), sym->text);
 		else {
-			mic1_disasm(mc->cs.word[a], dis, sizeof dis);
+			word_disasm(mc, a, dis, sizeof dis);
 			draw_text(win, y, x + 1, w, base | (at ? draw_attr(t,
 			    ROLE_PC) : 0), dis);
 		}
@@ -215,7 +229,7 @@ micro_toggle_break(struct tui *t)
 	char line[64];
 	uint32_t a;
 
-	if (mc == NULL || mc->level != LEVEL_MIC) {
+	if (mc == NULL) {
 		tui_message(t, 1, "no microcode at the ISA level: set level mic "
 		    "first");
 		return;
@@ -296,14 +310,24 @@ datapath_draw(struct tui *t, void *vwin, int h, int w)
 		    "micro level");
 		return;
 	}
-	if (mc->level != LEVEL_MIC) {
-		draw_text(win, 1, 1, w, draw_attr(t, ROLE_DIM), "the PMIC "
-		    "datapath (three compute units) is not drawn by this "
-		    "build");
-		return;
+	cv = xmalloc(sizeof *cv);
+	dp_canvas_init(cv, h - 1, w);
+	sym = mal_syms_at(&mc->syms, c->mpc);
+	if (mc->level == LEVEL_PMIC) {
+		struct dp_pmic_input pin;
+
+		memset(&pin, 0, sizeof pin);
+		pin.c = c;
+		pin.core = f;
+		pin.pc = NULL;	/* G0/G1: the session gives no PMIC state */
+		pin.mi = &mc->pcs.mi[c->mpc % PMIC_STORE_WORDS];
+		pin.present = pmic_present(&mc->pcs, c->mpc);
+		pin.label = sym != NULL ? sym->label : NULL;
+		pin.text = sym != NULL ? sym->text : NULL;
+		dp_render_pmic(&pin, cv);
+		goto copy;
 	}
 	st = session_level_state(t->s);
-	sym = mal_syms_at(&mc->syms, c->mpc);
 	memset(&in, 0, sizeof in);
 	in.c = c;
 	in.prev = tui_prev_core(t, f);
@@ -313,9 +337,8 @@ datapath_draw(struct tui *t, void *vwin, int h, int w)
 	in.present = mc->cs.present[c->mpc % MIC1_STORE_WORDS];
 	in.label = sym != NULL ? sym->label : NULL;
 	in.text = sym != NULL ? sym->text : NULL;
-	cv = xmalloc(sizeof *cv);
-	dp_canvas_init(cv, h - 1, w);
 	dp_render(&in, cv);
+copy:
 	for (int y = 0; y < cv->h; y++)
 		for (int x = 0; x < cv->w;) {
 			int x0 = x, role = cv->role[y][x];

@@ -552,6 +552,54 @@ test_frames(void)
 	lines_free(&out);
 }
 
+static void
+test_datapath_pmic(void)
+{
+	static struct dp_canvas cv;
+	struct core c;
+	struct pmic_mi mi;
+	struct dp_pmic_input in;
+	struct dp_pmic_decode d;
+
+	memset(&c, 0, sizeof c);
+	memset(&mi, 0, sizeof mi);
+	c.sp = 0x8004;
+	c.pc = 1;
+	c.mbr = 0x10016059;	/* MBR0 0x10, MBR1 0x01 */
+	c.mpc = 0x10;
+	/* CU0: mar,sp = sp + 1, fetch; CU1: tos = mbr1s; CU2: pc = pc + c2 */
+	mi.cu[0] = pmic_cu_make(1, PMIC_ALU_INC, PMIC_R_SP, PMIC_R_NONE,
+	    PMIC_C_SP | PMIC_C_MAR, 1);
+	mi.cu[1] = pmic_cu_make(1, PMIC_ALU_A, PMIC_R_MBR1S, PMIC_R_NONE,
+	    PMIC_C_TOS, 0);
+	mi.cu[2] = pmic_cu_make(1, PMIC_ALU_ADD, PMIC_R_PC, PMIC_R_C2,
+	    PMIC_C_PC, 0);
+	mi.next = (UINT32_C(1) << PMIC_BIT_PRESENT) |
+	    (UINT32_C(1) << PMIC_BIT_JMPC);
+	memset(&in, 0, sizeof in);
+	in.c = &c;
+	in.core = 7;
+	in.mi = &mi;
+	in.present = 1;
+	dp_decode_pmic(&in, &d);
+	is_int(d.cu[0].out, 0x8005, "pmic: CU0 computes SP + 1");
+	is_int(d.cu[1].out, 1, "pmic: CU1 reads MBR1 sign-extended");
+	is_int(d.cu[2].out, 3, "pmic: CU2 adds the constant C2");
+	ok(d.jmpc && !d.n && !d.z, "pmic: dispatch, N and Z from CU0");
+	dp_canvas_init(&cv, 10, 100);
+	dp_render_pmic(&in, &cv);
+	ok(canvas_find(&cv, "CU0  A=sp(32772) A + 1 = 32773 -> sp mar  fetch")
+	    == 1, "pmic: CU0's row: inputs, operation, targets, memory");
+	ok(canvas_find(&cv, "CU2  A=pc(1) B=c2(2) A + B = 3 -> pc") == 3,
+	    "pmic: CU2 with two inputs");
+	ok(canvas_find(&cv, "pc 1 r2w2") > 4, "pmic: PC read and written by CU2");
+	ok(canvas_find(&cv, "g0 ?") > 4, "pmic: G0 unknown without the state");
+	mi.cu[1] = 0;
+	dp_canvas_init(&cv, 10, 100);
+	dp_render_pmic(&in, &cv);
+	ok(canvas_find(&cv, "CU1  idle") == 2, "pmic: an idle unit says so");
+}
+
 int
 main(void)
 {
@@ -564,6 +612,7 @@ main(void)
 	test_lines();
 	test_datapath();
 	test_frames();
+	test_datapath_pmic();
 	free(collatz);
 	return done_testing();
 }

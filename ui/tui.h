@@ -44,6 +44,7 @@
 #include "levels.h"
 #include "machine.h"
 #include "mic1.h"
+#include "pmic.h"
 #include "program.h"
 #include "util.h"
 
@@ -300,6 +301,28 @@ struct dp_canvas {
 };
 void	 dp_canvas_init(struct dp_canvas *cv, int h, int w);
 void	 dp_render(const struct dp_input *in, struct dp_canvas *cv);
+/* PMIC (pmic.md): the three compute units of the word at MPC. */
+struct dp_pmic_input {
+	const struct core	*c;
+	uint32_t		 core;    /* SID */
+	const struct pmic_core	*pc;      /* G0, G1; NULL: unknown */
+	const struct pmic_mi	*mi;
+	int			 present;
+	const char		*label, *text;
+};
+struct dp_pmic_cu {
+	int		 en, mem, uses_a, uses_b, known;
+	uint32_t	 alu, a, b, c;
+	int32_t		 aval, bval, out;
+};
+struct dp_pmic_decode {
+	struct dp_pmic_cu cu[PMIC_NCU];
+	uint32_t	 next;
+	int		 jamn, jamz, jmpc, n, z;
+};
+void	 dp_decode_pmic(const struct dp_pmic_input *in,
+	    struct dp_pmic_decode *d);
+void	 dp_render_pmic(const struct dp_pmic_input *in, struct dp_canvas *cv);
 /* Row y as a string without trailing blanks (for tests). */
 void	 dp_canvas_line(const struct dp_canvas *cv, int y, char *text,
 	    size_t size);
