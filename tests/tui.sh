@@ -283,11 +283,16 @@ type_line main "break nosuchlabel"
 see "a bad location is reported" main "error: "
 type_line main "layout nonsense"
 see "layout: unknown names are reported" main "unknown layout 'nonsense'"
-type_line main "layout datapath"
-see "the datapath pane is a hook, not a fake" main \
-    "the datapath pane shows the micro level"
+type_line main "layout micro"
+see "layout micro at the ISA level says what to do" main \
+    "layout micro: the machine runs at the ISA level; set level mic first"
 type_line main "focus datapath"
-see "focus datapath says why" main "focus datapath: the datapath pane"
+see "focus datapath at the ISA level says why" main \
+    "focus datapath: the datapath pane shows the micro level"
+keys main :
+type_line main "set level nonsense"
+see "set level: unknown levels are reported" main \
+    "unknown level 'nonsense' (levels: isa mic pmic)"
 
 # --- screen commands, keys, completion ------------------------------------------
 
@@ -441,5 +446,121 @@ keys sum ]
 see "output pane follows the focus" sum "partial sum of slice 2 = 25050"
 kill -SEGV "$(cat "$TMP/sum.pid")"
 terminal_back sum "a crash (SIGSEGV)"
+
+# --- the micro level: switch, datapath, micro-steps, MPC breakpoints -----------
+
+start mic 120 40 --cores 64 "$P/collatz.jas"
+see "mic: started at the ISA level" mic "level isa  step 0"
+keys mic s
+see "mic: one ISA step first" mic "PC * 0x0001"
+keys mic :
+type_line mic "set level mic"
+see "set level mic: switched (no core is inside an instruction)" mic \
+    "level mic (was isa), layout micro"
+see "the status bar shows the level" mic "level mic  step"
+see "layout micro: the datapath pane" mic "Datapath  core 0: the micro-instruction at MPC 0x002"
+see "layout micro: the microcode pane" mic "Microcode  "
+see "microcode pane: MPC marked at Main1" mic \
+    " > 0x002 Main1: PC = PC + 1; fetch; goto (MBR)"
+see "datapath: the header names MPC, label and MAL text" mic \
+    "MPC 0x002 Main1: PC = PC + 1; fetch; goto (MBR)"
+see_re "datapath: PC drives the B bus, is written by C, addresses the fetch" \
+    mic "PC +0x0001 +B> <C addr"
+see "datapath: the B bus value" mic "B bus  PC = 1"
+see "datapath: the ALU function and result" mic "ALU    B+1 = 2"
+see "datapath: the control bits" mic "F0F1 11 ENA 0 ENB 1 INVA 0 INC 1"
+see "datapath: the C bus" mic "C bus  PC"
+see "datapath: the memory operation" mic "memory FETCH"
+see_re "datapath: next address by JMPC on MBR" mic \
+    "next   0x000 JMPC\(MBR 0x[0-9a-f]{2}\) -> 0x0[0-9a-f]{2}"
+see "registers: MIR at the micro level" mic "MIR "
+see "registers: micro-cycles" mic "cyc"
+keys mic i
+see "i micro-steps: the step is echoed" mic "lane 0) stepi"
+see "micro-step: PC moved by Main1" mic "PC * 0x0002"
+see "micro-step: the fetch Main1 issued is pending" mic \
+    "pending FETCH of 0x0002: MBR at the end of this cycle"
+see_re "micro-step: MPC changed" mic "MPC\* 0x0"
+keys mic F6
+see "F6 micro-steps too" mic "pending none"
+
+# --- back to ISA: the question, both answers
+keys mic :
+type_line mic "set level isa"
+see "set level isa mid-instruction asks first" mic \
+    "64 cores are inside an instruction: run them to the next instruction boundary and switch to isa? (y/n)"
+keys mic n
+see "n: nothing changes" mic "level unchanged: still mic"
+see "still at the micro level" mic "level mic  step"
+keys mic :
+type_line mic "set level isa"
+see "asked again" mic "(y/n)"
+keys mic y
+see "y: cores ran to their boundaries and the level switched" mic \
+    "level isa (was mic), layout default"
+see "the status bar says isa" mic "level isa  step"
+see "layout default is back (warps)" mic "Warps  "
+wait_gone mic "Datapath  core"
+ok $? "the datapath pane is gone at the ISA level"
+
+# --- MPC breakpoints by command and by key
+keys mic :
+type_line mic "set level mic"
+see "to the micro level again" mic "level mic (was isa)"
+type_line mic "break mpc Main1"
+see_re "break mpc LABEL" mic "[Bb]reakpoint [0-9]+ at .*0x002"
+see "the microcode pane marks it" mic "B> 0x002 Main1:"
+keys mic c
+see_re "continue stops at the MPC breakpoint" mic "[Bb]reakpoint [0-9]+ hit"
+type_line mic "delete"
+wait_gone mic "B> 0x002 Main1:"
+ok $? "delete removes the mark"
+type_line mic "focus microcode"
+see "focus microcode" mic "> Microcode  "
+keys mic Down
+keys mic F2
+see "F2 in the microcode pane: break mpc at the cursor" mic \
+    "lane 0) break mpc 0x"
+see_re "the mark is on the cursor row" mic "^B  0x0[0-9a-f]{2} "
+keys mic F2
+see "F2 again deletes it" mic "lane 0) delete "
+_i=0
+while [ "$_i" -lt 100 ] && screen mic | grep -qE '^B  0x0'; do
+	sleep 0.05
+	_i=$((_i + 1))
+done
+! screen mic | grep -qE '^B  0x0'
+ok $? "the mark is gone"
+
+# --- resize at the micro level
+tm resize-window -t mic -x 80 -y 24
+see "80x24 micro: the compact datapath" mic "B=PC ALU B+1="
+see "80x24 micro: the microcode pane" mic "Microcode"
+see "80x24 micro: registers" mic "Registers"
+see "80x24 micro: the prompt" mic "(micdb core 0 warp 0 lane 0)"
+keys mic i
+see "80x24 micro: micro-stepping still works" mic "pend FETCH"
+tm resize-window -t mic -x 200 -y 60
+see "200x60 micro: the full diagram again" mic "F0F1 "
+type_line mic "layout micro nonsense"
+see "errors at the prompt at the micro level" mic "unknown layout"
+type_line mic "quit"
+terminal_back mic "micro level: quit" 0
+
+# --- PMIC: three compute units ---------------------------------------------------
+
+start pm 120 40 --cores 4 "$P/collatz.jas"
+see "pmic: started" pm "level isa  step 0"
+keys pm :
+type_line pm "set level pmic"
+see "set level pmic" pm "level pmic (was isa), layout micro" 20
+keys pm i
+see "pmic: a micro-step" pm "lane 0) stepi"
+see_re "pmic datapath: CU0 with its inputs and result" pm "^CU0  A=[a-z0-9]+\([-0-9]+\) "
+see_re "pmic datapath: CU1" pm "^CU1  "
+see_re "pmic datapath: CU2" pm "^CU2  "
+see_re "pmic datapath: the shared next address" pm "^next 0x[0-9a-f]{3}"
+type_line pm "quit"
+terminal_back pm "pmic: quit" 0
 
 done_testing

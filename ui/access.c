@@ -1,27 +1,22 @@
 /*
- * What the screen needs from the session that session.h does not export
- * yet: the breakpoint list (code markers, the "at breakpoint" status of
- * cores), the focused core's frames with names (stack pane) and the
- * kernel path count k (warps pane).
+ * What the screen reads from the session besides the machine: the
+ * breakpoint list (code and microcode markers, the "at breakpoint"
+ * status of cores), the focused core's frames with names (stack pane)
+ * and the kernel path count k (warps pane).
  *
- * Each is a fallback kept in this one file so that the lead can replace
- * it by an accessor without touching the panes (the report lists the
- * exact functions wanted).  Breakpoints and frames are read back from the
- * session's own commands, `info break` and `info frame`, run while the
- * machine is stopped; the session is configured with repeat off and the
- * UI repeats lines itself, so these hidden commands never become the
- * line that Enter repeats.  k comes from the OpenCL engine's records
- * through the engine pointer that the session hands to the front end's
- * make_engine callback; the reference engine records no k.
- *
- * Limits of parsing `info break`: a core set longer than the eight ranges
- * that `info break` prints counts as "all cores", and with several
- * programs (MIMD) an address is marked in every program.
+ * Breakpoints and frames come from the session's accessors
+ * (session_breakpoints, session_frames), read while the machine is
+ * stopped; the frames are formatted here the way `info frame` prints
+ * them.  k comes from the OpenCL engine's records through
+ * session_engine(); the reference engine records no k.  With several
+ * programs (MIMD) a PC breakpoint is marked in every program that has
+ * code at its address.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "session.h"
 #include "tui.h"
 #ifdef HAVE_ENGINE_OCL
@@ -43,109 +38,32 @@ access_bps_free(struct ui_bps *bps)
 	memset(bps, 0, sizeof *bps);
 }
 
-/* "8-15, 17" into ncores bytes; NULL when abbreviated or not parsed. */
-static uint8_t *
-parse_cores(const char *text, uint32_t ncores)
-{
-	uint8_t *bits;
-	const char *p = text;
-
-	if (strstr(text, "...") != NULL || ncores == 0)
-		return NULL;
-	bits = xcalloc(ncores, 1);
-	while (*p != '\0') {
-		char *end;
-		unsigned long a, b;
-
-		while (*p == ' ' || *p == ',')
-			p++;
-		if (*p == '\0')
-			break;
-		a = strtoul(p, &end, 10);
-		if (end == p)
-			goto bad;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtoul(p + 1, &end, 10);
-			if (end == p + 1)
-				goto bad;
-			p = end;
-		}
-		for (unsigned long c = a; c <= b && c < ncores; c++)
-			bits[c] = 1;
-	}
-	return bits;
-bad:
-	free(bits);
-	return NULL;
-}
-
-static void
-parse_what(struct ui_bp *b, const char *what, uint32_t ncores)
-{
-	const char *p = what;
-	int depth = 0, at_item = 1;
-
-	while (*p != '\0') {
-		if (depth == 0 && strncmp(p, " on cores ", 10) == 0) {
-			b->cores = parse_cores(p + 10, ncores);
-			return;
-		}
-		if (depth == 0 && at_item && strncmp(p, "0x", 2) == 0) {
-			char *end;
-			long v = strtol(p, &end, 16);
-
-			b->pcs = xreallocarray(b->pcs, b->npcs + 1,
-			    sizeof *b->pcs);
-			b->pcs[b->npcs++] = (int32_t)v;
-			p = end;
-			at_item = 0;
-			continue;
-		}
-		if (*p == '(')
-			depth++;
-		else if (*p == ')' && depth > 0)
-			depth--;
-		else if (depth == 0 && *p == ',')
-			at_item = 1;
-		else if (*p != ' ')
-			at_item = 0;
-		p++;
-	}
-}
-
 void
-access_parse_breaks(const char *text, uint32_t ncores, struct ui_bps *bps)
+access_bps_from(const struct session_bp *v, size_t n, uint32_t ncores,
+    struct ui_bps *bps)
 {
-	const char *line = text;
-
 	access_bps_free(bps);
-	while (line != NULL && *line != '\0') {
-		const char *eol = strchr(line, '\n');
-		char *copy = eol ? xstrndup(line, (size_t)(eol - line)) :
-		    xstrdup(line);
-		unsigned id;
-		char type[16], disp[8], enb[4];
-		int off = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct ui_bp *b = NULL;
 
-		if (copy[0] >= '0' && copy[0] <= '9' &&
-		    sscanf(copy, "%u %15s %7s %3s %n", &id, type, disp, enb,
-		    &off) == 4 && off > 0) {
-			struct ui_bp *b;
-
+		/* locations of one breakpoint come together */
+		if (bps->n > 0 && bps->v[bps->n - 1].id == v[i].id)
+			b = &bps->v[bps->n - 1];
+		else {
 			bps->v = xreallocarray(bps->v, bps->n + 1,
 			    sizeof *bps->v);
 			b = &bps->v[bps->n++];
 			memset(b, 0, sizeof *b);
-			b->id = id;
-			b->enabled = strcmp(enb, "y") == 0;
-			b->watch = strcmp(type, "breakpoint") != 0;
-			if (!b->watch)
-				parse_what(b, copy + off, ncores);
+			b->id = v[i].id;
+			b->enabled = v[i].enabled;
+			b->on_mpc = v[i].on_mpc;
+			if (v[i].cores != NULL && ncores > 0) {
+				b->cores = xmalloc(ncores);
+				memcpy(b->cores, v[i].cores, ncores);
+			}
 		}
-		free(copy);
-		line = eol ? eol + 1 : NULL;
+		b->pcs = xreallocarray(b->pcs, b->npcs + 1, sizeof *b->pcs);
+		b->pcs[b->npcs++] = v[i].addr;
 	}
 }
 
@@ -168,7 +86,7 @@ access_bps_map(struct ui_bps *bps, const struct machine *m)
 		const struct ui_bp *b = &bps->v[i];
 		uint8_t v = 255;
 
-		if (!b->enabled || b->watch)
+		if (!b->enabled || b->watch || b->on_mpc)
 			continue;
 		if (b->cores != NULL && map->nmask < 254) {
 			map->mask[map->nmask++] = b->cores;
@@ -191,53 +109,153 @@ access_bps_map(struct ui_bps *bps, const struct machine *m)
 int
 access_read_breaks(struct session *s, struct ui_bps *bps, char **cause)
 {
-	struct buf out = { 0 };
+	const struct session_bp *v = NULL;
 	const struct machine *m = session_machine(s);
+	size_t n = session_breakpoints(s, &v);
 
-	if (session_execute(s, "info break", &out, cause) != 0) {
-		buf_free(&out);
-		return -1;
-	}
-	buf_put_u8(&out, 0);
-	access_parse_breaks((const char *)out.data, m->cfg.ncores, bps);
+	(void)cause;
+	access_bps_from(v, n, m->cfg.ncores, bps);
 	access_bps_map(bps, m);
-	buf_free(&out);
 	return 0;
 }
 
-const struct ui_bp *
-access_bp_at(const struct ui_bps *bps, int32_t pc)
+static const struct ui_bp *
+bp_at(const struct ui_bps *bps, int32_t addr, int on_mpc)
 {
 	const struct ui_bp *found = NULL;
 
 	/* an enabled one wins over a disabled one at the same place */
 	for (size_t i = 0; i < bps->n; i++)
 		for (size_t k = 0; k < bps->v[i].npcs; k++)
-			if (bps->v[i].pcs[k] == pc && (found == NULL ||
+			if (bps->v[i].on_mpc == on_mpc &&
+			    bps->v[i].pcs[k] == addr && (found == NULL ||
 			    (!found->enabled && bps->v[i].enabled)))
 				found = &bps->v[i];
 	return found;
 }
 
+const struct ui_bp *
+access_bp_at(const struct ui_bps *bps, int32_t pc)
+{
+	return bp_at(bps, pc, 0);
+}
+
+const struct ui_bp *
+access_mpc_bp_at(const struct ui_bps *bps, int32_t mpc)
+{
+	return bp_at(bps, mpc, 1);
+}
+
+/* "name=value" of local i of f. */
+static void
+put_local(struct buf *b, const struct session_frame *f, int32_t i)
+{
+	const struct session_frame_local *l = &f->locals[i];
+
+	if (l->name != NULL)
+		buf_printf(b, "%s=%d", l->name, l->value);
+	else
+		buf_printf(b, "local[%d]=%d", i, l->value);
+}
+
+#define FRAME_WORDS_SHOWN 16
+
+void
+access_format_frames(const struct session_frame *f, size_t n,
+    const int32_t *const *stack, struct lines *out)
+{
+	struct buf b = { 0 };
+
+	lines_clear(out);
+	for (size_t d = 0; d < n; d++) {
+		const struct session_frame *fr = &f[d];
+		int32_t kept = fr->nlocals < SESSION_FRAME_LOCALS ?
+		    fr->nlocals : SESSION_FRAME_LOCALS;
+		int32_t first = fr->link < 0 ? 0 : 1;
+		int32_t np = fr->link < 0 ? 0 : (int32_t)fr->nparams;
+		int32_t nstack = fr->stack_hi - fr->stack_lo + 1;
+
+		b.len = 0;
+		buf_printf(&b, "#%-2zu 0x%04x in %s", d, (uint32_t)fr->pc,
+		    fr->method ? fr->method : "?");
+		if (fr->link >= 0) {
+			buf_printf(&b, "(");
+			for (int32_t i = 1; i <= np && i < kept; i++) {
+				buf_printf(&b, "%s", i > 1 ? ", " : "");
+				put_local(&b, fr, i);
+			}
+			buf_printf(&b, ")");
+		}
+		buf_printf(&b, "  [LV 0x%x]", (uint32_t)fr->lv);
+		lines_add(out, (const char *)b.data, b.len);
+		if (first + np < kept) {
+			b.len = 0;
+			buf_printf(&b, "    locals:");
+			for (int32_t i = first + np; i < kept; i++) {
+				buf_printf(&b, " ");
+				put_local(&b, fr, i);
+			}
+			if (fr->nlocals > kept)
+				buf_printf(&b, " ...");
+			lines_add(out, (const char *)b.data, b.len);
+		}
+		if (nstack > 0) {
+			int32_t shown = nstack < FRAME_WORDS_SHOWN ? nstack :
+			    FRAME_WORDS_SHOWN;
+
+			b.len = 0;
+			buf_printf(&b, "    stack (%d word%s, top last):%s",
+			    nstack, nstack == 1 ? "" : "s",
+			    nstack > shown ? " ..." : "");
+			for (int32_t i = 0; stack != NULL && stack[d] != NULL &&
+			    i < shown; i++)
+				buf_printf(&b, " %d", stack[d][i]);
+			lines_add(out, (const char *)b.data, b.len);
+		}
+		if (fr->link >= 0)
+			lines_addf(out, "    link 0x%x: saved PC 0x%04x, saved "
+			    "LV 0x%x", (uint32_t)fr->link,
+			    (uint32_t)fr->saved_pc, (uint32_t)fr->saved_lv);
+		if (fr->note != NULL)
+			lines_addf(out, "    (%s)", fr->note);
+	}
+	buf_free(&b);
+}
+
 int
 access_frames(struct session *s, struct lines *out, char **cause)
 {
-	struct buf b = { 0 };
-	const char *text, *first;
+	struct session_frame *f = NULL;
+	struct engine *e = session_engine(s);
+	uint32_t core = session_focus(s);
+	int32_t **stack;
+	size_t n = 0;
 
-	if (session_execute(s, "info frame", &b, cause) != 0) {
-		buf_free(&b);
+	if (session_frames(s, core, &f, &n, cause) != 0)
 		return -1;
+	/* the top words of each operand stack, read from the engine */
+	stack = xcalloc(n + 1, sizeof *stack);
+	for (size_t d = 0; d < n; d++) {
+		int32_t nw = f[d].stack_hi - f[d].stack_lo + 1;
+		char *why = NULL;
+
+		if (nw <= 0 || e == NULL || e->ops->read_words == NULL)
+			continue;
+		if (nw > FRAME_WORDS_SHOWN)
+			nw = FRAME_WORDS_SHOWN;
+		stack[d] = xcalloc((size_t)nw, sizeof **stack);
+		if (e->ops->read_words(e, core, f[d].stack_hi - nw + 1,
+		    (uint32_t)nw, stack[d], &why) != 0) {
+			free(why);
+			free(stack[d]);
+			stack[d] = NULL;
+		}
 	}
-	buf_put_u8(&b, 0);
-	text = (const char *)b.data;
-	/* the first line ("core N, running") is the pane's title */
-	if ((first = strchr(text, '\n')) != NULL &&
-	    strncmp(text, "core ", 5) == 0)
-		text = first + 1;
-	lines_clear(out);
-	lines_add(out, text, strlen(text));
-	buf_free(&b);
+	access_format_frames(f, n, (const int32_t *const *)stack, out);
+	for (size_t d = 0; d < n; d++)
+		free(stack[d]);
+	free(stack);
+	session_frames_free(f, n);
 	return 0;
 }
 

@@ -38,6 +38,7 @@ const struct pane_ops *const pane_table[PANE_COUNT] = {
 	[PANE_OUTPUT] = &pane_output_ops,
 	[PANE_LOG] = &pane_log_ops,
 	[PANE_DATAPATH] = &pane_datapath_ops,
+	[PANE_MICRO] = &pane_micro_ops,
 };
 
 /* One letter per opcode class (enum ijvm_opclass order). */
@@ -53,7 +54,7 @@ opclass_glyph(int opclass)
 
 enum {
 	PAIR_TITLE = 1, PAIR_TITLE_FOCUS, PAIR_STATUS, PAIR_ERROR,
-	PAIR_CHANGED, PAIR_PC, PAIR_BREAK, PAIR_LABEL, PAIR_CLASS,
+	PAIR_CHANGED, PAIR_PC, PAIR_BREAK, PAIR_LABEL, PAIR_ACTIVE, PAIR_CLASS,
 	PAIR_PATH = PAIR_CLASS + CLASS_COUNT,
 	PAIR_COUNT = PAIR_PATH + 8
 };
@@ -82,6 +83,7 @@ draw_setup_colours(struct tui *t)
 	init_pair(PAIR_PC, COLOR_GREEN, bg);
 	init_pair(PAIR_BREAK, COLOR_RED, bg);
 	init_pair(PAIR_LABEL, COLOR_CYAN, bg);
+	init_pair(PAIR_ACTIVE, COLOR_BLACK, COLOR_GREEN);
 	for (int i = 0; i < CLASS_COUNT; i++)
 		init_pair((short)(PAIR_CLASS + i), cls[i], bg);
 	for (int i = 0; i < 8; i++)
@@ -104,6 +106,8 @@ draw_attr(const struct tui *t, int role)
 			return A_BOLD | A_UNDERLINE;
 		case ROLE_DIM:
 			return A_DIM;
+		case ROLE_ACTIVE:
+			return A_REVERSE | A_BOLD;
 		case ROLE_CLASS + CLASS_FAULTED:
 		case ROLE_CLASS + CLASS_BREAK:
 			return A_BOLD;
@@ -124,6 +128,7 @@ draw_attr(const struct tui *t, int role)
 	case ROLE_CURSOR:	return A_REVERSE;
 	case ROLE_DIM:		return A_DIM;
 	case ROLE_LABEL:	return COLOR_PAIR(PAIR_LABEL);
+	case ROLE_ACTIVE:	return COLOR_PAIR(PAIR_ACTIVE) | A_BOLD;
 	default:
 		break;
 	}
@@ -300,7 +305,7 @@ static void
 draw_status(struct tui *t)
 {
 	WINDOW *w = t->wstatus;
-	const struct machine *m = session_machine(t->s);
+	const struct machine *m = tui_machine(t);
 	const struct census_totals *c = &t->totals;
 	unsigned long attr = draw_attr(t, ROLE_STATUS);
 	char text[512], rate[32];
@@ -311,9 +316,9 @@ draw_status(struct tui *t)
 	wattrset(w, (attr_t)attr);
 	mvwhline(w, 0, 0, ' ', t->cols);
 	n = (size_t)snprintf(text, sizeof text, " micdb  %s  %u core%s W=%u "
-	    "%s  step %llu | ", t->title, m->cfg.ncores,
+	    "%s level %s  step %llu | ", t->title, m->cfg.ncores,
 	    m->cfg.ncores == 1 ? "" : "s", m->cfg.warp_width, t->engine_name,
-	    (unsigned long long)m->step);
+	    level_name(tui_level(t)), (unsigned long long)m->step);
 	if (n >= sizeof text)
 		n = sizeof text - 1;
 	if (t->running) {
@@ -394,7 +399,7 @@ draw_cmd(struct tui *t)
 void
 draw_all(struct tui *t)
 {
-	const struct machine *m = session_machine(t->s);
+	const struct machine *m = tui_machine(t);
 	unsigned dirty = t->dirty;
 
 	if (dirty & DIRTY_LAYOUT) {

@@ -16,7 +16,7 @@
 #include "tui.h"
 
 const char *const layout_names[] = {
-	"default", "code", "cores", "warps", NULL
+	"default", "code", "cores", "warps", "micro", NULL
 };
 
 /* Other spellings users bring from gdb's TUI. */
@@ -28,13 +28,15 @@ static const struct {
 	{ "regs", LAYOUT_DEFAULT }, { "src", LAYOUT_CODE },
 	{ "asm", LAYOUT_CODE }, { "source", LAYOUT_CODE },
 	{ "grid", LAYOUT_CORES }, { "divergence", LAYOUT_WARPS },
+	{ "mic", LAYOUT_MICRO }, { "datapath", LAYOUT_MICRO },
+	{ "microcode", LAYOUT_MICRO },
 };
 
 const char *const pane_names[] = {
 	[PANE_CODE] = "code", [PANE_CORES] = "cores", [PANE_WARPS] = "warps",
 	[PANE_REGS] = "regs", [PANE_STACK] = "stack",
 	[PANE_OUTPUT] = "output", [PANE_LOG] = "cmd",
-	[PANE_DATAPATH] = "datapath", NULL
+	[PANE_DATAPATH] = "datapath", [PANE_MICRO] = "microcode", NULL
 };
 
 int
@@ -48,6 +50,8 @@ pane_find(const char *name)
 		{ "source", PANE_CODE }, { "registers", PANE_REGS },
 		{ "frames", PANE_STACK }, { "command", PANE_LOG },
 		{ "log", PANE_LOG }, { "grid", PANE_CORES },
+		{ "micro", PANE_MICRO }, { "ucode", PANE_MICRO },
+		{ "mal", PANE_MICRO }, { "dp", PANE_DATAPATH },
 	};
 
 	for (int i = 0; i < PANE_COUNT; i++)
@@ -249,6 +253,29 @@ layout_compute(enum layout_id id, int rows, int cols,
 			place_column(out, top + hw[0], lw, rw, hw[1], 1, r,
 			    one, min4);
 		}
+		break;
+	}
+	case LAYOUT_MICRO: {
+		/*
+		 * The datapath across the top, full size (DP_FULL_ROWS rows
+		 * and a title) when the body leaves the others room, else
+		 * its compact form; below it the microcode above the ISA
+		 * code, registers (with MIR) beside them.
+		 */
+		static const enum pane_id l[] = { PANE_MICRO, PANE_CODE };
+		static const enum pane_id r[] = { PANE_REGS, PANE_CORES,
+		    PANE_OUTPUT };
+		static const int lwt[] = { 60, 40 }, lmin[] = { 4, 3 };
+		static const int rwt[] = { 0, 50, 50 };
+		static const int rmin[] = { REGS_ROWS + 1, 3, 3 };
+		int dh = body >= DP_FULL_ROWS + 1 + 14 ? DP_FULL_ROWS + 1 : 6;
+
+		if (dh > body - 4)
+			dh = body - 4;
+		out->pane[PANE_DATAPATH] = (struct rect){ top, 0, dh, cols };
+		place_column(out, top + dh, 0, lw, body - dh, 2, l, lwt, lmin);
+		place_column(out, top + dh, lw, rw, body - dh, 3, r, rwt,
+		    rmin);
 		break;
 	}
 	case LAYOUT_DEFAULT:

@@ -27,8 +27,8 @@
 static const struct program *
 focus_prog(const struct tui *t, uint16_t *index)
 {
-	const struct machine *m = session_machine(t->s);
-	uint16_t i = m->cores[session_focus(t->s)].prog;
+	const struct machine *m = tui_machine(t);
+	uint16_t i = m->cores[tui_focus(t)].prog;
 
 	*index = i;
 	return m->progs[i];
@@ -37,11 +37,10 @@ focus_prog(const struct tui *t, uint16_t *index)
 static void
 code_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s);
+	uint32_t focus = tui_focus(t);
 	uint16_t pi;
 	const struct program *p = focus_prog(t, &pi);
-	int32_t pc = census_pc(m, focus);
+	int32_t pc = tui_core_pc(t, focus);
 	const char *base = strrchr(p->path, '/');
 	char where[96];
 	uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
@@ -211,11 +210,11 @@ draw_source(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 static void
 code_draw(struct tui *t, void *vwin, int h, int w)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s);
+	const struct machine *m = tui_machine(t);
+	uint32_t focus = tui_focus(t);
 	uint16_t pi;
 	const struct program *p = focus_prog(t, &pi);
-	int32_t pc = census_pc(m, focus);
+	int32_t pc = tui_core_pc(t, focus);
 	struct warp_paths v;
 
 	if (pi != t->code.prog) {

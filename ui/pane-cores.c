@@ -46,7 +46,7 @@ class_counts(const uint32_t *byclass, char *text, size_t size)
 static void
 cores_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = session_machine(t->s);
+	const struct machine *m = tui_machine(t);
 	char counts[160];
 
 	class_counts(t->totals.byclass, counts, sizeof counts);
@@ -96,8 +96,8 @@ static void
 cores_draw(struct tui *t, void *vwin, int h, int w)
 {
 	WINDOW *win = vwin;
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s), n = m->cfg.ncores;
+	const struct machine *m = tui_machine(t);
+	uint32_t focus = tui_focus(t), n = m->cfg.ncores;
 	/* the grid first; the lines under it only when it keeps 3 rows */
 	int info = h - 1 >= 5, leg = h - 1 >= 4;
 	int gh = h - 1 - info - leg;
@@ -168,8 +168,8 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 static int
 cores_key(struct tui *t, int key)
 {
-	const struct machine *m = session_machine(t->s);
-	int64_t focus = session_focus(t->s), n = m->cfg.ncores, to;
+	const struct machine *m = tui_machine(t);
+	int64_t focus = tui_focus(t), n = m->cfg.ncores, to;
 	int64_t cell = t->grid.group ? t->grid.group : 1;
 	int64_t row = cell * (t->grid.per_row ? t->grid.per_row : 1);
 	char line[64];

@@ -3,7 +3,8 @@
  * window's transcript, and the datapath hook.
  *
  * Registers: the focused core's, in two columns, from the host copy of
- * the machine (current after every poll, so they move during a run).  A
+ * the machine (at the micro level also MIR, the word executed last, and
+ * the core's micro-cycles) (current after every poll, so they move during a run).  A
  * value that differs from the same core before the last run is marked
  * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
  * data decimal; a wide pane shows both.
@@ -14,10 +15,8 @@
  * stop's.  Output: the focused core's console output (the tail the UI
  * keeps per core).  Both scroll with the arrows and pages.
  *
- * Datapath: the Mic-1 diagram belongs to the micro level, which this
- * build does not have.  Its entry exists so that the micro level only
- * has to supply draw; until then `layout`/`focus` say why it is absent
- * instead of drawing a fake one.
+ * The datapath and microcode panes of the micro level are in
+ * pane-micro.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +34,8 @@
 static void
 regs_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t f = session_focus(t->s), W = m->cfg.warp_width;
+	const struct machine *m = tui_machine(t);
+	uint32_t f = tui_focus(t), W = m->cfg.warp_width;
 
 	snprintf(text, size, "core %u (warp %u lane %u)%s", f, f / W, f % W,
 	    tui_prev_core(t, f) ? "  * changed by the last step" : "");
@@ -82,8 +81,8 @@ static void
 regs_draw(struct tui *t, void *vwin, int h, int w)
 {
 	WINDOW *win = vwin;
-	const struct machine *m = session_machine(t->s);
-	uint32_t f = session_focus(t->s);
+	const struct machine *m = tui_machine(t);
+	uint32_t f = tui_focus(t);
 	const struct core *c = &m->cores[f], *old = tui_prev_core(t, f);
 	int cw = w / 2, wide = cw >= 28, y = 1;
 	/* the order of the rows: pairs, then N and Z together */
@@ -123,9 +122,26 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		    old->steps != c->steps);
 		y++;
 	}
+	if (y < h && tui_level(t) == LEVEL_MIC && t->s != NULL) {
+		/* MIR: the word executed last (the datapath pane shows the
+		 * one at MPC, about to run) */
+		const struct mic1_state *st = session_level_state(t->s);
+
+		if (st != NULL && f < st->ncores)
+			snprintf(value, sizeof value, "0x%09llx",
+			    (unsigned long long)st->core[f].mir);
+		else
+			snprintf(value, sizeof value, "?");
+		reg_cell(t, win, y, 0, cw, "MIR", value, 0);
+		snprintf(value, sizeof value, "%llu",
+		    (unsigned long long)c->cycles);
+		reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
+		    old->cycles != c->cycles);
+		y++;
+	}
 	if (y < h) {
 		const struct program *p = m->progs[c->prog];
-		int32_t pc = census_pc(m, f);
+		int32_t pc = tui_core_pc(t, f);
 		char where[96];
 		uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 
@@ -191,7 +207,7 @@ scroll_key(struct tui *t, int key, size_t *scroll, int back, int pane)
 static void
 stack_caption(struct tui *t, char *text, size_t size)
 {
-	snprintf(text, size, "core %u%s", session_focus(t->s),
+	snprintf(text, size, "core %u%s", tui_focus(t),
 	    t->frames_stale ? "  (as at the last stop)" : "");
 }
 
@@ -236,7 +252,7 @@ const struct pane_ops pane_stack_ops = {
 static void
 output_caption(struct tui *t, char *text, size_t size)
 {
-	uint32_t f = session_focus(t->s);
+	uint32_t f = tui_focus(t);
 	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
 
 	snprintf(text, size, "core %u%s", f, b && b->len ? "" :
@@ -246,7 +262,7 @@ output_caption(struct tui *t, char *text, size_t size)
 static void
 output_draw(struct tui *t, void *vwin, int h, int w)
 {
-	uint32_t f = session_focus(t->s);
+	uint32_t f = tui_focus(t);
 	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
 	struct lines l = { 0 };
 	size_t total;
@@ -308,20 +324,4 @@ const struct pane_ops pane_log_ops = {
 	.caption = log_caption,
 	.draw = log_draw,
 	.key = log_key,
-};
-
-/* --- datapath (micro level) ------------------------------------------------- */
-
-static const char *
-datapath_unavailable(const struct tui *t)
-{
-	(void)t;
-	return "the datapath pane shows the micro level (Mic-1, PMIC), which "
-	    "is not part of this build: micdb runs --level isa";
-}
-
-const struct pane_ops pane_datapath_ops = {
-	.name = "datapath",
-	.title = "Datapath",
-	.unavailable = datapath_unavailable,
 };

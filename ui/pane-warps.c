@@ -40,8 +40,8 @@ struct path_key {
 static void
 warps_caption(struct tui *t, char *text, size_t size)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s), W = m->cfg.warp_width;
+	const struct machine *m = tui_machine(t);
+	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 
 	snprintf(text, size, "%u warp%s of %u  focus warp %u lane %u  k: %s",
 	    census_nwarps(m), census_nwarps(m) == 1 ? "" : "s", W, focus / W,
@@ -93,8 +93,8 @@ static void
 warps_draw(struct tui *t, void *vwin, int h, int w)
 {
 	WINDOW *win = vwin;
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s), W = m->cfg.warp_width;
+	const struct machine *m = tui_machine(t);
+	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 	uint32_t nw = census_nwarps(m), fw = focus / W, first, shown;
 	int rows = h - 1, summary = rows >= 3, leg = rows >= 2;
 	int idw = (int)ndigits(nw - 1), x;
@@ -232,8 +232,8 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 static int
 warps_key(struct tui *t, int key)
 {
-	const struct machine *m = session_machine(t->s);
-	uint32_t focus = session_focus(t->s), W = m->cfg.warp_width;
+	const struct machine *m = tui_machine(t);
+	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 	int64_t wi = focus / W, lane = focus % W, nw = census_nwarps(m);
 	int64_t page = t->warp_rows > 1 ? t->warp_rows - 1 : 1;
 	char line[64];

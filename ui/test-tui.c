@@ -70,7 +70,9 @@ test_layouts(void)
 			bad |= l.status.y != 0 || l.cmd.y != rows - 1 ||
 			    l.msg.y != rows - 2;
 			bad |= l.pane[PANE_LOG].h < 3;
-			bad |= l.pane[PANE_DATAPATH].h != 0;
+			if (id != LAYOUT_MICRO)
+				bad |= l.pane[PANE_DATAPATH].h != 0 ||
+				    l.pane[PANE_MICRO].h != 0;
 			ok(!bad && !l.too_small, "layout %s at %dx%d: panes inside, "
 			    "no overlap, fixed rows in place", layout_name(
 			    (enum layout_id)id), cols, rows);
@@ -81,7 +83,7 @@ test_layouts(void)
 
 		layout_compute(LAYOUT_DEFAULT, 24, 80, &l);
 		for (int i = 0; i < PANE_COUNT; i++)
-			if (i != PANE_DATAPATH)
+			if (i != PANE_DATAPATH && i != PANE_MICRO)
 				all &= l.pane[i].h >= 3;
 		ok(all, "80x24: the default layout shows every pane");
 		all &= l.pane[PANE_REGS].h >= 8 && l.pane[PANE_CODE].h >= 6;
@@ -99,12 +101,24 @@ test_layouts(void)
 		layout_compute(LAYOUT_CORES, 40, 120, &l);
 		ok(l.pane[PANE_CORES].w == 120 && l.pane[PANE_REGS].h == 0,
 		    "layout cores: the grid takes the width");
+		layout_compute(LAYOUT_MICRO, 24, 80, &l);
+		ok(l.pane[PANE_DATAPATH].h == 6 && l.pane[PANE_DATAPATH].w == 80,
+		    "micro 80x24: the compact datapath across the screen");
+		ok(l.pane[PANE_MICRO].h >= 4 && l.pane[PANE_CODE].h >= 3 &&
+		    l.pane[PANE_REGS].h >= 9, "micro 80x24: microcode, code and "
+		    "registers (with MIR) readable");
+		layout_compute(LAYOUT_MICRO, 40, 120, &l);
+		ok(l.pane[PANE_DATAPATH].h == DP_FULL_ROWS + 1 &&
+		    l.pane[PANE_DATAPATH].w >= DP_FULL_COLS,
+		    "micro 120x40: room for the full diagram");
 	}
 	is_int(layout_find("default"), LAYOUT_DEFAULT, "layout_find default");
 	is_int(layout_find("src"), LAYOUT_CODE, "layout_find src (gdb)");
 	is_int(layout_find("asm"), LAYOUT_CODE, "layout_find asm (gdb)");
 	is_int(layout_find("warps"), LAYOUT_WARPS, "layout_find warps");
-	is_int(layout_find("datapath"), -1, "no datapath layout in this build");
+	is_int(layout_find("micro"), LAYOUT_MICRO, "layout_find micro");
+	is_int(layout_find("datapath"), LAYOUT_MICRO, "layout datapath is micro");
+	is_int(pane_find("microcode"), PANE_MICRO, "pane_find microcode");
 	is_int(pane_find("registers"), PANE_REGS, "pane_find registers");
 	is_int(pane_find("cmd"), PANE_LOG, "pane_find cmd");
 	is_int(pane_find("nope"), -1, "pane_find unknown");
@@ -212,26 +226,39 @@ test_census(const char *collatz)
 	census_hist_text(&tot, 32, hist, sizeof hist);
 	is_str(hist, "4-7:1 8-15:2 32:2047", "histogram of lanes per path");
 
-	/* breakpoints: at 0x10 for cores 0-4, at 0x2d for all */
-	access_parse_breaks("Num  Type        Disp  Enb  What\n"
-	    "1    breakpoint  keep  y    0x0010 (main#loop, collatz.jas:47) on "
-	    "cores 0-4\n"
-	    "2    breakpoint  keep  y    0x002d (main#even, collatz.jas:63)\n"
-	    "        breakpoint already hit 3 times\n"
-	    "3    watchpoint  keep  y    global total (value 0)\n"
-	    "4    breakpoint  keep  n    0x00ba (half, collatz.jas:107), "
-	    "0x0010 (loop) on cores 1, 3, 5, 7, 9, 11, 13, 15, ... (504 more "
-	    "ranges)\n", m.cfg.ncores, &bps);
-	is_int(bps.n, 4, "info break: four entries");
+	/* breakpoints: at 0x10 for cores 0-4, at 0x2d for all, an MPC one,
+	 * a disabled one with two locations */
+	{
+		static uint8_t c04[65536];
+		struct session_bp sb[5];
+
+		memset(c04, 0, sizeof c04);
+		memset(c04, 1, 5);
+		memset(sb, 0, sizeof sb);
+		sb[0] = (struct session_bp){ .id = 1, .enabled = 1,
+		    .addr = 0x10, .cores = c04, .ncores_set = 5 };
+		sb[1] = (struct session_bp){ .id = 2, .enabled = 1,
+		    .addr = 0x2d };
+		sb[2] = (struct session_bp){ .id = 3, .enabled = 1,
+		    .on_mpc = 1, .addr = 0x10 };
+		sb[3] = (struct session_bp){ .id = 4, .enabled = 0,
+		    .addr = 0xba };
+		sb[4] = (struct session_bp){ .id = 4, .enabled = 0,
+		    .addr = 0x10 };
+		access_bps_from(sb, 5, m.cfg.ncores, &bps);
+	}
+	is_int(bps.n, 4, "session breakpoints: four, locations grouped");
 	ok(bps.v[0].id == 1 && bps.v[0].npcs == 1 && bps.v[0].pcs[0] == 0x10 &&
 	    bps.v[0].cores != NULL && bps.v[0].cores[4] &&
-	    !bps.v[0].cores[5], "a breakpoint on a core set");
+	    !bps.v[0].cores[5], "a breakpoint on a core set (copied)");
 	ok(bps.v[1].cores == NULL && bps.v[1].enabled,
 	    "a breakpoint on every core");
-	ok(bps.v[2].watch && bps.v[2].npcs == 0, "a watchpoint has no address");
-	ok(!bps.v[3].enabled && bps.v[3].npcs == 2 && bps.v[3].pcs[1] == 0x10 &&
-	    bps.v[3].cores == NULL, "two locations; an abbreviated set means "
-	    "every core");
+	ok(bps.v[2].on_mpc && bps.v[2].pcs[0] == 0x10, "an MPC breakpoint");
+	ok(!bps.v[3].enabled && bps.v[3].npcs == 2 && bps.v[3].pcs[1] == 0x10,
+	    "two locations of one breakpoint");
+	ok(access_mpc_bp_at(&bps, 0x10) == &bps.v[2] &&
+	    access_mpc_bp_at(&bps, 0x2d) == NULL,
+	    "MPC breakpoints are found by MPC only");
 	ok(access_bp_at(&bps, 0x10) == &bps.v[0], "the enabled one at 0x10");
 	ok(access_bp_at(&bps, 0xba) == &bps.v[3], "a disabled one at 0xba");
 	access_bps_map(&bps, &m);
@@ -338,6 +365,241 @@ test_lines(void)
 	lines_free(&l);
 }
 
+/* A canvas row containing text, or -1. */
+static int
+canvas_find(const struct dp_canvas *cv, const char *text)
+{
+	char line[DP_MAX_COLS + 1];
+
+	for (int y = 0; y < cv->h; y++) {
+		dp_canvas_line(cv, y, line, sizeof line);
+		if (strstr(line, text) != NULL)
+			return y;
+	}
+	return -1;
+}
+
+static void
+test_datapath(void)
+{
+	static struct dp_canvas cv;
+	struct core c, prev;
+	struct mic1_core mc;
+	struct program prog;
+	uint8_t text[8] = { 0x10, 0x59, 0x60, 0x57, 0x60, 0xa7, 0, 0 };
+	struct dp_input in;
+	struct dp_decode d;
+	uint64_t w;
+	int y;
+
+	memset(&c, 0, sizeof c);
+	memset(&mc, 0, sizeof mc);
+	memset(&prog, 0, sizeof prog);
+	prog.text = text;
+	prog.text_size = sizeof text;
+	c.pc = 5;
+	c.mbr = 0x10;
+	c.h = 3;
+	c.sp = 0x8002;
+	c.mpc = MIC1_MAIN1;
+	prev = c;
+	prev.pc = 4;
+	memset(&in, 0, sizeof in);
+	in.c = &c;
+	in.prog = &prog;
+	in.mc = &mc;
+	/* Main1 as the .mic1 bytes of mic1.md give it: 00 43 50 21 10 */
+	in.word = UINT64_C(0x0043502110) >> 4;
+	in.present = 1;
+
+	dp_decode(&in, &d);
+	is_int(d.bsel, MIC1_B_PC, "Main1: B bus from PC");
+	is_str(d.func, "B+1", "Main1: the ALU computes B+1");
+	is_int(d.alu_out, 6, "Main1: 5 + 1 = 6");
+	is_int(d.cmask, MIC1_C_PC, "Main1: C bus writes PC only");
+	is_int(d.mem, MIC1_MEM_FETCH, "Main1: FETCH");
+	ok(d.jmpc && !d.jamn && !d.jamz, "Main1: JMPC alone");
+	is_int(d.mpc_next, 0x10, "Main1: goto (MBR) with MBR 0x10 -> 0x010");
+	ok(!d.n && !d.z, "Main1: N and Z of 6 are 0");
+
+	/* a FETCH in flight: JMPC sees the byte at the latched PC */
+	mc.pending = MIC1_PEND_FETCH;
+	mc.pc_latch = 2;
+	dp_decode(&in, &d);
+	is_int(d.mpc_next, 0x60, "pending FETCH: JMPC uses the byte it brings");
+	mc.pc_latch = 100;
+	dp_decode(&in, &d);
+	ok(!d.jmpc_known, "a FETCH outside the text: next MPC unknown");
+	mc.pending = 0;
+
+	/* B - H with SRA1, and a JAMZ that is taken */
+	ok(mic1_make(&w, 0x05, MIC1_JAM_Z, MIC1_F_B_SUB_A | MIC1_ALU_SRA1,
+	    MIC1_C_TOS | MIC1_C_H, MIC1_MEM_READ, MIC1_B_TOS) == 0,
+	    "a test word");
+	in.word = w;
+	c.tos = 3;
+	dp_decode(&in, &d);
+	is_int(d.alu_out, 0, "B-A: TOS 3 - H 3 = 0");
+	ok(d.z && !d.n, "Z from the ALU output");
+	is_int(d.mpc_next, 0x105, "JAMZ taken: NEXT | 0x100");
+	c.tos = 1;
+	dp_decode(&in, &d);
+	is_int(d.alu_out, -2, "B-A: 1 - 3 = -2");
+	is_int(d.shifted, -1, "SRA1 is arithmetic: -2 >> 1 = -1");
+	ok(d.n && !d.z, "N from the ALU output, before the shifter");
+	is_int(d.mpc_next, 0x05, "JAMZ not taken");
+	c.tos = 3;
+
+	/* the full diagram of Main1 */
+	in.word = UINT64_C(0x0043502110) >> 4;
+	in.label = "Main1";
+	in.text = "PC = PC + 1; fetch; goto (MBR)";
+	in.prev = &prev;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "MPC 0x002 Main1: PC = PC + 1; fetch; goto (MBR)")
+	    == 0, "full: the header names MPC, label and MAL text");
+	y = canvas_find(&cv, "PC  0x0005");
+	ok(y > 0, "full: the PC row");
+	ok(y > 0 && canvas_find(&cv, "PC  0x0005     B> <C addr") == y,
+	    "full: PC drives B, is written by C and addresses the fetch");
+	ok(y > 0 && cv.role[y][0] == DPR_ACTIVE, "full: the PC row is "
+	    "highlighted");
+	y = canvas_find(&cv, "SP  0x8002");
+	ok(y > 0 && cv.role[y][0] == DPR_TEXT, "full: SP takes no part");
+	ok(canvas_find(&cv, "H   3          A>") < 0,
+	    "full: H is not the A input of B+1 (ENA 0)");
+	ok(canvas_find(&cv, "B bus  PC = 5") > 0, "full: the B bus value");
+	ok(canvas_find(&cv, "ALU    B+1 = 6") > 0, "full: the ALU function");
+	ok(canvas_find(&cv, "F0F1 11 ENA 0 ENB 1 INVA 0 INC 1") > 0,
+	    "full: the ALU control bits");
+	ok(canvas_find(&cv, "C bus  PC") > 0, "full: the C bus targets");
+	ok(canvas_find(&cv, "memory FETCH") > 0, "full: the memory operation");
+	ok(canvas_find(&cv, "pending none") > 0, "full: nothing in flight");
+	ok(canvas_find(&cv, "next   0x000 JMPC(MBR 0x10) -> 0x010") > 0,
+	    "full: the next-address logic");
+
+	mc.pending = MIC1_PEND_READ;
+	mc.mar_latch = 0x8001;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "pending READ of 0x8001") > 0,
+	    "full: a pending READ and its latched address");
+	ok(canvas_find(&cv, "<mem") > 0 && canvas_find(&cv, "MDR") ==
+	    canvas_find(&cv, "<mem"), "full: MDR receives the READ");
+	mc.pending = 0;
+
+	/* 80x24: the compact form */
+	dp_canvas_init(&cv, 5, 78);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "B=PC ALU B+1=6 N0 Z0 mem FETCH") == 1,
+	    "compact: the cycle on one row");
+	ok(canvas_find(&cv, "next 0x000 JMPC(MBR 0x10) -> 0x010") == 2,
+	    "compact: the next address");
+	ok(canvas_find(&cv, "PC 0x0005 B> <C addr") > 2,
+	    "compact: register cells with their tags");
+
+	/* an absent word */
+	in.present = 0;
+	dp_canvas_init(&cv, 16, 90);
+	dp_render(&in, &cv);
+	ok(canvas_find(&cv, "no micro-instruction here") == 0,
+	    "absent word: said, not drawn");
+	ok(canvas_find(&cv, "B>") < 0, "absent word: no tags");
+}
+
+static void
+test_frames(void)
+{
+	struct session_frame_local l0[3] = { { NULL, 7 }, { "n", 5 },
+	    { "acc", 1 } };
+	struct session_frame_local l1[2] = { { "x", 3 }, { "y", 4 } };
+	struct session_frame f[2];
+	int32_t top[2] = { 9, 10 };
+	const int32_t *stack[2] = { NULL, top };
+	struct lines out = { 0 };
+
+	memset(f, 0, sizeof f);
+	f[0] = (struct session_frame){ .method = "fib", .pc = 0x42,
+	    .lv = 0x8010, .nlocals = 3, .nparams = 1, .locals = l0,
+	    .link = 0x8010, .saved_pc = 0x17, .saved_lv = 0x8000,
+	    .stack_lo = 0x8014, .stack_hi = 0x8013 };
+	f[1] = (struct session_frame){ .method = "main", .pc = 0x17,
+	    .lv = 0x8000, .nlocals = 2, .locals = l1, .link = -1,
+	    .saved_pc = -1, .saved_lv = -1, .stack_lo = 0x8002,
+	    .stack_hi = 0x8001 };
+	access_format_frames(f, 2, stack, &out);
+	is_int(out.n, 5, "frames: five lines");
+	if (out.n == 5) {
+		is_str(out.v[0], "#0  0x0042 in fib(n=5)  [LV 0x8010]",
+		    "frames: a method with its argument by name");
+		is_str(out.v[1], "    locals: acc=1", "frames: its locals");
+		is_str(out.v[2], "    link 0x8010: saved PC 0x0017, saved LV "
+		    "0x8000", "frames: link, saved PC and LV");
+		is_str(out.v[3], "#1  0x0017 in main  [LV 0x8000]",
+		    "frames: main");
+		is_str(out.v[4], "    locals: x=3 y=4", "frames: main's locals");
+	}
+	f[0].note = (char *)(uintptr_t)"link pointer 0x9999 is outside the stack";
+	access_format_frames(f, 1, stack, &out);
+	ok(out.n == 4 && strstr(out.v[3], "outside the stack") != NULL,
+	    "frames: a broken walk says why");
+	f[0].note = NULL;
+	f[1].stack_hi = 0x8003;
+	access_format_frames(f + 1, 1, stack + 1, &out);
+	ok(out.n == 3 && strcmp(out.v[2], "    stack (2 words, top last): 9 "
+	    "10") == 0, "frames: the operand stack, top last");
+	lines_free(&out);
+}
+
+static void
+test_datapath_pmic(void)
+{
+	static struct dp_canvas cv;
+	struct core c;
+	struct pmic_mi mi;
+	struct dp_pmic_input in;
+	struct dp_pmic_decode d;
+
+	memset(&c, 0, sizeof c);
+	memset(&mi, 0, sizeof mi);
+	c.sp = 0x8004;
+	c.pc = 1;
+	c.mbr = 0x10016059;	/* MBR0 0x10, MBR1 0x01 */
+	c.mpc = 0x10;
+	/* CU0: mar,sp = sp + 1, fetch; CU1: tos = mbr1s; CU2: pc = pc + c2 */
+	mi.cu[0] = pmic_cu_make(1, PMIC_ALU_INC, PMIC_R_SP, PMIC_R_NONE,
+	    PMIC_C_SP | PMIC_C_MAR, 1);
+	mi.cu[1] = pmic_cu_make(1, PMIC_ALU_A, PMIC_R_MBR1S, PMIC_R_NONE,
+	    PMIC_C_TOS, 0);
+	mi.cu[2] = pmic_cu_make(1, PMIC_ALU_ADD, PMIC_R_PC, PMIC_R_C2,
+	    PMIC_C_PC, 0);
+	mi.next = (UINT32_C(1) << PMIC_BIT_PRESENT) |
+	    (UINT32_C(1) << PMIC_BIT_JMPC);
+	memset(&in, 0, sizeof in);
+	in.c = &c;
+	in.core = 7;
+	in.mi = &mi;
+	in.present = 1;
+	dp_decode_pmic(&in, &d);
+	is_int(d.cu[0].out, 0x8005, "pmic: CU0 computes SP + 1");
+	is_int(d.cu[1].out, 1, "pmic: CU1 reads MBR1 sign-extended");
+	is_int(d.cu[2].out, 3, "pmic: CU2 adds the constant C2");
+	ok(d.jmpc && !d.n && !d.z, "pmic: dispatch, N and Z from CU0");
+	dp_canvas_init(&cv, 10, 100);
+	dp_render_pmic(&in, &cv);
+	ok(canvas_find(&cv, "CU0  A=sp(32772) A + 1 = 32773 -> sp mar  fetch")
+	    == 1, "pmic: CU0's row: inputs, operation, targets, memory");
+	ok(canvas_find(&cv, "CU2  A=pc(1) B=c2(2) A + B = 3 -> pc") == 3,
+	    "pmic: CU2 with two inputs");
+	ok(canvas_find(&cv, "pc 1 r2w2") > 4, "pmic: PC read and written by CU2");
+	ok(canvas_find(&cv, "g0 ?") > 4, "pmic: G0 unknown without the state");
+	mi.cu[1] = 0;
+	dp_canvas_init(&cv, 10, 100);
+	dp_render_pmic(&in, &cv);
+	ok(canvas_find(&cv, "CU1  idle") == 2, "pmic: an idle unit says so");
+}
+
 int
 main(void)
 {
@@ -348,6 +610,9 @@ main(void)
 	test_census(collatz);
 	test_names(collatz);
 	test_lines();
+	test_datapath();
+	test_frames();
+	test_datapath_pmic();
 	free(collatz);
 	return done_testing();
 }

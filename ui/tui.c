@@ -51,9 +51,6 @@
 #include "opts.h"
 #include "session.h"
 #include "tui.h"
-#ifdef HAVE_ENGINE_OCL
-#include "engine-ocl.h"
-#endif
 
 static const char tui_usage[] =
 "usage: micdb [options] PROGRAM\n"
@@ -61,11 +58,14 @@ static const char tui_usage[] =
 "running on many IJVM cores, with gdb-style commands at the prompt.\n"
 "Options are those of micdb run (micdb run --help): --cores N,\n"
 "--warp-width W, --program FILE:RANGE, --input FILE, --max-steps N,\n"
-"--stack-words N, --heap-words N, --engine ref|opencl, --device SEL;\n"
+"--stack-words N, --heap-words N, --engine ref|opencl, --device SEL,\n"
+"--level isa|mic (start level), --microcode FILE.mal|FILE.mic1;\n"
 "--batch FILE (-x FILE) runs debugger commands without a screen.\n"
 "Keys: c/F5 continue, s/F7 step, n/F8 next, i/F6 stepi, F2 breakpoint at\n"
-"the code cursor, Tab next pane, [ ] previous/next core, { } previous/next\n"
-"warp, Ctrl-C stops a run, quit or Ctrl-D leaves.  Type help at the prompt.\n";
+"the code cursor (an MPC breakpoint in the microcode pane), Tab next pane,\n"
+"[ ] previous/next core, { } previous/next warp, Ctrl-C stops a run, quit\n"
+"or Ctrl-D leaves.  `set level mic` switches to the micro level (layout\n"
+"micro: datapath and microcode panes).  Type help at the prompt.\n";
 
 #define SLICE_TARGET  0.025   /* seconds of engine work per poll */
 #define FRAME_TIME    0.070   /* frames in a run: ~14 a second */
@@ -146,21 +146,6 @@ message_first_line(struct tui *t, const struct buf *b)
 
 /* --- callbacks from the session ------------------------------------------- */
 
-static int
-make_engine(void *arg, struct engine *e, struct machine *m, char **cause)
-{
-	struct tui *t = arg;
-
-	/* the session keeps e (its own struct) for its life: remember it
-	 * for what only the engine knows (k) */
-	t->engine = e;
-#ifdef HAVE_ENGINE_OCL
-	if (t->engine_ocl)
-		return engine_ocl_create(e, m, t->device, cause);
-#endif
-	return engine_ref_create(e, m, cause);
-}
-
 static void
 on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 {
@@ -197,6 +182,12 @@ after_stop(struct tui *t, int ran)
 	uint32_t focus = session_focus(t->s);
 	char *cause = NULL, prompt[128];
 
+	/* `run` and `set level` replace the engine: ask for it again */
+	t->engine = session_engine(t->s);
+	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
+	    t->engine->ops->name : "?";
+	t->engine_ocl = t->engine != NULL && t->engine->ops != NULL &&
+	    strcmp(t->engine->ops->name, "opencl") == 0;
 	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
 		free(cause);
 		cause = NULL;
@@ -288,7 +279,8 @@ run_slice(struct tui *t)
 	}
 	t->dirty |= DIRTY_STATUS | DIRTY_PANE(PANE_CORES) |
 	    DIRTY_PANE(PANE_WARPS) | DIRTY_PANE(PANE_REGS) |
-	    DIRTY_PANE(PANE_CODE);
+	    DIRTY_PANE(PANE_CODE) | DIRTY_PANE(PANE_MICRO) |
+	    DIRTY_PANE(PANE_DATAPATH);
 	if (rc == 1) {
 		log_buf(t, &out);
 		buf_free(&out);
@@ -347,8 +339,8 @@ focus_pane(struct tui *t, int pane)
 static void
 cycle_pane(struct tui *t, int dir)
 {
-	static const int ring[] = { PANE_CODE, PANE_CORES, PANE_WARPS,
-	    PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
+	static const int ring[] = { PANE_MICRO, PANE_CODE, PANE_CORES,
+	    PANE_WARPS, PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
 	int n = (int)(sizeof ring / sizeof *ring), at = 0;
 
 	t->colon_from = -1;
@@ -372,19 +364,19 @@ cmd_layout(struct tui *t, const char *arg)
 
 	if (*arg == '\0') {
 		lines_addf(&t->log, "layout %s (layouts: default code cores "
-		    "warps; gdb's src and asm work too)",
+		    "warps micro; gdb's src and asm work too)",
 		    layout_name(t->layout));
 		t->dirty |= DIRTY_PANE(PANE_LOG);
 		return;
 	}
-	if (strcmp(arg, "datapath") == 0) {
-		tui_message(t, 1, "layout datapath: %s",
-		    pane_datapath_ops.unavailable(t));
-		return;
-	}
 	if ((id = layout_find(arg)) < 0) {
 		tui_message(t, 1, "unknown layout '%s' (layouts: default code "
-		    "cores warps)", arg);
+		    "cores warps micro)", arg);
+		return;
+	}
+	if (id == LAYOUT_MICRO && tui_level(t) == LEVEL_ISA) {
+		tui_message(t, 1, "layout %s: the machine runs at the ISA "
+		    "level; set level mic first", arg);
 		return;
 	}
 	if (strcmp(arg, "src") == 0 || strcmp(arg, "source") == 0)
@@ -411,10 +403,11 @@ cmd_focus(struct tui *t, const char *arg)
 	}
 	if ((p = pane_find(arg)) < 0) {
 		tui_message(t, 1, "unknown pane '%s' (panes: code cores warps "
-		    "regs stack output cmd)", arg);
+		    "regs stack output cmd microcode datapath)", arg);
 		return;
 	}
-	if (pane_table[p]->unavailable != NULL) {
+	if (pane_table[p]->unavailable != NULL &&
+	    pane_table[p]->unavailable(t) != NULL) {
 		tui_message(t, 1, "focus %s: %s", arg,
 		    pane_table[p]->unavailable(t));
 		return;
@@ -448,17 +441,108 @@ cmd_zoom(struct tui *t, const char *arg)
 	t->dirty |= DIRTY_PANE(PANE_CORES);
 }
 
+/* --- levels ---------------------------------------------------------------- */
+
+static void
+set_level_now(struct tui *t, enum level level)
+{
+	enum level was = session_level(t->s);
+	char *cause = NULL;
+
+	if (session_set_level(t->s, level, 1, &cause) != 0) {
+		tui_message(t, 1, "%s", cause);
+		free(cause);
+		after_stop(t, 0);
+		return;
+	}
+	/* the micro panes come and go with the level */
+	if (level != LEVEL_ISA && t->layout == LAYOUT_DEFAULT) {
+		t->layout = LAYOUT_MICRO;
+		t->dirty |= DIRTY_LAYOUT;
+	} else if (level == LEVEL_ISA && t->layout == LAYOUT_MICRO) {
+		t->layout = LAYOUT_DEFAULT;
+		t->dirty |= DIRTY_LAYOUT;
+	}
+	t->urows_for = NULL;
+	t->ucode.follow = 1;
+	lines_addf(&t->log, "level %s (was %s), layout %s", level_name(level),
+	    level_name(was), layout_name(t->layout));
+	after_stop(t, 1);
+	tui_message(t, 0, "level %s%s", level_name(level), level ==
+	    LEVEL_ISA ? "" : ": i/F6 steps a micro-cycle, F2 in the "
+	    "microcode pane breaks on an MPC");
+}
+
+/*
+ * set level: from a micro level, cores inside an instruction must first
+ * run to their next boundary (mic1.md section 5), which changes the
+ * machine: ask before doing it, as gdb asks before killing a program.
+ */
+static void
+cmd_set_level(struct tui *t, const char *arg)
+{
+	enum level level;
+	uint32_t n;
+
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	if (*arg == '\0') {
+		tui_message(t, 1, "set level takes isa, mic or pmic (now %s)",
+		    level_name(session_level(t->s)));
+		return;
+	}
+	if (level_parse(arg, &level) != 0) {
+		tui_message(t, 1, "unknown level '%s' (levels: isa mic pmic)",
+		    arg);
+		return;
+	}
+	if (level == session_level(t->s)) {
+		tui_message(t, 0, "the machine runs at level %s already",
+		    level_name(level));
+		return;
+	}
+	if (session_level(t->s) != LEVEL_ISA &&
+	    (n = session_cores_inside(t->s)) > 0) {
+		t->ask = 1;
+		t->ask_level = level;
+		tui_message(t, 0, "%u core%s inside an instruction: run %s to "
+		    "the next instruction boundary and switch to %s? (y/n)", n,
+		    n == 1 ? " is" : "s are", n == 1 ? "it" : "them",
+		    level_name(level));
+		return;
+	}
+	set_level_now(t, level);
+}
+
+/* The answer to the open question: y switches, anything else does not. */
+static void
+answer(struct tui *t, int key)
+{
+	t->ask = 0;
+	if (key == 'y' || key == 'Y') {
+		lines_addf(&t->log, "(y) running cores to their boundaries");
+		set_level_now(t, t->ask_level);
+		return;
+	}
+	tui_message(t, 0, "level unchanged: still %s",
+	    level_name(session_level(t->s)));
+}
+
 static const char ui_help[] =
 "screen commands (the TUI):\n"
-"  layout NAME              default, code (src, asm), cores, warps\n"
-"  focus PANE (fs)          code cores warps regs stack output cmd, next\n"
+"  layout NAME              default, code (src, asm), cores, warps,\n"
+"                           micro (datapath, microcode; at micro levels)\n"
+"  set level isa|mic        switch levels; asks (y/n) before running cores\n"
+"                           that are inside an instruction to a boundary\n"
+"  focus PANE (fs)          code cores warps regs stack output cmd, next,\n"
+"                           microcode datapath (micro levels)\n"
 "  colour status|opcode     what the cores grid is coloured by (F4)\n"
 "  view asm|source          the code pane's view (F3)\n"
 "  zoom in|out|fit          cores per cell of the grid (+ and - there)\n"
 "  refresh                  repaint the screen (Ctrl-L)\n"
 "keys (with an empty command line, outside the command window):\n"
 "  c/F5 continue  s/F7 step  S/Shift-F7 reverse-step  n/F8 next\n"
-"  i/F6 stepi  F2 breakpoint at the code cursor  Tab/Shift-Tab pane\n"
+"  i/F6 stepi (micro-cycle)  F2 breakpoint at the cursor  Tab pane\n"
 "  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
 "  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
 
@@ -514,6 +598,9 @@ ui_command(struct tui *t, const char *line)
 		t->dirty |= DIRTY_PANE(PANE_CODE);
 	} else if (strcmp(word, "zoom") == 0)
 		cmd_zoom(t, arg);
+	else if (strcmp(word, "set") == 0 && strncmp(arg, "level", 5) == 0 &&
+	    (arg[5] == '\0' || arg[5] == ' ' || arg[5] == '\t'))
+		cmd_set_level(t, arg + 5);
 	else if (strcmp(word, "refresh") == 0)
 		t->dirty |= DIRTY_ALL;
 	else if (strcmp(word, "help") == 0 && *arg != '\0' &&
@@ -723,6 +810,10 @@ handle_key(struct tui *t, int key)
 		interrupt_run(t);
 		return;
 	}
+	if (t->ask) {
+		answer(t, key);
+		return;
+	}
 	term_rl_state(&prompt, &line, &point, &end);
 	switch (key) {
 	case KEY_F(5): tui_command(t, "continue"); return;
@@ -730,7 +821,12 @@ handle_key(struct tui *t, int key)
 	case KEY_F(19): tui_command(t, "reverse-step"); return;
 	case KEY_F(8): tui_command(t, "next"); return;
 	case KEY_F(6): tui_command(t, "stepi"); return;
-	case KEY_F(2): code_toggle_break(t); return;
+	case KEY_F(2):
+		if (t->focus == PANE_MICRO)
+			micro_toggle_break(t);
+		else
+			code_toggle_break(t);
+		return;
 	case KEY_F(3): tui_command(t, "view"); return;
 	case KEY_F(4): tui_command(t, "colour"); return;
 	case 12:	/* Ctrl-L */
@@ -837,6 +933,13 @@ main_loop(struct tui *t)
 		fds[1].events = POLLIN;
 		if (poll(fds, 2, t->running ? 0 : -1) < 0 && errno != EINTR)
 			break;
+		if ((fds[0].revents & (POLLHUP | POLLERR)) &&
+		    !(fds[0].revents & POLLIN)) {
+			/* the terminal is gone (and SIGHUP was ignored):
+			 * polling it again would spin */
+			t->quit = 1;
+			break;
+		}
 		handle_signals(t);
 		if (t->quit)
 			break;
@@ -865,18 +968,7 @@ check_options(const struct micdb_opts *o, struct tui *t, char **cause)
 {
 	if (opts_check_debugger(o, cause) != 0)
 		return -1;
-	t->engine_name = "ref";
-	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
-#ifdef HAVE_ENGINE_OCL
-		t->engine_ocl = 1;
-		t->engine_name = "opencl";
-		t->device = o->device;
-#else
-		*cause = xasprintf("the OpenCL engine is not part of this build "
-		    "yet: use --engine ref");
-		return -1;
-#endif
-	}
+	t->device = o->device;
 	return 0;
 }
 
@@ -921,6 +1013,7 @@ tui_free(struct tui *t)
 	free(t->prev);
 	free(t->title);
 	free(t->last_line);
+	free(t->urows);
 	for (size_t i = 0; i < t->npending; i++)
 		free(t->pending[i]);
 	free(t->pending);
@@ -965,8 +1058,12 @@ tui_main(int argc, char **argv)
 	cfg.progs = l.ptrs;
 	cfg.nprogs = l.nprogs;
 	cfg.core_prog = l.core_prog;
-	cfg.make_engine = make_engine;
-	cfg.engine_arg = &t;
+	/* the session makes every engine through the level factory */
+	cfg.level = o.level;
+	cfg.engine = o.engine;
+	cfg.device = o.device;
+	if (o.level != LEVEL_ISA || o.microcode != NULL)
+		cfg.microcode[LEVEL_MIC] = o.microcode;
 	cfg.output = on_output;
 	cfg.output_arg = &t;
 	cfg.input = input;
@@ -998,9 +1095,14 @@ tui_main(int argc, char **argv)
 		goto fail;
 	}
 	draw_setup_colours(&t);
+	t.engine = session_engine(t.s);
+	if (session_level(t.s) != LEVEL_ISA)
+		t.layout = LAYOUT_MICRO;
 	lines_addf(&t.log, "micdb %s: %s on %u core%s (warp width %u), %s "
-	    "engine", PACKAGE_VERSION, t.title, l.ncores, l.ncores == 1 ? "" :
-	    "s", o.warp_width, t.engine_ocl ? "OpenCL" : "reference");
+	    "engine, level %s", PACKAGE_VERSION, t.title, l.ncores,
+	    l.ncores == 1 ? "" : "s", o.warp_width, t.engine != NULL &&
+	    t.engine->ops != NULL ? t.engine->ops->name : "?",
+	    level_name(session_level(t.s)));
 	lines_addf(&t.log, "keys: c/F5 continue, s/F7 step, n/F8 next, F2 "
 	    "breakpoint, Tab pane, [ ] core, { } warp; ':' or space, then a "
 	    "command; help lists commands");

@@ -15,9 +15,10 @@
  *   names.c          pure: a PC as a label, an instruction with local
  *                    names, the code pane's listing of a program.
  *   lines.c          the bounded line store of the transcript.
- *   access.c         what session.h does not export yet (breakpoint list,
- *                    frames, k), computed in ui/ or read back from the
- *                    session's own commands; see the report to the lead.
+ *   access.c         breakpoints, frames and k from the session's
+ *                    accessors, in the forms the panes draw.
+ *   datapath.c       pure: the Mic-1 datapath pane's decoding and
+ *                    diagram (a character canvas with roles).
  *   pane-*.c, draw.c the panes (a small vtable each) and the frame
  *                    around them; drawing only reads the model.
  *   complete.c       completion words (commands, labels, registers).
@@ -40,7 +41,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "levels.h"
 #include "machine.h"
+#include "mic1.h"
+#include "pmic.h"
 #include "program.h"
 #include "util.h"
 
@@ -61,7 +65,8 @@ enum pane_id {
 	PANE_STACK,
 	PANE_OUTPUT,
 	PANE_LOG,        /* the command window: transcript above the prompt */
-	PANE_DATAPATH,   /* micro level only: a hook, in no layout yet */
+	PANE_DATAPATH,   /* micro level: the Mic-1 diagram */
+	PANE_MICRO,      /* micro level: the microprogram around MPC */
 	PANE_COUNT
 };
 
@@ -70,6 +75,7 @@ enum layout_id {
 	LAYOUT_CODE,     /* code large, registers and stack beside it */
 	LAYOUT_CORES,    /* the cores grid large, warps below */
 	LAYOUT_WARPS,    /* warps large, code and registers below */
+	LAYOUT_MICRO,    /* datapath, microcode and code, registers */
 	LAYOUT_COUNT
 };
 
@@ -203,12 +209,13 @@ void	 lines_addf(struct lines *l, const char *fmt, ...) PRINTFLIKE(2, 3);
 void	 lines_clear(struct lines *l);
 void	 lines_free(struct lines *l);
 
-/* --- access.c: what session.h does not export (fallbacks) ------------- */
+/* --- access.c: breakpoints, frames and k from the session ------------- */
 
 struct ui_bp {
 	uint32_t	 id;
 	int		 enabled;
 	int		 watch;      /* a watchpoint: no address */
+	int		 on_mpc;     /* pcs are control-store addresses */
 	int32_t		*pcs;
 	size_t		 npcs;
 	uint8_t		*cores;      /* ncores bytes, or NULL: all cores */
@@ -220,24 +227,105 @@ struct ui_bps {
 	struct bpmap	 map;
 };
 
-/* Parse `info break` text into bps (pure: the unit test feeds it). */
-void	 access_parse_breaks(const char *text, uint32_t ncores,
-	    struct ui_bps *bps);
+struct session_bp;
+struct session_frame;
+/* bps from the session's breakpoint locations (pure: the unit test
+ * feeds it). */
+void	 access_bps_from(const struct session_bp *v, size_t n,
+	    uint32_t ncores, struct ui_bps *bps);
 void	 access_bps_free(struct ui_bps *bps);
 /* Rebuild the address maps from bps for the machine's programs. */
 void	 access_bps_map(struct ui_bps *bps, const struct machine *m);
-/* Breakpoints through `info break` (while stopped).  0 or -1 + cause. */
+/* Breakpoints from the session (while stopped).  0 or -1 + cause. */
 int	 access_read_breaks(struct session *s, struct ui_bps *bps,
 	    char **cause);
 /* The breakpoint at pc in any program, enabled or not; NULL if none. */
 const struct ui_bp *access_bp_at(const struct ui_bps *bps, int32_t pc);
-/* The focused core's frames as text lines (`info frame`). */
+/* The MPC breakpoint at control-store address mpc; NULL if none. */
+const struct ui_bp *access_mpc_bp_at(const struct ui_bps *bps, int32_t mpc);
+/* The focused core's frames as text lines, as `info frame` prints them. */
 int	 access_frames(struct session *s, struct lines *out, char **cause);
+/* The formatting (pure): stack[d] holds the top words of frame d's
+ * operand stack (up to 16, bottom first), or NULL. */
+void	 access_format_frames(const struct session_frame *f, size_t n,
+	    const int32_t *const *stack, struct lines *out);
 /* k of warp w when the engine records it; -1 when it does not. */
 int	 access_warp_k(const struct engine *e, int engine_ocl, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
 double	 access_simd_efficiency(const struct engine *e, int engine_ocl,
 	    uint32_t width);
+
+/* --- datapath.c: the Mic-1 datapath pane's contents (pure) ------------ */
+
+/* What the diagram is drawn from: the focused core about to execute the
+ * micro-instruction word at its MPC. */
+struct dp_input {
+	const struct core	*c;
+	const struct core	*prev;    /* before the last run; NULL: none */
+	const struct mic1_core	*mc;      /* pending READ/FETCH; NULL: unknown */
+	const struct program	*prog;    /* the byte a pending FETCH gets */
+	uint64_t		 word;    /* control_store[MPC] */
+	int			 present; /* 0: no word there (it faults) */
+	const char		*label;   /* MAL symbols; NULL: none */
+	const char		*text;
+};
+
+/* The cycle, decoded, with the values it computes. */
+struct dp_decode {
+	int		 present;
+	uint32_t	 mpc, bsel, f, cmask, mem, next, mpc_next;
+	const char	*bname, *func;       /* func NULL: not a book function */
+	int		 ena, enb, inva, inc, sll8, sra1;
+	int32_t		 bval, aval, alu_out, shifted;
+	int		 n, z;                /* of the ALU output */
+	int		 jmpc, jamn, jamz;
+	uint32_t	 jmpc_mbr;            /* MBR as JMPC ORs it in */
+	int		 jmpc_known;          /* 0: a FETCH outside the text */
+	uint8_t		 pending;             /* MIC1_PEND_* */
+	int		 pend_known;
+};
+void	 dp_decode(const struct dp_input *in, struct dp_decode *d);
+
+/* A character canvas with a role per cell (enum dp_role). */
+enum dp_role { DPR_TEXT, DPR_ACTIVE, DPR_DIM, DPR_CHANGED, DPR_LABEL,
+    DPR_ERROR };
+#define DP_MAX_ROWS  64
+#define DP_MAX_COLS  256
+/* From this size on the full diagram, below it the compact form. */
+#define DP_FULL_ROWS 11
+#define DP_FULL_COLS 70
+struct dp_canvas {
+	int		 h, w;
+	char		 ch[DP_MAX_ROWS][DP_MAX_COLS];
+	uint8_t		 role[DP_MAX_ROWS][DP_MAX_COLS];
+};
+void	 dp_canvas_init(struct dp_canvas *cv, int h, int w);
+void	 dp_render(const struct dp_input *in, struct dp_canvas *cv);
+/* PMIC (pmic.md): the three compute units of the word at MPC. */
+struct dp_pmic_input {
+	const struct core	*c;
+	uint32_t		 core;    /* SID */
+	const struct pmic_core	*pc;      /* G0, G1; NULL: unknown */
+	const struct pmic_mi	*mi;
+	int			 present;
+	const char		*label, *text;
+};
+struct dp_pmic_cu {
+	int		 en, mem, uses_a, uses_b, known;
+	uint32_t	 alu, a, b, c;
+	int32_t		 aval, bval, out;
+};
+struct dp_pmic_decode {
+	struct dp_pmic_cu cu[PMIC_NCU];
+	uint32_t	 next;
+	int		 jamn, jamz, jmpc, n, z;
+};
+void	 dp_decode_pmic(const struct dp_pmic_input *in,
+	    struct dp_pmic_decode *d);
+void	 dp_render_pmic(const struct dp_pmic_input *in, struct dp_canvas *cv);
+/* Row y as a string without trailing blanks (for tests). */
+void	 dp_canvas_line(const struct dp_canvas *cv, int y, char *text,
+	    size_t size);
 
 /* --- names (names.c) -------------------------------------------------- */
 
@@ -301,7 +389,8 @@ struct outstore {
 
 struct tui {
 	/* the session and what it was built from */
-	struct session		*s;
+	struct session		*s;            /* NULL: off-screen render */
+	const struct machine	*m;            /* drawn when s is NULL */
 	const struct program	**progs;       /* not owned */
 	size_t			 nprogs;
 	struct dsym		*dsyms;        /* per program: local names */
@@ -341,6 +430,15 @@ struct tui {
 
 	struct ui_bps		 bps;          /* breakpoints, for markers */
 	struct code_state	 code;
+	/* the microcode pane: rows are control-store addresses */
+	struct code_state	 ucode;        /* cursor, top, follow */
+	uint16_t		*urows;
+	size_t			 nurows;
+	const void		*urows_for;    /* the microcode they list */
+	size_t			 ucode_page;
+	/* a y/n question at the message line (set level) */
+	int			 ask;
+	enum level		 ask_level;
 	size_t			 code_page;    /* code rows shown */
 	uint32_t		 last_focus;   /* focus at the last stop */
 	uint64_t		 last_step;    /* m->step then (restart check) */
@@ -376,6 +474,23 @@ struct tui {
 	int			 exit_status;
 };
 
+/* --- render.c --------------------------------------------------------- */
+
+/* The machine and the focused core the panes draw: the session's, or
+ * without a session (bench's off-screen render) t->m and core 0. */
+const struct machine *tui_machine(const struct tui *t);
+uint32_t tui_focus(const struct tui *t);
+/* The instruction a core executes: census_pc, or at the micro level
+ * inside an instruction the one its microcode is running. */
+int32_t	 tui_core_pc(const struct tui *t, uint32_t core);
+
+/* micdb bench's render hook (bench.h): the whole screen of e->m drawn
+ * off-screen by the TUI's own code, at a fixed 200x60 size. */
+struct tui_render;
+struct tui_render *tui_render_new(void);
+void	 tui_render_free(struct tui_render *r);
+int	 tui_render_hook(void *arg, struct engine *e, char **cause);
+
 /* --- tui.c: used by the panes and term.c ------------------------------ */
 
 /* Run a command line as if typed (keys use this too). */
@@ -392,6 +507,10 @@ const struct core *tui_prev_core(const struct tui *t, uint32_t core);
 
 /* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
 void	 code_toggle_break(struct tui *t);
+/* F2 in the microcode pane: an MPC breakpoint at its cursor. */
+void	 micro_toggle_break(struct tui *t);
+/* The level the session runs at (ISA without a session). */
+enum level tui_level(const struct tui *t);
 
 /* --- complete.c ------------------------------------------------------- */
 
@@ -420,12 +539,13 @@ extern const struct pane_ops *const pane_table[PANE_COUNT];
 
 extern const struct pane_ops pane_code_ops, pane_cores_ops,
     pane_warps_ops, pane_regs_ops, pane_stack_ops, pane_output_ops,
-    pane_log_ops, pane_datapath_ops;
+    pane_log_ops, pane_datapath_ops, pane_micro_ops;
 
 /* Colours and attributes by role (draw.c). */
 enum role {
 	ROLE_NORMAL, ROLE_TITLE, ROLE_TITLE_FOCUS, ROLE_STATUS, ROLE_ERROR,
 	ROLE_CHANGED, ROLE_PC, ROLE_BREAK, ROLE_CURSOR, ROLE_DIM, ROLE_LABEL,
+	ROLE_ACTIVE,     /* what the current micro-instruction uses */
 	ROLE_CLASS,      /* + enum core_class */
 	ROLE_PATH = ROLE_CLASS + CLASS_COUNT,   /* + path index 0..7 */
 	ROLE_COUNT = ROLE_PATH + 8

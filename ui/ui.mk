@@ -1,21 +1,25 @@
 # TUI build rules (ncurses + readline front end), included from
 # Makefile.am.  The UI is compiled into src/micdb (tui_main, ui/tui.h);
 # ui/test-tui checks its pure parts (layouts, the census of cores and
-# warps at 65,536 cores, names, breakpoint parsing) without a terminal,
+# warps at 65,536 cores, names, breakpoints and frames from the session's
+# accessors, the datapath decoding and diagram) without a terminal,
 # and tests/tui.sh drives the real micdb in tmux.
 
 ui_sources = \
 	ui/access.c \
 	ui/census.c \
 	ui/complete.c \
+	ui/datapath.c \
 	ui/draw.c \
 	ui/layout.c \
 	ui/lines.c \
 	ui/names.c \
 	ui/pane-code.c \
 	ui/pane-cores.c \
+	ui/pane-micro.c \
 	ui/pane-text.c \
 	ui/pane-warps.c \
+	ui/render.c \
 	ui/term.c \
 	ui/tui.c \
 	ui/tui.h
@@ -25,12 +29,19 @@ src_micdb_CPPFLAGS += -I$(srcdir)/ui $(NCURSES_CFLAGS) $(READLINE_CFLAGS)
 micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
 
 unit_tests += ui/test-tui
-ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/layout.c \
+ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/datapath.c \
+	ui/layout.c \
 	ui/lines.c ui/names.c ui/tui.h $(dbg_sources) src/dbg/engine-ref.c \
+	src/dbg/engine-pmic.c \
 	tests/tap.h
 ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
 	-I$(srcdir)/src/ocl -I$(srcdir)/tests
 ui_test_tui_LDADD = src/core/libcore.a
+san_tests += ui/test-tui-asan
+ui_test_tui_asan_SOURCES = $(ui_test_tui_SOURCES) $(core_sources)
+ui_test_tui_asan_CPPFLAGS = $(ui_test_tui_CPPFLAGS)
+ui_test_tui_asan_CFLAGS = $(san_cflags)
+ui_test_tui_asan_LDFLAGS = $(SAN_CFLAGS)
 
 shell_tests += tests/tui.sh
 EXTRA_DIST += tests/tui/spin.jas
