@@ -39,7 +39,7 @@ awk -F, 'NR > 1 {
 	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " ref_instr_per_s"
 	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0) bad = bad " ratio_vs_ref"
 	if ($(NF-4) !~ pos || $(NF-4) + 0 <= 0) bad = bad " step_latency_ms"
-	if ($(NF-3) != "") bad = bad " render_ms"
+	if ($(NF-3) !~ pos || $(NF-3) + 0 <= 0) bad = bad " render_ms"
 	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " bytes_per_core"
 	if ($(NF-1) !~ pos || $(NF-1) + 0 <= 0 || $(NF-1) + 0 > 1)
 		bad = bad " simd_efficiency"

@@ -35,6 +35,14 @@ ok $? "ijvm-as FILE.jas writes FILE.ijvm"
 run_cmd o e "$IJVM_AS" -o other.bin hi.jas
 [ "$rc" -eq 0 ] && cmp -s hi.ijvm other.bin
 ok $? "ijvm-as -o names the output"
+# -o onto something that is not a regular file (a FIFO here, /dev/null
+# in practice) writes into it: a rename would replace it with a file.
+mkfifo fifo
+cat fifo >from-fifo &
+run_cmd o e "$IJVM_AS" -o fifo hi.jas
+wait
+[ "$rc" -eq 0 ] && [ -p fifo ] && cmp -s hi.ijvm from-fifo
+ok $? "ijvm-as -o FIFO writes into the FIFO and leaves it a FIFO"
 run_cmd o e "$IJVM_AS" --no-symbols -o nosym.ijvm hi.jas
 [ "$rc" -eq 0 ] && [ "$(wc -c <nosym.ijvm)" -lt "$(wc -c <hi.ijvm)" ]
 ok $? "--no-symbols leaves the symbol blocks out"

@@ -4,6 +4,7 @@
  * allocation would bury the real error paths.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,12 +136,30 @@ read_file(const char *path, uint8_t **data, size_t *len, char **cause)
 int
 write_file(const char *path, const uint8_t *data, size_t len, char **cause)
 {
+	struct stat st;
 	char *tmp;
 	FILE *f;
 
 	if (strcmp(path, "-") == 0) {
 		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
 			*cause = xasprintf("cannot write to standard output: %s",
+			    strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	/* Only a regular file (or a new one) is replaced by rename: renaming
+	 * over /dev/null or a FIFO would put a regular file in its place. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((f = fopen(path, "wb")) == NULL) {
+			*cause = xasprintf("cannot open %s: %s", path,
+			    strerror(errno));
+			return -1;
+		}
+		int bad = fwrite(data, 1, len, f) != len;
+
+		if (fclose(f) != 0 || bad) {
+			*cause = xasprintf("cannot write %s: %s", path,
 			    strerror(errno));
 			return -1;
 		}
