@@ -10,6 +10,8 @@
 # Makefile.am does for test-asm.
 
 core_sources += \
+	src/core/devword.c \
+	src/core/devword.h \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \
