@@ -7,381 +7,33 @@
  * the three levels (ISA, Mic-1 with microcode/mic1.mal, PMIC) at
  * instruction boundaries must give the state of a run that never
  * switched.  Built as test-mic-diff.c is (samples, .opts, .input, fault
- * demos, QUICK under the sanitizers); the cycles per instruction of each
+ * demos, MD_QUICK under the sanitizers); the cycles per instruction of each
  * sample go to the diagnostics.
  */
-/* strtok_r, clock_gettime: POSIX, not C11. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L
-#endif
-
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ijvm.h"
-#include "machine.h"
 #include "mal.h"
 #include "mic1.h"
+#include "micro-diff-lib.h"
 #include "pmc.h"
 #include "pmic.h"
-#include "program.h"
-#include "ref.h"
 #include "tap.h"
 
-#ifndef MICDB_SRCDIR
-#define MICDB_SRCDIR "."
-#endif
-
-#define MAX_PROGS 4
-
-/* Under the sanitizers (the -asan build) everything runs several times
- * slower: skip the 1,000-core runs and the longest sample, which take
- * the same code paths as the rest. */
-#if defined(__SANITIZE_ADDRESS__)
-#define QUICK 1
-#else
-#define QUICK 0
-#endif
-
-/* One sample: its programs, the core ranges they run on and its input. */
-struct sample {
-	char		 name[64];
-	struct program	 prog[MAX_PROGS];
-	const struct program *ptr[MAX_PROGS];
-	uint32_t	 first[MAX_PROGS], last[MAX_PROGS];  /* ranges */
-	size_t		 nprogs;
-	uint32_t	 ncores;         /* from .opts, 1 if none */
-	int		 fixed_cores;    /* MIMD ranges: only ncores works */
-	uint8_t		*input;
-	size_t		 input_len;
-};
-
-static char *
-path_of(const char *rel)
-{
-	return xasprintf("%s/%s", MICDB_SRCDIR, rel);
-}
-
-/* A sample from programs/NAME(.jas|.opts|.input); 0 or -1. */
-static int
-sample_load(struct sample *s, const char *dir, const char *name)
-{
-	char *p, *cause = NULL, *opts = NULL;
-	uint8_t *data;
-	size_t len;
-
-	memset(s, 0, sizeof *s);
-	snprintf(s->name, sizeof s->name, "%s", name);
-	s->ncores = 1;
-	p = xasprintf("%s/%s/%s.opts", MICDB_SRCDIR, dir, name);
-	if (read_file(p, &data, &len, &cause) == 0) {
-		opts = xstrndup((const char *)data, len);
-		free(data);
-	}
-	free(cause);
-	cause = NULL;
-	free(p);
-	if (opts != NULL) {
-		char *save = NULL, *tok;
-
-		for (tok = strtok_r(opts, " \t\n", &save); tok != NULL;
-		    tok = strtok_r(NULL, " \t\n", &save)) {
-			if (strcmp(tok, "--cores") == 0 &&
-			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL) {
-				s->ncores = (uint32_t)strtoul(tok, NULL, 10);
-			} else if (strcmp(tok, "--program") == 0 &&
-			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL &&
-			    s->nprogs < MAX_PROGS) {
-				char *colon = strrchr(tok, ':'), *dash, *path;
-				size_t k = s->nprogs;
-
-				*colon = '\0';
-				s->first[k] = (uint32_t)strtoul(colon + 1, &dash,
-				    10);
-				s->last[k] = *dash == '-' ?
-				    (uint32_t)strtoul(dash + 1, NULL, 10) :
-				    s->first[k];
-				path = path_of(tok);
-				if (program_load_file(&s->prog[k], path,
-				    &cause) != 0) {
-					tap_diag("%s", cause);
-					free(cause);
-					free(path);
-					free(opts);
-					return -1;
-				}
-				free(path);
-				s->nprogs++;
-				s->fixed_cores = 1;
-			}
-		}
-		free(opts);
-	}
-	if (s->nprogs == 0) {
-		p = xasprintf("%s/%s/%s.jas", MICDB_SRCDIR, dir, name);
-		if (program_load_file(&s->prog[0], p, &cause) != 0) {
-			tap_diag("%s", cause);
-			free(cause);
-			free(p);
-			return -1;
-		}
-		free(p);
-		s->first[0] = 0;
-		s->last[0] = UINT32_MAX;
-		s->nprogs = 1;
-	}
-	for (size_t i = 0; i < s->nprogs; i++)
-		s->ptr[i] = &s->prog[i];
-	p = xasprintf("%s/%s/%s.input", MICDB_SRCDIR, dir, name);
-	if (read_file(p, &s->input, &s->input_len, &cause) != 0) {
-		free(cause);
-		s->input = NULL;
-		s->input_len = 0;
-	}
-	free(p);
-	return 0;
-}
-
-static void
-sample_free(struct sample *s)
-{
-	for (size_t i = 0; i < s->nprogs; i++)
-		program_free(&s->prog[i]);
-	free(s->input);
-}
-
-static int
-machine_for(struct machine *m, const struct sample *s, uint32_t ncores)
-{
-	struct machine_config cfg = { ncores, MM_DEFAULT_STACK_WORDS,
-	    1u << 16, 32 };
-	uint16_t *cp = xcalloc(ncores, sizeof *cp);
-	char *cause = NULL;
-	int rc;
-
-	for (uint32_t c = 0; c < ncores; c++)
-		for (size_t i = 0; i < s->nprogs; i++)
-			if (c >= s->first[i] && c <= s->last[i]) {
-				cp[c] = (uint16_t)i;
-				break;
-			}
-	rc = machine_init(m, &cfg, (const struct program **)s->ptr,
-	    s->nprogs, cp, &cause);
-	free(cp);
-	if (rc != 0) {
-		tap_diag("%s", cause);
-		free(cause);
-		return -1;
-	}
-	if (s->input_len > 0)
-		machine_add_input(m, 0, s->input, s->input_len);
-	return 0;
-}
-
-static int
-all_stopped(const struct machine *m)
-{
-	struct ref_summary sum;
-
-	ref_count(m, &sum);
-	return sum.running + sum.waiting == 0;
-}
-
-/* Run to the end: 0, or -1 when the limit ran out. */
-static int
-run_ref(struct machine *m, uint64_t limit)
-{
-	while (!all_stopped(m)) {
-		if (limit-- == 0)
-			return -1;
-		ref_step(m, NULL, NULL);
-	}
-	return 0;
-}
-
-static int
-run_pmic(struct pmic_state *st, struct machine *m, uint64_t limit)
-{
-	while (!all_stopped(m)) {
-		if (limit-- == 0)
-			return -1;
-		pmic_step(st, m, NULL, NULL);
-	}
-	return 0;
-}
-
-/*
- * Compare two final states; the first difference goes to diag.  Faulted
- * cores are compared by status and fault code only (the levels may fault
- * at different points); with strict off, only output and status.
- */
-static int
-same_state(const struct machine *a, const struct machine *b, int strict,
-    int steps)
-{
-	uint32_t n = a->cfg.ncores;
-
-	for (uint32_t c = 0; c < n; c++) {
-		const struct core *x = &a->cores[c], *y = &b->cores[c];
-		const struct buf *ox = &a->io[c].out, *oy = &b->io[c].out;
-
-		if (x->status != y->status || x->fault != y->fault) {
-			tap_diag("core %u: status %u/%u fault %u/%u", c,
-			    x->status, y->status, x->fault, y->fault);
-			return 0;
-		}
-		if (ox->len != oy->len || (ox->len &&
-		    memcmp(ox->data, oy->data, ox->len) != 0)) {
-			tap_diag("core %u: output differs (%zu vs %zu bytes)",
-			    c, ox->len, oy->len);
-			return 0;
-		}
-		if (!strict || x->status == CORE_ERROR)
-			continue;
-		if (x->pc != y->pc || x->sp != y->sp || x->lv != y->lv ||
-		    x->cpp != y->cpp) {
-			tap_diag("core %u: PC %d/%d SP %d/%d LV %d/%d CPP "
-			    "%d/%d", c, x->pc, y->pc, x->sp, y->sp, x->lv,
-			    y->lv, x->cpp, y->cpp);
-			return 0;
-		}
-		if (steps && x->steps != y->steps) {
-			tap_diag("core %u: steps %llu/%llu", c,
-			    (unsigned long long)x->steps,
-			    (unsigned long long)y->steps);
-			return 0;
-		}
-	}
-	if (!strict)
-		return 1;
-	for (size_t i = 0; i < (size_t)n * a->cfg.stack_words; i++)
-		if (a->stacks[i] != b->stacks[i]) {
-			tap_diag("stack word 0x%x of core %zu: %d/%d",
-			    MM_STACK_BASE + (unsigned)(i % a->cfg.stack_words),
-			    i / a->cfg.stack_words, a->stacks[i],
-			    b->stacks[i]);
-			return 0;
-		}
-	if (memcmp(a->globals, b->globals, MM_GLOBALS_WORDS *
-	    sizeof *a->globals) != 0) {
-		tap_diag("globals differ");
-		return 0;
-	}
-	if (a->heap_top != b->heap_top || memcmp(a->heap, b->heap,
-	    a->cfg.heap_words * sizeof *a->heap) != 0) {
-		tap_diag("heap differs (top %u/%u)", a->heap_top, b->heap_top);
-		return 0;
-	}
-	return 1;
-}
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static uint64_t
-total(const struct machine *m, int cycles)
-{
-	uint64_t t = 0;
-
-	for (uint32_t c = 0; c < m->cfg.ncores; c++)
-		t += cycles ? m->cores[c].cycles : m->cores[c].steps;
-	return t;
-}
-
-/* A sample at one core count, both levels from the start. */
+/* Sample s at one core count, both levels from the start. */
 static void
 diff_one(const struct sample *s, const struct pmic_store *cs,
     uint32_t ncores, int strict)
 {
-	struct machine a, b;
-	struct pmic_state st;
-	double t0 = now();
-	int ra, rb;
+	int finished, same;
 
-	if (machine_for(&a, s, ncores) != 0 || machine_for(&b, s, ncores) != 0) {
-		ok(0, "%s on %u cores: machine", s->name, ncores);
-		return;
-	}
-	pmic_state_init(&st, &b, cs);
-	for (uint32_t c = 0; c < ncores; c++)
-		pmic_start_core(&st, &b, c);
-	ra = run_ref(&a, 50000000);
-	rb = run_pmic(&st, &b, 500000000);
-	ok(ra == 0 && rb == 0, "%s on %u cores: both levels finish", s->name,
-	    ncores);
-	ok(same_state(&a, &b, strict, strict), "%s on %u cores: same final "
-	    "state%s", s->name, ncores, strict ? "" : " (output, status, "
-	    "fault)");
-	tap_diag("%s x%u: %llu instructions, %llu PMIC cycles (%.2f per "
-	    "instruction), %.2f s", s->name, ncores,
-	    (unsigned long long)total(&a, 0),
-	    (unsigned long long)total(&b, 1),
-	    total(&a, 0) ? (double)total(&b, 1) / (double)total(&a, 0) : 0.0,
-	    now() - t0);
-	pmic_state_free(&st);
-	machine_free(&a);
-	machine_free(&b);
-}
-
-/* A small deterministic generator (xorshift), so failures repeat. */
-static uint64_t
-rnd(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
-/* The two micro levels of a switching run. */
-struct micro {
-	struct mic1_state	mic;
-	struct pmic_state	pmic;
-};
-
-/* Run the cores that are not at a boundary of level (1 Mic-1, 2 PMIC)
- * until all are (the debugger's "run the others to their next
- * boundary"). */
-static int
-to_boundaries(struct micro *u, struct machine *m, int level)
-{
-	uint8_t *mask = xcalloc(m->cfg.ncores, 1);
-	struct ref_mask rm = { mask };
-	int rc = 0;
-
-	for (int guard = 0; ; guard++) {
-		int any = 0;
-
-		for (uint32_t c = 0; c < m->cfg.ncores; c++) {
-			const struct core *k = &m->cores[c];
-
-			mask[c] = (k->status == CORE_RUNNING) && !(level == 1 ?
-			    mic1_at_boundary(&u->mic, m, c) :
-			    pmic_at_boundary(&u->pmic, m, c));
-			any |= mask[c];
-		}
-		if (!any)
-			break;
-		if (guard > 100000) {
-			rc = -1;
-			break;
-		}
-		if (level == 1)
-			mic1_step(&u->mic, m, &rm, NULL);
-		else
-			pmic_step(&u->pmic, m, &rm, NULL);
-	}
-	free(mask);
-	return rc;
+	md_diff_one(&md_pmic, cs, s, ncores, strict, &finished, &same);
+	ok(finished, "%s on %u cores: both levels finish", s->name, ncores);
+	ok(same, "%s on %u cores: same final state%s", s->name, ncores,
+	    strict ? "" : " (output, status, fault)");
 }
 
 /* Alternate the three levels at random points; compare with a plain ISA
@@ -390,70 +42,17 @@ static void
 switch_one(const struct sample *s, const struct mic1_store *mcs,
     const struct pmic_store *pcs, uint32_t ncores, uint64_t seed)
 {
-	struct machine a, b;
-	struct micro u;
-	uint64_t x = seed, guard = 0;
-	int switches = 0, stuck = 0, level = 0, used[3] = { 0, 0, 0 };
+	const struct micro_level *const levels[] = { &md_mic1, &md_pmic };
+	const void *const stores[] = { mcs, pcs };
+	int switches;
+	unsigned used;
+	int same = md_switch_one(levels, stores, 2, s, ncores, seed,
+	    &switches, &used);
 
-	if (machine_for(&a, s, ncores) != 0 || machine_for(&b, s, ncores) != 0) {
-		ok(0, "%s: switching: machine", s->name);
-		return;
-	}
-	mic1_state_init(&u.mic, &b, mcs);
-	pmic_state_init(&u.pmic, &b, pcs);
-	(void)run_ref(&a, 50000000);
-	while (!all_stopped(&b) && guard++ < 10000) {
-		uint64_t r;
-		int next = (int)(rnd(&x) % 3);
-
-		if (next == level)
-			next = (level + 1) % 3;
-		/* leave the current level at boundaries */
-		if (level != 0) {
-			if (to_boundaries(&u, &b, level) != 0)
-				stuck = 1;
-			for (uint32_t c = 0; c < ncores; c++)
-				if ((level == 1 ? mic1_leave(&u.mic, &b, c) :
-				    pmic_leave(&u.pmic, &b, c)) != 0)
-					stuck = 1;
-		}
-		level = next;
-		used[level] = 1;
-		switches++;
-		for (uint32_t c = 0; c < ncores && level != 0; c++) {
-			if (level == 1)
-				mic1_enter(&u.mic, &b, c);
-			else
-				pmic_enter(&u.pmic, &b, c);
-		}
-		r = rnd(&x) % (level == 0 ? 3000 : 20000);
-		for (uint64_t i = 0; i < r && !all_stopped(&b); i++) {
-			if (level == 0)
-				ref_step(&b, NULL, NULL);
-			else if (level == 1)
-				mic1_step(&u.mic, &b, NULL, NULL);
-			else
-				pmic_step(&u.pmic, &b, NULL, NULL);
-		}
-	}
-	if (level != 0) {
-		if (to_boundaries(&u, &b, level) != 0)
-			stuck = 1;
-		for (uint32_t c = 0; c < ncores; c++)
-			if ((level == 1 ? mic1_leave(&u.mic, &b, c) :
-			    pmic_leave(&u.pmic, &b, c)) != 0)
-				stuck = 1;
-	}
-	(void)run_ref(&b, 50000000);
-	ok(!stuck && same_state(&a, &b, 1, 1), "%s on %u cores: %d random "
-	    "switches across ISA/MIC/PMIC%s (seed %llu) end in the "
-	    "never-switched state", s->name, ncores, switches,
-	    used[2] ? "" : " (PMIC never reached)",
+	ok(same, "%s on %u cores: %d random switches across ISA/MIC/PMIC%s "
+	    "(seed %llu) end in the never-switched state", s->name, ncores,
+	    switches, (used & 4) ? "" : " (PMIC never reached)",
 	    (unsigned long long)seed);
-	mic1_state_free(&u.mic);
-	pmic_state_free(&u.pmic);
-	machine_free(&a);
-	machine_free(&b);
 }
 
 int
@@ -475,8 +74,8 @@ main(void)
 	static struct mic1_store mcs;
 	static struct pmic_store cs;
 	struct mal_syms syms;
-	char *path = path_of("microcode/pmic.pm"), *cause = NULL;
-	double t0 = now();
+	char *path = md_path("microcode/pmic.pm"), *cause = NULL;
+	double t0 = md_now();
 
 	if (pmc_compile_file(path, &cs, &syms, &cause) != 0) {
 		ok(0, "microcode/pmic.pm compiles: %s", cause);
@@ -487,7 +86,7 @@ main(void)
 	ok(1, "microcode/pmic.pm compiles");
 	free(path);
 	mal_syms_free(&syms);
-	path = path_of("microcode/mic1.mal");
+	path = md_path("microcode/mic1.mal");
 	if (mal_assemble_file(path, &mcs, &syms, &cause) != 0) {
 		ok(0, "microcode/mic1.mal assembles: %s", cause);
 		free(cause);
@@ -501,7 +100,7 @@ main(void)
 	for (int i = 0; samples[i] != NULL; i++) {
 		struct sample s;
 
-		if (QUICK && strcmp(samples[i], "multiply") == 0)
+		if (MD_QUICK && strcmp(samples[i], "multiply") == 0)
 			continue;
 		if (sample_load(&s, "programs", samples[i]) != 0) {
 			ok(0, "%s loads", samples[i]);
@@ -511,7 +110,7 @@ main(void)
 		if (!s.fixed_cores && s.ncores > 1) {
 			diff_one(&s, &cs, 1, 1);
 			diff_one(&s, &cs, 33, 1);
-			if (!QUICK)
+			if (!MD_QUICK)
 				diff_one(&s, &cs, 1000, 1);
 		}
 		sample_free(&s);
@@ -559,6 +158,6 @@ main(void)
 			sample_free(&s);
 		}
 	}
-	tap_diag("total %.1f s", now() - t0);
+	tap_diag("total %.1f s", md_now() - t0);
 	return done_testing();
 }

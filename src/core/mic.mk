@@ -10,6 +10,8 @@
 # Makefile.am does for test-asm.
 
 core_sources += \
+	src/core/devword.c \
+	src/core/devword.h \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \
@@ -53,7 +55,8 @@ tests_test_mal_SOURCES = tests/test-mal.c tests/tap.h
 tests_test_mal_LDADD = src/core/libcore.a
 tests_test_mic1_SOURCES = tests/test-mic1.c tests/tap.h
 tests_test_mic1_LDADD = src/core/libcore.a
-tests_test_mic_diff_SOURCES = tests/test-mic-diff.c tests/tap.h
+tests_test_mic_diff_SOURCES = tests/test-mic-diff.c tests/tap.h \
+	tests/micro-diff-lib.c tests/micro-diff-lib.h
 tests_test_mic_diff_LDADD = src/core/libcore.a
 
 san_tests += tests/test-mal-asan tests/test-mic1-asan tests/test-mic-diff-asan
@@ -64,7 +67,7 @@ tests_test_mic1_asan_SOURCES = tests/test-mic1.c tests/tap.h $(core_sources)
 tests_test_mic1_asan_CFLAGS = $(san_cflags)
 tests_test_mic1_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_mic_diff_asan_SOURCES = tests/test-mic-diff.c tests/tap.h \
-	$(core_sources)
+	tests/micro-diff-lib.c tests/micro-diff-lib.h $(core_sources)
 tests_test_mic_diff_asan_CFLAGS = $(san_cflags)
 tests_test_mic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 

@@ -331,123 +331,6 @@ mic1_fault(struct mic1_state *st, struct machine *m, uint32_t core,
 	c->fault_op = op < 0 ? 0 : (uint8_t)op;
 }
 
-/* ---- memory and device words ------------------------------------------ */
-
-/* Device words a READ may name. */
-static int
-mic1_dev_readable(int32_t addr)
-{
-	switch (addr) {
-	case MM_DEV_CONSOLE:
-	case MM_DEV_COREID:
-	case MM_DEV_NCORES:
-	case MM_DEV_NEWARRAY:
-	case MM_DEV_ATOM_ADD:
-	case MM_DEV_GLOBALS:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-/* Step 3, READ: may this core read addr?  FAULT_NONE or the fault. */
-static int
-mic1_read_check(const struct machine *m, uint32_t core, int32_t addr)
-{
-	int32_t dummy;
-
-	if (addr < 0)
-		return mic1_dev_readable(addr) ? FAULT_NONE : FAULT_MEM_RANGE;
-	return machine_read_word(m, core, addr, &dummy);
-}
-
-/* Step 2, READ: the word at a checked address, with the device's side
- * effect. */
-static int32_t
-mic1_read_complete(struct mic1_state *st, struct machine *m, uint32_t core,
-    int32_t addr)
-{
-	const struct mic1_core *k = &st->core[core];
-	int32_t v = 0;
-	int in;
-
-	switch (addr) {
-	case MM_DEV_CONSOLE:
-		in = machine_take_input(m, core);
-		return in < 0 ? 0 : in;
-	case MM_DEV_COREID:
-		return (int32_t)core;
-	case MM_DEV_NCORES:
-		return (int32_t)m->cfg.ncores;
-	case MM_DEV_NEWARRAY:
-		return k->new_ref;
-	case MM_DEV_ATOM_ADD:
-		return k->atom_old;
-	case MM_DEV_GLOBALS:
-		return MM_GLOBALS_BASE;
-	default:
-		/* Checked at issue; the map does not change in between. */
-		(void)machine_read_word(m, core, addr, &v);
-		return v;
-	}
-}
-
-/* Step 3, WRITE of v at addr.  FAULT_NONE or the fault to raise; device
- * writes may change the core's status. */
-static int
-mic1_write(struct mic1_state *st, struct machine *m, uint32_t core,
-    int32_t addr, int32_t v)
-{
-	struct core *c = &m->cores[core];
-	struct mic1_core *k = &st->core[core];
-	int32_t old, ref;
-	int fault = FAULT_NONE;
-
-	if (addr >= 0)
-		return machine_write_word(m, core, addr, v);
-	switch (addr) {
-	case MM_DEV_HALT:
-		c->status = CORE_HALTED;
-		break;
-	case MM_DEV_ERROR:
-		/* The value names the fault, so that a microprogram's
-		 * checks report what the ISA level would ("array index out
-		 * of bounds"); anything else is the device's own code. */
-		mic1_fault(st, m, core, v > FAULT_NONE && v < FAULT_COUNT ?
-		    v : FAULT_ERR_DEVICE);
-		break;
-	case MM_DEV_CONSOLE:
-		buf_put_u8(&m->io[core].out, (uint8_t)v);
-		break;
-	case MM_DEV_BARRIER:
-		/* mic1_step's barrier rule makes it RUNNING again. */
-		c->status = CORE_WAITING;
-		break;
-	case MM_DEV_NEWARRAY:
-		ref = machine_new_array(m, v, &fault);
-		if (fault != FAULT_NONE)
-			return fault;
-		k->new_ref = ref;
-		break;
-	case MM_DEV_ATOM_ADDR:
-		k->atom_addr = v;
-		break;
-	case MM_DEV_ATOM_ADD:
-		/* One core at a time here, so atomic for free. */
-		if ((fault = machine_read_word(m, core, k->atom_addr, &old)) !=
-		    FAULT_NONE)
-			return fault;
-		if ((fault = machine_write_word(m, core, k->atom_addr,
-		    (int32_t)((uint32_t)old + (uint32_t)v))) != FAULT_NONE)
-			return fault;
-		k->atom_old = old;
-		break;
-	default:
-		return FAULT_MEM_RANGE;	/* read-only or no device */
-	}
-	return FAULT_NONE;
-}
-
 /* ---- one micro-cycle ---------------------------------------------------- */
 
 /* The B bus.  MBR is the byte as fetched; MBR sign-extends it. */
@@ -563,7 +446,7 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 
 	/* 2: last cycle's memory operations complete. */
 	if (k->pending & MIC1_PEND_READ)
-		c->mdr = mic1_read_complete(st, m, core, k->mar_latch);
+		c->mdr = devword_read(m, core, &k->dev, k->mar_latch);
 	if (k->pending & MIC1_PEND_FETCH) {
 		int byte = machine_fetch_byte(m, core, k->pc_latch);
 
@@ -576,21 +459,14 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	/* 3: this cycle's.  A device write may stop the core; the cycle
 	 * still completes (a WAITING core resumes after it). */
 	if (mem & MIC1_MEM_WRITE) {
-		if ((fault = mic1_write(st, m, core, mar1, mdr1)) != FAULT_NONE) {
-			/* A write just past the stack region is a push or a
-			 * frame that did not fit: say so, as the ISA does. */
-			if (fault == FAULT_MEM_RANGE && mar1 >= MM_STACK_BASE +
-			    (int64_t)m->cfg.stack_words &&
-			    mar1 < MM_GLOBALS_BASE)
-				fault = FAULT_STACK_OVERFLOW;
+		if ((fault = devword_write(m, core, &k->dev, mar1, mdr1)) !=
+		    FAULT_NONE) {
 			mic1_fault(st, m, core, fault);
 			return 1;
 		}
-		if (c->status == CORE_ERROR)
-			return 1;
 	}
 	if (mem & MIC1_MEM_READ) {
-		if ((fault = mic1_read_check(m, core, mar1)) != FAULT_NONE) {
+		if ((fault = devword_read_check(m, core, mar1)) != FAULT_NONE) {
 			mic1_fault(st, m, core, fault);
 			return 1;
 		}

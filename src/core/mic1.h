@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devword.h"
 #include "machine.h"
 #include "ref.h"
 #include "util.h"
@@ -248,9 +249,7 @@ struct mic1_core {
 	int32_t		insn_pc;     /* PC at the last instruction boundary:
 					the ISA instruction being executed,
 					reported as fault_pc */
-	int32_t		new_ref;     /* device -7: last allocated array */
-	int32_t		atom_addr;   /* device -8: latched word address */
-	int32_t		atom_old;    /* device -9: old value of the last add */
+	DEV_LATCH_MEMBER;            /* devices -7, -8, -9 (devword.h) */
 	uint8_t		pending;     /* MIC1_PEND_* in flight */
 	uint8_t		mbr_state;   /* enum mic1_mbr */
 	uint64_t	mir;         /* the last micro-instruction executed */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devword.h"
 #include "ijvm.h"
 #include "pmic.h"
 
@@ -65,95 +66,6 @@ pmic_fetch(struct pmic_core *k, struct machine *m, uint32_t core)
 	}
 	c->mbr = (int32_t)v;
 	k->mbr_addr = c->pc;
-}
-
-/* ---- memory and device words ------------------------------------------ */
-
-/* READ of addr: FAULT_NONE with *v, or the fault. */
-static int
-pmic_read(struct pmic_state *st, struct machine *m, uint32_t core,
-    int32_t addr, int32_t *v)
-{
-	const struct pmic_core *k = &st->core[core];
-	int in;
-
-	switch (addr) {
-	case MM_DEV_CONSOLE:
-		in = machine_take_input(m, core);
-		*v = in < 0 ? 0 : in;
-		return FAULT_NONE;
-	case MM_DEV_COREID:
-		*v = (int32_t)core;
-		return FAULT_NONE;
-	case MM_DEV_NCORES:
-		*v = (int32_t)m->cfg.ncores;
-		return FAULT_NONE;
-	case MM_DEV_NEWARRAY:
-		*v = k->new_ref;
-		return FAULT_NONE;
-	case MM_DEV_ATOM_ADD:
-		*v = k->atom_old;
-		return FAULT_NONE;
-	case MM_DEV_GLOBALS:
-		*v = MM_GLOBALS_BASE;
-		return FAULT_NONE;
-	default:
-		if (addr < 0)
-			return FAULT_MEM_RANGE;
-		return machine_read_word(m, core, addr, v);
-	}
-}
-
-/* WRITE of v at addr: FAULT_NONE or the fault to raise; device writes
- * may change the core's status. */
-static int
-pmic_write(struct pmic_state *st, struct machine *m, uint32_t core,
-    int32_t addr, int32_t v)
-{
-	struct core *c = &m->cores[core];
-	struct pmic_core *k = &st->core[core];
-	int32_t old, ref;
-	int fault = FAULT_NONE;
-
-	if (addr >= 0)
-		return machine_write_word(m, core, addr, v);
-	switch (addr) {
-	case MM_DEV_HALT:
-		c->status = CORE_HALTED;
-		break;
-	case MM_DEV_ERROR:
-		/* The value names the fault, as at the Mic-1 level. */
-		pmic_fault(st, m, core, v > FAULT_NONE && v < FAULT_COUNT ?
-		    v : FAULT_ERR_DEVICE);
-		break;
-	case MM_DEV_CONSOLE:
-		buf_put_u8(&m->io[core].out, (uint8_t)v);
-		break;
-	case MM_DEV_BARRIER:
-		c->status = CORE_WAITING;	/* pmic_step releases it */
-		break;
-	case MM_DEV_NEWARRAY:
-		ref = machine_new_array(m, v, &fault);
-		if (fault != FAULT_NONE)
-			return fault;
-		k->new_ref = ref;
-		break;
-	case MM_DEV_ATOM_ADDR:
-		k->atom_addr = v;
-		break;
-	case MM_DEV_ATOM_ADD:
-		if ((fault = machine_read_word(m, core, k->atom_addr, &old)) !=
-		    FAULT_NONE)
-			return fault;
-		if ((fault = machine_write_word(m, core, k->atom_addr,
-		    (int32_t)((uint32_t)old + (uint32_t)v))) != FAULT_NONE)
-			return fault;
-		k->atom_old = old;
-		break;
-	default:
-		return FAULT_MEM_RANGE;
-	}
-	return FAULT_NONE;
 }
 
 /* ---- one cycle ---------------------------------------------------------- */
@@ -265,24 +177,16 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), res[i]);
 
 	if (pmic_cu_mem(mi->cu[2])) {
-		fault = pmic_write(st, m, core, c->mar, c->mdr);
+		fault = devword_write(m, core, &k->dev, c->mar, c->mdr);
 		if (fault != FAULT_NONE) {
-			/* A write just past the stack region is a push or a
-			 * frame that did not fit: say so, as the ISA does. */
-			if (fault == FAULT_MEM_RANGE && c->mar >= MM_STACK_BASE +
-			    (int64_t)m->cfg.stack_words &&
-			    c->mar < MM_GLOBALS_BASE)
-				fault = FAULT_STACK_OVERFLOW;
 			pmic_fault(st, m, core, fault);
 			return 1;
 		}
-		if (c->status == CORE_ERROR)
-			return 1;
 	}
 	if (pmic_cu_mem(mi->cu[1])) {
 		int32_t v;
 
-		if ((fault = pmic_read(st, m, core, c->mar, &v)) !=
+		if ((fault = devword_read_now(m, core, &k->dev, c->mar, &v)) !=
 		    FAULT_NONE) {
 			pmic_fault(st, m, core, fault);
 			return 1;

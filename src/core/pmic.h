@@ -61,6 +61,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "devword.h"
 #include "machine.h"
 #include "ref.h"
 #include "util.h"
@@ -222,9 +223,7 @@ struct pmic_core {
 	int32_t		g0, g1;
 	int32_t		mbr_addr;    /* byte address of MBR0 */
 	int32_t		insn_pc;     /* PC of the ISA instruction running */
-	int32_t		new_ref;     /* device -7 */
-	int32_t		atom_addr;   /* device -8 */
-	int32_t		atom_old;    /* device -9 */
+	DEV_LATCH_MEMBER;            /* devices -7, -8, -9 (devword.h) */
 	uint8_t		mbr_valid;   /* bit i: MBRi came from the text */
 	uint8_t		entry;       /* MPC was reached by a dispatch */
 };

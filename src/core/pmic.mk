@@ -46,12 +46,13 @@ tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 shell_tests += tests/pmic-cc.sh tests/pmic-prog.sh
 
 unit_tests += tests/test-pmic-diff
-tests_test_pmic_diff_SOURCES = tests/test-pmic-diff.c tests/tap.h
+tests_test_pmic_diff_SOURCES = tests/test-pmic-diff.c tests/tap.h \
+	tests/micro-diff-lib.c tests/micro-diff-lib.h
 tests_test_pmic_diff_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmic-diff-asan
 tests_test_pmic_diff_asan_SOURCES = tests/test-pmic-diff.c tests/tap.h \
-	$(core_sources)
+	tests/micro-diff-lib.c tests/micro-diff-lib.h $(core_sources)
 tests_test_pmic_diff_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 

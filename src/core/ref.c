@@ -35,6 +35,7 @@
  */
 #include <stdint.h>
 
+#include "devword.h"
 #include "ijvm.h"
 #include "machine.h"
 #include "ref.h"
@@ -306,10 +307,12 @@ ref_exec(struct machine *m, uint32_t core)
 		m->globals[U16(0)] = S(sp--);
 		break;
 	case OP_ATOMICADD:
-		/* One core at a time here, so atomic for free. */
-		idx = U16(0);
-		v = m->globals[idx];
-		m->globals[idx] = (int32_t)((uint32_t)v + (uint32_t)S(sp));
+		/* The atomic-add device's own add; a 16-bit index is
+		 * always inside the globals. */
+		fault = devword_atomic_add(m, core,
+		    MM_GLOBALS_BASE + (int32_t)U16(0), S(sp), &v);
+		if (fault != FAULT_NONE)
+			break;
 		S(sp) = v;
 		break;
 	case OP_INVOKEVIRTUAL: {
@@ -399,11 +402,10 @@ ref_exec(struct machine *m, uint32_t core)
 		c->status = CORE_WAITING;
 		break;
 	case OP_IN:
-		v = machine_take_input(m, core);
-		S(++sp) = v < 0 ? 0 : v;
+		S(++sp) = devword_console_in(m, core);
 		break;
 	case OP_OUT:
-		buf_put_u8(&m->io[core].out, (uint8_t)S(sp--));
+		devword_console_out(m, core, S(sp--));
 		break;
 	case OP_ERR:
 		fault = FAULT_ERR;

@@ -1,5 +1,7 @@
 /*
- * The Mic-1 C simulator behind the engine interface (see engine-mic.h).
+ * The Mic-1 C simulator behind the engine interface (see engine-mic.h),
+ * and the body every host micro-level engine shares (engine-pmic.c is
+ * the PMIC level's descriptor over it).
  *
  * Like engine-ref.c, memory is the machine's own, so reads and writes are
  * direct and there is nothing to synchronise; a run steps micro-cycles
@@ -30,57 +32,56 @@
 #define MICDB_PKGDATADIR "/usr/local/share/micdb"
 #endif
 
-struct engine_mic {
-	struct mic1_state	 st;
-	uint8_t			*seen;     /* per core: fault already reported */
+/* ---- the micro engine body, shared by the micro levels ------------------ */
+
+struct engine_micro {
+	const struct engine_micro_level	*lv;
+	void				*st;       /* lv->state_size bytes */
+	uint8_t				*seen;     /* per core: fault reported */
 };
 
-struct mic1_state *
-engine_mic_state(struct engine *e)
+void *
+engine_micro_state(struct engine *e)
 {
-	return &((struct engine_mic *)e->impl)->st;
+	return ((struct engine_micro *)e->impl)->st;
 }
 
-static void
-mic_step_fn(void *arg, struct machine *m, const struct ref_mask *mask,
-    struct ref_summary *sum)
-{
-	mic1_step(arg, m, mask, sum);
-}
-
-static int
-mic_run(struct engine *e, const struct engine_run *r,
+int
+engine_micro_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
-	struct engine_mic *em = e->impl;
+	struct engine_micro *em = e->impl;
 
 	(void)cause;
-	return engine_host_run(e, r, stop, mic_step_fn, &em->st, em->seen,
+	return engine_host_run(e, r, stop, em->lv->step, em->st, em->seen,
 	    ENGINE_BP_ON_MPC);
 }
 
-static int
-mic_nothing(struct engine *e, char **cause)
+/* push_cores and sync_memory: memory and registers are the machine's
+ * own, there is nothing to send. */
+int
+engine_micro_nothing(struct engine *e, char **cause)
 {
 	(void)e;
 	(void)cause;
 	return 0;
 }
 
-static void
-mic_add_input(struct engine *e, uint32_t core, const uint8_t *data,
+void
+engine_micro_add_input(struct engine *e, uint32_t core, const uint8_t *data,
     size_t len)
 {
 	machine_add_input(e->m, core, data, len);
 }
 
-static void
-mic_free(struct engine *e)
+void
+engine_micro_free(struct engine *e)
 {
-	struct engine_mic *em = e->impl;
+	struct engine_micro *em = e->impl;
 
 	if (em != NULL) {
-		mic1_state_free(&em->st);
+		em->lv->state_free(em->st);
+		free(em->st);
 		free(em->seen);
 		free(em);
 	}
@@ -89,34 +90,26 @@ mic_free(struct engine *e)
 	memset(e, 0, sizeof *e);
 }
 
-static int
-mic_at_boundary(struct engine *e, uint32_t core)
+int
+engine_micro_at_boundary(struct engine *e, uint32_t core)
 {
-	return mic1_at_boundary(engine_mic_state(e), e->m, core);
+	struct engine_micro *em = e->impl;
+
+	return em->lv->at_boundary(em->st, e->m, core);
 }
 
-static const struct engine_ops mic_ops = {
-	.name = "mic",
-	.run = mic_run,
-	.read_words = engine_host_read_words,
-	.write_word = engine_host_write_word,
-	.push_cores = mic_nothing,
-	.sync_memory = mic_nothing,
-	.add_input = mic_add_input,
-	.at_boundary = mic_at_boundary,
-	.free = mic_free,
-};
-
 int
-engine_mic_create(struct engine *e, struct machine *m,
-    const struct mic1_store *cs, char **cause)
+engine_micro_create(struct engine *e, const struct engine_micro_level *lv,
+    struct machine *m, const void *cs, char **cause)
 {
-	struct engine_mic *em;
+	struct engine_micro *em;
 
 	(void)cause;
 	memset(e, 0, sizeof *e);
 	em = xcalloc(1, sizeof *em);
-	mic1_state_init(&em->st, m, cs);
+	em->lv = lv;
+	em->st = xcalloc(1, lv->state_size);
+	lv->state_init(em->st, m, cs);
 	em->seen = xcalloc(m->cfg.ncores, 1);
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
 		const struct core *core = &m->cores[c];
@@ -126,20 +119,20 @@ engine_mic_create(struct engine *e, struct machine *m,
 			em->seen[c] = 1;
 		if (core->steps == 0 && core->cycles == 0 &&
 		    core->status == CORE_RUNNING)
-			mic1_start_core(&em->st, m, c);
+			lv->start_core(em->st, m, c);
 		else
-			mic1_enter(&em->st, m, c);
+			lv->enter(em->st, m, c);
 	}
-	e->ops = &mic_ops;
+	e->ops = lv->ops;
 	e->m = m;
 	e->impl = em;
 	return 0;
 }
 
 int
-engine_mic_leave_all(struct engine *e, char **cause)
+engine_micro_leave_all(struct engine *e, char **cause)
 {
-	struct engine_mic *em = e->impl;
+	struct engine_micro *em = e->impl;
 	struct machine *m = e->m;
 
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
@@ -147,7 +140,7 @@ engine_mic_leave_all(struct engine *e, char **cause)
 
 		if ((core->status == CORE_RUNNING ||
 		    core->status == CORE_WAITING) &&
-		    !mic1_at_boundary(&em->st, m, c)) {
+		    !em->lv->at_boundary(em->st, m, c)) {
 			*cause = xasprintf("core %u is inside an instruction "
 			    "(MPC 0x%03x): run it to the next boundary first",
 			    c, (unsigned)core->mpc);
@@ -155,8 +148,86 @@ engine_mic_leave_all(struct engine *e, char **cause)
 		}
 	}
 	for (uint32_t c = 0; c < m->cfg.ncores; c++)
-		(void)mic1_leave(&em->st, m, c);
+		(void)em->lv->leave(em->st, m, c);
 	return 0;
+}
+
+/* ---- the Mic-1 level ----------------------------------------------------- */
+
+static void
+mic_init(void *st, const struct machine *m, const void *cs)
+{
+	mic1_state_init(st, m, cs);
+}
+
+static void
+mic_fini(void *st)
+{
+	mic1_state_free(st);
+}
+
+static void
+mic_start(void *st, struct machine *m, uint32_t core)
+{
+	mic1_start_core(st, m, core);
+}
+
+static void
+mic_enter(void *st, struct machine *m, uint32_t core)
+{
+	mic1_enter(st, m, core);
+}
+
+static int
+mic_leave(void *st, struct machine *m, uint32_t core)
+{
+	return mic1_leave(st, m, core);
+}
+
+static int
+mic_boundary(const void *st, const struct machine *m, uint32_t core)
+{
+	return mic1_at_boundary(st, m, core);
+}
+
+static void
+mic_step(void *st, struct machine *m, const struct ref_mask *mask,
+    struct ref_summary *sum)
+{
+	mic1_step(st, m, mask, sum);
+}
+
+static const struct engine_ops mic_ops = ENGINE_MICRO_OPS("mic");
+
+static const struct engine_micro_level mic_level = {
+	.ops = &mic_ops,
+	.state_size = sizeof(struct mic1_state),
+	.state_init = mic_init,
+	.state_free = mic_fini,
+	.start_core = mic_start,
+	.enter = mic_enter,
+	.leave = mic_leave,
+	.at_boundary = mic_boundary,
+	.step = mic_step,
+};
+
+int
+engine_mic_create(struct engine *e, struct machine *m,
+    const struct mic1_store *cs, char **cause)
+{
+	return engine_micro_create(e, &mic_level, m, cs, cause);
+}
+
+struct mic1_state *
+engine_mic_state(struct engine *e)
+{
+	return engine_micro_state(e);
+}
+
+int
+engine_mic_leave_all(struct engine *e, char **cause)
+{
+	return engine_micro_leave_all(e, cause);
 }
 
 /* ---- microcode files ----------------------------------------------------- */
@@ -170,9 +241,12 @@ has_suffix(const char *s, const char *suffix)
 }
 
 int
-engine_mic_load_microcode(const char *path, struct mic1_store *cs,
-    struct mal_syms *syms, char **cause)
+engine_micro_load_microcode(const struct engine_micro_format *f,
+    const char *path, void *cs, struct mal_syms *syms, char **cause)
 {
+	struct mal_errors errs;
+	struct mal_syms tmp;
+	struct buf b = { 0 };
 	uint8_t *data;
 	size_t len;
 	uint32_t magic;
@@ -183,48 +257,83 @@ engine_mic_load_microcode(const char *path, struct mic1_store *cs,
 	if (read_file(path, &data, &len, cause) != 0)
 		return -1;
 	magic = len >= 4 ? get_be32(data) : 0;
-	if (magic == MIC1_FILE_MAGIC || magic == 0x78563412u ||
-	    has_suffix(path, ".mic1")) {
+	if (magic == f->magic || magic == f->magic_swapped ||
+	    has_suffix(path, f->suffix)) {
+		size_t k = strlen(f->suffix);
 		char *sympath, *ignored = NULL;
 		struct mal_syms s;
 
-		rc = mic1_store_parse(cs, path, data, len, cause);
+		rc = f->parse(cs, path, data, len, cause);
 		free(data);
 		if (rc != 0 || syms == NULL)
 			return rc;
-		/* Symbols, if mic1-as -s left them next to the store. */
-		sympath = has_suffix(path, ".mic1") ?
-		    xasprintf("%.*s.sym", (int)(strlen(path) - 5), path) :
+		/* Symbols, if the translator's -s left them next to the
+		 * store. */
+		sympath = has_suffix(path, f->suffix) ?
+		    xasprintf("%.*s.sym", (int)(strlen(path) - k), path) :
 		    xasprintf("%s.sym", path);
 		if (access(sympath, R_OK) == 0 &&
 		    mal_syms_load_file(&s, sympath, &ignored) == 0) {
 			*syms = s;
-			cs->main1 = s.main1;
+			if (f->syms_loaded != NULL)
+				f->syms_loaded(cs, &s);
 		}
 		free(ignored);
 		free(sympath);
 		return 0;
 	}
-	{
-		struct mal_errors errs;
-		struct mal_syms tmp;
-		struct buf b = { 0 };
-
-		rc = mal_assemble(path, (const char *)data, len, cs,
-		    syms ? syms : &tmp, &errs);
-		free(data);
-		if (rc == 0) {
-			if (syms == NULL)
-				mal_syms_free(&tmp);
-			return 0;
-		}
-		for (size_t i = 0; i < errs.count; i++)
-			buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
-		buf_put_u8(&b, 0);
-		*cause = (char *)b.data;
-		mal_errors_free(&errs);
-		return -1;
+	rc = f->translate(path, (const char *)data, len, cs,
+	    syms ? syms : &tmp, &errs);
+	free(data);
+	if (rc == 0) {
+		if (syms == NULL)
+			mal_syms_free(&tmp);
+		return 0;
 	}
+	for (size_t i = 0; i < errs.count; i++)
+		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
+	buf_put_u8(&b, 0);
+	*cause = (char *)b.data;
+	mal_errors_free(&errs);
+	return -1;
+}
+
+static int
+mic_parse(void *cs, const char *path, const uint8_t *data, size_t len,
+    char **cause)
+{
+	return mic1_store_parse(cs, path, data, len, cause);
+}
+
+static int
+mic_translate(const char *path, const char *src, size_t len, void *cs,
+    struct mal_syms *syms, struct mal_errors *errs)
+{
+	return mal_assemble(path, src, len, cs, syms, errs);
+}
+
+/* A .mic1 does not record where Main1 is; its symbols do. */
+static void
+mic_syms_loaded(void *cs, const struct mal_syms *s)
+{
+	((struct mic1_store *)cs)->main1 = s->main1;
+}
+
+int
+engine_mic_load_microcode(const char *path, struct mic1_store *cs,
+    struct mal_syms *syms, char **cause)
+{
+	static const struct engine_micro_format mic1_format = {
+		.magic = MIC1_FILE_MAGIC,
+		.magic_swapped = 0x78563412u,
+		.suffix = ".mic1",
+		.parse = mic_parse,
+		.translate = mic_translate,
+		.syms_loaded = mic_syms_loaded,
+	};
+
+	return engine_micro_load_microcode(&mic1_format, path, cs, syms,
+	    cause);
 }
 
 /* The directory of the running executable, NULL if unknown. */
@@ -245,7 +354,7 @@ exe_dir(void)
 }
 
 char *
-engine_mic_default_microcode(void)
+engine_micro_default_microcode(const char *file)
 {
 	const char *env = getenv("MICDB_MICROCODE_DIR");
 	char *exe, *src, *installed;
@@ -253,7 +362,7 @@ engine_mic_default_microcode(void)
 	struct stat sb;
 
 	if (env != NULL && *env != '\0')
-		return xasprintf("%s/mic1.mal", env);
+		return xasprintf("%s/%s", env, file);
 	/* Run from the build tree (an in-tree build puts the binaries
 	 * under the source tree): the microcode being edited there. */
 	src = realpath(MICDB_SRCDIR, NULL);
@@ -265,13 +374,19 @@ engine_mic_default_microcode(void)
 	}
 	free(exe);
 	free(src);
-	installed = xasprintf("%s/microcode/mic1.mal", MICDB_PKGDATADIR);
+	installed = xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
 	if (!in_tree && stat(installed, &sb) == 0)
 		return installed;
 	free(installed);
-	src = xasprintf("%s/microcode/mic1.mal", MICDB_SRCDIR);
+	src = xasprintf("%s/microcode/%s", MICDB_SRCDIR, file);
 	if (in_tree || stat(src, &sb) == 0)
 		return src;
 	free(src);
-	return xasprintf("%s/microcode/mic1.mal", MICDB_PKGDATADIR);
+	return xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+}
+
+char *
+engine_mic_default_microcode(void)
+{
+	return engine_micro_default_microcode("mic1.mal");
 }

@@ -54,4 +54,74 @@ int	engine_mic_load_microcode(const char *path, struct mic1_store *cs,
  */
 char	*engine_mic_default_microcode(void);
 
+/* ---- the body of every host micro-level engine ---------------------------
+ *
+ * A micro level (Mic-1 here, PMIC in engine-pmic.c) is a descriptor: its
+ * simulator's functions over an opaque per-level state, and its
+ * engine_ops (ENGINE_MICRO_OPS, which differ only in the name).  The
+ * engine body - creation with the start-or-enter rule, runs, leaving at
+ * boundaries, microcode files - is written once, in engine-mic.c.
+ */
+struct engine_micro_level {
+	const struct engine_ops	*ops;
+	size_t	 state_size;
+	void	 (*state_init)(void *st, const struct machine *m,
+		    const void *cs);
+	void	 (*state_free)(void *st);
+	/* A core that never ran: the level's start state. */
+	void	 (*start_core)(void *st, struct machine *m, uint32_t core);
+	/* A core at an ISA boundary enters the level there. */
+	void	 (*enter)(void *st, struct machine *m, uint32_t core);
+	int	 (*leave)(void *st, struct machine *m, uint32_t core);
+	int	 (*at_boundary)(const void *st, const struct machine *m,
+		    uint32_t core);
+	engine_step_fn	 step;
+};
+
+int	engine_micro_run(struct engine *e, const struct engine_run *r,
+	    struct engine_stop *stop, char **cause);
+int	engine_micro_nothing(struct engine *e, char **cause);
+void	engine_micro_add_input(struct engine *e, uint32_t core,
+	    const uint8_t *data, size_t len);
+int	engine_micro_at_boundary(struct engine *e, uint32_t core);
+void	engine_micro_free(struct engine *e);
+
+/* The engine_ops of a micro level called name. */
+#define ENGINE_MICRO_OPS(name_) {					\
+	.name = (name_),						\
+	.run = engine_micro_run,					\
+	.read_words = engine_host_read_words,				\
+	.write_word = engine_host_write_word,				\
+	.push_cores = engine_micro_nothing,				\
+	.sync_memory = engine_micro_nothing,				\
+	.add_input = engine_micro_add_input,				\
+	.at_boundary = engine_micro_at_boundary,			\
+	.free = engine_micro_free,					\
+}
+
+/* engine_mic_create and the others, for level lv over store cs. */
+int	engine_micro_create(struct engine *e,
+	    const struct engine_micro_level *lv, struct machine *m,
+	    const void *cs, char **cause);
+void	*engine_micro_state(struct engine *e);
+int	engine_micro_leave_all(struct engine *e, char **cause);
+
+/* A control-store file format and the translator of its source. */
+struct engine_micro_format {
+	uint32_t	 magic, magic_swapped;
+	const char	*suffix;        /* ".mic1" */
+	int	(*parse)(void *cs, const char *path, const uint8_t *data,
+		    size_t len, char **cause);
+	int	(*translate)(const char *path, const char *src, size_t len,
+		    void *cs, struct mal_syms *syms, struct mal_errors *errs);
+	/* Symbols of a stored control store were found (NULL: ignore). */
+	void	(*syms_loaded)(void *cs, const struct mal_syms *s);
+};
+
+/* engine_mic_load_microcode for format f. */
+int	engine_micro_load_microcode(const struct engine_micro_format *f,
+	    const char *path, void *cs, struct mal_syms *syms, char **cause);
+/* engine_mic_default_microcode for the microprogram file (mic1.mal). */
+char	*engine_micro_default_microcode(const char *file);
+
 #endif
