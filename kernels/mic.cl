@@ -659,6 +659,11 @@ done:
 #endif
 	if (!valid)
 		return;
+	/* news for the host (context.h CTX_H_NOTE): without it the host
+	 * reads back only the header */
+	if (stop_step != CTX_NONE || event_step != 0 || out_len != 0 ||
+	    in_pos != 0)
+		atomic_or(ctx + CTX_H_NOTE, 1u);
 	F(CTX_C_PC) = (uint)pc;
 	F(CTX_C_SP) = (uint)sp;
 	F(CTX_C_LV) = (uint)lv;

@@ -41,7 +41,8 @@ struct ocl_engine_stats {
  */
 int	engine_ocl_create(struct engine *e, struct machine *m,
 	    const char *device_sel, char **cause);
-/* The records of every warp after the last run; nwarps may be NULL. */
+/* The records of every warp after the last run; nwarps may be NULL.  The
+ * functions from here on work on the engine of any level. */
 const struct ocl_warp_record *engine_ocl_warps(struct engine *e,
 	    size_t *nwarps);
 /* Steps per launch: 0 adapts to the device (the default; the environment
@@ -67,6 +68,11 @@ struct ocl_mem_need {
 void	engine_ocl_mem_need(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,
 	    size_t max_wg, struct ocl_mem_need *need);
+/* The same for a level whose kernel adds sec_fields words per core to
+ * the context (engine_ocl_mem_need: 0, the ISA level). */
+void	engine_ocl_mem_need_fields(const struct machine_config *cfg,
+	    const struct program *const *progs, size_t nprogs, int gpu,
+	    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need);
 /* "platform / device" of the engine. */
 const char *engine_ocl_device_name(struct engine *e);
 

@@ -11,6 +11,7 @@ src_ocl_libocl_a_SOURCES = \
 	src/core/context.h \
 	src/ocl/engine-ocl.c \
 	src/ocl/engine-ocl.h \
+	src/ocl/ocl-level.h \
 	src/ocl/ocl.c \
 	src/ocl/ocl.h
 src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg \
