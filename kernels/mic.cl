@@ -22,6 +22,13 @@
  * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
  * lanes of a warp took it.
  *
+ * Divergent against uniform (micdb bench, H200, 32,768 cores): per lane
+ * that runs, a divergent warp-cycle costs about 8% more than a uniform
+ * one (control-store bank conflicts, stack and text gathers over several
+ * sectors); the rest of bench's gap is lanes idle because their core
+ * already waits at the final BARRIER (SIMD efficiency falls from 0.98 to
+ * 0.72 as the step budget grows), not the kernel.
+ *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
  */
@@ -69,13 +76,18 @@ enum {
 /* An all-ones mask when bit i of x is set. */
 #define BITMASK(x, i) (0u - (((uint)(x) >> (i)) & 1u))
 
+/* n more warp-steps with the same count in bin m (a run of equal counts
+ * is one update: a global read-modify-write per step would stall lane 0
+ * on memory latency). */
 static void
-hist_add(__global uint *rec, uint n)
+hist_addn(__global uint *rec, uint m, uint n)
 {
-	__global uint *h = rec + CTX_W_HIST + 2 * (n - 1);
+	__global uint *h = rec + CTX_W_HIST + 2 * (m - 1);
+	uint lo = h[0] + n;
 
-	if (++h[0] == 0)
+	if (lo < n)
 		h[1]++;
+	h[0] = lo;
 }
 
 static void
@@ -184,6 +196,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	int atom_addr = (int)M(CTXM_C_ATOM_ADDR);
 	int atom_old = (int)M(CTXM_C_ATOM_OLD);
 	uint pending = M(CTXM_C_PENDING), mbr_state = M(CTXM_C_MBR_STATE);
+	__global int *rd_p;     /* where the pending READ loads from */
 	uint mir_d0 = 0, mir_d1 = 0, mir_set = 0;
 	uint insns = 0, cycles = 0;
 	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0;
@@ -195,25 +208,35 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	/* The control store in local memory: lanes on different MPCs read
 	 * different words every cycle, a gather that local memory serves
 	 * without a global transaction per address (on an H200 it gave
-	 * about 5% more micro-cycles/s, uniform and divergent alike; the
-	 * rest of the divergent/uniform gap is stack and text accesses at
-	 * different offsets per lane, which no longer coalesce). */
-	__local uint l_cs[CTXM_CS_WORDS * 512];
+	 * about 5% more micro-cycles/s, uniform and divergent alike).  Both
+	 * words of an address in one 8-byte load. */
+	__local uint2 l_cs[512];
 
-	for (uint i = (uint)get_local_id(0); i < CTXM_CS_WORDS * 512;
+	for (uint i = (uint)get_local_id(0); i < 512;
 	    i += (uint)get_local_size(0))
-		l_cs[i] = cstore[i];
+		l_cs[i] = (uint2)(cstore[i * CTXM_CS_WORDS + CTXM_CS_D0],
+		    cstore[i * CTXM_CS_WORDS + CTXM_CS_D1]);
 	barrier(CLK_LOCAL_MEM_FENCE);
 
+	(void)mem_where(mar_latch, stk, sstride, sw, globals, heap, heap_words,
+	    cp, cpsize, &rd_p);
 	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING)
 		status = ST_RUNNING;
 	active = valid && status == ST_RUNNING &&
 	    (!(flags & CTX_F_MASK) || mask[c] != 0);
 
 #if MICDB_DIVERGENCE
-	__local ushort l_mpc[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
-	__local uchar l_p[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
+	/* Each lane's kernel path at every step of a chunk (P_NONE: it did
+	 * not run), bytes that the recorder reads four at a time; and the
+	 * last step each lane ran in this launch, with its MPC then, for the
+	 * last-step grouping, which is done once per launch (per chunk it
+	 * cost O(paths x W) serial work on lane 0, most of it where lanes
+	 * sit on different MPCs: the divergent workload). */
+	__local uint l_p4[MICDB_DIV_CHUNK][(MICDB_WG_SIZE + 3) / 4];
+	__local uint l_ls[MICDB_WG_SIZE];
+	__local ushort l_lm[MICDB_WG_SIZE];
 	__local int l_alive[2];
+#define LP(j, i) (((__local uchar *)l_p4[j])[i])
 	const uint lid = (uint)get_local_id(0);
 	const uint lane = lid % MICDB_WARP_W;
 	const uint warp = gid / MICDB_WARP_W;
@@ -224,6 +247,8 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	uint w_steps = 0, w_active = 0, w_k = 0;
 	ulong last_act = 0, last_conv = 0;
 	uint last_paths = 0, last_k = 0;
+	uint my_s = 0, my_mpc = 0;
+	uint bin0 = 0, rep0 = 0, bin1 = 0, rep1 = 0;
 
 	if (lid == 0)
 		l_alive[0] = l_alive[1] = 0;
@@ -246,20 +271,29 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		if (!active) {
 #if MICDB_DIVERGENCE
 			for (; j < n; j++)
-				l_p[j][lid] = P_NONE;
+				LP(j, lid) = P_NONE;
 #endif
 			break;
 		}
 		do {
-			const uint d0 = l_cs[mpc * CTXM_CS_WORDS + CTXM_CS_D0];
-			const uint d1 = l_cs[mpc * CTXM_CS_WORDS + CTXM_CS_D1];
+			const uint2 dw = l_cs[mpc];
+			const uint d0 = dw.x, d1 = dw.y;
+			/* Last cycle's READ, loaded whether there is one:
+			 * its address is known at the top of the cycle, so
+			 * the load overlaps the control-store and text
+			 * loads, and a warp whose lanes read in different
+			 * cycles does not pay its latency every cycle (on an
+			 * H200, 32,768 cores: uniform +13%, divergent +6%
+			 * against a load under `if (pending & READ)`). */
+			const int rv = *rd_p;
 			const uint alu = (d0 >> 16) & 0xFFu;
 			const uint cb = (d0 >> 7) & 0x1FFu;
 			const uint mem = (d0 >> 4) & 7u;
 			const uint jam = (d0 >> 24) & 7u;
 			const uint oh = d1 >> CTXM_CS_ONEHOT_POS;
-			uint a, b, bus, fsel, out, res, next;
+			uint a, b, bus, fsel, out, res, next, wh;
 			int mdr1, mar1, flt = FAULT_NONE, io_stop = 0;
+			__global int *wp;
 			int bnd;
 
 			/* I/O areas: a cycle that would write the console
@@ -341,55 +375,50 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    CTXM_MBR_INVALID) : mbr_state;
 				mbr_addr = pf ? pc_latch : mbr_addr;
 			}
-			if (pending & CTXM_PEND_READ) {
-				__global int *p;
+			mdr = (pending & CTXM_PEND_READ) && mar_latch >= 0 ?
+			    rv : mdr;
+			if ((pending & CTXM_PEND_READ) && mar_latch < 0) {
+				int v = 0;
 
-				(void)mem_where(mar_latch, stk, sstride, sw,
-				    globals, heap, heap_words, cp, cpsize, &p);
-				if (mar_latch >= 0) {
-					mdr = *p;
-				} else {
-					int v = 0;
-
-					path = CTXM_PATH_SLOW;
-					switch (mar_latch) {
-					case MM_DEV_CONSOLE:
-						v = in_pos < in_len ?
-						    (int)ina[in_pos++] : 0;
-						break;
-					case MM_DEV_COREID:
-						v = (int)c;
-						break;
-					case MM_DEV_NCORES:
-						v = (int)ncores;
-						break;
-					case MM_DEV_NEWARRAY:
-						v = new_ref;
-						break;
-					case MM_DEV_ATOM_ADD:
-						v = atom_old;
-						break;
-					case MM_DEV_GLOBALS:
-						v = MM_GLOBALS_BASE;
-						break;
-					}
-					mdr = v;
+				path = CTXM_PATH_SLOW;
+				switch (mar_latch) {
+				case MM_DEV_CONSOLE:
+					v = in_pos < in_len ?
+					    (int)ina[in_pos++] : 0;
+					break;
+				case MM_DEV_COREID:
+					v = (int)c;
+					break;
+				case MM_DEV_NCORES:
+					v = (int)ncores;
+					break;
+				case MM_DEV_NEWARRAY:
+					v = new_ref;
+					break;
+				case MM_DEV_ATOM_ADD:
+					v = atom_old;
+					break;
+				case MM_DEV_GLOBALS:
+					v = MM_GLOBALS_BASE;
+					break;
 				}
+				mdr = v;
 			}
 			pending = 0;
 
 			/* 3: WRITE (MDR and MAR after step 1), then this
 			 * cycle's READ/FETCH is issued. */
-			if (mem & 4u) {
-				__global int *p;
-				uint wh = mem_where(mar1, stk, sstride, sw,
-				    globals, heap, heap_words, cp, cpsize, &p);
-
+			/* One address decode for the WRITE and the READ
+			 * issued, every cycle: in a warp whose lanes are on
+			 * different micro-instructions both happen in most
+			 * cycles, so decoding under each would cost twice. */
+			wh = mem_where(mar1, stk, sstride, sw, globals, heap,
+			    heap_words, cp, cpsize, &wp);
+			if ((mem & 4u) && mar1 >= 0 && wh == 1)
+				*wp = mdr1;
+			else if (mem & 4u) {
 				if (mar1 >= 0) {
-					if (wh == 1)
-						*p = mdr1;
-					else
-						flt = FAULT_MEM_RANGE;
+					flt = FAULT_MEM_RANGE;
 				} else {
 					path = CTXM_PATH_SLOW;
 					switch (mar1) {
@@ -482,11 +511,9 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				if (flt != FAULT_NONE)
 					goto fault;
 			}
-			if (mem & 2u) {
-				__global int *p;
-				uint wh = mem_where(mar1, stk, sstride, sw,
-				    globals, heap, heap_words, cp, cpsize, &p);
-				int ok = mar1 >= 0 ? wh != 0 :
+			{
+				const int rd = (mem & 2u) != 0;
+				const int ok = mar1 >= 0 ? wh != 0 :
 				    (mar1 == MM_DEV_CONSOLE ||
 				    mar1 == MM_DEV_COREID ||
 				    mar1 == MM_DEV_NCORES ||
@@ -494,12 +521,13 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    mar1 == MM_DEV_ATOM_ADD ||
 				    mar1 == MM_DEV_GLOBALS);
 
-				if (!ok) {
+				if (rd && !ok) {
 					flt = FAULT_MEM_RANGE;
 					goto fault;
 				}
-				pending |= CTXM_PEND_READ;
-				mar_latch = mar1;
+				pending |= rd ? CTXM_PEND_READ : 0u;
+				mar_latch = rd ? mar1 : mar_latch;
+				rd_p = rd ? wp : rd_p;
 			}
 			pending |= (mem & 1u) ? CTXM_PEND_FETCH : 0u;
 			pc_latch = (mem & 1u) ? pc : pc_latch;
@@ -562,8 +590,9 @@ done:
 		} while (0);
 
 #if MICDB_DIVERGENCE
-		l_mpc[j][lid] = (ushort)mpc0;
-		l_p[j][lid] = (uchar)path;
+		LP(j, lid) = (uchar)path;
+		my_s = path != P_NONE ? s : my_s;
+		my_mpc = path != P_NONE ? mpc0 : my_mpc;
 #else
 		(void)mpc0;
 		(void)path;
@@ -580,58 +609,56 @@ done:
 			l_alive[q ^ 1] = 0;
 		barrier(CLK_LOCAL_MEM_FENCE);
 		if (recorder) {
-			uint lastr = CTX_NONE;
-
 			for (uint r = 0; r < n; r++) {
-				uint cnt[CTXM_NPATHS] = { 0, 0 };
-				uint nact = 0, k = 0;
-				ulong act = 0;
+				uint none = 0, slow = 0, nact, k = 0;
 
-				for (uint i = 0; i < LANES; i++) {
-					uint p = l_p[r][lid + i];
+#if LANES % 4 == 0 && \
+    (MICDB_WARP_W % 4 == 0 || MICDB_WG_SIZE <= MICDB_WARP_W)
+				/* P_NONE is the only path with bit 7 set */
+				for (uint w = 0; w < LANES / 4; w++) {
+					const uint x = l_p4[r][lid / 4 + w];
 
-					if (p == P_NONE)
-						continue;
-					cnt[p]++;
-					act |= (ulong)1 << i;
-					nact++;
+					none += popcount(x & 0x80808080u);
+					slow += popcount(x & ~(x >> 7) &
+					    0x01010101u);
 				}
+#else
+				for (uint i = 0; i < LANES; i++) {
+					const uint p = LP(r, lid + i);
+
+					none += p >> 7;
+					slow += p & ~(p >> 7) & 1u;
+				}
+#endif
+				nact = LANES - none;
 				if (nact == 0)
 					continue;
-				for (uint p = 0; p < CTXM_NPATHS; p++)
-					if (cnt[p] > 0) {
-						hist_add(wrec, cnt[p]);
-						k++;
+				if (nact > slow) {
+					if (nact - slow != bin0) {
+						if (rep0 > 0)
+							hist_addn(wrec, bin0,
+							    rep0);
+						bin0 = nact - slow;
+						rep0 = 0;
 					}
+					rep0++;
+					k++;
+				}
+				if (slow > 0) {
+					if (slow != bin1) {
+						if (rep1 > 0)
+							hist_addn(wrec, bin1,
+							    rep1);
+						bin1 = slow;
+						rep1 = 0;
+					}
+					rep1++;
+					k++;
+				}
 				w_steps++;
 				w_active += nact;
 				w_k += k;
-				last_act = act;
 				last_k = k;
-				lastr = r;
-			}
-			if (lastr != CTX_NONE) {
-				ulong todo, grp, best = 0;
-				uint bestn = 0, paths = 0;
-
-				for (todo = last_act; todo != 0; todo &= ~grp) {
-					uint i = lowest_bit(todo), m;
-					uint mi = l_mpc[lastr][lid + i];
-
-					grp = 0;
-					for (uint j = i; j < LANES; j++)
-						if (((todo >> j) & 1) &&
-						    l_mpc[lastr][lid + j] == mi)
-							grp |= (ulong)1 << j;
-					m = popcount(grp);
-					if (m > bestn) {
-						bestn = m;
-						best = grp;
-					}
-					paths++;
-				}
-				last_conv = best;
-				last_paths = paths;
 			}
 		}
 		alive = l_alive[q];
@@ -643,7 +670,41 @@ done:
 	}
 
 #if MICDB_DIVERGENCE
+	l_ls[lid] = my_s;
+	l_lm[lid] = (ushort)my_mpc;
+	barrier(CLK_LOCAL_MEM_FENCE);
 	if (recorder && w_steps > 0) {
+		uint last = 0;
+		ulong todo, grp;
+		uint bestn = 0;
+
+		if (rep0 > 0)
+			hist_addn(wrec, bin0, rep0);
+		if (rep1 > 0)
+			hist_addn(wrec, bin1, rep1);
+		/* the lanes that ran the warp's last counted step, grouped
+		 * by MPC (the largest group wins, ties to the group holding
+		 * the lowest lane) */
+		for (uint i = 0; i < LANES; i++)
+			last = max(last, l_ls[lid + i]);
+		for (uint i = 0; i < LANES; i++)
+			last_act |= (ulong)(l_ls[lid + i] == last) << i;
+		for (todo = last_act; todo != 0; todo &= ~grp) {
+			const uint i = lowest_bit(todo);
+			const uint mi = l_lm[lid + i];
+			uint m;
+
+			grp = 0;
+			for (uint j = i; j < LANES; j++)
+				if (((todo >> j) & 1) && l_lm[lid + j] == mi)
+					grp |= (ulong)1 << j;
+			m = popcount(grp);
+			if (m > bestn) {
+				bestn = m;
+				last_conv = grp;
+			}
+			last_paths++;
+		}
 		add64(wrec + CTX_W_STEPS_LO, w_steps);
 		add64(wrec + CTX_W_ACTIVE_LO, w_active);
 		add64(wrec + CTX_W_K_LO, w_k);
