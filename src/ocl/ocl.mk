@@ -24,6 +24,7 @@ micdb_libs += src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 kernelsdir = $(pkgdatadir)/kernels
 dist_kernels_DATA = \
 	kernels/isa.cl \
+	kernels/launch.h \
 	src/core/context.h \
 	src/core/faults.def \
 	src/core/ijvm-ops.def \
