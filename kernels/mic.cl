@@ -4,8 +4,9 @@
  * and the faults are those of the golden model (src/core/mic1.c,
  * mic1_cycle), cycle for cycle; the launch protocol (stop_at, consistent
  * cuts by checkpoint and replay on the host, barriers completed between
- * launches, compact I/O areas) is isa.cl's, so src/ocl/engine-ocl-mic.c
- * drives it the way engine-ocl.c drives isa.cl.
+ * launches, compact I/O areas, header-only read-back) is launch.h's,
+ * shared with isa.cl and pmic.cl, which the one host engine
+ * (src/ocl/engine-ocl.c) drives for every level.
  *
  * Branch-free step, as in the Monzali thesis: every lane runs the same
  * instruction stream whatever its micro-instruction.  The control store
@@ -68,16 +69,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #define M(f) mcore[(f) * mfs]
 
 	/* Registers and side state, private for the launch. */
-	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
-	int lv = (int)F(CTX_C_LV), cpp = (int)F(CTX_C_CPP);
-	int tos = (int)F(CTX_C_TOS), opc = (int)F(CTX_C_OPC);
-	int h = (int)F(CTX_C_H), mar = (int)F(CTX_C_MAR);
-	int mdr = (int)F(CTX_C_MDR);
-	uint mbr = F(CTX_C_MBR), mpc = F(CTX_C_MPC);
-	uint nf = F(CTX_C_N), zf = F(CTX_C_Z);
-	uint status = F(CTX_C_STATUS);
-	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
-	uint fault_op = F(CTX_C_FAULT_OP);
+	LAUNCH_READ_MICRO_REGS;
 	int mar_latch = (int)M(CTXM_C_MAR_LATCH);
 	int pc_latch = (int)M(CTXM_C_PC_LATCH);
 	int mbr_addr = (int)M(CTXM_C_MBR_ADDR);
@@ -507,23 +499,7 @@ done:
 	if (!valid)
 		return;
 	LAUNCH_NOTE;
-	F(CTX_C_PC) = (uint)pc;
-	F(CTX_C_SP) = (uint)sp;
-	F(CTX_C_LV) = (uint)lv;
-	F(CTX_C_CPP) = (uint)cpp;
-	F(CTX_C_TOS) = (uint)tos;
-	F(CTX_C_OPC) = (uint)opc;
-	F(CTX_C_H) = (uint)h;
-	F(CTX_C_MAR) = (uint)mar;
-	F(CTX_C_MDR) = (uint)mdr;
-	F(CTX_C_MBR) = mbr;
-	F(CTX_C_MPC) = mpc;
-	F(CTX_C_N) = nf;
-	F(CTX_C_Z) = zf;
-	F(CTX_C_STATUS) = status;
-	F(CTX_C_FAULT) = fault;
-	F(CTX_C_FAULT_PC) = fault_pc;
-	F(CTX_C_FAULT_OP) = fault_op;
+	LAUNCH_WRITE_MICRO_REGS;
 	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, insns);
 	LAUNCH_COUNT(CTX_C_CYCLES_LO, CTX_C_CYCLES_HI, cycles);
 	LAUNCH_WRITE_STOPS;
