@@ -1,8 +1,10 @@
 /*
  * The OpenCL engine: struct engine (src/dbg/engine.h) over the ISA kernel
- * (kernels/isa.cl), plus what only this engine has: the per-warp
+ * (kernels/isa.cl), plus what only the OpenCL engines have: the per-warp
  * divergence records (manycore.md section 3) and the steps-per-launch
- * knob that tests and `micdb bench` turn.
+ * knob that tests and `micdb bench` turn.  One host engine serves every
+ * level (engine-ocl-mic.h, engine-ocl-pmic.h create the others); the
+ * functions below that take an engine work on any of them.
  */
 #ifndef MICDB_ENGINE_OCL_H
 #define MICDB_ENGINE_OCL_H
