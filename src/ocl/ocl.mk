@@ -37,6 +37,7 @@ ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 # step and by whole runs, on every sample and on generated programs.
 unit_tests += tests/test-ocl-diff
 tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h \
+	tests/ocl-diff-lib.c tests/ocl-diff-lib.h \
 	src/dbg/engine-ref.c
 tests_test_ocl_diff_CPPFLAGS = $(ocl_test_cppflags)
 tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)

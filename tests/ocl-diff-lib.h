@@ -1,0 +1,131 @@
+/*
+ * The differential-test harness shared by the OpenCL kernels' tests: a
+ * kernel engine (OpenCL) against its level's golden engine (C model),
+ * on the same subjects, in the same modes.  test-ocl-diff.c (ISA kernel
+ * vs ref.c) and test-ocl-mic-diff.c (MIC kernel vs mic1.c) are each a
+ * struct odiff_level and a main that hands it to odiff_main.
+ *
+ * Subjects: every sample under programs/, programs/bench and
+ * programs/faults (options from NAME.opts, input for core 0 from
+ * NAME.input) and 12 programs from a random generator (branches, loops,
+ * calls and recursion, arrays, globals, WIDE, COREID / NCORES / BARRIER /
+ * race-free ATOMICADD, console I/O, and faults on some cores), at 1, 33
+ * (a partial warp) and 1,000 cores.  Steps are the level's steps: ISA
+ * instructions, or micro-cycles at the micro levels.
+ *
+ * Modes:
+ *   step    one step per run (K = 1) with stop-on-fault, the state
+ *           compared after every step: registers, counters, status and
+ *           fault of every core, the level's side state (cmp_side),
+ *           stacks, globals, heap, output, input position, stop reason,
+ *           steps and hit cores;
+ *   final   runs of many steps with K = 1, 7 and 100,000 steps per
+ *           launch, stopping at every fault; every stop and the state
+ *           there compared;
+ *   bp      the same with breakpoints (PC ones on label addresses, one on
+ *           odd cores only, plus the level's extra_bps), K = 1 and
+ *           100,000: same boundary, reason and hit-core list;
+ *   more    generated programs also run scheduler-locked (a mask), with
+ *           host edits between runs (write_word, read_words, push_cores,
+ *           add_input, an interrupt), with the GPU layouts, and with
+ *           MICDB_OCL_DRIFT (cores ignore the stop word, so cuts are
+ *           replayed from checkpoints); samples that read and write a
+ *           lot run with 4-byte I/O areas; at the end, at least one cut
+ *           must have been replayed.
+ *
+ * Race-free programs must match bit for bit.  A few samples are not race
+ * free in the sense of this comparison, and are compared on what the
+ * specification does promise (see sample_level in the .c): several cores
+ * allocating in the same step get different (equally valid) references,
+ * and ATOMICADD work queues hand out items in another order.
+ * OCL_DIFF_FULL=1 compares them bit for bit anyway.
+ *
+ * Cost (why step mode samples at 1,000 cores): in step mode every step is
+ * one launch, and a full comparison reads back the whole device memory
+ * (1,000 stacks and a 1 MiB heap) to compare it word by word.  At 1 and
+ * 33 cores every step is compared in full, as before.  At 1,000 cores
+ * (ODIFF_SAMPLE_CORES) every step still compares the stop (reason,
+ * steps, hit cores) and the control state of every core (registers with
+ * the level's side state, counters, status, fault, input position,
+ * output, heap top), which comes back with the cores anyway; the memory
+ * (stacks, globals, heap) is compared every ODIFF_MEM_EVERY-th step, at
+ * the last step and when the run finishes.  What is kept: every subject,
+ * core count, mode and breakpoint/mask/edit variant still runs at 1,000
+ * cores (multi-warp scheduling, every opcode, allocation, fault kind,
+ * barrier, atomic), and the memory is compared in full after every
+ * stop of the final, bp, masked and edit runs there.  What is given up:
+ * only a memory word that differs for fewer than ODIFF_MEM_EVERY steps
+ * and is then overwritten with equal values, at 1,000 cores only; the
+ * same kernel paths are compared every step at 1 and 33 cores.
+ * Nothing here is timed: bounds are step counts.
+ *
+ * What a level supplies (a PMIC test is a third struct odiff_level):
+ *   name                 for the diagnostics ("ISA", "MIC", "PMIC");
+ *   setup                once, before any test, with the source tree
+ *                        (e.g. assemble the microprogram into ctx);
+ *   open_golden          the C model's engine over a machine;
+ *   open_kernel          the OpenCL engine over a machine;
+ *   set_steps_per_launch K of the kernel engine;
+ *   stats                the kernel engine's launch/checkpoint counters;
+ *   cmp_side             (may be NULL) compare core c's state beyond
+ *                        struct core (micro latches, the MIR...) between
+ *                        the golden and kernel engines: 1 if equal, else
+ *                        odiff_fail(...) and 0;
+ *   extra_bps            (may be NULL) breakpoints added to the PC ones
+ *                        (e.g. on the MPC), at most ODIFF_EXTRA_BPS;
+ *   extra_tests          (may be NULL) the level's own checks (e.g. the
+ *                        divergence records), run with `only` NULL or
+ *                        "divergence";
+ *   ctx                  passed to every hook.
+ * The level file reports with odiff_ok/odiff_diag only: this library
+ * holds the TAP counters.
+ */
+#ifndef MICDB_OCL_DIFF_LIB_H
+#define MICDB_OCL_DIFF_LIB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine-ocl.h"
+#include "engine.h"
+#include "machine.h"
+#include "util.h"
+
+#define ODIFF_STACK_WORDS 512
+#define ODIFF_HEAP_WORDS  262144	/* sieve on 1000 cores needs 201k */
+#define ODIFF_EXTRA_BPS   4
+/* At this many cores and more, step mode compares memory every
+ * ODIFF_MEM_EVERY-th step (see the top). */
+#define ODIFF_SAMPLE_CORES 1000
+#define ODIFF_MEM_EVERY    10
+
+struct odiff_level {
+	const char	*name;
+	int	(*setup)(void *ctx, const char *top, char **cause);
+	int	(*open_golden)(void *ctx, struct engine *e, struct machine *m,
+		    char **cause);
+	int	(*open_kernel)(void *ctx, struct engine *e, struct machine *m,
+		    char **cause);
+	void	(*set_steps_per_launch)(struct engine *e, uint64_t k);
+	void	(*stats)(struct engine *e, struct ocl_engine_stats *st);
+	int	(*cmp_side)(void *ctx, struct engine *golden,
+		    struct engine *kernel, uint32_t c, const char *what);
+	size_t	(*extra_bps)(void *ctx, struct engine_bp *bps,
+		    const uint8_t *odd);
+	void	(*extra_tests)(void *ctx, const char *top);
+	void	*ctx;
+};
+
+/* Runs every check (argv[1]: only "samples", "io", "divergence" or
+ * "generated"; argv[2]: only that generated seed) and returns the exit
+ * status; 77 (skip) without an OpenCL device. */
+int	odiff_main(const struct odiff_level *lv, int argc, char **argv);
+
+int	odiff_ok(int cond, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	odiff_diag(const char *fmt, ...) PRINTFLIKE(1, 2);
+/* Reports a difference in `what` and returns 0. */
+int	odiff_fail(const char *what, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* top/file, allocated. */
+char	*odiff_path(const char *top, const char *file);
+
+#endif
