@@ -23,6 +23,9 @@
  * compare-and-swap loop on heap_top, so a request that does not fit fails
  * without taking space from the next one, exactly as the reference.
  *
+ * The launch protocol (prologue, step gate, divergence records,
+ * epilogue) is launch.h's, shared with mic.cl and pmic.cl.
+ *
  * Divergence records (MICDB_DIVERGENCE): each lane logs its PC and the
  * handler it ran for every step in local memory; every MICDB_DIV_CHUNK
  * steps the group meets at a barrier and lane 0 of each warp folds the
@@ -48,47 +51,13 @@
 #include "memmap.h"
 #include "context.h"
 
-#ifndef MICDB_WARP_W
-#define MICDB_WARP_W 32
-#endif
-#ifndef MICDB_WG_SIZE
-#define MICDB_WG_SIZE 64
-#endif
-#ifndef MICDB_STACK_INTERLEAVED
-#define MICDB_STACK_INTERLEAVED 0
-#endif
-#ifndef MICDB_DIVERGENCE
-#define MICDB_DIVERGENCE 1
-#endif
-/* Steps logged in local memory between two folds into the records. */
-#ifndef MICDB_DIV_CHUNK
-#define MICDB_DIV_CHUNK 16
-#endif
-/* Lanes of a warp that exist: a machine smaller than one warp runs in one
- * work-group of its own size. */
-#if MICDB_WG_SIZE < MICDB_WARP_W
-#define LANES MICDB_WG_SIZE
-#else
-#define LANES MICDB_WARP_W
-#endif
-
-enum {
-#define FAULT(sym, code, msg) FAULT_##sym = code,
-#include "faults.def"
-#undef FAULT
-};
+#include "launch.h"
 
 enum {
 #define IJVM_OP(sym, code, k1, k2, pops, pushes, cls, desc) OP_##sym = code,
 #include "ijvm-ops.def"
 #undef IJVM_OP
 };
-
-/* enum core_status of machine.h */
-#define ST_RUNNING 0
-#define ST_HALTED  1
-#define ST_ERROR   2
-#define ST_WAITING 3
 
 /* Operand bytes per kind (ijvm.md section 2). */
 #define OPSZ_NONE   0
@@ -194,31 +163,6 @@ __constant uint op_info[256] = {
 #define S(a) stk[(a) - MM_STACK_BASE]
 #endif
 
-/* Count one handler path of n lanes in a warp's histogram (lo/hi). */
-static void
-hist_add(__global uint *rec, uint n)
-{
-	__global uint *h = rec + CTX_W_HIST + 2 * (n - 1);
-
-	if (++h[0] == 0)
-		h[1]++;
-}
-
-static void
-add64(__global uint *p, uint v)
-{
-	uint lo = p[0] + v;
-
-	if (lo < p[0])
-		p[1]++;
-	p[0] = lo;
-}
-
-static uint
-lowest_bit(ulong x)
-{
-	return 63 - (uint)clz(x & (0 - x));
-}
 
 __kernel void
 isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
@@ -227,41 +171,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global uchar *out_area, __global const uchar *in_area,
     __global const uint *bps, __global const uchar *mask)
 {
-	const uint gid = (uint)get_global_id(0);
-	const uint ncores = ctx[CTX_H_NCORES];
-	const uint K = ctx[CTX_H_STEPS];
-	const uint flags = ctx[CTX_H_FLAGS];
-	const uint nbps = (flags & CTX_F_STOPS) ? ctx[CTX_H_NBPS] : 0;
-	const int stop_on_fault = (flags & (CTX_F_STOPS | CTX_F_STOP_ON_FAULT))
-	    == (CTX_F_STOPS | CTX_F_STOP_ON_FAULT);
-	const int end = MM_STACK_BASE + (int)ctx[CTX_H_STACK_WORDS] - 1;
-	const uint heap_words = ctx[CTX_H_HEAP_WORDS];
-	volatile __global uint *stop_at = ctx + CTX_H_STOP_AT;
-	const int watch_stop = !(flags & CTX_F_DRIFT);
-	volatile __global uint *heap_top = ctx + CTX_H_HEAP_TOP;
-	const uint valid = gid < ncores;
-	const uint c = valid ? gid : 0;	/* loads stay in bounds */
-	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
-	__global uint *core = ctx + CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs,
-	    0u, c, 0u);
-#define F(f) core[(f) * fs]
-#if MICDB_STACK_INTERLEAVED
-	const uint sstride = ncores;
-	__global int *stk = stacks + c;
-#else
-	__global int *stk = stacks + (size_t)c * ctx[CTX_H_STACK_WORDS];
-#endif
-	const uint out_cap = ctx[CTX_H_OUT_CAP];
-	__global uchar *outa = out_area + (size_t)c * out_cap;
-	__global const uchar *ina = in_area + (size_t)c * ctx[CTX_H_IN_CAP];
-
-	/* The core's program. */
-	const uint prog = F(CTX_C_PROG);
-	__global const uint *pt = progs + prog * CTX_PROG_WORDS;
-	__global const uchar *tx = text + pt[CTX_P_TEXT_OFF];
-	const uint tsize = pt[CTX_P_TEXT_SIZE];
-	__global const int *cp = cpool + pt[CTX_P_CP_OFF];
-	const uint cpsize = pt[CTX_P_CP_SIZE];
+	LAUNCH_PROLOGUE;
+	const int end = MM_STACK_BASE + (int)sw - 1;
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
 
 	/* Registers, private for the launch. */
@@ -271,63 +182,19 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
 	uint fault_op = F(CTX_C_FAULT_OP);
 	uint executed = 0, tos_dirty = 0;
-	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0;
-	uint event_step = 0, last_step = 0;
-	uint out_len = 0, in_pos = 0;
-	const uint in_len = F(CTX_C_IN_LEN), in_more = F(CTX_C_IN_MORE);
-	int active;
 
-	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING)
-		status = ST_RUNNING;
-	active = valid && status == ST_RUNNING &&
-	    (!(flags & CTX_F_MASK) || mask[c] != 0);
+	LAUNCH_ACTIVATE;
 	/* The memory is authoritative (the host may have written the top
 	 * word); an SP outside the region is a host edit the reference
 	 * would not survive: fault it at its first step instead. */
 	if (active && sp >= MM_STACK_BASE && sp <= end)
 		tos = S(sp);
 
-#if MICDB_DIVERGENCE
-	__local int l_pc[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
-	__local uchar l_h[MICDB_DIV_CHUNK][MICDB_WG_SIZE];
-	__local int l_alive[2];
-	const uint lid = (uint)get_local_id(0);
-	const uint lane = lid % MICDB_WARP_W;
-	const uint warp = gid / MICDB_WARP_W;
-	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] &&
-	    (flags & CTX_F_DIVERGENCE);
-	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
-	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W);
-	uint w_steps = 0, w_active = 0, w_k = 0;
-	ulong last_act = 0, last_conv = 0;
-	uint last_paths = 0, last_k = 0;
-
-	if (lid == 0)
-		l_alive[0] = l_alive[1] = 0;
-	barrier(CLK_LOCAL_MEM_FENCE);
-
-	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) {
-	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK);
-
-	    for (uint j = 0; j < n; j++) {
-		const uint s = s0 + j + 1;
-#else
-	{
-	    for (uint s = 1; s <= K; s++) {
-#endif
+	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;
 
-		if (active && watch_stop && s > *stop_at)
-			active = 0;
-		if (!active) {
-#if MICDB_DIVERGENCE
-			/* the rest of the chunk: nothing to record */
-			for (; j < n; j++)
-				l_h[j][lid] = H_NONE;
-#endif
-			break;
-		}
+		LAUNCH_STEP_GATE;
 		do {
 			uint info, op, wide = 0, len, opnd;
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
@@ -758,116 +625,13 @@ done:
 			}
 		} while (0);
 
-#if MICDB_DIVERGENCE
-		l_pc[j][lid] = pc0;
-		l_h[j][lid] = (uchar)hid;
-#endif
-	    }
-#if MICDB_DIVERGENCE
-	    {
-		/* Fold the chunk into the warp records.  l_alive is
-		 * double-buffered by chunk parity: lane 0 clears the other
-		 * flag, which nobody reads or writes between the barriers. */
-		const uint q = (s0 / MICDB_DIV_CHUNK) & 1;
-		int alive;
+		LAUNCH_RECORD(pc0, hid);
+	} LAUNCH_LOOP_END(H_COUNT);
 
-		if (active)
-			l_alive[q] = 1;
-		if (lid == 0)
-			l_alive[q ^ 1] = 0;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (recorder) {
-			uint lastr = CTX_NONE;
-
-			/* k and the histogram: handlers of every step */
-			for (uint r = 0; r < n; r++) {
-				uint seen = 0, nact = 0, k = 0;
-				uint cnt[H_COUNT];
-				ulong act = 0;
-
-				for (uint i = 0; i < LANES; i++) {
-					uint h = l_h[r][lid + i];
-
-					if (h == H_NONE)
-						continue;
-					if (!((seen >> h) & 1)) {
-						seen |= 1u << h;
-						cnt[h] = 0;
-					}
-					cnt[h]++;
-					act |= (ulong)1 << i;
-					nact++;
-				}
-				if (nact == 0)
-					continue;
-				for (; seen != 0; seen &= seen - 1) {
-					uint h = 31 - clz(seen & (0 - seen));
-
-					hist_add(wrec, cnt[h]);
-					k++;
-				}
-				w_steps++;
-				w_active += nact;
-				w_k += k;
-				last_act = act;
-				last_k = k;
-				lastr = r;
-			}
-			/* program paths: only the last counted step is shown,
-			 * so group its lanes by PC (the largest group wins,
-			 * ties to the group holding the lowest lane) */
-			if (lastr != CTX_NONE) {
-				ulong todo, grp, best = 0;
-				uint bestn = 0, paths = 0;
-
-				for (todo = last_act; todo != 0; todo &= ~grp) {
-					uint i = lowest_bit(todo), m;
-					int pci = l_pc[lastr][lid + i];
-
-					grp = 0;
-					for (uint j = i; j < LANES; j++)
-						if (((todo >> j) & 1) &&
-						    l_pc[lastr][lid + j] == pci)
-							grp |= (ulong)1 << j;
-					m = popcount(grp);
-					if (m > bestn) {
-						bestn = m;
-						best = grp;
-					}
-					paths++;
-				}
-				last_conv = best;
-				last_paths = paths;
-			}
-		}
-		alive = l_alive[q];
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (!alive)
-			break;
-	    }
-#endif
-	}
-
-#if MICDB_DIVERGENCE
-	if (recorder && w_steps > 0) {
-		add64(wrec + CTX_W_STEPS_LO, w_steps);
-		add64(wrec + CTX_W_ACTIVE_LO, w_active);
-		add64(wrec + CTX_W_K_LO, w_k);
-		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act;
-		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32);
-		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv;
-		wrec[CTX_W_LAST_CONV_HI] = (uint)(last_conv >> 32);
-		wrec[CTX_W_LAST_DIV_LO] = (uint)(last_act & ~last_conv);
-		wrec[CTX_W_LAST_DIV_HI] = (uint)((last_act & ~last_conv) >> 32);
-		wrec[CTX_W_LAST_PATHS] = last_paths;
-		wrec[CTX_W_LAST_K] = last_k;
-	}
-#endif
+	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;
-	if (stop_step != CTX_NONE || event_step != 0 || out_len != 0 ||
-	    in_pos != 0)
-		atomic_or(ctx + CTX_H_NOTE, 1u);
+	LAUNCH_NOTE;
 	F(CTX_C_PC) = (uint)pc;
 	F(CTX_C_SP) = (uint)sp;
 	F(CTX_C_LV) = (uint)lv;
@@ -877,19 +641,7 @@ done:
 	F(CTX_C_FAULT) = fault;
 	F(CTX_C_FAULT_PC) = fault_pc;
 	F(CTX_C_FAULT_OP) = fault_op;
-	if (executed > 0) {
-		uint lo = F(CTX_C_STEPS_LO) + executed;
-
-		if (lo < executed)
-			F(CTX_C_STEPS_HI) = F(CTX_C_STEPS_HI) + 1;
-		F(CTX_C_STEPS_LO) = lo;
-	}
-	F(CTX_C_STOP_STEP) = stop_step;
-	F(CTX_C_STOP_BP) = stop_bp;
-	F(CTX_C_STOP_KIND) = stop_kind;
-	F(CTX_C_EVENT_STEP) = event_step;
-	F(CTX_C_LAST_STEP) = last_step;
-	F(CTX_C_OUT_LEN) = out_len;
-	F(CTX_C_IN_POS) = in_pos;
+	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, executed);
+	LAUNCH_WRITE_STOPS;
 #undef F
 }

@@ -4,8 +4,9 @@
  * and the faults are those of the golden model (src/core/mic1.c,
  * mic1_cycle), cycle for cycle; the launch protocol (stop_at, consistent
  * cuts by checkpoint and replay on the host, barriers completed between
- * launches, compact I/O areas) is isa.cl's, so src/ocl/engine-ocl-mic.c
- * drives it the way engine-ocl.c drives isa.cl.
+ * launches, compact I/O areas, header-only read-back) is launch.h's,
+ * shared with isa.cl and pmic.cl, which the one host engine
+ * (src/ocl/engine-ocl.c) drives for every level.
  *
  * Branch-free step, as in the Monzali thesis: every lane runs the same
  * instruction stream whatever its micro-instruction.  The control store
@@ -36,45 +37,9 @@
 #include "context.h"
 #include "context-mic.h"
 
-#ifndef MICDB_WARP_W
-#define MICDB_WARP_W 32
-#endif
-#ifndef MICDB_WG_SIZE
-#define MICDB_WG_SIZE 64
-#endif
-#ifndef MICDB_STACK_INTERLEAVED
-#define MICDB_STACK_INTERLEAVED 0
-#endif
-#ifndef MICDB_DIVERGENCE
-#define MICDB_DIVERGENCE 1
-#endif
-#ifndef MICDB_DIV_CHUNK
-#define MICDB_DIV_CHUNK 16
-#endif
-#if MICDB_WG_SIZE < MICDB_WARP_W
-#define LANES MICDB_WG_SIZE
-#else
-#define LANES MICDB_WARP_W
-#endif
+#include "launch.h"
 
-enum {
-#define FAULT(sym, code, msg) FAULT_##sym = code,
-#include "faults.def"
-#undef FAULT
-	FAULT_COUNT_
-};
-
-/* enum core_status of machine.h */
-#define ST_RUNNING 0
-#define ST_HALTED  1
-#define ST_ERROR   2
-#define ST_WAITING 3
-
-#define P_NONE 0xFF            /* lane did not run this step */
 #define HALT_MPC 0xFF
-
-/* An all-ones mask when bit i of x is set. */
-#define BITMASK(x, i) (0u - (((uint)(x) >> (i)) & 1u))
 
 /* n more warp-steps with the same count in bin m (a run of equal counts
  * is one update: a global read-modify-write per step would stall lane 0
@@ -90,46 +55,6 @@ hist_addn(__global uint *rec, uint m, uint n)
 	h[0] = lo;
 }
 
-static void
-add64(__global uint *p, uint v)
-{
-	uint lo = p[0] + v;
-
-	if (lo < p[0])
-		p[1]++;
-	p[0] = lo;
-}
-
-static uint
-lowest_bit(ulong x)
-{
-	return 63 - (uint)clz(x & (0 - x));
-}
-
-/*
- * Where word address a lives for this core: 0 nowhere, 1 a writable word,
- * 2 the constant pool (read-only).  *p gets the word (a safe word when 0),
- * selected without branches.
- */
-static uint
-mem_where(int a, __global int *stk, uint sstride, uint sw,
-    __global int *globals, __global int *heap, uint heap_words,
-    __global const int *cp, uint cpsize, __global int **p)
-{
-	const uint os = (uint)(a - MM_STACK_BASE);
-	const uint og = (uint)(a - MM_GLOBALS_BASE);
-	const uint oh = (uint)(a - MM_HEAP_BASE);
-	const uint oc = (uint)(a - MM_CPP);
-	const int in_s = a >= MM_STACK_BASE && os < sw;
-	const int in_g = a >= MM_GLOBALS_BASE && og < MM_GLOBALS_WORDS;
-	const int in_h = a >= MM_HEAP_BASE && oh < heap_words;
-	const int in_c = a >= MM_CPP && oc < cpsize;
-
-	*p = in_s ? stk + os * sstride : in_g ? globals + og :
-	    in_h ? heap + oh : in_c ? (__global int *)(cp + oc) : globals;
-	return in_c ? 2u : (in_s | in_g | in_h) ? 1u : 0u;
-}
-
 __kernel void
 mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global int *heap, __global const uchar *text,
@@ -138,56 +63,13 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const uint *bps, __global const uchar *mask,
     __global const uint *cstore, const uint mic_off, const uint main1)
 {
-	const uint gid = (uint)get_global_id(0);
-	const uint ncores = ctx[CTX_H_NCORES];
-	const uint K = ctx[CTX_H_STEPS];
-	const uint flags = ctx[CTX_H_FLAGS];
-	const uint nbps = (flags & CTX_F_STOPS) ? ctx[CTX_H_NBPS] : 0;
-	const int stop_on_fault = (flags & (CTX_F_STOPS | CTX_F_STOP_ON_FAULT))
-	    == (CTX_F_STOPS | CTX_F_STOP_ON_FAULT);
-	const uint sw = ctx[CTX_H_STACK_WORDS];
-	const uint heap_words = ctx[CTX_H_HEAP_WORDS];
-	volatile __global uint *stop_at = ctx + CTX_H_STOP_AT;
-	const int watch_stop = !(flags & CTX_F_DRIFT);
-	volatile __global uint *heap_top = ctx + CTX_H_HEAP_TOP;
-	const uint valid = gid < ncores;
-	const uint c = valid ? gid : 0;
-	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
-	__global uint *core = ctx + CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs,
-	    0u, c, 0u);
+	LAUNCH_PROLOGUE;
 	__global uint *mcore = ctx + CTXM_CORE_WORD(mic_off, cs, fs, c, 0u);
 	const uint mfs = cs == 1 ? fs : 1u;
-#define F(f) core[(f) * fs]
 #define M(f) mcore[(f) * mfs]
-#if MICDB_STACK_INTERLEAVED
-	const uint sstride = ncores;
-	__global int *stk = stacks + c;
-#else
-	const uint sstride = 1;
-	__global int *stk = stacks + (size_t)c * sw;
-#endif
-	const uint out_cap = ctx[CTX_H_OUT_CAP];
-	__global uchar *outa = out_area + (size_t)c * out_cap;
-	__global const uchar *ina = in_area + (size_t)c * ctx[CTX_H_IN_CAP];
-
-	const uint prog = F(CTX_C_PROG);
-	__global const uint *pt = progs + prog * CTX_PROG_WORDS;
-	__global const uchar *tx = text + pt[CTX_P_TEXT_OFF];
-	const uint tsize = pt[CTX_P_TEXT_SIZE];
-	__global const int *cp = cpool + pt[CTX_P_CP_OFF];
-	const uint cpsize = pt[CTX_P_CP_SIZE];
 
 	/* Registers and side state, private for the launch. */
-	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
-	int lv = (int)F(CTX_C_LV), cpp = (int)F(CTX_C_CPP);
-	int tos = (int)F(CTX_C_TOS), opc = (int)F(CTX_C_OPC);
-	int h = (int)F(CTX_C_H), mar = (int)F(CTX_C_MAR);
-	int mdr = (int)F(CTX_C_MDR);
-	uint mbr = F(CTX_C_MBR), mpc = F(CTX_C_MPC);
-	uint nf = F(CTX_C_N), zf = F(CTX_C_Z);
-	uint status = F(CTX_C_STATUS);
-	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
-	uint fault_op = F(CTX_C_FAULT_OP);
+	LAUNCH_READ_MICRO_REGS;
 	int mar_latch = (int)M(CTXM_C_MAR_LATCH);
 	int pc_latch = (int)M(CTXM_C_PC_LATCH);
 	int mbr_addr = (int)M(CTXM_C_MBR_ADDR);
@@ -199,11 +81,6 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	__global int *rd_p;     /* where the pending READ loads from */
 	uint mir_d0 = 0, mir_d1 = 0, mir_set = 0;
 	uint insns = 0, cycles = 0;
-	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0;
-	uint event_step = 0, last_step = 0;
-	uint out_len = 0, in_pos = 0;
-	const uint in_len = F(CTX_C_IN_LEN), in_more = F(CTX_C_IN_MORE);
-	int active;
 
 	/* The control store in local memory: lanes on different MPCs read
 	 * different words every cycle, a gather that local memory serves
@@ -220,10 +97,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 	(void)mem_where(mar_latch, stk, sstride, sw, globals, heap, heap_words,
 	    cp, cpsize, &rd_p);
-	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING)
-		status = ST_RUNNING;
-	active = valid && status == ST_RUNNING &&
-	    (!(flags & CTX_F_MASK) || mask[c] != 0);
+	LAUNCH_ACTIVATE;
 
 #if MICDB_DIVERGENCE
 	/* Each lane's kernel path at every step of a chunk (P_NONE: it did
@@ -421,88 +295,11 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					flt = FAULT_MEM_RANGE;
 				} else {
 					path = CTXM_PATH_SLOW;
-					switch (mar1) {
-					case MM_DEV_HALT:
-						status = ST_HALTED;
-						break;
-					case MM_DEV_ERROR:
-						flt = mdr1 > FAULT_NONE &&
-						    mdr1 < FAULT_COUNT_ ? mdr1 :
-						    FAULT_ERR_DEVICE;
-						break;
-					case MM_DEV_CONSOLE:
-						outa[out_len++] = (uchar)mdr1;
-						break;
-					case MM_DEV_BARRIER:
-						status = ST_WAITING;
-						break;
-					case MM_DEV_NEWARRAY: {
-						uint need, old, prev;
-
-						if (mdr1 < 0) {
-							flt = FAULT_ARRAY_SIZE;
-							break;
-						}
-						need = (uint)mdr1 + MM_ARRAY_HDR;
-						old = *heap_top;
-						for (;;) {
-							if ((ulong)need >
-							    (ulong)(heap_words -
-							    old)) {
-								flt =
-								FAULT_HEAP_FULL;
-								break;
-							}
-							prev = atomic_cmpxchg(
-							    heap_top, old,
-							    old + need);
-							if (prev == old)
-								break;
-							old = prev;
-						}
-						if (flt != FAULT_NONE)
-							break;
-						heap[old] = (int)MM_ARRAY_TAG;
-						heap[old + 1] = mdr1;
-						for (uint i = 0; i < (uint)mdr1;
-						    i++)
-							heap[old + MM_ARRAY_HDR
-							    + i] = 0;
-						new_ref = MM_HEAP_BASE +
-						    (int)old;
-						break;
-					}
-					case MM_DEV_ATOM_ADDR:
-						atom_addr = mdr1;
-						break;
-					case MM_DEV_ATOM_ADD: {
-						__global int *q;
-						uint w = mem_where(atom_addr,
-						    stk, sstride, sw, globals,
-						    heap, heap_words, cp,
-						    cpsize, &q);
-
-						if (w != 1) {
-							flt = FAULT_MEM_RANGE;
-							break;
-						}
-						if (atom_addr >= MM_STACK_BASE &&
-						    (uint)(atom_addr -
-						    MM_STACK_BASE) < sw) {
-							atom_old = *q;
-							*q = (int)((uint)*q +
-							    (uint)mdr1);
-						} else {
-							atom_old = atomic_add(
-							    (volatile __global
-							    int *)q, mdr1);
-						}
-						break;
-					}
-					default:
-						flt = FAULT_MEM_RANGE;
-						break;
-					}
+					flt = device_write(mar1, mdr1, &status,
+					    outa, &out_len, heap, heap_words,
+					    heap_top, &new_ref, &atom_addr,
+					    &atom_old, stk, sstride, sw,
+					    globals, cp, cpsize);
 				}
 				if (flt == FAULT_MEM_RANGE &&
 				    (long)mar1 >= (long)MM_STACK_BASE + sw &&
@@ -567,26 +364,7 @@ done:
 			 * the MPC, or on the PC at an instruction boundary. */
 			bnd = mpc == main1 && pending == 0 &&
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
-			for (uint i = 0; i < nbps; i++) {
-				__global const uint *e = bps +
-				    i * CTXM_BP_WORDS;
-				uint set;
-
-				if (e[CTXM_BP_ON] == CTXM_ON_MPC ?
-				    e[CTXM_BP_ADDR] != mpc :
-				    (!bnd || (int)e[CTXM_BP_ADDR] != pc))
-					continue;
-				set = e[CTXM_BP_SET];
-				if (set != CTX_NONE &&
-				    !((bps[set + (c >> 5)] >> (c & 31)) & 1))
-					continue;
-				active = 0;
-				stop_step = s;
-				stop_bp = e[CTXM_BP_ID];
-				stop_kind = CTX_STOP_BP;
-				atomic_min(stop_at, s);
-				break;
-			}
+			LAUNCH_CHECK_BPS(mpc, bnd);
 		} while (0);
 
 #if MICDB_DIVERGENCE
@@ -690,7 +468,7 @@ done:
 		for (uint i = 0; i < LANES; i++)
 			last_act |= (ulong)(l_ls[lid + i] == last) << i;
 		for (todo = last_act; todo != 0; todo &= ~grp) {
-			const uint i = lowest_bit(todo);
+			const uint i = launch_lowest_bit(todo);
 			const uint mi = l_lm[lid + i];
 			uint m;
 
@@ -705,9 +483,9 @@ done:
 			}
 			last_paths++;
 		}
-		add64(wrec + CTX_W_STEPS_LO, w_steps);
-		add64(wrec + CTX_W_ACTIVE_LO, w_active);
-		add64(wrec + CTX_W_K_LO, w_k);
+		launch_add64(wrec + CTX_W_STEPS_LO, w_steps);
+		launch_add64(wrec + CTX_W_ACTIVE_LO, w_active);
+		launch_add64(wrec + CTX_W_K_LO, w_k);
 		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act;
 		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32);
 		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv;
@@ -720,44 +498,11 @@ done:
 #endif
 	if (!valid)
 		return;
-	F(CTX_C_PC) = (uint)pc;
-	F(CTX_C_SP) = (uint)sp;
-	F(CTX_C_LV) = (uint)lv;
-	F(CTX_C_CPP) = (uint)cpp;
-	F(CTX_C_TOS) = (uint)tos;
-	F(CTX_C_OPC) = (uint)opc;
-	F(CTX_C_H) = (uint)h;
-	F(CTX_C_MAR) = (uint)mar;
-	F(CTX_C_MDR) = (uint)mdr;
-	F(CTX_C_MBR) = mbr;
-	F(CTX_C_MPC) = mpc;
-	F(CTX_C_N) = nf;
-	F(CTX_C_Z) = zf;
-	F(CTX_C_STATUS) = status;
-	F(CTX_C_FAULT) = fault;
-	F(CTX_C_FAULT_PC) = fault_pc;
-	F(CTX_C_FAULT_OP) = fault_op;
-	if (insns > 0) {
-		uint lo = F(CTX_C_STEPS_LO) + insns;
-
-		if (lo < insns)
-			F(CTX_C_STEPS_HI) = F(CTX_C_STEPS_HI) + 1;
-		F(CTX_C_STEPS_LO) = lo;
-	}
-	if (cycles > 0) {
-		uint lo = F(CTX_C_CYCLES_LO) + cycles;
-
-		if (lo < cycles)
-			F(CTX_C_CYCLES_HI) = F(CTX_C_CYCLES_HI) + 1;
-		F(CTX_C_CYCLES_LO) = lo;
-	}
-	F(CTX_C_STOP_STEP) = stop_step;
-	F(CTX_C_STOP_BP) = stop_bp;
-	F(CTX_C_STOP_KIND) = stop_kind;
-	F(CTX_C_EVENT_STEP) = event_step;
-	F(CTX_C_LAST_STEP) = last_step;
-	F(CTX_C_OUT_LEN) = out_len;
-	F(CTX_C_IN_POS) = in_pos;
+	LAUNCH_NOTE;
+	LAUNCH_WRITE_MICRO_REGS;
+	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, insns);
+	LAUNCH_COUNT(CTX_C_CYCLES_LO, CTX_C_CYCLES_HI, cycles);
+	LAUNCH_WRITE_STOPS;
 	M(CTXM_C_MAR_LATCH) = (uint)mar_latch;
 	M(CTXM_C_PC_LATCH) = (uint)pc_latch;
 	M(CTXM_C_MBR_ADDR) = (uint)mbr_addr;

@@ -121,11 +121,20 @@ B="$MICDB bench --quick --no-ref --cores 1 --workloads uniform"
 bad "unknown workload" "unknown workload 'nosuch'" \
 	$B --workloads uniform,nosuch
 bad "unknown level" "unknown level 'asm'" $B --levels asm
-bad "level without a kernel" "use --levels isa,mic" $B --levels pmic
 bad "bad core list" "bad core list '1,x'" $B --cores 1,x
 bad "zero cores" "bad core list '0'" $B --cores 0
 bad "empty core list" "bad core list" $B --cores ''
 bad "trailing comma" "bad core list '1,'" $B --cores 1,
+
+# Every level has a kernel: the micro levels' figures and the Mic-1 / PMIC
+# cycle ratio of bench.md.
+$B --levels mic,pmic >"$TMP/lv.out" 2>"$TMP/lv.err"
+ok $? "--levels mic,pmic runs"
+grep -q '^pmic  *uniform  *1 ' "$TMP/lv.out"
+ok $? "--levels mic,pmic: a pmic row"
+grep -q '^Mic-1 / PMIC cycles per instruction:' "$TMP/lv.out" &&
+	grep -q '^  uniform  *1 cores  [0-9.]* / [0-9.]* = [0-9.]*$' "$TMP/lv.out"
+ok $? "--levels mic,pmic: the Mic-1 / PMIC cycle ratio"
 bad "too few repetitions" "--reps needs a whole number from 5" $B --reps 3
 bad "bad steps per launch" "bad --steps-per-launch" \
 	$B --steps-per-launch 0

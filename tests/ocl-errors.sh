@@ -66,7 +66,7 @@ grep -q "error" "$err"
 ok $? "build failure shows the build log"
 
 # The installed layout: kernels next to the headers they include.
-cp "$top_srcdir/kernels/isa.cl" "$TMP/kernels/isa.cl"
+cp "$top_srcdir/kernels/isa.cl" "$top_srcdir/kernels/launch.h" "$TMP/kernels/"
 run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"
 expect_rc 0 "kernels and headers in one directory build and run"
 grep -q "Hello" "$out"

@@ -1,8 +1,9 @@
 #!/bin/sh
-# micdb run --level mic --engine opencl (the MIC kernel) end to end: every
-# sample program prints its .expected output, as the C Mic-1 simulator
-# does (tests/mic-run.sh); the fault demos fail with exit 1 and name their
-# fault; --level mic without --engine runs on the kernel too.
+# micdb run --level mic|pmic --engine opencl (the MIC and PMIC kernels)
+# end to end: every sample program prints its .expected output, as the C
+# simulators do (tests/mic-run.sh); the fault demos fail with exit 1 and
+# name their fault as the C simulator does; --level mic|pmic without
+# --engine runs on the kernel too.
 . "$(dirname "$0")/lib.sh"
 
 sort_cores() {
@@ -14,6 +15,7 @@ if ! "$MICDB" devices >/dev/null 2>&1; then
 	exit 77
 fi
 
+for level in mic pmic; do
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
 	jas=$PROGRAMS/$name.jas
@@ -23,16 +25,16 @@ for expected in "$PROGRAMS"/*.expected; do
 	opts=""
 	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
 	# shellcheck disable=SC2086
-	(cd "$top_srcdir" && "$MICDB" run --level mic --engine opencl $opts \
+	(cd "$top_srcdir" && "$MICDB" run --level $level --engine opencl $opts \
 		$jas <"$input" >"$TMP/out" 2>"$TMP/err")
 	rc=$?
 	[ "$rc" -eq 0 ]
-	ok $? "$name [$opts] on the MIC kernel: exits 0"
+	ok $? "$name [$opts] on the $level kernel: exits 0"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
 	sort_cores "$TMP/out" >"$TMP/out.sorted"
 	sort_cores "$expected" >"$TMP/want.sorted"
 	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
-	ok $? "$name [$opts] on the MIC kernel: output matches"
+	ok $? "$name [$opts] on the $level kernel: output matches"
 done
 
 # The fault demos the micro level detects (see mic-run.sh): exit 1, the
@@ -42,32 +44,34 @@ for name in array_oob stack_overflow missing_halt one_core_fails; do
 	opts=""
 	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
 	# shellcheck disable=SC2086
-	"$MICDB" run --level mic --engine opencl $opts "$jas" \
+	"$MICDB" run --level $level --engine opencl $opts "$jas" \
 		</dev/null >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" -eq 1 ]
-	ok $? "faults/$name on the MIC kernel: exits 1"
+	ok $? "faults/$name on the $level kernel: exits 1"
 	sort_cores "$TMP/out" >"$TMP/out.sorted"
 	sort_cores "${jas%.jas}.expected" >"$TMP/want.sorted"
 	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
-	ok $? "faults/$name on the MIC kernel: output before the fault"
+	ok $? "faults/$name on the $level kernel: output before the fault"
 	[ -s "$TMP/err" ]
-	ok $? "faults/$name on the MIC kernel: says why"
+	ok $? "faults/$name on the $level kernel: says why"
 	# the same message as the C simulator
 	# shellcheck disable=SC2086
-	"$MICDB" run --level mic --engine ref $opts "$jas" \
+	"$MICDB" run --level $level --engine ref $opts "$jas" \
 		</dev/null >/dev/null 2>"$TMP/err.ref"
 	cmp -s "$TMP/err" "$TMP/err.ref"
-	ok $? "faults/$name on the MIC kernel: same message as --engine ref"
+	ok $? "faults/$name on the $level kernel: same message as --engine ref"
 done
 
-# The default engine of the micro level is the kernel: same output.
-(cd "$top_srcdir" && "$MICDB" run --level mic --cores 4 \
+# The default engine of the level is the kernel: same output.
+(cd "$top_srcdir" && "$MICDB" run --level $level --cores 4 \
 	"$PROGRAMS/hello.jas" >"$TMP/out" 2>"$TMP/err")
-ok $? "--level mic without --engine runs"
-(cd "$top_srcdir" && "$MICDB" run --level mic --engine ref --cores 4 \
+ok $? "--level $level without --engine runs"
+(cd "$top_srcdir" && "$MICDB" run --level $level --engine ref --cores 4 \
 	"$PROGRAMS/hello.jas" >"$TMP/want" 2>&1)
 cmp -s "$TMP/out" "$TMP/want"
-ok $? "--level mic without --engine: same output as --engine ref"
+ok $? "--level $level without --engine: same output as --engine ref"
+
+done
 
 done_testing

@@ -11,6 +11,7 @@
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
 #include "engine-ocl-mic.h"
+#include "engine-ocl-pmic.h"
 #endif
 
 static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
@@ -84,7 +85,7 @@ level_engine_kind(enum level level, enum engine_kind kind)
 	if (kind != ENGINE_DEFAULT)
 		return kind;
 #ifdef HAVE_ENGINE_OCL
-	if (level == LEVEL_ISA || level == LEVEL_MIC)
+	if (level == LEVEL_ISA || level == LEVEL_MIC || level == LEVEL_PMIC)
 		return ENGINE_OPENCL;
 #else
 	(void)level;
@@ -129,9 +130,13 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 	case LEVEL_PMIC:
 		if (kind == ENGINE_REF)
 			return engine_pmic_create(e, m, &mc->pcs, cause);
+#ifdef HAVE_ENGINE_OCL
+		return engine_ocl_pmic_create(e, m, &mc->pcs, device, cause);
+#else
 		*cause = xasprintf("the PMIC level runs on the reference "
 		    "engine only in this build: use --engine ref");
 		return -1;
+#endif
 	}
 	*cause = xasprintf("the %s level is not part of this build (use "
 	    "--level isa or --level mic)", level_name(level));

@@ -1,1604 +1,212 @@
 /*
  * The OpenCL engine of the micro level (engine-ocl-mic.h): the Mic-1
- * kernel (kernels/mic.cl) steps every core one micro-cycle per global
- * step; this file drives it the way engine-ocl.c drives the ISA kernel,
- * and its launch protocol is that one, adapted (engine-ocl.c's functions
- * are file-local, and it is another engineer's file, so the host side is
- * this engine's own):
+ * level of the shared OpenCL host engine (engine-ocl.c, ocl-level.h).
+ * What is the level's own:
  *
  * - the context buffer has a micro-level section after the warp records
  *   (context-mic.h: the mic1_core side state and the MIR of every core),
- *   read back with the rest after every launch, so that the host copy of
- *   struct mic1_state is current and at_boundary answers from it;
- * - the control store is a read-only buffer, pre-decoded for the
- *   branch-free kernel (context-mic.h);
+ *   converted to and from the host's struct mic1_state with the core
+ *   blocks, so that at_boundary answers from the host copy;
+ * - the control store is the side buffer, pre-decoded for the
+ *   branch-free kernel (context-mic.h), with Main1 as a kernel scalar;
  * - breakpoints say what they compare (engine_bp.on): an MPC, or a PC at
  *   the instruction boundary; the host reports stops with
  *   engine_check_bps(..., ENGINE_BP_ON_MPC), as engine-mic.c does;
- * - consistent cuts, barriers, I/O areas, checkpoints and replay are as
- *   in engine-ocl.c (see its comment), in micro-steps.
+ * - the kernel writes back every register of struct core.
  *
- * Environment knobs, for tests and measurements only, as engine-ocl.c's:
- * MICDB_STEPS_PER_LAUNCH, MICDB_OCL_LAYOUT=cpu|gpu, MICDB_OCL_DRIFT=1,
- * MICDB_OCL_IO_CAP=N, MICDB_OCL_DIVERGENCE=0.
+ * Launches, consistent cuts, barriers, I/O areas, checkpoints, replay,
+ * header-only read-back and zero-copy are the shared engine's, in
+ * micro-steps.
  */
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
 
 #include "context-mic.h"
 #include "context.h"
 #include "engine-ocl-mic.h"
-#include "ijvm.h"
-#include "memmap.h"
-#include "ocl.h"
-#include "ref.h"
+#include "ocl-level.h"
 
-#define CKPT_AGE        0.25    /* seconds of launches between checkpoints */
-#define LAUNCH_MIN_S    0.02    /* adapt K to keep launches in this band */
-#define LAUNCH_MAX_S    0.10
-#define K_START         64
-#define K_MAX           (1u << 22)
-
-struct ocl_ckpt {
-	int		 valid;
-	uint64_t	 step;            /* m->step it holds */
-	int		 pending_release;
-	size_t		*out_len;         /* per core: m->io[c].out.len */
-	size_t		*in_pos;          /* per input core */
-	double		 age;             /* launch seconds since taken */
+/* The level state: the micro side state and the pre-decoded store. */
+struct mic_level_state {
+	struct mic1_state	st;
+	uint32_t		cs[CTXM_CS_WORDS * MIC1_STORE_WORDS];
 };
 
-struct ocl_engine {
-	struct machine		*m;
-	char			*devname;
-	int			 is_gpu;
-	cl_ulong		 max_alloc;
-	cl_ulong		 global_mem;
-	cl_context		 cl;
-	cl_command_queue	 q;
-	cl_program		 prog;
-	cl_kernel		 kern;
-
-	/* buffers; c_* are the checkpoint copies */
-	cl_mem	 b_ctx, b_stacks, b_globals, b_heap, b_text, b_cp, b_progs;
-	cl_mem	 b_out, b_in, b_bps, b_mask;
-	cl_mem	 c_ctx, c_stacks, c_globals, c_heap;
-	cl_mem	 b_cs;            /* the pre-decoded control store */
-	int	 ckpt_ok;         /* 1 allocated, 0 not yet, -1 impossible */
-
-	/* geometry */
-	uint32_t ncores, nwarps, W, wg;
-	size_t	 gsize;           /* global size: ncores rounded up to wg */
-	uint32_t core_stride, field_stride, cores_off, warps_off;
-	uint32_t mic_off;         /* context-mic.h section */
-	int	 interleaved;     /* stack layout */
-	uint32_t out_cap, in_cap;
-	size_t	 ctx_words, stack_words_total;
-
-	uint32_t *hctx;           /* host copy of the whole context */
-	struct mic1_state st;     /* host copy of the micro side state */
-
-	/* run state */
-	uint8_t	*seen;            /* faults already noted, as engine-ref */
-	int	 pending_release; /* released on the host, not yet on device */
-	uint64_t k_fixed;         /* 0: adapt */
-	int	 drift;           /* MICDB_OCL_DRIFT: see CTX_F_DRIFT */
-	uint64_t k_adapt;
-
-	/* breakpoint table and mask as last uploaded */
-	uint32_t *bp_words;
-	size_t	 bp_nwords, nbps, bp_cap;
-	uint8_t	*mask_host;
-	int	 mask_valid;
-
-	/* cores that have had input: their areas are refreshed on demand */
-	uint32_t *in_cores;
-	uint8_t	*in_dirty;        /* per entry of in_cores */
-	uint8_t	*in_listed;       /* per core */
-	size_t	 n_in_cores;
-
-	uint8_t	*outbuf;          /* staging for the output areas */
-
-	struct ocl_ckpt ck;
-	struct ocl_engine_stats stats;
-	struct ocl_warp_record *warps;
-	int	 warps_fresh;
-};
-
-#define CORE_WORD(o, c, f) \
-	((size_t)CTX_CORE_WORD((o)->cores_off, (o)->core_stride, \
-	    (o)->field_stride, (size_t)(c), (size_t)(f)))
-#define CF(o, c, f) ((o)->hctx[CORE_WORD(o, c, f)])
-#define MF(o, c, f) ((o)->hctx[CTXM_CORE_WORD((size_t)(o)->mic_off, \
-	(size_t)(o)->core_stride, (size_t)(o)->field_stride, (size_t)(c), \
-	(size_t)(f))])
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-is_memory_error(cl_int err)
-{
-	return err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
-	    err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY ||
-	    err == CL_INVALID_BUFFER_SIZE;
-}
-
-static char *
-memory_message(const struct ocl_engine *o, const char *detail)
-{
-	return xasprintf("not enough device memory for %u cores: lower "
-	    "--cores or --stack-words (%s)", o->ncores, detail);
-}
-
-/* A device call's failure as a message; memory failures say what to do. */
-static char *
-cl_failure(const struct ocl_engine *o, const char *call, cl_int err)
-{
-	char *msg, *full;
-
-	msg = ocl_error(call, err);
-	if (!is_memory_error(err))
-		return msg;
-	full = memory_message(o, msg);
-	free(msg);
-	return full;
-}
-
-#define TRY(o, call, what) do { \
-	cl_int err_ = (call); \
-	if (err_ != CL_SUCCESS) { \
-		*cause = cl_failure((o), (what), err_); \
-		return -1; \
-	} \
-} while (0)
-
-static int
-mkbuf(struct ocl_engine *o, cl_mem *b, size_t bytes, cl_mem_flags fl,
-    char **cause)
-{
-	cl_int err;
-
-	if (bytes == 0)
-		bytes = 4;
-	*b = clCreateBuffer(o->cl, fl, bytes, NULL, &err);
-	if (err != CL_SUCCESS) {
-		*b = NULL;
-		*cause = cl_failure(o, "clCreateBuffer", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-write_buf(struct ocl_engine *o, cl_mem b, size_t off, size_t bytes,
-    const void *p, char **cause)
-{
-	if (bytes == 0)
-		return 0;
-	TRY(o, clEnqueueWriteBuffer(o->q, b, CL_TRUE, off, bytes, p, 0, NULL,
-	    NULL), "clEnqueueWriteBuffer");
-	return 0;
-}
-
-static int
-read_buf(struct ocl_engine *o, cl_mem b, size_t off, size_t bytes, void *p,
-    char **cause)
-{
-	if (bytes == 0)
-		return 0;
-	TRY(o, clEnqueueReadBuffer(o->q, b, CL_TRUE, off, bytes, p, 0, NULL,
-	    NULL), "clEnqueueReadBuffer");
-	return 0;
-}
-
-static int
-write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
-    char **cause)
-{
-	size_t w = CORE_WORD(o, c, f);
-
-	o->hctx[w] = v;
-	return write_buf(o, o->b_ctx, w * 4, 4, &o->hctx[w], cause);
-}
-
-/* ---- host copy <-> context ------------------------------------------- */
-
-/* struct core <-> context fields.  A 64-bit counter is two entries, low
- * word first. */
-static const struct core_field {
-	uint8_t	f;        /* CTX_C_* */
-	uint8_t	off;      /* offsetof(struct core, ...) */
-	uint8_t	size;     /* bytes of the struct field */
-	uint8_t	shift;    /* 32: the high word of a 64-bit field */
-} core_fields[] = {
-#define CFLD(f, m, sh) { f, offsetof(struct core, m), \
-	sizeof(((struct core *)0)->m), sh }
-	CFLD(CTX_C_PC, pc, 0),
-	CFLD(CTX_C_SP, sp, 0),
-	CFLD(CTX_C_LV, lv, 0),
-	CFLD(CTX_C_CPP, cpp, 0),
-	CFLD(CTX_C_TOS, tos, 0),
-	CFLD(CTX_C_OPC, opc, 0),
-	CFLD(CTX_C_H, h, 0),
-	CFLD(CTX_C_MAR, mar, 0),
-	CFLD(CTX_C_MDR, mdr, 0),
-	CFLD(CTX_C_MBR, mbr, 0),
-	CFLD(CTX_C_MPC, mpc, 0),
-	CFLD(CTX_C_N, n, 0),
-	CFLD(CTX_C_Z, z, 0),
-	CFLD(CTX_C_STATUS, status, 0),
-	CFLD(CTX_C_FAULT, fault, 0),
-	CFLD(CTX_C_FAULT_PC, fault_pc, 0),
-	CFLD(CTX_C_FAULT_OP, fault_op, 0),
-	CFLD(CTX_C_PROG, prog, 0),
-	CFLD(CTX_C_STEPS_LO, steps, 0),
-	CFLD(CTX_C_STEPS_HI, steps, 32),
-	CFLD(CTX_C_CYCLES_LO, cycles, 0),
-	CFLD(CTX_C_CYCLES_HI, cycles, 32),
-#undef CFLD
-};
-#define NCORE_FIELDS (sizeof core_fields / sizeof core_fields[0])
-
-static uint32_t
-field_get(const struct core *c, const struct core_field *d)
-{
-	const char *p = (const char *)c + d->off;
-	uint64_t v64;
-	uint32_t v32;
-	uint16_t v16;
-
-	switch (d->size) {
-	case 1:
-		return *(const uint8_t *)p;
-	case 2:
-		memcpy(&v16, p, 2);
-		return v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return v32;
-	}
-	memcpy(&v64, p, 8);
-	return (uint32_t)(v64 >> d->shift);
-}
-
+/* The MIR goes both ways (a checkpoint restore brings it back); its
+ * fields only up, for the datapath view. */
 static void
-field_put(struct core *c, const struct core_field *d, uint32_t v)
+mic_to_ctx(void *p, const struct ocl_section *s)
 {
-	char *p = (char *)c + d->off;
-	uint64_t v64;
-	uint16_t v16;
+	struct mic_level_state *ls = p;
 
-	switch (d->size) {
-	case 1:
-		*(uint8_t *)p = (uint8_t)v;
-		return;
-	case 2:
-		v16 = (uint16_t)v;
-		memcpy(p, &v16, 2);
-		return;
-	case 4:
-		memcpy(p, &v, 4);
-		return;
-	}
-	/* low word first: it clears the high one */
-	if (d->shift == 0) {
-		v64 = v;
-	} else {
-		memcpy(&v64, p, 8);
-		v64 |= (uint64_t)v << 32;
-	}
-	memcpy(p, &v64, 8);
-}
+	for (uint32_t i = 0; i < s->ncores; i++) {
+		const struct mic1_core *k = &ls->st.core[i];
 
-/* struct mic1_core <-> the micro section.  The MIR goes both ways
- * (a checkpoint restore brings it back); its fields only up. */
-static void
-mic_to_ctx(struct ocl_engine *o)
-{
-	for (uint32_t i = 0; i < o->ncores; i++) {
-		const struct mic1_core *k = &o->st.core[i];
-
-		MF(o, i, CTXM_C_MAR_LATCH) = (uint32_t)k->mar_latch;
-		MF(o, i, CTXM_C_PC_LATCH) = (uint32_t)k->pc_latch;
-		MF(o, i, CTXM_C_MBR_ADDR) = (uint32_t)k->mbr_addr;
-		MF(o, i, CTXM_C_INSN_PC) = (uint32_t)k->insn_pc;
-		MF(o, i, CTXM_C_NEW_REF) = (uint32_t)k->new_ref;
-		MF(o, i, CTXM_C_ATOM_ADDR) = (uint32_t)k->atom_addr;
-		MF(o, i, CTXM_C_ATOM_OLD) = (uint32_t)k->atom_old;
-		MF(o, i, CTXM_C_PENDING) = k->pending;
-		MF(o, i, CTXM_C_MBR_STATE) = k->mbr_state;
-		MF(o, i, CTXM_C_MIR_LO) = (uint32_t)k->mir;
-		MF(o, i, CTXM_C_MIR_HI) = (uint32_t)(k->mir >> 32);
-		MF(o, i, CTXM_C_MIR_NEXT) = mic1_next(k->mir);
-		MF(o, i, CTXM_C_MIR_JAM) = mic1_jam(k->mir);
-		MF(o, i, CTXM_C_MIR_ALU) = mic1_alu(k->mir);
-		MF(o, i, CTXM_C_MIR_C) = mic1_cbus(k->mir);
-		MF(o, i, CTXM_C_MIR_MEM) = mic1_mem(k->mir);
-		MF(o, i, CTXM_C_MIR_B) = mic1_bsel(k->mir);
+		OCL_SEC(s, i, CTXM_C_MAR_LATCH) = (uint32_t)k->mar_latch;
+		OCL_SEC(s, i, CTXM_C_PC_LATCH) = (uint32_t)k->pc_latch;
+		OCL_SEC(s, i, CTXM_C_MBR_ADDR) = (uint32_t)k->mbr_addr;
+		OCL_SEC(s, i, CTXM_C_INSN_PC) = (uint32_t)k->insn_pc;
+		OCL_SEC(s, i, CTXM_C_NEW_REF) = (uint32_t)k->new_ref;
+		OCL_SEC(s, i, CTXM_C_ATOM_ADDR) = (uint32_t)k->atom_addr;
+		OCL_SEC(s, i, CTXM_C_ATOM_OLD) = (uint32_t)k->atom_old;
+		OCL_SEC(s, i, CTXM_C_PENDING) = k->pending;
+		OCL_SEC(s, i, CTXM_C_MBR_STATE) = k->mbr_state;
+		OCL_SEC(s, i, CTXM_C_MIR_LO) = (uint32_t)k->mir;
+		OCL_SEC(s, i, CTXM_C_MIR_HI) = (uint32_t)(k->mir >> 32);
+		OCL_SEC(s, i, CTXM_C_MIR_NEXT) = mic1_next(k->mir);
+		OCL_SEC(s, i, CTXM_C_MIR_JAM) = mic1_jam(k->mir);
+		OCL_SEC(s, i, CTXM_C_MIR_ALU) = mic1_alu(k->mir);
+		OCL_SEC(s, i, CTXM_C_MIR_C) = mic1_cbus(k->mir);
+		OCL_SEC(s, i, CTXM_C_MIR_MEM) = mic1_mem(k->mir);
+		OCL_SEC(s, i, CTXM_C_MIR_B) = mic1_bsel(k->mir);
 	}
 }
 
 static void
-ctx_to_mic(struct ocl_engine *o)
+mic_from_ctx(void *p, const struct ocl_section *s)
 {
-	for (uint32_t i = 0; i < o->ncores; i++) {
-		struct mic1_core *k = &o->st.core[i];
+	struct mic_level_state *ls = p;
 
-		k->mar_latch = (int32_t)MF(o, i, CTXM_C_MAR_LATCH);
-		k->pc_latch = (int32_t)MF(o, i, CTXM_C_PC_LATCH);
-		k->mbr_addr = (int32_t)MF(o, i, CTXM_C_MBR_ADDR);
-		k->insn_pc = (int32_t)MF(o, i, CTXM_C_INSN_PC);
-		k->new_ref = (int32_t)MF(o, i, CTXM_C_NEW_REF);
-		k->atom_addr = (int32_t)MF(o, i, CTXM_C_ATOM_ADDR);
-		k->atom_old = (int32_t)MF(o, i, CTXM_C_ATOM_OLD);
-		k->pending = (uint8_t)MF(o, i, CTXM_C_PENDING);
-		k->mbr_state = (uint8_t)MF(o, i, CTXM_C_MBR_STATE);
-		k->mir = (uint64_t)MF(o, i, CTXM_C_MIR_HI) << 32 |
-		    MF(o, i, CTXM_C_MIR_LO);
+	for (uint32_t i = 0; i < s->ncores; i++) {
+		struct mic1_core *k = &ls->st.core[i];
+
+		k->mar_latch = (int32_t)OCL_SEC(s, i, CTXM_C_MAR_LATCH);
+		k->pc_latch = (int32_t)OCL_SEC(s, i, CTXM_C_PC_LATCH);
+		k->mbr_addr = (int32_t)OCL_SEC(s, i, CTXM_C_MBR_ADDR);
+		k->insn_pc = (int32_t)OCL_SEC(s, i, CTXM_C_INSN_PC);
+		k->new_ref = (int32_t)OCL_SEC(s, i, CTXM_C_NEW_REF);
+		k->atom_addr = (int32_t)OCL_SEC(s, i, CTXM_C_ATOM_ADDR);
+		k->atom_old = (int32_t)OCL_SEC(s, i, CTXM_C_ATOM_OLD);
+		k->pending = (uint8_t)OCL_SEC(s, i, CTXM_C_PENDING);
+		k->mbr_state = (uint8_t)OCL_SEC(s, i, CTXM_C_MBR_STATE);
+		k->mir = (uint64_t)OCL_SEC(s, i, CTXM_C_MIR_HI) << 32 |
+		    OCL_SEC(s, i, CTXM_C_MIR_LO);
 	}
-}
-
-/* Core-major on AoS, field-major on SoA: both walk the context in
- * order, which matters at a million cores. */
-static void
-cores_to_ctx(struct ocl_engine *o)
-{
-	const struct core *k = o->m->cores;
-
-	mic_to_ctx(o);
-
-	if (o->field_stride == 1) {
-		for (uint32_t i = 0; i < o->ncores; i++)
-			for (size_t j = 0; j < NCORE_FIELDS; j++)
-				CF(o, i, core_fields[j].f) =
-				    field_get(&k[i], &core_fields[j]);
-	} else {
-		for (size_t j = 0; j < NCORE_FIELDS; j++)
-			for (uint32_t i = 0; i < o->ncores; i++)
-				CF(o, i, core_fields[j].f) =
-				    field_get(&k[i], &core_fields[j]);
-	}
-}
-
-static void
-ctx_to_cores(struct ocl_engine *o)
-{
-	struct core *k = o->m->cores;
-
-	if (o->field_stride == 1) {
-		for (uint32_t i = 0; i < o->ncores; i++)
-			for (size_t j = 0; j < NCORE_FIELDS; j++)
-				field_put(&k[i], &core_fields[j],
-				    CF(o, i, core_fields[j].f));
-	} else {
-		for (size_t j = 0; j < NCORE_FIELDS; j++)
-			for (uint32_t i = 0; i < o->ncores; i++)
-				field_put(&k[i], &core_fields[j],
-				    CF(o, i, core_fields[j].f));
-	}
-	ctx_to_mic(o);
-	o->m->heap_top = o->hctx[CTX_H_HEAP_TOP];
-	o->warps_fresh = 0;
-}
-
-/* Stacks in the device layout, from or to the host's blocked layout. */
-static int
-upload_stacks(struct ocl_engine *o, char **cause)
-{
-	const struct machine *m = o->m;
-	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
-	int32_t *t;
-	int rc;
-
-	if (!o->interleaved)
-		return write_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
-	t = malloc(n * 4);
-	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to upload the stacks");
-		return -1;
-	}
-	for (size_t c = 0; c < o->ncores; c++)
-		for (size_t w = 0; w < sw; w++)
-			t[CTX_STACK_INDEX(1, c, w, (size_t)o->ncores, sw)] =
-			    m->stacks[c * sw + w];
-	rc = write_buf(o, o->b_stacks, 0, n * 4, t, cause);
-	free(t);
-	return rc;
-}
-
-static int
-download_stacks(struct ocl_engine *o, char **cause)
-{
-	struct machine *m = o->m;
-	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
-	int32_t *t;
-	int rc;
-
-	if (!o->interleaved)
-		return read_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
-	t = malloc(n * 4);
-	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to read the stacks");
-		return -1;
-	}
-	rc = read_buf(o, o->b_stacks, 0, n * 4, t, cause);
-	if (rc == 0)
-		for (size_t c = 0; c < o->ncores; c++)
-			for (size_t w = 0; w < sw; w++)
-				m->stacks[c * sw + w] = t[CTX_STACK_INDEX(1, c,
-				    w, (size_t)o->ncores, sw)];
-	free(t);
-	return rc;
-}
-
-/* ---- checkpoints ------------------------------------------------------ */
-
-static int
-copy_buf(struct ocl_engine *o, cl_mem from, cl_mem to, size_t bytes,
-    char **cause)
-{
-	TRY(o, clEnqueueCopyBuffer(o->q, from, to, 0, 0, bytes, 0, NULL, NULL),
-	    "clEnqueueCopyBuffer");
-	return 0;
-}
-
-static size_t
-heap_bytes(const struct ocl_engine *o)
-{
-	return (size_t)(o->m->cfg.heap_words ? o->m->cfg.heap_words : 1) * 4;
-}
-
-/* Allocate the checkpoint buffers once; 0 if that is impossible. */
-static int
-ckpt_alloc(struct ocl_engine *o)
-{
-	char *cause = NULL;
-
-	if (o->ckpt_ok != 0)
-		return o->ckpt_ok > 0;
-	if (mkbuf(o, &o->c_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE,
-	    &cause) != 0 ||
-	    mkbuf(o, &o->c_stacks, o->stack_words_total * 4,
-	    CL_MEM_READ_WRITE, &cause) != 0 ||
-	    mkbuf(o, &o->c_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
-	    &cause) != 0 ||
-	    mkbuf(o, &o->c_heap, heap_bytes(o), CL_MEM_READ_WRITE,
-	    &cause) != 0) {
-		free(cause);
-		o->ckpt_ok = -1;
-		return 0;
-	}
-	o->ck.out_len = xcalloc(o->ncores, sizeof *o->ck.out_len);
-	o->ckpt_ok = 1;
-	return 1;
-}
-
-static int
-ckpt_take(struct ocl_engine *o, char **cause)
-{
-	struct machine *m = o->m;
-
-	if (copy_buf(o, o->b_ctx, o->c_ctx, o->ctx_words * 4, cause) != 0 ||
-	    copy_buf(o, o->b_stacks, o->c_stacks, o->stack_words_total * 4,
-	    cause) != 0 ||
-	    copy_buf(o, o->b_globals, o->c_globals, MM_GLOBALS_WORDS * 4,
-	    cause) != 0 ||
-	    copy_buf(o, o->b_heap, o->c_heap, heap_bytes(o), cause) != 0)
-		return -1;
-	for (uint32_t c = 0; c < o->ncores; c++)
-		o->ck.out_len[c] = m->io[c].out.len;
-	o->ck.in_pos = xreallocarray(o->ck.in_pos, o->n_in_cores ?
-	    o->n_in_cores : 1, sizeof *o->ck.in_pos);
-	for (size_t i = 0; i < o->n_in_cores; i++)
-		o->ck.in_pos[i] = m->io[o->in_cores[i]].in_pos;
-	o->ck.step = m->step;
-	o->ck.pending_release = o->pending_release;
-	o->ck.age = 0;
-	o->ck.valid = 1;
-	o->stats.checkpoints++;
-	return 0;
-}
-
-static int
-ckpt_restore(struct ocl_engine *o, char **cause)
-{
-	struct machine *m = o->m;
-
-	if (copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
-	    copy_buf(o, o->c_stacks, o->b_stacks, o->stack_words_total * 4,
-	    cause) != 0 ||
-	    copy_buf(o, o->c_globals, o->b_globals, MM_GLOBALS_WORDS * 4,
-	    cause) != 0 ||
-	    copy_buf(o, o->c_heap, o->b_heap, heap_bytes(o), cause) != 0 ||
-	    read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
-		return -1;
-	ctx_to_cores(o);
-	o->stats.restores++;
-	for (uint32_t c = 0; c < o->ncores; c++)
-		if (m->io[c].out.len > o->ck.out_len[c])
-			m->io[c].out.len = o->ck.out_len[c];
-	for (size_t i = 0; i < o->n_in_cores; i++) {
-		m->io[o->in_cores[i]].in_pos = o->ck.in_pos[i];
-		o->in_dirty[i] = 1;
-	}
-	m->step = o->ck.step;
-	o->pending_release = o->ck.pending_release;
-	/* The host copy shows a pending release as done already. */
-	if (o->pending_release)
-		for (uint32_t c = 0; c < o->ncores; c++)
-			if (m->cores[c].status == CORE_WAITING)
-				m->cores[c].status = CORE_RUNNING;
-	return 0;
-}
-
-/* ---- one launch ------------------------------------------------------- */
-
-/* Fill the input areas of cores whose pending input changed. */
-static int
-feed_input(struct ocl_engine *o, char **cause)
-{
-	struct machine *m = o->m;
-
-	for (size_t i = 0; i < o->n_in_cores; i++) {
-		uint32_t c = o->in_cores[i];
-		const struct core_io *io = &m->io[c];
-		size_t pending = io->in_len - io->in_pos;
-		uint32_t n = pending > o->in_cap ? o->in_cap : (uint32_t)pending;
-
-		if (!o->in_dirty[i])
-			continue;
-		if (write_buf(o, o->b_in, (size_t)c * o->in_cap, n,
-		    io->in + io->in_pos, cause) != 0 ||
-		    write_core_field(o, c, CTX_C_IN_LEN, n, cause) != 0 ||
-		    write_core_field(o, c, CTX_C_IN_MORE, pending > n,
-		    cause) != 0)
-			return -1;
-		o->in_dirty[i] = 0;
-	}
-	return 0;
-}
-
-/* Append what the cores wrote in the last launch to m->io[].out. */
-static int
-drain_output(struct ocl_engine *o, char **cause)
-{
-	struct machine *m = o->m;
-	uint32_t lo = UINT32_MAX, hi = 0;
-
-	for (uint32_t c = 0; c < o->ncores; c++) {
-		if (CF(o, c, CTX_C_OUT_LEN) == 0)
-			continue;
-		if (lo == UINT32_MAX)
-			lo = c;
-		hi = c;
-	}
-	if (lo == UINT32_MAX)
-		return 0;
-	/* One read of the span that holds every writer. */
-	if (read_buf(o, o->b_out, (size_t)lo * o->out_cap,
-	    (size_t)(hi - lo + 1) * o->out_cap, o->outbuf, cause) != 0)
-		return -1;
-	for (uint32_t c = lo; c <= hi; c++) {
-		uint32_t n = CF(o, c, CTX_C_OUT_LEN);
-
-		if (n > o->out_cap)
-			n = o->out_cap;
-		if (n > 0)
-			buf_put(&m->io[c].out, o->outbuf +
-			    (size_t)(c - lo) * o->out_cap, n);
-	}
-	return 0;
-}
-
-/*
- * Run steps 1..K from the current state (m->step).  checks: breakpoints
- * and stop-on-fault cut the launch.  Reads the whole context back.
- */
-static int
-launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
-    int checks, char **cause)
-{
-	struct machine *m = o->m;
-	uint32_t hdr[4];
-	size_t local = o->wg;
-	double t0 = now(), t_kernel;
-
-	if (feed_input(o, cause) != 0)
-		return -1;
-	hdr[CTX_H_STEPS - CTX_H_STEPS] = K;
-	hdr[CTX_H_FLAGS - CTX_H_STEPS] = CTX_F_DIVERGENCE |
-	    (checks ? CTX_F_STOPS : 0) |
-	    (r->stop_on_fault ? CTX_F_STOP_ON_FAULT : 0) |
-	    (r->mask != NULL ? CTX_F_MASK : 0) |
-	    (o->pending_release ? CTX_F_RELEASE : 0) |
-	    (o->drift ? CTX_F_DRIFT : 0);
-	hdr[CTX_H_NBPS - CTX_H_STEPS] = (uint32_t)o->nbps;
-	hdr[CTX_H_STOP_AT - CTX_H_STEPS] = K;
-	if (write_buf(o, o->b_ctx, CTX_H_STEPS * 4, sizeof hdr, hdr,
-	    cause) != 0)
-		return -1;
-	TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL, &o->gsize,
-	    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
-	TRY(o, clFinish(o->q), "clFinish");
-	t_kernel = now() - t0;
-	o->stats.launches++;
-	o->stats.launch_steps += K;
-	if (read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
-		return -1;
-	o->pending_release = 0;
-	ctx_to_cores(o);
-	if (drain_output(o, cause) != 0)
-		return -1;
-	for (size_t i = 0; i < o->n_in_cores; i++) {
-		uint32_t c = o->in_cores[i];
-		uint32_t used = CF(o, c, CTX_C_IN_POS);
-
-		if (used > 0) {
-			m->io[c].in_pos += used;
-			o->in_dirty[i] = 1;
-		}
-	}
-	o->ck.age += now() - t0;
-	/* Adapt K on full launches (short ones say nothing about speed),
-	 * by the kernel's time alone: the read-back of a big context is a
-	 * fixed cost that fewer steps would not shorten. */
-	if (o->k_fixed == 0 && K == o->k_adapt) {
-		if (t_kernel < LAUNCH_MIN_S && o->k_adapt < K_MAX)
-			o->k_adapt *= 2;
-		else if (t_kernel > LAUNCH_MAX_S && o->k_adapt > 1)
-			o->k_adapt /= 2;
-	}
-	return 0;
-}
-
-/* Any core that may run (RUNNING and inside the mask)? */
-static int
-any_runnable(const struct ocl_engine *o, const uint8_t *mask)
-{
-	for (uint32_t c = 0; c < o->ncores; c++)
-		if (o->m->cores[c].status == CORE_RUNNING &&
-		    (mask == NULL || mask[c]))
-			return 1;
-	return 0;
-}
-
-/* ref_barrier_release on the host copy; the device follows at the next
- * launch. */
-static void
-release_barrier(struct ocl_engine *o)
-{
-	if (ref_barrier_release(o->m))
-		o->pending_release = 1;
-}
-
-/*
- * After a launch of K: the boundary the machine really reached (relative),
- * and whether some core ran past it.  Stop records give the cut; without
- * any, a launch with cores still runnable reached K, else it ended at
- * the last step in which a core stopped running.
- */
-static uint32_t
-launch_end(const struct ocl_engine *o, const uint8_t *mask, uint32_t K,
-    int *overshoot)
-{
-	uint32_t cut = CTX_NONE, last = 0, event = 0;
-
-	for (uint32_t c = 0; c < o->ncores; c++) {
-		uint32_t s = CF(o, c, CTX_C_STOP_STEP);
-		uint32_t l = CF(o, c, CTX_C_LAST_STEP);
-		uint32_t ev = CF(o, c, CTX_C_EVENT_STEP);
-
-		if (s < cut)
-			cut = s;
-		if (l > last)
-			last = l;
-		if (ev > event)
-			event = ev;
-	}
-	*overshoot = cut != CTX_NONE && last > cut;
-	if (cut != CTX_NONE)
-		return cut;
-	if (any_runnable(o, mask))
-		return K;
-	return event;
-}
-
-static uint32_t
-choose_k(const struct ocl_engine *o, uint64_t remaining)
-{
-	uint64_t k = o->k_fixed ? o->k_fixed : o->k_adapt;
-
-	if (o->ckpt_ok < 0)
-		k = 1;	/* no checkpoint: a launch must not overshoot */
-	if (k > remaining)
-		k = remaining;
-	if (k > K_MAX)
-		k = K_MAX;
-	return k < 1 ? 1 : (uint32_t)k;
-}
-
-/*
- * Replay with the stop checks off from the restored checkpoint up to the
- * absolute step target.  Only a full output area or a dry input area can
- * cut a replay launch; one that overshoots is redone from a checkpoint
- * taken just before it, with K lowered to where it was cut (at K = 1
- * nothing can overshoot, so this ends).
- */
-static int
-replay(struct ocl_engine *o, const struct engine_run *r, uint64_t target,
-    char **cause)
-{
-	struct machine *m = o->m;
-	uint32_t kcap = UINT32_MAX;
-
-	while (m->step < target) {
-		uint32_t K = choose_k(o, target - m->step), end;
-		int over;
-
-		if (K > kcap)
-			K = kcap;
-		if (!any_runnable(o, r->mask))
-			break;	/* cannot happen for the same machine */
-		if (K > 1 && ckpt_take(o, cause) != 0)
-			return -1;
-		if (launch(o, r, K, 0, cause) != 0)
-			return -1;
-		end = launch_end(o, r->mask, K, &over);
-		if (over) {
-			if (ckpt_restore(o, cause) != 0)
-				return -1;
-			kcap = end > 0 ? end : 1;
-			continue;
-		}
-		kcap = UINT32_MAX;
-		m->step += end;
-		release_barrier(o);
-		if (end == 0)
-			break;
-	}
-	return 0;
-}
-
-/*
- * One launch of at most K steps with the stop checks on, ending at a
- * consistent cut; *ran gets the steps the machine advanced.
- */
-static int
-advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
-    uint64_t *ran, char **cause)
-{
-	struct machine *m = o->m;
-	uint64_t start = m->step;
-	uint32_t end;
-	int over;
-
-	if (K > 1 && (!o->ck.valid || o->ck.age >= CKPT_AGE)) {
-		if (!ckpt_alloc(o))
-			K = 1;
-		else if (ckpt_take(o, cause) != 0)
-			return -1;
-	}
-	if (launch(o, r, K, 1, cause) != 0)
-		return -1;
-	end = launch_end(o, r->mask, K, &over);
-	if (over) {
-		if (ckpt_restore(o, cause) != 0 ||
-		    replay(o, r, start + end, cause) != 0)
-			return -1;
-	} else {
-		m->step = start + end;
-		release_barrier(o);
-	}
-	*ran = m->step - start;
-	return 0;
-}
-
-/* ---- stops, as engine-ref.c reports them ----------------------------- */
-
-/* Build the breakpoint table and upload it (and the mask) if changed. */
-static int
-upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
-    char **cause)
-{
-	size_t setw = (o->ncores + 31) / 32, nw = 0, nsets = 0;
-	uint32_t *w;
-
-	for (size_t i = 0; i < r->nbps; i++)
-		if (r->bps[i].cores != NULL)
-			nsets++;
-	nw = r->nbps * CTXM_BP_WORDS + nsets * setw;
-	w = xcalloc(nw ? nw : 1, sizeof *w);
-	nsets = 0;
-	for (size_t i = 0; i < r->nbps; i++) {
-		const struct engine_bp *bp = &r->bps[i];
-		uint32_t *e = &w[i * CTXM_BP_WORDS];
-
-		e[CTXM_BP_ADDR] = (uint32_t)bp->pc;
-		e[CTXM_BP_ID] = bp->id;
-		e[CTXM_BP_SET] = CTX_NONE;
-		e[CTXM_BP_ON] = bp->on == ENGINE_BP_ON_MPC ? CTXM_ON_MPC :
-		    CTXM_ON_PC;
-		if (bp->cores != NULL) {
-			size_t off = r->nbps * CTXM_BP_WORDS + nsets++ * setw;
-
-			e[CTXM_BP_SET] = (uint32_t)off;
-			for (uint32_t c = 0; c < o->ncores; c++)
-				if (bp->cores[c])
-					w[off + c / 32] |= 1u << (c % 32);
-		}
-	}
-	o->nbps = r->nbps;
-	if (nw != o->bp_nwords || (nw > 0 &&
-	    memcmp(w, o->bp_words, nw * 4) != 0)) {
-		if (nw > o->bp_cap) {
-			clReleaseMemObject(o->b_bps);
-			o->b_bps = NULL;
-			if (mkbuf(o, &o->b_bps, nw * 4, CL_MEM_READ_ONLY,
-			    cause) != 0) {
-				free(w);
-				return -1;
-			}
-			o->bp_cap = nw;
-			TRY(o, clSetKernelArg(o->kern, 9, sizeof o->b_bps,
-			    &o->b_bps), "clSetKernelArg");
-		}
-		if (write_buf(o, o->b_bps, 0, nw * 4, w, cause) != 0) {
-			free(w);
-			return -1;
-		}
-		free(o->bp_words);
-		o->bp_words = w;
-		o->bp_nwords = nw;
-	} else {
-		free(w);
-	}
-	if (r->mask != NULL && (!o->mask_valid ||
-	    memcmp(r->mask, o->mask_host, o->ncores) != 0)) {
-		memcpy(o->mask_host, r->mask, o->ncores);
-		if (write_buf(o, o->b_mask, 0, o->ncores, o->mask_host,
-		    cause) != 0)
-			return -1;
-		o->mask_valid = 1;
-	}
-	return 0;
-}
-
-static int
-ocl_run(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop, char **cause)
-{
-	struct ocl_engine *o = e->impl;
-	struct machine *m = e->m;
-	struct ref_summary sum;
-	uint32_t faulted_before;
-
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
-		stop->reason = STOP_DONE;
-		return 0;
-	}
-	if (upload_run_tables(o, r, cause) != 0)
-		return -1;
-	o->ck.valid = 0;	/* host edits since the last run */
-	faulted_before = sum.faulted;
-	while (stop->steps_run < r->max_steps) {
-		uint64_t ran;
-
-		if (r->interrupt != NULL && *r->interrupt) {
-			stop->reason = STOP_INTERRUPT;
-			return 0;
-		}
-		if (!any_runnable(o, r->mask)) {
-			/* A step in which nothing can execute: the
-			 * reference completes a barrier if it can and
-			 * calls it a deadlock. */
-			release_barrier(o);
-			m->step++;
-			stop->steps_run++;
-			ref_count(m, &sum);
-			stop->reason = sum.running + sum.waiting == 0 ?
-			    STOP_DONE : STOP_DEADLOCK;
-			return 0;
-		}
-		if (advance(o, r, choose_k(o, r->max_steps - stop->steps_run),
-		    &ran, cause) != 0)
-			return -1;
-		stop->steps_run += ran;
-		ref_count(m, &sum);
-		if (sum.faulted > faulted_before) {
-			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				return 0;
-			}
-		}
-		faulted_before = sum.faulted;
-		if (sum.running + sum.waiting == 0) {
-			stop->reason = STOP_DONE;
-			return 0;
-		}
-		if (r->nbps > 0 &&
-		    engine_check_bps(e, r, stop, ENGINE_BP_ON_MPC)) {
-			stop->reason = STOP_BREAKPOINT;
-			return 0;
-		}
-	}
-	stop->reason = STOP_STEPS;
-	return 0;
-}
-
-/* ---- memory ----------------------------------------------------------- */
-
-/* A device word of a core's view of memory: its buffer and byte offset,
- * or 0 for the constant pool (*cp set) and -1 outside the map. */
-static int
-locate(struct ocl_engine *o, uint32_t core, int32_t addr, cl_mem *b,
-    size_t *off, const int32_t **cp)
-{
-	const struct machine *m = o->m;
-	const struct program *p = m->progs[m->cores[core].prog];
-	int64_t a = addr;
-
-	*cp = NULL;
-	if (a >= MM_CPP && a < (int64_t)MM_CPP + p->cp_size) {
-		*cp = &p->cp[a - MM_CPP];
-		return 0;
-	}
-	if (a >= MM_STACK_BASE && a < (int64_t)MM_STACK_BASE +
-	    m->cfg.stack_words) {
-		*b = o->b_stacks;
-		*off = 4 * CTX_STACK_INDEX(o->interleaved, (size_t)core,
-		    (size_t)(a - MM_STACK_BASE), (size_t)o->ncores,
-		    (size_t)m->cfg.stack_words);
-		return 1;
-	}
-	if (a >= MM_GLOBALS_BASE && a < MM_GLOBALS_BASE + MM_GLOBALS_WORDS) {
-		*b = o->b_globals;
-		*off = 4 * (size_t)(a - MM_GLOBALS_BASE);
-		return 1;
-	}
-	if (a >= MM_HEAP_BASE && a < (int64_t)MM_HEAP_BASE +
-	    m->cfg.heap_words) {
-		*b = o->b_heap;
-		*off = 4 * (size_t)(a - MM_HEAP_BASE);
-		return 1;
-	}
-	return -1;
-}
-
-static int
-ocl_read_words(struct engine *e, uint32_t core, int32_t addr,
-    uint32_t nwords, int32_t *out, char **cause)
-{
-	struct ocl_engine *o = e->impl;
-	uint32_t i = 0;
-
-	if (core >= o->ncores) {
-		*cause = xasprintf("core %u does not exist (the machine has %u)",
-		    core, o->ncores);
-		return -1;
-	}
-	while (i < nwords) {
-		int32_t a = (int32_t)((uint32_t)addr + i);
-		const int32_t *cp;
-		cl_mem b;
-		size_t off, off2;
-		uint32_t n = 1;
-		int where = locate(o, core, a, &b, &off, &cp);
-
-		if (where < 0) {
-			*cause = xasprintf("address 0x%x is outside the memory "
-			    "core %u can read", (uint32_t)a, core);
-			return -1;
-		}
-		if (where == 0) {
-			out[i++] = *cp;
-			continue;
-		}
-		/* Extend over words that are contiguous on the device. */
-		while (i + n < nwords) {
-			cl_mem b2;
-			const int32_t *cp2;
-
-			if (locate(o, core, a + (int32_t)n, &b2, &off2,
-			    &cp2) != 1 || b2 != b || off2 != off + 4 * n)
-				break;
-			n++;
-		}
-		if (read_buf(o, b, off, 4 * (size_t)n, out + i, cause) != 0)
-			return -1;
-		/* Keep the host copy in step with what was shown. */
-		for (uint32_t j = 0; j < n; j++)
-			(void)machine_write_word(e->m, core, a + (int32_t)j,
-			    out[i + j]);
-		i += n;
-	}
-	return 0;
-}
-
-static int
-ocl_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
-    char **cause)
-{
-	struct ocl_engine *o = e->impl;
-	const int32_t *cp;
-	cl_mem b;
-	size_t off;
-
-	if (core >= o->ncores || locate(o, core, addr, &b, &off, &cp) != 1 ||
-	    machine_write_word(e->m, core, addr, val) != FAULT_NONE) {
-		*cause = xasprintf("address 0x%x is outside the memory core %u "
-		    "can write", (uint32_t)addr, core);
-		return -1;
-	}
-	return write_buf(o, b, off, 4, &val, cause);
-}
-
-static int
-ocl_push_cores(struct engine *e, char **cause)
-{
-	struct ocl_engine *o = e->impl;
-
-	cores_to_ctx(o);
-	o->hctx[CTX_H_HEAP_TOP] = e->m->heap_top;
-	/* The host copy is the truth now, releases included. */
-	o->pending_release = 0;
-	o->ck.valid = 0;
-	return write_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause);
-}
-
-static int
-ocl_sync_memory(struct engine *e, char **cause)
-{
-	struct ocl_engine *o = e->impl;
-	struct machine *m = e->m;
-
-	if (download_stacks(o, cause) != 0 ||
-	    read_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
-	    cause) != 0 ||
-	    read_buf(o, o->b_heap, 0, (size_t)m->cfg.heap_words * 4, m->heap,
-	    cause) != 0)
-		return -1;
-	return 0;
-}
-
-static void
-ocl_add_input(struct engine *e, uint32_t core, const uint8_t *data,
-    size_t len)
-{
-	struct ocl_engine *o = e->impl;
-	size_t i;
-
-	machine_add_input(e->m, core, data, len);
-	if (!o->in_listed[core]) {
-		o->in_listed[core] = 1;
-		o->in_cores = xreallocarray(o->in_cores, o->n_in_cores + 1,
-		    sizeof *o->in_cores);
-		o->in_dirty = xrealloc(o->in_dirty, o->n_in_cores + 1);
-		o->in_cores[o->n_in_cores++] = core;
-	}
-	for (i = 0; i < o->n_in_cores; i++)
-		if (o->in_cores[i] == core)
-			o->in_dirty[i] = 1;
-}
-
-static void
-release_all(struct ocl_engine *o)
-{
-	cl_mem *bufs[] = {
-		&o->b_ctx, &o->b_stacks, &o->b_globals, &o->b_heap, &o->b_text,
-		&o->b_cp, &o->b_progs, &o->b_out, &o->b_in, &o->b_bps,
-		&o->b_mask, &o->c_ctx, &o->c_stacks, &o->c_globals, &o->c_heap,
-		&o->b_cs,
-	};
-
-	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
-		if (*bufs[i] != NULL)
-			clReleaseMemObject(*bufs[i]);
-	if (o->kern != NULL)
-		clReleaseKernel(o->kern);
-	if (o->prog != NULL)
-		clReleaseProgram(o->prog);
-	if (o->q != NULL)
-		clReleaseCommandQueue(o->q);
-	if (o->cl != NULL)
-		clReleaseContext(o->cl);
-	free(o->devname);
-	free(o->hctx);
-	free(o->seen);
-	free(o->bp_words);
-	free(o->mask_host);
-	free(o->in_cores);
-	free(o->in_dirty);
-	free(o->in_listed);
-	free(o->outbuf);
-	free(o->ck.out_len);
-	free(o->ck.in_pos);
-	free(o->warps);
-	if (o->st.core != NULL)
-		mic1_state_free(&o->st);
-	free(o);
-}
-
-static void
-ocl_free(struct engine *e)
-{
-	if (e->impl != NULL)
-		release_all(e->impl);
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
-}
-
-static int
-ocl_at_boundary(struct engine *e, uint32_t core)
-{
-	struct ocl_engine *o = e->impl;
-
-	return mic1_at_boundary(&o->st, e->m, core);
-}
-
-static const struct engine_ops ocl_ops = {
-	.name = "opencl-mic",
-	.at_boundary = ocl_at_boundary,
-	.run = ocl_run,
-	.read_words = ocl_read_words,
-	.write_word = ocl_write_word,
-	.push_cores = ocl_push_cores,
-	.sync_memory = ocl_sync_memory,
-	.add_input = ocl_add_input,
-	.free = ocl_free,
-};
-
-/* ---- creation --------------------------------------------------------- */
-
-static uint32_t
-clamp_u32(uint64_t v, uint32_t lo, uint32_t hi)
-{
-	return v < lo ? lo : v > hi ? hi : (uint32_t)v;
-}
-
-/* Choose layouts and sizes; check them against the device. */
-static int
-plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
-{
-	const struct machine *m = o->m;
-	const char *layout = getenv("MICDB_OCL_LAYOUT"), *io;
-	int gpu_layout = o->is_gpu;
-	uint64_t total, npad, stack_bytes, ctx_bytes;
-	size_t maxwg = d->max_wg ? d->max_wg : 1;
-	uint32_t target;
-
-	if (layout != NULL && strcmp(layout, "gpu") == 0)
-		gpu_layout = 1;
-	else if (layout != NULL && strcmp(layout, "cpu") == 0)
-		gpu_layout = 0;
-	o->ncores = m->cfg.ncores;
-	o->W = m->cfg.warp_width;
-	o->nwarps = (o->ncores + o->W - 1) / o->W;
-	/* Work-groups hold whole warps (the divergence records need
-	 * local memory per warp): about 128 work-items on a GPU for
-	 * occupancy, about 32 on a CPU, where POCL runs a group as loops
-	 * between barriers and larger groups measured slower. */
-	target = gpu_layout ? 128 : 32;
-	o->wg = o->W * (o->W >= target ? 1 : target / o->W);
-	while (o->wg > maxwg && o->wg > o->W)
-		o->wg -= o->W;
-	/* A machine of less than a warp: no idle lanes to carry. */
-	if (o->ncores < o->W)
-		o->wg = o->ncores;
-	else if (o->wg > o->ncores)
-		o->wg = (o->ncores + o->W - 1) / o->W * o->W;
-	if (o->wg > maxwg) {
-		*cause = xasprintf("the device runs work-groups of at most %zu "
-		    "work-items, fewer than the warp width %u: lower "
-		    "--warp-width", maxwg, o->W);
-		return -1;
-	}
-	npad = ((uint64_t)o->ncores + o->wg - 1) / o->wg * o->wg;
-	o->gsize = (size_t)npad;
-	if (gpu_layout) {
-		o->core_stride = 1;
-		o->field_stride = (uint32_t)npad;
-	} else {
-		o->core_stride = CTX_CORE_FIELDS;
-		o->field_stride = 1;
-	}
-	o->cores_off = CTX_HEADER_WORDS;
-	ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS +
-	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W) +
-	    npad * CTXM_CORE_FIELDS);
-	o->warps_off = (uint32_t)(CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS);
-	o->mic_off = (uint32_t)(o->warps_off +
-	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W));
-	stack_bytes = 4 * (uint64_t)o->ncores * m->cfg.stack_words;
-	/* Interleaved indices are 32-bit in the kernel. */
-	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
-	o->out_cap = clamp_u32((16u << 20) / o->ncores, 16, 65536) & ~3u;
-	o->in_cap = clamp_u32((1u << 20) / o->ncores, 16, 4096) & ~3u;
-	/* Testing: tiny areas, so that cores fill them within a launch. */
-	if ((io = getenv("MICDB_OCL_IO_CAP")) != NULL && atoi(io) > 0)
-		o->out_cap = o->in_cap = (uint32_t)atoi(io);
-	total = ctx_bytes + stack_bytes + 4ull * MM_GLOBALS_WORDS +
-	    4ull * m->cfg.heap_words +
-	    (uint64_t)o->ncores * (o->out_cap + o->in_cap + 1);
-	if (ctx_bytes / 4 >= UINT32_MAX) {
-		*cause = memory_message(o, "the context buffer would need more "
-		    "than 2^32 words");
-		return -1;
-	}
-	if (stack_bytes > d->max_alloc || ctx_bytes > d->max_alloc) {
-		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
-		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,
-		    (double)d->max_alloc / 1048576.0);
-
-		*cause = memory_message(o, detail);
-		free(detail);
-		return -1;
-	}
-	if (total > d->global_mem) {
-		char *detail = xasprintf("%.0f MiB needed, the device has "
-		    "%.0f MiB", (double)total / 1048576.0,
-		    (double)d->global_mem / 1048576.0);
-
-		*cause = memory_message(o, detail);
-		free(detail);
-		return -1;
-	}
-	o->ctx_words = (size_t)(ctx_bytes / 4);
-	o->stack_words_total = (size_t)(stack_bytes / 4);
-	return 0;
-}
-
-static int
-upload_programs(struct ocl_engine *o, char **cause)
-{
-	const struct machine *m = o->m;
-	size_t tlen = 0, cplen = 0;
-	uint8_t *text;
-	int32_t *cp;
-	uint32_t *pt;
-	int rc = -1;
-
-	for (size_t i = 0; i < m->nprogs; i++) {
-		tlen += m->progs[i]->text_size;
-		cplen += m->progs[i]->cp_size;
-	}
-	text = xcalloc(tlen ? tlen : 1, 1);
-	cp = xcalloc(cplen ? cplen : 1, sizeof *cp);
-	pt = xcalloc(m->nprogs * CTX_PROG_WORDS, sizeof *pt);
-	tlen = cplen = 0;
-	for (size_t i = 0; i < m->nprogs; i++) {
-		const struct program *p = m->progs[i];
-		uint32_t *e = &pt[i * CTX_PROG_WORDS];
-
-		e[CTX_P_TEXT_OFF] = (uint32_t)tlen;
-		e[CTX_P_TEXT_SIZE] = p->text_size;
-		e[CTX_P_CP_OFF] = (uint32_t)cplen;
-		e[CTX_P_CP_SIZE] = p->cp_size;
-		e[CTX_P_MAIN_NLOCALS] = p->main_nlocals;
-		if (p->text_size)
-			memcpy(text + tlen, p->text, p->text_size);
-		if (p->cp_size)
-			memcpy(cp + cplen, p->cp, p->cp_size * sizeof *cp);
-		tlen += p->text_size;
-		cplen += p->cp_size;
-	}
-	if (mkbuf(o, &o->b_text, tlen, CL_MEM_READ_ONLY, cause) == 0 &&
-	    mkbuf(o, &o->b_cp, cplen * 4, CL_MEM_READ_ONLY, cause) == 0 &&
-	    mkbuf(o, &o->b_progs, m->nprogs * CTX_PROG_WORDS * 4,
-	    CL_MEM_READ_ONLY, cause) == 0 &&
-	    write_buf(o, o->b_text, 0, tlen, text, cause) == 0 &&
-	    write_buf(o, o->b_cp, 0, cplen * 4, cp, cause) == 0 &&
-	    write_buf(o, o->b_progs, 0, m->nprogs * CTX_PROG_WORDS * 4, pt,
-	    cause) == 0)
-		rc = 0;
-	free(text);
-	free(cp);
-	free(pt);
-	return rc;
 }
 
 /* The control store, pre-decoded for the branch-free kernel
  * (context-mic.h). */
-static int
-upload_store(struct ocl_engine *o, char **cause)
+static const void *
+mic_side(void *p, size_t *bytes)
 {
-	const struct mic1_store *cs = o->st.cs;
-	uint32_t w[CTXM_CS_WORDS * MIC1_STORE_WORDS];
+	struct mic_level_state *ls = p;
+	const struct mic1_store *cs = ls->st.cs;
 
 	for (int i = 0; i < MIC1_STORE_WORDS; i++) {
 		uint64_t x = cs->word[i] & MIC1_WORD_MASK;
 		uint32_t b = mic1_bsel(x);
 
-		w[i * CTXM_CS_WORDS + CTXM_CS_D0] = (uint32_t)x & 0x7FFFFFFu;
-		w[i * CTXM_CS_WORDS + CTXM_CS_D1] = mic1_next(x) |
+		ls->cs[i * CTXM_CS_WORDS + CTXM_CS_D0] =
+		    (uint32_t)x & 0x7FFFFFFu;
+		ls->cs[i * CTXM_CS_WORDS + CTXM_CS_D1] = mic1_next(x) |
 		    (cs->present[i] ? CTXM_CS_PRESENT : 0) |
 		    (b <= MIC1_B_OPC ? 1u << (CTXM_CS_ONEHOT_POS + b) : 0);
 	}
-	return write_buf(o, o->b_cs, 0, sizeof w, w, cause);
+	*bytes = sizeof ls->cs;
+	return ls->cs;
+}
+
+static uint32_t
+mic_scalars(void *p, uint32_t *v)
+{
+	struct mic_level_state *ls = p;
+
+	v[0] = ls->st.cs->main1;
+	return 1;
 }
 
 static int
-setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
+mic_at_boundary(void *p, struct machine *m, uint32_t core)
 {
-	struct machine *m = o->m;
-	cl_int err;
-	char *opts;
-	uint32_t *hdr;
-	const char *env;
-	cl_mem *args[12];
+	struct mic_level_state *ls = p;
 
-	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
-	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateContext", err);
-		o->cl = NULL;
-		return -1;
-	}
-	o->q = clCreateCommandQueue(o->cl, d->device, 0, &err);
-	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateCommandQueue", err);
-		o->q = NULL;
-		return -1;
-	}
-	/* MICDB_OCL_DIVERGENCE=0 builds the kernel without the records
-	 * (for measuring what they cost). */
-	env = getenv("MICDB_OCL_DIVERGENCE");
-	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d", o->W, o->wg,
-	    o->interleaved, env != NULL && strcmp(env, "0") == 0 ? 0 : 1);
-	err = ocl_build(o->cl, d->device, "mic.cl", opts, &o->prog, cause);
-	free(opts);
-	if (err != 0)
-		return -1;
-	o->kern = clCreateKernel(o->prog, "mic_run", &err);
-	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateKernel", err);
-		o->kern = NULL;
-		return -1;
-	}
-
-	/* Buffers; the big ones first so that "too big" fails early. */
-	if (mkbuf(o, &o->b_stacks, o->stack_words_total * 4,
-	    CL_MEM_READ_WRITE, cause) != 0 ||
-	    mkbuf(o, &o->b_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE,
-	    cause) != 0 ||
-	    mkbuf(o, &o->b_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
-	    cause) != 0 ||
-	    mkbuf(o, &o->b_heap, heap_bytes(o), CL_MEM_READ_WRITE,
-	    cause) != 0 ||
-	    mkbuf(o, &o->b_out, (size_t)o->ncores * o->out_cap,
-	    CL_MEM_READ_WRITE, cause) != 0 ||
-	    mkbuf(o, &o->b_in, (size_t)o->ncores * o->in_cap,
-	    CL_MEM_READ_ONLY, cause) != 0 ||
-	    mkbuf(o, &o->b_bps, 4 * CTXM_BP_WORDS, CL_MEM_READ_ONLY,
-	    cause) != 0 ||
-	    mkbuf(o, &o->b_cs, 4 * CTXM_CS_WORDS * MIC1_STORE_WORDS,
-	    CL_MEM_READ_ONLY, cause) != 0 ||
-	    mkbuf(o, &o->b_mask, o->ncores, CL_MEM_READ_ONLY, cause) != 0)
-		return -1;
-	o->bp_cap = CTXM_BP_WORDS;
-	if (upload_programs(o, cause) != 0 || upload_store(o, cause) != 0)
-		return -1;
-
-	/* The context: header, cores, zeroed warp records. */
-	o->hctx = calloc(o->ctx_words, 4);
-	if (o->hctx == NULL) {
-		*cause = xasprintf("not enough host memory for the context of "
-		    "%u cores: lower --cores", o->ncores);
-		return -1;
-	}
-	hdr = o->hctx;
-	hdr[CTX_H_MAGIC] = CTX_MAGIC;
-	hdr[CTX_H_NCORES] = o->ncores;
-	hdr[CTX_H_STACK_WORDS] = m->cfg.stack_words;
-	hdr[CTX_H_HEAP_WORDS] = m->cfg.heap_words;
-	hdr[CTX_H_WARP_W] = o->W;
-	hdr[CTX_H_NWARPS] = o->nwarps;
-	hdr[CTX_H_CORE_STRIDE] = o->core_stride;
-	hdr[CTX_H_FIELD_STRIDE] = o->field_stride;
-	hdr[CTX_H_CORES_OFF] = o->cores_off;
-	hdr[CTX_H_WARPS_OFF] = o->warps_off;
-	hdr[CTX_H_OUT_CAP] = o->out_cap;
-	hdr[CTX_H_IN_CAP] = o->in_cap;
-	hdr[CTX_H_NPROGS] = (uint32_t)m->nprogs;
-	hdr[CTX_H_STACK_LAYOUT] = (uint32_t)o->interleaved;
-	hdr[CTX_H_HEAP_TOP] = m->heap_top;
-	cores_to_ctx(o);
-	if (write_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0 ||
-	    upload_stacks(o, cause) != 0 ||
-	    write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
-	    cause) != 0 ||
-	    write_buf(o, o->b_heap, 0, (size_t)m->cfg.heap_words * 4, m->heap,
-	    cause) != 0)
-		return -1;
-
-	args[0] = &o->b_ctx;
-	args[1] = &o->b_stacks;
-	args[2] = &o->b_globals;
-	args[3] = &o->b_heap;
-	args[4] = &o->b_text;
-	args[5] = &o->b_cp;
-	args[6] = &o->b_progs;
-	args[7] = &o->b_out;
-	args[8] = &o->b_in;
-	args[9] = &o->b_bps;
-	args[10] = &o->b_mask;
-	args[11] = &o->b_cs;
-	for (cl_uint i = 0; i < 12; i++)
-		TRY(o, clSetKernelArg(o->kern, i, sizeof(cl_mem), args[i]),
-		    "clSetKernelArg");
-	{
-		cl_uint off = o->mic_off, main1 = o->st.cs->main1;
-
-		TRY(o, clSetKernelArg(o->kern, 12, sizeof off, &off),
-		    "clSetKernelArg");
-		TRY(o, clSetKernelArg(o->kern, 13, sizeof main1, &main1),
-		    "clSetKernelArg");
-	}
-
-	o->seen = xcalloc(o->ncores, 1);
-	/* Faults from before (another level) are not news. */
-	for (uint32_t c = 0; c < o->ncores; c++)
-		if (m->cores[c].status == CORE_ERROR)
-			o->seen[c] = 1;
-	o->mask_host = xcalloc(o->ncores, 1);
-	o->in_listed = xcalloc(o->ncores, 1);
-	o->outbuf = malloc((size_t)o->ncores * o->out_cap);
-	if (o->outbuf == NULL) {
-		*cause = xasprintf("not enough host memory for the output "
-		    "areas of %u cores: lower --cores", o->ncores);
-		return -1;
-	}
-	o->k_adapt = K_START;
-	/* Testing: cores ignore the stop word, so most cuts need a replay. */
-	o->drift = (env = getenv("MICDB_OCL_DRIFT")) != NULL &&
-	    strcmp(env, "1") == 0;
-	if ((env = getenv("MICDB_STEPS_PER_LAUNCH")) != NULL && *env != '\0') {
-		unsigned long v;
-
-		if (parse_uint_option(env, 1, K_MAX, &v) != 0) {
-			*cause = xasprintf("MICDB_STEPS_PER_LAUNCH=%s: give a "
-			    "number of steps from 1 to %u", env, K_MAX);
-			return -1;
-		}
-		o->k_fixed = v;
-	}
-	/* Input that was given before the engine existed. */
-	for (uint32_t c = 0; c < o->ncores; c++) {
-		if (m->io[c].in_len <= m->io[c].in_pos)
-			continue;
-		o->in_listed[c] = 1;
-		o->in_cores = xreallocarray(o->in_cores, o->n_in_cores + 1,
-		    sizeof *o->in_cores);
-		o->in_dirty = xrealloc(o->in_dirty, o->n_in_cores + 1);
-		o->in_dirty[o->n_in_cores] = 1;
-		o->in_cores[o->n_in_cores++] = c;
-	}
-	return 0;
+	return mic1_at_boundary(&ls->st, m, core);
 }
+
+static void
+mic_free(void *p)
+{
+	struct mic_level_state *ls = p;
+
+	mic1_state_free(&ls->st);
+	free(ls);
+}
+
+static const struct ocl_level mic_level = {
+	.name = "opencl-mic",
+	.kernel_file = "mic.cl",
+	.kernel_name = "mic_run",
+	.section_fields = CTXM_CORE_FIELDS,
+	.bp_words = CTXM_BP_WORDS,
+	.bp_on = ENGINE_BP_ON_MPC,
+	.all_fields = 1,
+	.old_faults_seen = 1,
+	.whole_heap = 1,
+	.side = mic_side,
+	.scalars = mic_scalars,
+	.to_ctx = mic_to_ctx,
+	.from_ctx = mic_from_ctx,
+	.at_boundary = mic_at_boundary,
+	.free_state = mic_free,
+};
 
 int
 engine_ocl_mic_create(struct engine *e, struct machine *m,
     const struct mic1_store *cs, const char *device_sel, char **cause)
 {
-	struct ocl_devices l;
-	struct ocl_engine *o;
-	size_t di;
+	struct mic_level_state *ls = xcalloc(1, sizeof *ls);
 
-	memset(e, 0, sizeof *e);
-	if (ocl_devices_list(&l, cause) != 0)
-		return -1;
-	if (ocl_devices_select(&l, device_sel, &di, cause) != 0) {
-		ocl_devices_free(&l);
-		return -1;
-	}
-	o = xcalloc(1, sizeof *o);
-	o->m = m;
 	/* The micro level's start, as engine_mic_create: cores that never
 	 * ran start at MPC 0, the others enter at their ISA boundary. */
-	mic1_state_init(&o->st, m, cs);
+	mic1_state_init(&ls->st, m, cs);
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
 		const struct core *core = &m->cores[c];
 
 		if (core->steps == 0 && core->cycles == 0 &&
 		    core->status == CORE_RUNNING)
-			mic1_start_core(&o->st, m, c);
+			mic1_start_core(&ls->st, m, c);
 		else
-			mic1_enter(&o->st, m, c);
+			mic1_enter(&ls->st, m, c);
 	}
-	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
-	    l.dev[di].name);
-	o->is_gpu = (l.dev[di].type & CL_DEVICE_TYPE_GPU) != 0;
-	o->max_alloc = l.dev[di].max_alloc;
-	o->global_mem = l.dev[di].global_mem;
-	if (plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
-	    cause) != 0) {
-		ocl_devices_free(&l);
-		release_all(o);
-		return -1;
-	}
-	ocl_devices_free(&l);
-	e->ops = &ocl_ops;
-	e->m = m;
-	e->impl = o;
-	return 0;
+	return ocl_engine_create(e, m, &mic_level, ls, device_sel, cause);
 }
 
 const struct ocl_warp_record *
 engine_ocl_mic_warps(struct engine *e, size_t *nwarps)
 {
-	struct ocl_engine *o = e->impl;
-
-	if (nwarps != NULL)
-		*nwarps = o->nwarps;
-	if (o->warps == NULL)
-		o->warps = xcalloc(o->nwarps ? o->nwarps : 1,
-		    sizeof *o->warps);
-	if (o->warps_fresh)
-		return o->warps;
-	for (uint32_t w = 0; w < o->nwarps; w++) {
-		const uint32_t *r = o->hctx + o->warps_off +
-		    (size_t)w * CTX_WARP_WORDS(o->W);
-		struct ocl_warp_record *d = &o->warps[w];
-
-#define U64(lo) ((uint64_t)r[(lo) + 1] << 32 | r[lo])
-		memset(d, 0, sizeof *d);
-		d->steps = U64(CTX_W_STEPS_LO);
-		d->active = U64(CTX_W_ACTIVE_LO);
-		d->kpaths = U64(CTX_W_K_LO);
-		d->last_active = U64(CTX_W_LAST_ACT_LO);
-		d->last_converged = U64(CTX_W_LAST_CONV_LO);
-		d->last_divergent = U64(CTX_W_LAST_DIV_LO);
-		d->last_paths = r[CTX_W_LAST_PATHS];
-		d->last_k = r[CTX_W_LAST_K];
-		for (uint32_t n = 0; n < o->W; n++)
-			d->hist[n] = U64(CTX_W_HIST + 2 * n);
-#undef U64
-	}
-	o->warps_fresh = 1;
-	return o->warps;
+	return engine_ocl_warps(e, nwarps);
 }
 
 void
 engine_ocl_mic_set_steps_per_launch(struct engine *e, uint64_t k)
 {
-	struct ocl_engine *o = e->impl;
-
-	o->k_fixed = k > K_MAX ? K_MAX : k;
+	engine_ocl_set_steps_per_launch(e, k);
 }
 
 void
 engine_ocl_mic_stats(struct engine *e, struct ocl_engine_stats *st)
 {
-	struct ocl_engine *o = e->impl;
-
-	*st = o->stats;
+	engine_ocl_stats(e, st);
 }
 
 const char *
 engine_ocl_mic_device_name(struct engine *e)
 {
-	struct ocl_engine *o = e->impl;
-
-	return o->devname;
+	return engine_ocl_device_name(e);
 }
 
 struct mic1_state *
 engine_ocl_mic_state(struct engine *e)
 {
-	struct ocl_engine *o = e->impl;
+	struct mic_level_state *ls = ocl_engine_level_state(e);
 
-	return &o->st;
+	return &ls->st;
+}
+
+void
+engine_ocl_mic_mem_need(const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, struct ocl_mem_need *need)
+{
+	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg,
+	    CTXM_CORE_FIELDS, need);
 }

@@ -34,6 +34,10 @@ const struct ocl_warp_record *engine_ocl_mic_warps(struct engine *e,
 void	engine_ocl_mic_set_steps_per_launch(struct engine *e, uint64_t k);
 void	engine_ocl_mic_stats(struct engine *e, struct ocl_engine_stats *st);
 const char *engine_ocl_mic_device_name(struct engine *e);
+/* engine_ocl_mem_need for this level (its context is larger). */
+void	engine_ocl_mic_mem_need(const struct machine_config *cfg,
+	    const struct program *const *progs, size_t nprogs, int gpu,
+	    size_t max_wg, struct ocl_mem_need *need);
 /* The host copy of the micro side state (current after every run), as
  * engine_mic_state. */
 struct mic1_state *engine_ocl_mic_state(struct engine *e);

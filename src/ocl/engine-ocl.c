@@ -1,7 +1,13 @@
 /*
  * The OpenCL engine (engine-ocl.h): the machine lives in device buffers,
- * the ISA kernel (kernels/isa.cl) steps every core, the host copy
- * (e->m) is refreshed from the whole context buffer after every launch.
+ * a level's kernel (kernels/isa.cl, mic.cl, pmic.cl) steps every core,
+ * the host copy (e->m) is refreshed from the context buffer after every
+ * launch that has news.  One host engine for every level: what differs
+ * between levels (kernel, the per-core section after the warp records,
+ * the control store, the host state such as struct mic1_state, what a
+ * breakpoint compares) comes from a struct ocl_level (ocl-level.h); the
+ * ISA level's is here, the micro levels' are in engine-ocl-mic.c and
+ * engine-ocl-pmic.c.
  *
  * Buffers: the context (context.h: header, core blocks, warp records),
  * the stacks, the globals, the heap, the programs' text and constant
@@ -58,6 +64,7 @@
 #include "engine-ocl.h"
 #include "ijvm.h"
 #include "memmap.h"
+#include "ocl-level.h"
 #include "ocl.h"
 #include "ref.h"
 
@@ -81,6 +88,9 @@ struct ocl_ckpt {
 
 struct ocl_engine {
 	struct machine		*m;
+	const struct ocl_level	*lv;
+	void			*st;      /* the level's host state */
+	struct engine_ops	 ops;
 	char			*devname;
 	int			 is_gpu;
 	cl_ulong		 max_alloc;
@@ -94,12 +104,14 @@ struct ocl_engine {
 	cl_mem	 b_ctx, b_stacks, b_globals, b_heap, b_text, b_cp, b_progs;
 	cl_mem	 b_out, b_in, b_bps, b_mask;
 	cl_mem	 c_ctx, c_stacks, c_globals, c_heap;
+	cl_mem	 b_side;          /* the level's read-only side buffer */
 	int	 ckpt_ok;         /* 1 allocated, 0 not yet, -1 impossible */
 
 	/* geometry */
 	uint32_t ncores, nwarps, W, wg;
 	size_t	 gsize;           /* global size: ncores rounded up to wg */
 	uint32_t core_stride, field_stride, cores_off, warps_off;
+	uint32_t sec_off;         /* the level's section (ocl-level.h) */
 	int	 interleaved;     /* stack layout */
 	uint32_t out_cap, in_cap;
 	size_t	 ctx_words, stack_words_total;
@@ -366,6 +378,17 @@ field_get(const struct core *c, const struct core_field *d)
 	return (uint32_t)(v64 >> d->shift);
 }
 
+static void
+section(const struct ocl_engine *o, struct ocl_section *s)
+{
+	s->ctx = o->hctx;
+	s->off = o->sec_off;
+	s->core_stride = o->core_stride;
+	s->field_stride = o->field_stride;
+	s->nfields = o->lv->section_fields;
+	s->ncores = o->ncores;
+}
+
 /* Core-major on AoS, field-major on SoA: both walk the context in
  * order, which matters at a million cores. */
 static void
@@ -384,12 +407,19 @@ cores_to_ctx(struct ocl_engine *o)
 				CF(o, i, core_fields[j].f) =
 				    field_get(&k[i], &core_fields[j]);
 	}
+	if (o->lv->to_ctx != NULL) {
+		struct ocl_section sec;
+
+		section(o, &sec);
+		o->lv->to_ctx(o->st, &sec);
+	}
 }
 
 /*
  * The fields the ISA kernel writes, straight into struct core: the others
  * (CPP, OPC, H, MAR, MDR, MBR, MPC, N, Z, PROG, CYCLES) only the host
- * writes, so its copy is already right.  This runs after every run() and
+ * writes at the ISA level, so its copy is already right; a micro-level
+ * kernel writes them too (all_fields), and its section.  This runs after every run() and
  * every launch that had news, over every core: at a million cores the
  * generic field table cost more than the launch.  hctx must be open.
  */
@@ -414,6 +444,25 @@ ctx_to_cores(struct ocl_engine *o)
 		c->fault_op = (uint8_t)b[CTX_C_FAULT_OP * fs];
 		c->steps = (uint64_t)b[CTX_C_STEPS_HI * fs] << 32 |
 		    b[CTX_C_STEPS_LO * fs];
+		if (!o->lv->all_fields)
+			continue;
+		c->cpp = (int32_t)b[CTX_C_CPP * fs];
+		c->opc = (int32_t)b[CTX_C_OPC * fs];
+		c->h = (int32_t)b[CTX_C_H * fs];
+		c->mar = (int32_t)b[CTX_C_MAR * fs];
+		c->mdr = (int32_t)b[CTX_C_MDR * fs];
+		c->mbr = (int32_t)b[CTX_C_MBR * fs];
+		c->mpc = (uint16_t)b[CTX_C_MPC * fs];
+		c->n = (uint8_t)b[CTX_C_N * fs];
+		c->z = (uint8_t)b[CTX_C_Z * fs];
+		c->cycles = (uint64_t)b[CTX_C_CYCLES_HI * fs] << 32 |
+		    b[CTX_C_CYCLES_LO * fs];
+	}
+	if (o->lv->from_ctx != NULL) {
+		struct ocl_section sec;
+
+		section(o, &sec);
+		o->lv->from_ctx(o->st, &sec);
 	}
 	o->m->heap_top = x[CTX_H_HEAP_TOP];
 	o->warps_fresh = 0;
@@ -536,7 +585,9 @@ ckpt_take(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
 
-	o->ck.heap_top = m->heap_top;
+	/* A micro-level program may write anywhere in the heap region,
+	 * above heap_top too: its checkpoints hold the whole heap. */
+	o->ck.heap_top = o->lv->whole_heap ? m->cfg.heap_words : m->heap_top;
 	if (ctx_close(o, cause) != 0 ||
 	    copy_buf(o, o->b_ctx, o->c_ctx, o->ctx_words * 4, cause) != 0 ||
 	    copy_buf(o, o->b_stacks, o->c_stacks, o->stack_words_total * 4,
@@ -576,7 +627,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 	    (size_t)o->ck.heap_top * 4, cause) != 0))
 		return -1;
 	/* arrays allocated after the checkpoint: unallocated words are 0 */
-	if (top > o->ck.heap_top)
+	if (!o->lv->whole_heap && top > o->ck.heap_top)
 		TRY(o, clEnqueueFillBuffer(o->q, o->b_heap, &zero, sizeof zero,
 		    (size_t)o->ck.heap_top * 4,
 		    (size_t)(top - o->ck.heap_top) * 4, 0, NULL, NULL),
@@ -913,23 +964,27 @@ upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
     char **cause)
 {
 	size_t setw = (o->ncores + 31) / 32, nw = 0, nsets = 0;
+	size_t bpw = o->lv->bp_words;
 	uint32_t *w;
 
 	for (size_t i = 0; i < r->nbps; i++)
 		if (r->bps[i].cores != NULL)
 			nsets++;
-	nw = r->nbps * CTX_BP_WORDS + nsets * setw;
+	nw = r->nbps * bpw + nsets * setw;
 	w = xcalloc(nw ? nw : 1, sizeof *w);
 	nsets = 0;
 	for (size_t i = 0; i < r->nbps; i++) {
 		const struct engine_bp *bp = &r->bps[i];
-		uint32_t *e = &w[i * CTX_BP_WORDS];
+		uint32_t *e = &w[i * bpw];
 
 		e[CTX_BP_PC] = (uint32_t)bp->pc;
 		e[CTX_BP_ID] = bp->id;
 		e[CTX_BP_SET] = CTX_NONE;
+		/* the micro levels' fourth word: what it compares */
+		if (bpw > CTX_BP_WORDS)
+			e[CTX_BP_WORDS] = bp->on == ENGINE_BP_ON_MPC;
 		if (bp->cores != NULL) {
-			size_t off = r->nbps * CTX_BP_WORDS + nsets++ * setw;
+			size_t off = r->nbps * bpw + nsets++ * setw;
 
 			e[CTX_BP_SET] = (uint32_t)off;
 			for (uint32_t c = 0; c < o->ncores; c++)
@@ -1033,7 +1088,7 @@ run_launches(struct engine *e, const struct engine_run *r,
 			return 0;
 		}
 		if (r->nbps > 0 &&
-		    engine_check_bps(e, r, stop, ENGINE_BP_ON_PC)) {
+		    engine_check_bps(e, r, stop, o->lv->bp_on)) {
 			stop->reason = STOP_BREAKPOINT;
 			return 0;
 		}
@@ -1220,6 +1275,7 @@ release_all(struct ocl_engine *o)
 		&o->b_ctx, &o->b_stacks, &o->b_globals, &o->b_heap, &o->b_text,
 		&o->b_cp, &o->b_progs, &o->b_out, &o->b_in, &o->b_bps,
 		&o->b_mask, &o->c_ctx, &o->c_stacks, &o->c_globals, &o->c_heap,
+		&o->b_side,
 	};
 
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -1250,6 +1306,8 @@ release_all(struct ocl_engine *o)
 	free(o->ck.out_len);
 	free(o->ck.in_pos);
 	free(o->warps);
+	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
+		o->lv->free_state(o->st);
 	free(o);
 }
 
@@ -1261,6 +1319,14 @@ ocl_free(struct engine *e)
 	free(e->stop_cores);
 	free(e->stop_bps);
 	memset(e, 0, sizeof *e);
+}
+
+static int
+ocl_at_boundary(struct engine *e, uint32_t core)
+{
+	struct ocl_engine *o = e->impl;
+
+	return o->lv->at_boundary(o->st, e->m, core);
 }
 
 static const struct engine_ops ocl_ops = {
@@ -1293,7 +1359,7 @@ struct geometry {
 
 static void
 geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
-    struct geometry *g)
+    uint32_t sec_fields, struct geometry *g)
 {
 	uint32_t n = cfg->ncores, W = cfg->warp_width, target;
 	const char *io;
@@ -1314,7 +1380,8 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 	g->nwarps = (n + W - 1) / W;
 	g->npad = ((uint64_t)n + g->wg - 1) / g->wg * g->wg;
 	g->ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + g->npad *
-	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W));
+	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W) +
+	    g->npad * sec_fields);
 	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
 	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
 	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
@@ -1328,10 +1395,18 @@ engine_ocl_mem_need(const struct machine_config *cfg,
     const struct program *const *progs, size_t nprogs, int gpu,
     size_t max_wg, struct ocl_mem_need *need)
 {
+	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
+}
+
+void
+engine_ocl_mem_need_fields(const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need)
+{
 	struct geometry g;
 	uint64_t text = 0;
 
-	geometry(cfg, gpu, max_wg ? max_wg : 1, &g);
+	geometry(cfg, gpu, max_wg ? max_wg : 1, sec_fields, &g);
 	for (size_t i = 0; i < nprogs; i++)
 		text += progs[i]->text_size + 4ull * progs[i]->cp_size +
 		    4ull * CTX_PROG_WORDS;
@@ -1361,7 +1436,7 @@ plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		gpu_layout = 1;
 	else if (layout != NULL && strcmp(layout, "cpu") == 0)
 		gpu_layout = 0;
-	geometry(&m->cfg, gpu_layout, maxwg, &g);
+	geometry(&m->cfg, gpu_layout, maxwg, o->lv->section_fields, &g);
 	o->ncores = m->cfg.ncores;
 	o->W = m->cfg.warp_width;
 	o->nwarps = g.nwarps;
@@ -1384,6 +1459,8 @@ plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->cores_off = CTX_HEADER_WORDS;
 	ctx_bytes = g.ctx_bytes;
 	o->warps_off = (uint32_t)(CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS);
+	o->sec_off = (uint32_t)(o->warps_off +
+	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W));
 	stack_bytes = g.stack_bytes;
 	/* Interleaved indices are 32-bit in the kernel. */
 	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
@@ -1477,7 +1554,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	char *opts;
 	uint32_t *hdr;
 	const char *env;
-	cl_mem *args[11];
+	cl_mem *args[12];
+	cl_uint nargs = 11;
 
 	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
@@ -1497,11 +1575,12 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
 	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d", o->W, o->wg,
 	    o->interleaved, env != NULL && strcmp(env, "0") == 0 ? 0 : 1);
-	err = ocl_build(o->cl, d->device, "isa.cl", opts, &o->prog, cause);
+	err = ocl_build(o->cl, d->device, o->lv->kernel_file, opts, &o->prog,
+	    cause);
 	free(opts);
 	if (err != 0)
 		return -1;
-	o->kern = clCreateKernel(o->prog, "isa_run", &err);
+	o->kern = clCreateKernel(o->prog, o->lv->kernel_name, &err);
 	if (err != CL_SUCCESS) {
 		*cause = ocl_error("clCreateKernel", err);
 		o->kern = NULL;
@@ -1521,13 +1600,22 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	    CL_MEM_READ_WRITE, cause) != 0 ||
 	    mkbuf(o, &o->b_in, (size_t)o->ncores * o->in_cap,
 	    CL_MEM_READ_ONLY, cause) != 0 ||
-	    mkbuf(o, &o->b_bps, 4 * CTX_BP_WORDS, CL_MEM_READ_ONLY,
+	    mkbuf(o, &o->b_bps, 4 * o->lv->bp_words, CL_MEM_READ_ONLY,
 	    cause) != 0 ||
 	    mkbuf(o, &o->b_mask, o->ncores, CL_MEM_READ_ONLY, cause) != 0)
 		return -1;
-	o->bp_cap = CTX_BP_WORDS;
+	o->bp_cap = o->lv->bp_words;
 	if (upload_programs(o, cause) != 0)
 		return -1;
+	if (o->lv->side != NULL) {
+		size_t n;
+		const void *p = o->lv->side(o->st, &n);
+
+		if (mkbuf(o, &o->b_side, n, CL_MEM_READ_ONLY, cause) != 0 ||
+		    write_buf(o, o->b_side, 0, n, p, cause) != 0)
+			return -1;
+		args[nargs++] = &o->b_side;
+	}
 
 	/* The context: header, cores, zeroed warp records. */
 	if (o->zero_copy) {
@@ -1575,11 +1663,25 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	args[8] = &o->b_in;
 	args[9] = &o->b_bps;
 	args[10] = &o->b_mask;
-	for (cl_uint i = 0; i < 11; i++)
+	for (cl_uint i = 0; i < nargs; i++)
 		TRY(o, clSetKernelArg(o->kern, i, sizeof(cl_mem), args[i]),
 		    "clSetKernelArg");
+	if (o->lv->section_fields > 0) {
+		cl_uint v[1 + OCL_MAX_SCALARS], n = 1;
+
+		v[0] = o->sec_off;
+		if (o->lv->scalars != NULL)
+			n += o->lv->scalars(o->st, v + 1);
+		for (cl_uint i = 0; i < n; i++)
+			TRY(o, clSetKernelArg(o->kern, nargs + i, sizeof v[i],
+			    &v[i]), "clSetKernelArg");
+	}
 
 	o->seen = xcalloc(o->ncores, 1);
+	/* Faults from before (another level) are not news. */
+	for (uint32_t c = 0; c < o->ncores && o->lv->old_faults_seen; c++)
+		if (m->cores[c].status == CORE_ERROR)
+			o->seen[c] = 1;
 	o->mask_host = xcalloc(o->ncores, 1);
 	o->in_listed = xcalloc(o->ncores, 1);
 	o->outbuf = malloc((size_t)o->ncores * o->out_cap);
@@ -1616,24 +1718,50 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	return 0;
 }
 
+/* The ISA level: the kernel writes a few fields of struct core and has
+ * no state of its own. */
+static const struct ocl_level isa_level = {
+	.name = "opencl",
+	.kernel_file = "isa.cl",
+	.kernel_name = "isa_run",
+	.bp_words = CTX_BP_WORDS,
+	.bp_on = ENGINE_BP_ON_PC,
+};
+
 int
 engine_ocl_create(struct engine *e, struct machine *m,
     const char *device_sel, char **cause)
 {
-	struct ocl_devices l;
+	return ocl_engine_create(e, m, &isa_level, NULL, device_sel, cause);
+}
+
+int
+ocl_engine_create(struct engine *e, struct machine *m,
+    const struct ocl_level *level, void *st, const char *device_sel,
+    char **cause)
+{
+	struct ocl_devices l = { NULL, 0 };
 	struct ocl_engine *o;
 	const char *env;
 	size_t di;
 
 	memset(e, 0, sizeof *e);
-	if (ocl_devices_list(&l, cause) != 0)
-		return -1;
-	if (ocl_devices_select(&l, device_sel, &di, cause) != 0) {
-		ocl_devices_free(&l);
+	if (ocl_devices_list(&l, cause) != 0 || ocl_devices_select(&l,
+	    device_sel, &di, cause) != 0) {
+		if (l.dev != NULL)
+			ocl_devices_free(&l);
+		if (level->free_state != NULL && st != NULL)
+			level->free_state(st);
 		return -1;
 	}
 	o = xcalloc(1, sizeof *o);
 	o->m = m;
+	o->lv = level;
+	o->st = st;
+	o->ops = ocl_ops;
+	o->ops.name = level->name;
+	if (level->at_boundary != NULL)
+		o->ops.at_boundary = ocl_at_boundary;
 	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
 	    l.dev[di].name);
 	o->is_gpu = (l.dev[di].type & CL_DEVICE_TYPE_GPU) != 0;
@@ -1651,10 +1779,18 @@ engine_ocl_create(struct engine *e, struct machine *m,
 		return -1;
 	}
 	ocl_devices_free(&l);
-	e->ops = &ocl_ops;
+	e->ops = &o->ops;
 	e->m = m;
 	e->impl = o;
 	return 0;
+}
+
+void *
+ocl_engine_level_state(struct engine *e)
+{
+	struct ocl_engine *o = e->impl;
+
+	return o->st;
 }
 
 const struct ocl_warp_record *

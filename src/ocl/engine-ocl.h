@@ -1,8 +1,10 @@
 /*
  * The OpenCL engine: struct engine (src/dbg/engine.h) over the ISA kernel
- * (kernels/isa.cl), plus what only this engine has: the per-warp
+ * (kernels/isa.cl), plus what only the OpenCL engines have: the per-warp
  * divergence records (manycore.md section 3) and the steps-per-launch
- * knob that tests and `micdb bench` turn.
+ * knob that tests and `micdb bench` turn.  One host engine serves every
+ * level (engine-ocl-mic.h, engine-ocl-pmic.h create the others); the
+ * functions below that take an engine work on any of them.
  */
 #ifndef MICDB_ENGINE_OCL_H
 #define MICDB_ENGINE_OCL_H
@@ -41,7 +43,8 @@ struct ocl_engine_stats {
  */
 int	engine_ocl_create(struct engine *e, struct machine *m,
 	    const char *device_sel, char **cause);
-/* The records of every warp after the last run; nwarps may be NULL. */
+/* The records of every warp after the last run; nwarps may be NULL.  The
+ * functions from here on work on the engine of any level. */
 const struct ocl_warp_record *engine_ocl_warps(struct engine *e,
 	    size_t *nwarps);
 /* Steps per launch: 0 adapts to the device (the default; the environment
@@ -67,6 +70,11 @@ struct ocl_mem_need {
 void	engine_ocl_mem_need(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,
 	    size_t max_wg, struct ocl_mem_need *need);
+/* The same for a level whose kernel adds sec_fields words per core to
+ * the context (engine_ocl_mem_need: 0, the ISA level). */
+void	engine_ocl_mem_need_fields(const struct machine_config *cfg,
+	    const struct program *const *progs, size_t nprogs, int gpu,
+	    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need);
 /* "platform / device" of the engine. */
 const char *engine_ocl_device_name(struct engine *e);
 

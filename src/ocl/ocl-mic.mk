@@ -24,3 +24,22 @@ tests_test_ocl_mic_diff_CPPFLAGS = $(ocl_test_cppflags) \
 tests_test_ocl_mic_diff_LDADD = $(ocl_test_ldadd)
 
 shell_tests += tests/ocl-mic-run.sh
+
+# The PMIC level of the shared OpenCL engine: its adapter, its context
+# section and its kernel, installed with every header it includes.
+src_ocl_libocl_a_SOURCES += \
+	src/core/context-pmic.h \
+	src/ocl/engine-ocl-pmic.c \
+	src/ocl/engine-ocl-pmic.h
+dist_kernels_DATA += \
+	kernels/pmic.cl \
+	src/core/context-pmic.h
+
+# Differential test: the PMIC kernel against the C PMIC simulator, cycle
+# by cycle and by whole runs, on every sample at 1, 33 and 1,000 cores.
+unit_tests += tests/test-ocl-pmic-diff
+tests_test_ocl_pmic_diff_SOURCES = tests/test-ocl-pmic-diff.c tests/tap.h \
+	src/dbg/engine-ref.c src/dbg/engine-pmic.c
+tests_test_ocl_pmic_diff_CPPFLAGS = $(ocl_test_cppflags) \
+	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
+tests_test_ocl_pmic_diff_LDADD = $(ocl_test_ldadd)

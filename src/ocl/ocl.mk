@@ -11,6 +11,7 @@ src_ocl_libocl_a_SOURCES = \
 	src/core/context.h \
 	src/ocl/engine-ocl.c \
 	src/ocl/engine-ocl.h \
+	src/ocl/ocl-level.h \
 	src/ocl/ocl.c \
 	src/ocl/ocl.h
 src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg \
@@ -23,6 +24,7 @@ micdb_libs += src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 kernelsdir = $(pkgdatadir)/kernels
 dist_kernels_DATA = \
 	kernels/isa.cl \
+	kernels/launch.h \
 	src/core/context.h \
 	src/core/faults.def \
 	src/core/ijvm-ops.def \

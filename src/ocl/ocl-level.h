@@ -1,0 +1,87 @@
+/*
+ * What the shared OpenCL host engine (engine-ocl.c) needs to know about a
+ * level (ISA, Mic-1, PMIC): its kernel, the per-core section it adds to
+ * the context buffer after the warp records, its read-only side buffer
+ * (a control store), the host state that goes with the machine (struct
+ * mic1_state, ...) and how both convert.  Everything else -- buffers,
+ * launches with adaptive K, consistent cuts by checkpoint and replay,
+ * header-only read-back, zero-copy, I/O areas, barriers, breakpoint
+ * table, divergence records, memory words -- is the engine's, once.
+ *
+ * Kernel arguments every level's kernel takes, in this order:
+ *   0 ctx, 1 stacks, 2 globals, 3 heap, 4 text, 5 cp, 6 progs, 7 out,
+ *   8 in, 9 bps, 10 mask
+ * and, for a level with a side buffer and a section, 11 the side buffer,
+ * 12 the section's word offset, then nscalars uint arguments.
+ *
+ * Internal to src/ocl; callers use engine-ocl.h and the level headers.
+ */
+#ifndef MICDB_OCL_LEVEL_H
+#define MICDB_OCL_LEVEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine-ocl.h"
+#include "engine.h"
+
+/* Where the level's per-core section lives in the host view of the
+ * context (context-mic.h's CTXM_CORE_WORD convention: it follows the
+ * layout the context chose for the core blocks). */
+struct ocl_section {
+	uint32_t	*ctx;          /* host view of the context, open */
+	uint32_t	 off;          /* word offset of the section */
+	uint32_t	 core_stride;  /* the context's: 1 means SoA */
+	uint32_t	 field_stride;
+	uint32_t	 nfields;      /* level->section_fields */
+	uint32_t	 ncores;
+};
+
+#define OCL_SEC_WORD(s, c, f) \
+	((s)->core_stride == 1 ? (size_t)(s)->off + (c) + \
+	    (size_t)(f) * (s)->field_stride : \
+	    (size_t)(s)->off + (size_t)(c) * (s)->nfields + (f))
+#define OCL_SEC(s, c, f) ((s)->ctx[OCL_SEC_WORD(s, c, f)])
+
+#define OCL_MAX_SCALARS 4
+
+struct ocl_level {
+	const char	*name;           /* engine_ops name */
+	const char	*kernel_file;    /* in the kernel directory */
+	const char	*kernel_name;
+	uint32_t	 section_fields; /* per-core words after the warp
+					    records, 0: none */
+	uint32_t	 bp_words;       /* words of a breakpoint entry: 3
+					    (context.h) or 4 (+ what it
+					    compares, context-mic.h) */
+	enum engine_bp_on bp_on;         /* engine_check_bps on the host */
+	int		 all_fields;     /* the kernel writes back every
+					    register of struct core, not
+					    only the ISA kernel's few */
+	int		 old_faults_seen; /* faults from before the engine
+					     (another level) are not news */
+	int		 whole_heap;     /* the kernel may write the heap above
+					    heap_top: checkpoints copy it all */
+
+	/* The level's host state (owned by the engine once created). */
+	/* Side buffer contents (bytes; NULL: the level has none). */
+	const void	*(*side)(void *st, size_t *bytes);
+	/* Scalar kernel arguments after the section offset. */
+	uint32_t	 (*scalars)(void *st, uint32_t *v);
+	/* Host state <-> section (section_fields > 0). */
+	void		 (*to_ctx)(void *st, const struct ocl_section *s);
+	void		 (*from_ctx)(void *st, const struct ocl_section *s);
+	int		 (*at_boundary)(void *st, struct machine *m,
+			    uint32_t core);
+	void		 (*free_state)(void *st);
+};
+
+/* engine_ocl_create over a level; st is the level's state, which the
+ * engine frees with level->free_state, also on failure. */
+int	ocl_engine_create(struct engine *e, struct machine *m,
+	    const struct ocl_level *level, void *st, const char *device_sel,
+	    char **cause);
+/* The level state of an engine made by ocl_engine_create. */
+void	*ocl_engine_level_state(struct engine *e);
+
+#endif
