@@ -167,7 +167,7 @@ render_adopt(struct tui_render *r, struct engine *e)
 	t->m = m;
 	t->engine = e;
 	t->engine_name = e->ops->name;
-	t->engine_ocl = strcmp(e->ops->name, "opencl") == 0;
+	t->engine_ocl = strncmp(e->ops->name, "opencl", 6) == 0;
 	t->progs = m->progs;
 	t->nprogs = m->nprogs;
 	t->dsyms = xcalloc(m->nprogs, sizeof *t->dsyms);

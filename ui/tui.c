@@ -187,7 +187,7 @@ after_stop(struct tui *t, int ran)
 	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
 	    t->engine->ops->name : "?";
 	t->engine_ocl = t->engine != NULL && t->engine->ops != NULL &&
-	    strcmp(t->engine->ops->name, "opencl") == 0;
+	    strncmp(t->engine->ops->name, "opencl", 6) == 0;
 	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
 		free(cause);
 		cause = NULL;

@@ -32,7 +32,6 @@
 #include "session.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
-#include "engine-ocl-mic.h"
 #endif
 
 static const char batch_usage[] =
@@ -138,12 +137,10 @@ ocl_warps(void *arg, struct engine *e, uint32_t w,
 	size_t n;
 
 	(void)arg;
-	if (strcmp(e->ops->name, "opencl") == 0)
-		r = engine_ocl_warps(e, &n);
-	else if (strcmp(e->ops->name, "opencl-mic") == 0)
-		r = engine_ocl_mic_warps(e, &n);
-	else
+	/* every level's OpenCL engine is named opencl[-LEVEL] */
+	if (strncmp(e->ops->name, "opencl", 6) != 0)
 		return -1;
+	r = engine_ocl_warps(e, &n);
 	if (r == NULL || w >= n)
 		return -1;
 	rec->steps = r[w].steps;
