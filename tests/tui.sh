@@ -560,6 +560,7 @@ see_re "pmic datapath: CU0 with its inputs and result" pm "^CU0  A=[a-z0-9]+\([-
 see_re "pmic datapath: CU1" pm "^CU1  "
 see_re "pmic datapath: CU2" pm "^CU2  "
 see_re "pmic datapath: the shared next address" pm "^next 0x[0-9a-f]{3}"
+see_re "pmic datapath: G0 comes from the engine's PMIC state" pm "g0 -?[0-9]+"
 type_line pm "quit"
 terminal_back pm "pmic: quit" 0
 

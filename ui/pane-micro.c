@@ -314,12 +314,15 @@ datapath_draw(struct tui *t, void *vwin, int h, int w)
 	dp_canvas_init(cv, h - 1, w);
 	sym = mal_syms_at(&mc->syms, c->mpc);
 	if (mc->level == LEVEL_PMIC) {
+		const struct pmic_state *pst;
 		struct dp_pmic_input pin;
 
 		memset(&pin, 0, sizeof pin);
 		pin.c = c;
 		pin.core = f;
-		pin.pc = NULL;	/* G0/G1: the session gives no PMIC state */
+		pst = session_pmic_state(t->s);
+		pin.pc = pst != NULL && f < pst->ncores ? &pst->core[f] :
+		    NULL;
 		pin.mi = &mc->pcs.mi[c->mpc % PMIC_STORE_WORDS];
 		pin.present = pmic_present(&mc->pcs, c->mpc);
 		pin.label = sym != NULL ? sym->label : NULL;

@@ -28,9 +28,11 @@
 
 #include "dbg.h"
 #include "engine-mic.h"
+#include "engine-pmic.h"
 #include "ijvm.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl-mic.h"
+#include "engine-ocl-pmic.h"
 #endif
 
 /* Micro-cycles a core may take to reach its next boundary before the
@@ -69,6 +71,21 @@ session_level_state(const struct session *s)
 #ifdef HAVE_ENGINE_OCL
 	if (strcmp(s->e.ops->name, "opencl-mic") == 0)
 		return engine_ocl_mic_state((struct engine *)&s->e);
+#endif
+	return NULL;
+}
+
+const struct pmic_state *
+session_pmic_state(const struct session *s)
+{
+	/* both PMIC engines keep the side state (G0, G1) on the host */
+	if (s->level != LEVEL_PMIC || !s->have_engine)
+		return NULL;
+	if (strcmp(s->e.ops->name, "pmic") == 0)
+		return engine_pmic_state((struct engine *)&s->e);
+#ifdef HAVE_ENGINE_OCL
+	if (strcmp(s->e.ops->name, "opencl-pmic") == 0)
+		return engine_ocl_pmic_state((struct engine *)&s->e);
 #endif
 	return NULL;
 }

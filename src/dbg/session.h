@@ -156,7 +156,11 @@ const struct microcode *session_microcode(const struct session *s,
  * LEVEL_MIC on the Mic-1 simulator, its struct mic1_state (mic1.h: the
  * READ/FETCH in flight, MIR); NULL otherwise.
  */
+struct pmic_state;
 const void *session_level_state(const struct session *s);
+/* At LEVEL_PMIC the engine's struct pmic_state (G0, G1, MBR validity);
+ * NULL otherwise. */
+const struct pmic_state *session_pmic_state(const struct session *s);
 /* The engine (what only it knows: kernel divergence records, name). */
 struct engine *session_engine(struct session *s);
 

@@ -39,7 +39,7 @@ dist_kernels_DATA += \
 # by cycle and by whole runs, on every sample at 1, 33 and 1,000 cores.
 unit_tests += tests/test-ocl-pmic-diff
 tests_test_ocl_pmic_diff_SOURCES = tests/test-ocl-pmic-diff.c tests/tap.h \
-	src/dbg/engine-ref.c src/dbg/engine-pmic.c
+	src/dbg/engine-ref.c src/dbg/engine-mic.c src/dbg/engine-pmic.c
 tests_test_ocl_pmic_diff_CPPFLAGS = $(ocl_test_cppflags) \
 	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_ocl_pmic_diff_LDADD = $(ocl_test_ldadd)
