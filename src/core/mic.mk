@@ -15,7 +15,9 @@ core_sources += \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \
-	src/core/mic1.h
+	src/core/mic1.h \
+	src/core/micro-sim.c \
+	src/core/micro-sim.h
 micdb_sources += \
 	src/dbg/engine-mic.c \
 	src/dbg/engine-mic.h
