@@ -35,11 +35,13 @@ tests_test_pmc_asan_CFLAGS = $(san_cflags)
 tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
 
 unit_tests += tests/test-pmic
-tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h
+tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h \
+	tests/micro-test-util.h
 tests_test_pmic_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmic-asan
-tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
+tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h \
+	tests/micro-test-util.h $(core_sources)
 tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 
