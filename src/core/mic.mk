@@ -23,7 +23,8 @@ micdb_sources += \
 	src/dbg/engine-mic.h
 
 bin_PROGRAMS += src/mic1-as
-src_mic1_as_SOURCES = src/tools/mic1-as.c
+src_mic1_as_SOURCES = src/tools/mic1-as.c src/tools/ucode-cli.c \
+	src/tools/ucode-cli.h
 src_mic1_as_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/mic1-as.1

@@ -15,7 +15,8 @@ core_sources += \
 	src/core/pmic.h
 
 bin_PROGRAMS += src/pmic-cc
-src_pmic_cc_SOURCES = src/tools/pmic-cc.c
+src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \
+	src/tools/ucode-cli.h
 src_pmic_cc_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/pmic-cc.1
