@@ -21,6 +21,7 @@
 #include "mic1.h"
 #include "program.h"
 #include "ref.h"
+#include "micro-test-util.h"
 #include "tap.h"
 
 #ifndef MICDB_SRCDIR
@@ -43,33 +44,15 @@ static int
 fix_init(struct fix *f, const char *mal, const uint8_t *text, size_t n,
     uint32_t ncores)
 {
-	static const int32_t cp[] = { 100, 200, 300 };
-	struct machine_config cfg = { ncores, 64, 256, 32 };
 	struct mal_errors errs;
-	char *cause = NULL;
 
 	memset(f, 0, sizeof *f);
-	f->prog.path = xstrdup("test");
-	f->prog.text = xmalloc(n);
-	memcpy(f->prog.text, text, n);
-	f->prog.text_size = (uint32_t)n;
-	f->prog.cp = xmalloc(sizeof cp);
-	memcpy(f->prog.cp, cp, sizeof cp);
-	f->prog.cp_size = 3;
-	f->prog.main_nlocals = 4;
-	f->progs[0] = &f->prog;
-	if (machine_init(&f->m, &cfg, f->progs, 1, NULL, &cause) != 0) {
-		tap_diag("%s", cause);
-		free(cause);
+	if (micro_test_machine(&f->prog, f->progs, &f->m, text, n,
+	    ncores) != 0)
 		return -1;
-	}
 	if (mal_assemble("frag.mal", mal, strlen(mal), &f->cs, NULL,
 	    &errs) != 0) {
-		for (size_t i = 0; i < errs.count; i++)
-			tap_diag("%s", errs.msg[i]);
-		mal_errors_free(&errs);
-		machine_free(&f->m);
-		program_free(&f->prog);
+		micro_test_reject(&errs, &f->prog, &f->m);
 		return -1;
 	}
 	mic1_state_init(&f->st, &f->m, &f->cs);

@@ -1360,7 +1360,7 @@ mal_assemble_warn(const char *path, const char *src, size_t len,
 					s->text = xstrdup(a.def.text);
 					s->is_default = 1;
 				}
-		qsort(syms->sym, syms->n, sizeof *syms->sym, mal_sym_cmp);
+		mal_syms_sort(syms);
 	}
 	mal_free(&a);
 	return 0;
@@ -1371,7 +1371,6 @@ mal_assemble_file(const char *path, struct mic1_store *cs,
     struct mal_syms *syms, char **cause)
 {
 	struct mal_errors errs;
-	struct buf b = { 0 };
 	uint8_t *src;
 	size_t len;
 
@@ -1382,12 +1381,20 @@ mal_assemble_file(const char *path, struct mic1_store *cs,
 		return 0;
 	}
 	free(src);
-	for (size_t i = 0; i < errs.count; i++)
-		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
-	buf_put_u8(&b, 0);
-	*cause = (char *)b.data;
-	mal_errors_free(&errs);
+	*cause = mal_errors_join(&errs);
 	return -1;
+}
+
+char *
+mal_errors_join(struct mal_errors *errs)
+{
+	struct buf b = { 0 };
+
+	for (size_t i = 0; i < errs->count; i++)
+		buf_printf(&b, "%s%s", i ? "\n" : "", errs->msg[i]);
+	buf_put_u8(&b, 0);
+	mal_errors_free(errs);
+	return (char *)b.data;
 }
 
 void
@@ -1401,6 +1408,12 @@ mal_errors_free(struct mal_errors *errs)
 }
 
 /* ---- listing and symbols ----------------------------------------------- */
+
+void
+mal_syms_sort(struct mal_syms *syms)
+{
+	qsort(syms->sym, syms->n, sizeof *syms->sym, mal_sym_cmp);
+}
 
 void
 mal_listing(const struct mic1_store *cs, const struct mal_syms *syms,

@@ -105,6 +105,9 @@ int	mal_assemble_warn(const char *path, const char *src, size_t len,
 int	mal_assemble_file(const char *path, struct mic1_store *cs,
 	    struct mal_syms *syms, char **cause);
 void	mal_errors_free(struct mal_errors *errs);
+/* Every message of errs, one per line, in one string the caller frees;
+ * errs is freed.  What the *_file front ends put in *cause. */
+char	*mal_errors_join(struct mal_errors *errs);
 
 /* The listing: one line per word the source defines, "ADDR WORD LINE
  * LABEL TEXT", in address order; runs of .default words are one line. */
@@ -118,6 +121,8 @@ int	mal_syms_parse(struct mal_syms *syms, const char *path,
 int	mal_syms_load_file(struct mal_syms *syms, const char *path,
 	    char **cause);
 void	mal_syms_free(struct mal_syms *syms);
+/* Sort syms by address, the order every reader of it expects. */
+void	mal_syms_sort(struct mal_syms *syms);
 /* The entry of a control-store address, NULL if none. */
 const struct mal_sym *mal_syms_at(const struct mal_syms *syms,
 	    uint32_t addr);

@@ -15,13 +15,16 @@ core_sources += \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \
-	src/core/mic1.h
+	src/core/mic1.h \
+	src/core/micro-sim.c \
+	src/core/micro-sim.h
 micdb_sources += \
 	src/dbg/engine-mic.c \
 	src/dbg/engine-mic.h
 
 bin_PROGRAMS += src/mic1-as
-src_mic1_as_SOURCES = src/tools/mic1-as.c
+src_mic1_as_SOURCES = src/tools/mic1-as.c src/tools/ucode-cli.c \
+	src/tools/ucode-cli.h
 src_mic1_as_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/mic1-as.1
@@ -53,7 +56,8 @@ mic_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
 unit_tests += tests/test-mal tests/test-mic1 tests/test-mic-diff
 tests_test_mal_SOURCES = tests/test-mal.c tests/tap.h
 tests_test_mal_LDADD = src/core/libcore.a
-tests_test_mic1_SOURCES = tests/test-mic1.c tests/tap.h
+tests_test_mic1_SOURCES = tests/test-mic1.c tests/tap.h \
+	tests/micro-test-util.h
 tests_test_mic1_LDADD = src/core/libcore.a
 tests_test_mic_diff_SOURCES = tests/test-mic-diff.c tests/tap.h \
 	tests/micro-diff-lib.c tests/micro-diff-lib.h
@@ -63,7 +67,8 @@ san_tests += tests/test-mal-asan tests/test-mic1-asan tests/test-mic-diff-asan
 tests_test_mal_asan_SOURCES = tests/test-mal.c tests/tap.h $(core_sources)
 tests_test_mal_asan_CFLAGS = $(san_cflags)
 tests_test_mal_asan_LDFLAGS = $(SAN_CFLAGS)
-tests_test_mic1_asan_SOURCES = tests/test-mic1.c tests/tap.h $(core_sources)
+tests_test_mic1_asan_SOURCES = tests/test-mic1.c tests/tap.h \
+	tests/micro-test-util.h $(core_sources)
 tests_test_mic1_asan_CFLAGS = $(san_cflags)
 tests_test_mic1_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_mic_diff_asan_SOURCES = tests/test-mic-diff.c tests/tap.h \

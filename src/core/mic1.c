@@ -33,6 +33,7 @@
 
 #include "ijvm.h"
 #include "mic1.h"
+#include "micro-sim.h"
 
 /* ---- encoding helpers ------------------------------------------------- */
 
@@ -321,14 +322,7 @@ static void
 mic1_fault(struct mic1_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	struct core *c = &m->cores[core];
-	int32_t pc = st->core[core].insn_pc;
-	int op = machine_fetch_byte(m, core, pc);
-
-	c->status = CORE_ERROR;
-	c->fault = (uint8_t)fault;
-	c->fault_pc = pc;
-	c->fault_op = op < 0 ? 0 : (uint8_t)op;
+	micro_fault(m, core, st->core[core].insn_pc, fault);
 }
 
 /* ---- one micro-cycle ---------------------------------------------------- */
@@ -498,23 +492,18 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	return 1;
 }
 
+/* micro_step's view of mic1_cycle. */
+static int
+mic1_cycle_any(void *st, struct machine *m, uint32_t core)
+{
+	return mic1_cycle(st, m, core);
+}
+
 void
 mic1_step(struct mic1_state *st, struct machine *m,
     const struct ref_mask *mask, struct ref_summary *sum)
 {
-	uint32_t i, executed = 0;
-
-	for (i = 0; i < m->cfg.ncores; i++) {
-		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
-			continue;
-		executed += (uint32_t)mic1_cycle(st, m, i);
-	}
-	ref_barrier_release(m);
-	m->step++;
-	if (sum != NULL) {
-		ref_count(m, sum);
-		sum->executed = executed;
-	}
+	micro_step(st, mic1_cycle_any, m, mask, sum);
 }
 
 /* ---- switching levels --------------------------------------------------- */
@@ -532,7 +521,6 @@ mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core)
 	struct core *c = &m->cores[core];
 	struct mic1_core *k = &st->core[core];
 	int byte = machine_fetch_byte(m, core, c->pc);
-	int32_t tos;
 
 	c->mpc = st->cs->main1;
 	c->mbr = byte < 0 ? 0 : byte;
@@ -540,20 +528,11 @@ mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core)
 	k->mbr_addr = c->pc;
 	k->insn_pc = c->pc;
 	k->pending = 0;
-	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
-		c->tos = tos;
+	micro_load_tos(m, core);
 }
 
 int
 mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core)
 {
-	struct core *c = &m->cores[core];
-	int32_t tos;
-
-	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
-	    !mic1_at_boundary(st, m, core))
-		return -1;
-	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
-		c->tos = tos;
-	return 0;
+	return micro_leave(m, core, mic1_at_boundary(st, m, core));
 }

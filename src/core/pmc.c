@@ -969,14 +969,6 @@ pmc_encode_next(const struct pmc *p, size_t i)
 	}
 }
 
-static int
-pmc_sym_cmp(const void *x, const void *y)
-{
-	const struct mal_sym *a = x, *b = y;
-
-	return (int)a->addr - (int)b->addr;
-}
-
 static void
 pmc_free(struct pmc *p)
 {
@@ -1036,7 +1028,7 @@ pmc_compile(const char *path, const char *src, size_t len,
 			s->label = (int)i == b->first ? xstrdup(b->name) : NULL;
 			s->text = xstrdup(w->text);
 		}
-		qsort(syms->sym, syms->n, sizeof *syms->sym, pmc_sym_cmp);
+		mal_syms_sort(syms);
 	}
 	pmc_free(&p);
 	return 0;
@@ -1047,7 +1039,6 @@ pmc_compile_file(const char *path, struct pmic_store *cs,
     struct mal_syms *syms, char **cause)
 {
 	struct mal_errors errs;
-	struct buf b = { 0 };
 	uint8_t *src;
 	size_t len;
 
@@ -1058,11 +1049,7 @@ pmc_compile_file(const char *path, struct pmic_store *cs,
 		return 0;
 	}
 	free(src);
-	for (size_t i = 0; i < errs.count; i++)
-		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
-	buf_put_u8(&b, 0);
-	*cause = (char *)b.data;
-	mal_errors_free(&errs);
+	*cause = mal_errors_join(&errs);
 	return -1;
 }
 

@@ -14,6 +14,7 @@
 #include "devword.h"
 #include "ijvm.h"
 #include "pmic.h"
+#include "micro-sim.h"
 
 void
 pmic_state_init(struct pmic_state *st, const struct machine *m,
@@ -38,14 +39,7 @@ static void
 pmic_fault(struct pmic_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	struct core *c = &m->cores[core];
-	int32_t pc = st->core[core].insn_pc;
-	int op = machine_fetch_byte(m, core, pc);
-
-	c->status = CORE_ERROR;
-	c->fault = (uint8_t)fault;
-	c->fault_pc = pc;
-	c->fault_op = op < 0 ? 0 : (uint8_t)op;
+	micro_fault(m, core, st->core[core].insn_pc, fault);
 }
 
 /* MBR <- the 4 bytes at PC; bytes outside the text read 0, invalid. */
@@ -214,23 +208,18 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 	return 1;
 }
 
+/* micro_step's view of pmic_cycle. */
+static int
+pmic_cycle_any(void *st, struct machine *m, uint32_t core)
+{
+	return pmic_cycle(st, m, core);
+}
+
 void
 pmic_step(struct pmic_state *st, struct machine *m,
     const struct ref_mask *mask, struct ref_summary *sum)
 {
-	uint32_t executed = 0;
-
-	for (uint32_t i = 0; i < m->cfg.ncores; i++) {
-		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
-			continue;
-		executed += (uint32_t)pmic_cycle(st, m, i);
-	}
-	ref_barrier_release(m);
-	m->step++;
-	if (sum != NULL) {
-		ref_count(m, sum);
-		sum->executed = executed;
-	}
+	micro_step(st, pmic_cycle_any, m, mask, sum);
 }
 
 /* ---- switching levels --------------------------------------------------- */
@@ -247,14 +236,12 @@ pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
 	struct pmic_core *k = &st->core[core];
-	int32_t tos;
 
 	pmic_fetch(k, m, core);
 	c->mpc = (uint16_t)pmic_mbr_byte(c, 0);
 	k->entry = 1;
 	k->insn_pc = c->pc;
-	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
-		c->tos = tos;
+	micro_load_tos(m, core);
 }
 
 void
@@ -267,13 +254,5 @@ pmic_start_core(struct pmic_state *st, struct machine *m, uint32_t core)
 int
 pmic_leave(struct pmic_state *st, struct machine *m, uint32_t core)
 {
-	struct core *c = &m->cores[core];
-	int32_t tos;
-
-	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
-	    !pmic_at_boundary(st, m, core))
-		return -1;
-	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
-		c->tos = tos;
-	return 0;
+	return micro_leave(m, core, pmic_at_boundary(st, m, core));
 }

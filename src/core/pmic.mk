@@ -15,7 +15,8 @@ core_sources += \
 	src/core/pmic.h
 
 bin_PROGRAMS += src/pmic-cc
-src_pmic_cc_SOURCES = src/tools/pmic-cc.c
+src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \
+	src/tools/ucode-cli.h
 src_pmic_cc_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/pmic-cc.1
@@ -35,11 +36,13 @@ tests_test_pmc_asan_CFLAGS = $(san_cflags)
 tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
 
 unit_tests += tests/test-pmic
-tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h
+tests_test_pmic_SOURCES = tests/test-pmic.c tests/tap.h \
+	tests/micro-test-util.h
 tests_test_pmic_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmic-asan
-tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h $(core_sources)
+tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h \
+	tests/micro-test-util.h $(core_sources)
 tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 

@@ -1,0 +1,59 @@
+/*
+ * Shared by the Mic-1 and PMIC simulators (micro-sim.h), so that both
+ * levels fault, step and hand back to the ISA level the same way.
+ */
+#include "ijvm.h"
+#include "micro-sim.h"
+
+void
+micro_fault(struct machine *m, uint32_t core, int32_t insn_pc, int fault)
+{
+	struct core *c = &m->cores[core];
+	int op = machine_fetch_byte(m, core, insn_pc);
+
+	c->status = CORE_ERROR;
+	c->fault = (uint8_t)fault;
+	c->fault_pc = insn_pc;
+	c->fault_op = op < 0 ? 0 : (uint8_t)op;
+}
+
+void
+micro_load_tos(struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	int32_t tos;
+
+	if (machine_read_word(m, core, c->sp, &tos) == FAULT_NONE)
+		c->tos = tos;
+}
+
+int
+micro_leave(struct machine *m, uint32_t core, int at_boundary)
+{
+	const struct core *c = &m->cores[core];
+
+	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
+	    !at_boundary)
+		return -1;
+	micro_load_tos(m, core);
+	return 0;
+}
+
+void
+micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
+    const struct ref_mask *mask, struct ref_summary *sum)
+{
+	uint32_t executed = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++) {
+		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
+			continue;
+		executed += (uint32_t)cycle(st, m, i);
+	}
+	ref_barrier_release(m);
+	m->step++;
+	if (sum != NULL) {
+		ref_count(m, sum);
+		sum->executed = executed;
+	}
+}

@@ -1,0 +1,124 @@
+/*
+ * The shared command line of mic1-as and pmic-cc (ucode-cli.h), so that
+ * both translators take the same options and fail the same way.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ucode-cli.h"
+
+int
+ucode_cli_parse(const struct ucode_cli *cli, int argc, char **argv,
+    struct ucode_cli_args *a)
+{
+	const struct option longopts[] = {
+		{ "output",  required_argument, NULL, 'o' },
+		{ "listing", cli->listing_optional ? optional_argument :
+		    required_argument, NULL, 'l' },
+		{ "symbols", required_argument, NULL, 's' },
+		{ "help",    no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *optstr = cli->listing_optional ? ":o:l::s:h" : ":o:l:s:h";
+	int c;
+
+	memset(a, 0, sizeof *a);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, optstr, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o': a->out = optarg; break;
+		case 'l': a->listing = optarg ? optarg : "-"; break;
+		case 's': a->symbols = optarg; break;
+		case 'h': fputs(cli->usage, stdout); return 0;
+		case ':':
+			fprintf(stderr, "%s: option %s needs a value\n%s",
+			    cli->prog, argv[optind - 1], cli->usage);
+			return 2;
+		default:
+			fprintf(stderr, "%s: unknown option '%s'\n%s",
+			    cli->prog, argv[optind - 1], cli->usage);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n%s", cli->prog, optind == argc ?
+		    "no input file given" : "give exactly one input file",
+		    cli->usage);
+		return 2;
+	}
+	a->in = argv[optind];
+	return -1;
+}
+
+int
+ucode_cli_read(const struct ucode_cli *cli, const char *path,
+    uint8_t **src, size_t *len)
+{
+	char *cause = NULL;
+
+	if (read_file(path, src, len, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", cli->prog, cause);
+		free(cause);
+		return 1;
+	}
+	return 0;
+}
+
+int
+ucode_cli_fail(const struct ucode_cli *cli, struct mal_errors *errs)
+{
+	for (size_t i = 0; i < errs->count; i++)
+		fprintf(stderr, "%s\n", errs->msg[i]);
+	fprintf(stderr, "%s: %zu error%s, no output written\n", cli->prog,
+	    errs->count, errs->count == 1 ? "" : "s");
+	mal_errors_free(errs);
+	return 1;
+}
+
+/* Write b to path; 0, or -1 after printing why. */
+static int
+put(const struct ucode_cli *cli, const char *path, const struct buf *b)
+{
+	char *cause = NULL;
+
+	if (write_file(path, b->data, b->len, &cause) != 0) {
+		fprintf(stderr, "%s: %s\n", cli->prog, cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/* FILE.in_ext -> FILE.out_ext; any other name gets out_ext appended. */
+static char *
+default_output(const struct ucode_cli *cli, const char *in)
+{
+	size_t n = strlen(in), e = strlen(cli->in_ext);
+
+	if (n > e && strcmp(in + n - e, cli->in_ext) == 0)
+		return xasprintf("%.*s%s", (int)(n - e), in, cli->out_ext);
+	return xasprintf("%s%s", in, cli->out_ext);
+}
+
+int
+ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
+    const struct buf *store, const struct buf *listing,
+    const struct mal_syms *syms)
+{
+	char *outpath = a->out ? xstrdup(a->out) : default_output(cli, a->in);
+	int rc = put(cli, outpath, store) != 0;
+
+	free(outpath);
+	if (rc == 0 && a->listing != NULL && put(cli, a->listing, listing) != 0)
+		rc = 1;
+	if (rc == 0 && a->symbols != NULL) {
+		struct buf b = { 0 };
+
+		mal_syms_write(syms, &b);
+		rc = put(cli, a->symbols, &b) != 0;
+		buf_free(&b);
+	}
+	return rc;
+}
