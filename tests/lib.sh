@@ -68,6 +68,54 @@ no_sanitizer_report() {
 	ok $? "$1: no sanitizer report"
 }
 
+# The sample programs, as every level's run tests walk them.
+# sort_cores FILE: FILE sorted by core (stable), since only each core's
+# own line order is deterministic.
+sort_cores() {
+	sort -s -k2,2n "$1"
+}
+
+# same_output OUT WANT: status 0 when OUT is WANT, both sorted by core
+# (left in $TMP/out.sorted and $TMP/want.sorted for a diagnostic).
+same_output() {
+	sort_cores "$1" >"$TMP/out.sorted"
+	sort_cores "$2" >"$TMP/want.sorted"
+	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+}
+
+# sample NAME: programs/NAME's source in $jas (empty for a sample run
+# from its options alone, the MIMD pair), its stdin in $input and the
+# options of its first variant in $opts.
+sample() {
+	jas=$PROGRAMS/$1.jas
+	[ -f "$jas" ] || jas=""
+	input=/dev/null
+	[ -f "$PROGRAMS/$1.input" ] && input=$PROGRAMS/$1.input
+	opts=$(sample_opts "$1" 1)
+}
+
+# sample_variants NAME: how many variants NAME.opts lists (one a line), 1
+# without it.
+sample_variants() {
+	n=1
+	[ -f "$PROGRAMS/$1.opts" ] && n=$(wc -l <"$PROGRAMS/$1.opts")
+	[ "$n" -ge 1 ] || n=1
+	echo "$n"
+}
+
+# sample_opts NAME I: the options of NAME's variant I (empty if none).
+sample_opts() {
+	[ -f "$PROGRAMS/$1.opts" ] && sed -n "${2}p" "$PROGRAMS/$1.opts"
+	return 0
+}
+
+# fault_opts JAS: the options of the fault demo JAS in $opts.
+fault_opts() {
+	opts=""
+	[ -f "${1%.jas}.opts" ] && opts=$(cat "${1%.jas}.opts")
+	return 0
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

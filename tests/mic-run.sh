@@ -9,18 +9,9 @@
 MIC_RUN=$top_builddir/tests/mic-run
 MIC1_AS=$top_builddir/src/mic1-as
 
-sort_cores() {
-	sort -s -k2,2n "$1"
-}
-
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
-	jas=$PROGRAMS/$name.jas
-	[ -f "$jas" ] || jas=""
-	input=/dev/null
-	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
-	opts=""
-	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	sample "$name"
 	# shellcheck disable=SC2086
 	(cd "$top_srcdir" && "$MIC_RUN" --input "$input" $opts $jas \
 		>"$TMP/out" 2>"$TMP/err")
@@ -28,9 +19,7 @@ for expected in "$PROGRAMS"/*.expected; do
 	[ "$rc" -eq 0 ]
 	ok $? "$name [$opts] at the micro level: exits 0"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "$expected" >"$TMP/want.sorted"
-	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	same_output "$TMP/out" "$expected"
 	ok $? "$name [$opts] at the micro level: output matches"
 done
 
@@ -39,16 +28,13 @@ done
 # return_main: mic1.mal checks IRETURN in main (LV at the stack base).
 for name in array_oob stack_overflow missing_halt one_core_fails return_main; do
 	jas=$PROGRAMS/faults/$name.jas
-	opts=""
-	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
+	fault_opts "$jas"
 	# shellcheck disable=SC2086
 	"$MIC_RUN" $opts "$jas" >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" -eq 1 ]
 	ok $? "faults/$name at the micro level: exits 1"
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "${jas%.jas}.expected" >"$TMP/want.sorted"
-	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	same_output "$TMP/out" "${jas%.jas}.expected"
 	ok $? "faults/$name: output before the fault is all there"
 	grep -qF -- "$(cat "${jas%.jas}.expected-stderr")" "$TMP/err"
 	ok $? "faults/$name: stderr names the fault"

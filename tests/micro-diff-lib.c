@@ -576,3 +576,93 @@ md_sample_fault_matches(const struct micro_level *l, const void *cs,
 
 	return fault_run(l, cs, s, want, 1000000, &fault);
 }
+
+void
+md_diff_check(md_ok_fn ok, const struct micro_level *l, const void *cs,
+    const struct sample *s, uint32_t ncores, int strict)
+{
+	int finished, same;
+
+	md_diff_one(l, cs, s, ncores, strict, &finished, &same);
+	ok(finished, "%s on %u cores: both levels finish", s->name, ncores);
+	ok(same, "%s on %u cores: same final state%s", s->name, ncores,
+	    strict ? "" : " (output, status, fault)");
+}
+
+void
+md_diff_samples(md_ok_fn ok, const struct micro_level *l, const void *cs,
+    const char *const *faults)
+{
+	static const char *const samples[] = {
+		"hello", "echo", "reverse", "multiply", "factorial", "gcd",
+		"decimal", "fib", "recsum", "bubble", "sieve", "wide",
+		"parsum", "collatz", "workqueue", "matmul", "mimd", NULL,
+	};
+	static const char *const bench[] = {
+		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
+		"mimd3", NULL,
+	};
+
+	for (int i = 0; samples[i] != NULL; i++) {
+		struct sample s;
+
+		if (MD_QUICK && strcmp(samples[i], "multiply") == 0)
+			continue;
+		if (sample_load(&s, "programs", samples[i]) != 0) {
+			ok(0, "%s loads", samples[i]);
+			continue;
+		}
+		md_diff_check(ok, l, cs, &s, s.ncores, 1);
+		if (!s.fixed_cores && s.ncores > 1) {
+			md_diff_check(ok, l, cs, &s, 1, 1);
+			md_diff_check(ok, l, cs, &s, 33, 1);
+			if (!MD_QUICK)
+				md_diff_check(ok, l, cs, &s, 1000, 1);
+		}
+		sample_free(&s);
+	}
+	for (int i = 0; bench[i] != NULL; i++) {
+		struct sample s;
+
+		if (sample_load(&s, "programs/bench", bench[i]) != 0) {
+			ok(0, "bench/%s loads", bench[i]);
+			continue;
+		}
+		md_diff_check(ok, l, cs, &s, 1, 1);
+		md_diff_check(ok, l, cs, &s, 33, 1);
+		sample_free(&s);
+	}
+	for (int i = 0; faults[i] != NULL; i++) {
+		struct sample s;
+
+		if (sample_load(&s, "programs/faults", faults[i]) != 0) {
+			ok(0, "faults/%s loads", faults[i]);
+			continue;
+		}
+		md_diff_check(ok, l, cs, &s, s.ncores, 0);
+		sample_free(&s);
+	}
+}
+
+void
+md_each_switch(void (*fn)(void *ctx, const struct sample *s, uint32_t ncores,
+    uint64_t seed), void *ctx)
+{
+	static const struct { const char *name; uint32_t ncores; } sw[] = {
+		{ "fib", 1 }, { "wide", 1 }, { "bubble", 1 },
+		{ "sieve", 1 }, { "echo", 1 }, { "decimal", 1 },
+		{ "parsum", 8 }, { "matmul", 8 }, { "collatz", 32 },
+		{ "mimd", 4 }, { NULL, 0 },
+	};
+
+	for (int i = 0; sw[i].name != NULL; i++) {
+		struct sample s;
+
+		if (sample_load(&s, "programs", sw[i].name) != 0)
+			continue;
+		for (uint64_t seed = 1; seed <= 3; seed++)
+			fn(ctx, &s, sw[i].ncores,
+			    seed * 0x9E3779B97F4A7C15ull + (uint64_t)i);
+		sample_free(&s);
+	}
+}

@@ -9,7 +9,8 @@
  * A micro level is a struct micro_level: its simulator's functions behind
  * void pointers, so that one harness drives both (and the switching runs
  * mix them).  The harness returns results; the test programs own the TAP
- * stream (tap.h's counters are per translation unit) and say ok or not.
+ * stream (tap.h's counters are per translation unit): the runs both make
+ * (md_diff_samples) report through the ok they pass in.
  */
 #ifndef MICDB_MICRO_DIFF_LIB_H
 #define MICDB_MICRO_DIFF_LIB_H
@@ -131,5 +132,27 @@ int	 md_fault_matches(const struct micro_level *l, const void *cs,
  * ISA level must raise. */
 int	 md_sample_fault_matches(const struct micro_level *l, const void *cs,
 	    const struct sample *s, int want);
+
+/*
+ * The runs both micro-level tests make, reported through their ok
+ * (tap.h's tap_ok: the TAP stream and its counters stay the test's).
+ */
+typedef int (*md_ok_fn)(int cond, const char *fmt, ...);
+
+/* Sample s at one core count, both levels from the start: two checks,
+ * both levels finish and the same final state. */
+void	 md_diff_check(md_ok_fn ok, const struct micro_level *l,
+	    const void *cs, const struct sample *s, uint32_t ncores,
+	    int strict);
+/* Every sample of programs/ (at its core count and, for the many-core
+ * ones, 1, 33 and without MD_QUICK 1,000 cores), programs/bench (1 and 33
+ * cores) and the fault demos named in faults (NULL-terminated; output,
+ * status and fault only) through md_diff_check. */
+void	 md_diff_samples(md_ok_fn ok, const struct micro_level *l,
+	    const void *cs, const char *const *faults);
+/* The switching runs: samples that call methods, use WIDE, arrays,
+ * globals and barriers, three seeds each, handed to fn. */
+void	 md_each_switch(void (*fn)(void *ctx, const struct sample *s,
+	    uint32_t ncores, uint64_t seed), void *ctx);
 
 #endif

@@ -6,10 +6,6 @@
 # --engine runs on the kernel too.
 . "$(dirname "$0")/lib.sh"
 
-sort_cores() {
-	sort -s -k2,2n "$1"
-}
-
 if ! "$MICDB" devices >/dev/null 2>&1; then
 	echo "1..0 # SKIP no OpenCL device"
 	exit 77
@@ -18,12 +14,7 @@ fi
 for level in mic pmic; do
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
-	jas=$PROGRAMS/$name.jas
-	[ -f "$jas" ] || jas=""
-	input=/dev/null
-	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
-	opts=""
-	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	sample "$name"
 	# shellcheck disable=SC2086
 	(cd "$top_srcdir" && "$MICDB" run --level $level --engine opencl $opts \
 		$jas <"$input" >"$TMP/out" 2>"$TMP/err")
@@ -31,9 +22,7 @@ for expected in "$PROGRAMS"/*.expected; do
 	[ "$rc" -eq 0 ]
 	ok $? "$name [$opts] on the $level kernel: exits 0"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "$expected" >"$TMP/want.sorted"
-	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	same_output "$TMP/out" "$expected"
 	ok $? "$name [$opts] on the $level kernel: output matches"
 done
 
@@ -41,17 +30,14 @@ done
 # output before the fault, and a message.
 for name in array_oob stack_overflow missing_halt one_core_fails; do
 	jas=$PROGRAMS/faults/$name.jas
-	opts=""
-	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
+	fault_opts "$jas"
 	# shellcheck disable=SC2086
 	"$MICDB" run --level $level --engine opencl $opts "$jas" \
 		</dev/null >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" -eq 1 ]
 	ok $? "faults/$name on the $level kernel: exits 1"
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "${jas%.jas}.expected" >"$TMP/want.sorted"
-	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	same_output "$TMP/out" "${jas%.jas}.expected"
 	ok $? "faults/$name on the $level kernel: output before the fault"
 	[ -s "$TMP/err" ]
 	ok $? "faults/$name on the $level kernel: says why"

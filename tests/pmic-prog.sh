@@ -9,10 +9,6 @@
 PM=$top_srcdir/microcode/pmic.pm
 PMIC_CC=$top_builddir/src/pmic-cc
 
-sort_cores() {
-	sort -s -k2,2n "$1"
-}
-
 "$PMIC_CC" -o "$TMP/pmic.pmic" "$PM" >"$TMP/out" 2>"$TMP/err"
 ok $? "pmic.pm compiles"
 [ -s "$TMP/err" ] && diag "$(cat "$TMP/err")"
@@ -42,18 +38,11 @@ same_run() {
 
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
-	jas=$PROGRAMS/$name.jas
-	[ -f "$jas" ] || jas=""
-	input=/dev/null
-	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
-	variants=1
-	[ -f "$PROGRAMS/$name.opts" ] && variants=$(wc -l <"$PROGRAMS/$name.opts")
-	[ "$variants" -ge 1 ] || variants=1
+	sample "$name"
+	variants=$(sample_variants "$name")
 	i=1
 	while [ "$i" -le "$variants" ]; do
-		opts=""
-		[ -f "$PROGRAMS/$name.opts" ] &&
-			opts=$(sed -n "${i}p" "$PROGRAMS/$name.opts")
+		opts=$(sample_opts "$name" "$i")
 		# shellcheck disable=SC2086
 		same_run "$name [$opts]" "$input" $opts $jas
 		i=$((i + 1))
@@ -69,8 +58,7 @@ done
 # The fault demos fault at PMIC too, naming the same fault.
 for jas in "$PROGRAMS"/faults/*.jas; do
 	name=$(basename "$jas" .jas)
-	opts=""
-	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
+	fault_opts "$jas"
 	# shellcheck disable=SC2086
 	"$MICDB" run --engine ref --level pmic --microcode "$PM" $opts "$jas" \
 		</dev/null >"$TMP/out" 2>"$TMP/err"

@@ -9,27 +9,13 @@
 # why; the self-checking bench workloads must pass at 1 to 1,000 cores.
 . "$(dirname "$0")/lib.sh"
 
-sort_cores() {
-	sort -s -k2,2n "$1"
-}
-
 for expected in "$PROGRAMS"/*.expected; do
 	name=$(basename "$expected" .expected)
-	jas=$PROGRAMS/$name.jas
-	[ -f "$jas" ] || jas=""
-	input=/dev/null
-	[ -f "$PROGRAMS/$name.input" ] && input=$PROGRAMS/$name.input
-	if [ -f "$PROGRAMS/$name.opts" ]; then
-		variants=$(wc -l <"$PROGRAMS/$name.opts")
-		[ "$variants" -ge 1 ] || variants=1
-	else
-		variants=1
-	fi
+	sample "$name"
+	variants=$(sample_variants "$name")
 	i=1
 	while [ "$i" -le "$variants" ]; do
-		opts=""
-		[ -f "$PROGRAMS/$name.opts" ] &&
-			opts=$(sed -n "${i}p" "$PROGRAMS/$name.opts")
+		opts=$(sample_opts "$name" "$i")
 		want=$expected
 		[ "$i" -gt 1 ] && want=$expected.$i
 		# shellcheck disable=SC2086
@@ -39,9 +25,7 @@ for expected in "$PROGRAMS"/*.expected; do
 		[ "$rc" -eq 0 ]
 		ok $? "$name [$opts]: exits 0"
 		[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
-		sort_cores "$TMP/out" >"$TMP/out.sorted"
-		sort_cores "$want" >"$TMP/want.sorted"
-		cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+		same_output "$TMP/out" "$want"
 		ok $? "$name [$opts]: output matches $(basename "$want")"
 		cmp -s "$TMP/out.sorted" "$TMP/want.sorted" ||
 			diag "$(diff "$TMP/want.sorted" "$TMP/out.sorted" | head -20)"
@@ -49,22 +33,18 @@ for expected in "$PROGRAMS"/*.expected; do
 	done
 
 	# The OpenCL engine gives the same output (first variant).
-	opts=""
-	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	opts=$(sample_opts "$name" 1)
 	# shellcheck disable=SC2086
 	(cd "$top_srcdir" && "$MICDB" run --engine opencl $opts $jas \
 		<"$input" >"$TMP/out" 2>"$TMP/err")
 	rc=$?
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "$expected" >"$TMP/want.sorted"
-	[ "$rc" -eq 0 ] && cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	[ "$rc" -eq 0 ] && same_output "$TMP/out" "$expected"
 	ok $? "$name [$opts]: the OpenCL engine gives the expected output"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
 
 	[ -n "$jas" ] || continue
 	# The binary runs like the source (first variant).
-	opts=""
-	[ -f "$PROGRAMS/$name.opts" ] && opts=$(sed -n 1p "$PROGRAMS/$name.opts")
+	opts=$(sample_opts "$name" 1)
 	"$IJVM_AS" -o "$TMP/$name.ijvm" "$jas" 2>"$TMP/err"
 	ok $? "$name: assembles with ijvm-as"
 	# shellcheck disable=SC2086
@@ -77,16 +57,13 @@ for expected in "$PROGRAMS"/*.expected; do
 done
 for jas in "$PROGRAMS"/faults/*.jas; do
 	name=$(basename "$jas" .jas)
-	opts=""
-	[ -f "${jas%.jas}.opts" ] && opts=$(cat "${jas%.jas}.opts")
+	fault_opts "$jas"
 	# shellcheck disable=SC2086
 	"$MICDB" run --engine ref $opts "$jas" </dev/null >"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ "$rc" -eq 1 ]
 	ok $? "faults/$name: exits 1"
-	sort_cores "$TMP/out" >"$TMP/out.sorted"
-	sort_cores "${jas%.jas}.expected" >"$TMP/want.sorted"
-	cmp -s "$TMP/out.sorted" "$TMP/want.sorted"
+	same_output "$TMP/out" "${jas%.jas}.expected"
 	ok $? "faults/$name: output before the fault is all there"
 	grep -qF -- "$(cat "${jas%.jas}.expected-stderr")" "$TMP/err"
 	ok $? "faults/$name: stderr names the fault"

@@ -31,26 +31,12 @@
 #include "micro-diff-lib.h"
 #include "tap.h"
 
-/* Sample s at one core count, both levels from the start. */
-static void
-diff_one(const struct sample *s, const struct mic1_store *cs,
-    uint32_t ncores, int strict)
-{
-	int finished, same;
-
-	md_diff_one(&md_mic1, cs, s, ncores, strict, &finished, &same);
-	ok(finished, "%s on %u cores: both levels finish", s->name, ncores);
-	ok(same, "%s on %u cores: same final state%s", s->name, ncores,
-	    strict ? "" : " (output, status, fault)");
-}
-
 /* Alternate levels at random points; compare with a plain ISA run. */
 static void
-switch_one(const struct sample *s, const struct mic1_store *cs,
-    uint32_t ncores, uint64_t seed)
+switch_one(void *ctx, const struct sample *s, uint32_t ncores, uint64_t seed)
 {
 	const struct micro_level *const levels[] = { &md_mic1 };
-	const void *const stores[] = { cs };
+	const void *const stores[] = { ctx };
 	int switches;
 	unsigned used;
 	int same = md_switch_one(levels, stores, 1, s, ncores, seed,
@@ -64,18 +50,9 @@ switch_one(const struct sample *s, const struct mic1_store *cs,
 int
 main(void)
 {
-	static const char *const samples[] = {
-		"hello", "echo", "reverse", "multiply", "factorial", "gcd",
-		"decimal", "fib", "recsum", "bubble", "sieve", "wide",
-		"parsum", "collatz", "workqueue", "matmul", "mimd", NULL,
-	};
 	static const char *const faults[] = {
 		"array_oob", "stack_overflow", "missing_halt",
 		"one_core_fails", "return_main", "bad_wide", NULL,
-	};
-	static const char *const bench[] = {
-		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
-		"mimd3", NULL,
 	};
 	struct mic1_store cs;
 	struct mal_syms syms;
@@ -93,45 +70,7 @@ main(void)
 	free(path);
 	mal_syms_free(&syms);
 
-	for (int i = 0; samples[i] != NULL; i++) {
-		struct sample s;
-
-		if (MD_QUICK && strcmp(samples[i], "multiply") == 0)
-			continue;
-		if (sample_load(&s, "programs", samples[i]) != 0) {
-			ok(0, "%s loads", samples[i]);
-			continue;
-		}
-		diff_one(&s, &cs, s.ncores, 1);
-		if (!s.fixed_cores && s.ncores > 1) {
-			diff_one(&s, &cs, 1, 1);
-			diff_one(&s, &cs, 33, 1);
-			if (!MD_QUICK)
-				diff_one(&s, &cs, 1000, 1);
-		}
-		sample_free(&s);
-	}
-	for (int i = 0; bench[i] != NULL; i++) {
-		struct sample s;
-
-		if (sample_load(&s, "programs/bench", bench[i]) != 0) {
-			ok(0, "bench/%s loads", bench[i]);
-			continue;
-		}
-		diff_one(&s, &cs, 1, 1);
-		diff_one(&s, &cs, 33, 1);
-		sample_free(&s);
-	}
-	for (int i = 0; faults[i] != NULL; i++) {
-		struct sample s;
-
-		if (sample_load(&s, "programs/faults", faults[i]) != 0) {
-			ok(0, "faults/%s loads", faults[i]);
-			continue;
-		}
-		diff_one(&s, &cs, s.ncores, 0);
-		sample_free(&s);
-	}
+	md_diff_samples(tap_ok, &md_mic1, &cs, faults);
 	/* Faults the microprogram detects before changing anything leave
 	 * the state the ISA level leaves. */
 	{
@@ -211,26 +150,7 @@ main(void)
 	}
 	/* Switching, on samples that call methods, use WIDE, arrays,
 	 * globals and barriers. */
-	{
-		static const struct { const char *name; uint32_t ncores; }
-		    sw[] = {
-			{ "fib", 1 }, { "wide", 1 }, { "bubble", 1 },
-			{ "sieve", 1 }, { "echo", 1 }, { "decimal", 1 },
-			{ "parsum", 8 }, { "matmul", 8 }, { "collatz", 32 },
-			{ "mimd", 4 }, { NULL, 0 },
-		};
-
-		for (int i = 0; sw[i].name != NULL; i++) {
-			struct sample s;
-
-			if (sample_load(&s, "programs", sw[i].name) != 0)
-				continue;
-			for (uint64_t seed = 1; seed <= 3; seed++)
-				switch_one(&s, &cs, sw[i].ncores,
-				    seed * 0x9E3779B97F4A7C15ull + (uint64_t)i);
-			sample_free(&s);
-		}
-	}
+	md_each_switch(switch_one, &cs);
 	tap_diag("total %.1f s", md_now() - t0);
 	return done_testing();
 }

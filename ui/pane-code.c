@@ -66,18 +66,71 @@ lanes_at(const struct warp_paths *v, uint16_t prog, uint32_t addr)
 	return 0;
 }
 
-/* Keep the cursor in view; when following, the PC sits a third down. */
-static void
-scroll_to(struct tui *t, size_t rows, size_t total)
+void
+listing_scroll(struct code_state *c, size_t rows, size_t total)
 {
-	struct code_state *c = &t->code;
-
 	if (c->cursor >= total)
 		c->cursor = total ? total - 1 : 0;
 	if (c->cursor < c->top || c->cursor >= c->top + rows)
 		c->top = c->cursor > rows / 3 ? c->cursor - rows / 3 : 0;
 	if (c->top + rows > total)
 		c->top = total > rows ? total - rows : 0;
+}
+
+int
+listing_key(struct code_state *c, size_t page_rows, int key)
+{
+	size_t page = page_rows > 1 ? page_rows - 1 : 1;
+
+	switch (key) {
+	case KEY_UP:
+		if (c->cursor > 0)
+			c->cursor--;
+		break;
+	case KEY_DOWN:
+		c->cursor++;	/* clamped when drawn */
+		break;
+	case KEY_PPAGE:
+		c->cursor = c->cursor > page ? c->cursor - page : 0;
+		break;
+	case KEY_NPAGE:
+		c->cursor += page;
+		break;
+	case KEY_HOME:
+		c->cursor = 0;
+		break;
+	case KEY_END:
+		c->cursor = SIZE_MAX / 2;
+		break;
+	default:
+		return 0;
+	}
+	c->follow = 0;
+	return 1;
+}
+
+unsigned long
+listing_row_start(struct tui *t, void *vwin, int y, int w, int cur)
+{
+	WINDOW *win = vwin;
+	unsigned long base = cur ? draw_attr(t, ROLE_CURSOR) : 0;
+
+	if (cur) {
+		wattrset(win, (attr_t)base);
+		mvwhline(win, y, 0, ' ', w);
+		wattrset(win, A_NORMAL);
+	}
+	return base;
+}
+
+void
+listing_row_marks(struct tui *t, void *win, int y, int w, unsigned long base,
+    const char *mark, int at)
+{
+	if (mark != NULL)
+		draw_text(win, y, 0, w, base | draw_attr(t, ROLE_BREAK), mark);
+	if (at)
+		draw_text(win, y, 1, w, base | draw_attr(t, ROLE_PC), ">");
 }
 
 static void
@@ -95,18 +148,14 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 	}
 	if (t->code.follow && pc >= 0 && (uint32_t)pc < p->text_size)
 		t->code.cursor = listing_row(l, (uint32_t)pc);
-	scroll_to(t, rows, l->n);
+	listing_scroll(&t->code, rows, l->n);
 	for (size_t i = 0; i < rows && t->code.top + i < l->n; i++) {
 		size_t r = t->code.top + i;
 		const struct code_row *row = &l->rows[r];
-		int y = 1 + (int)i, cur = r == t->code.cursor;
-		unsigned long base = cur ? draw_attr(t, ROLE_CURSOR) : 0;
+		int y = 1 + (int)i;
+		unsigned long base = listing_row_start(t, win, y, w,
+		    r == t->code.cursor);
 
-		if (cur) {
-			wattrset(win, (attr_t)base);
-			mvwhline(win, y, 0, ' ', w);
-			wattrset(win, A_NORMAL);
-		}
 		if (row->kind == ROW_METHOD) {
 			draw_textf(win, y, 2, w, base | draw_attr(t,
 			    ROLE_LABEL), "%s %s", strcmp(row->name, "main") ?
@@ -125,12 +174,8 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			uint32_t n = lanes_at(v, pi, row->addr);
 			char lanes[16];
 
-			if (b != NULL)
-				draw_text(win, y, 0, w, base | draw_attr(t,
-				    ROLE_BREAK), b->enabled ? "B" : "b");
-			if (at_pc)
-				draw_text(win, y, 1, w, base | draw_attr(t,
-				    ROLE_PC), ">");
+			listing_row_marks(t, win, y, w, base, b == NULL ? NULL :
+			    b->enabled ? "B" : "b", at_pc);
 			names_insn(p, &t->dsyms[pi], (int32_t)row->addr, insn,
 			    sizeof insn);
 			draw_textf(win, y, 3, w, base | (at_pc ?
@@ -184,24 +229,16 @@ draw_source(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 	/* the source view's rows are lines 1 .. nsrc-1: row = line - 1 */
 	if (t->code.follow && pcline > 0)
 		t->code.cursor = pcline - 1;
-	scroll_to(t, rows, l->nsrc - 1);
+	listing_scroll(&t->code, rows, l->nsrc - 1);
 	for (size_t i = 0; i < rows && t->code.top + i + 1 < l->nsrc; i++) {
 		uint32_t line = (uint32_t)(t->code.top + i + 1);
-		int y = 1 + (int)i, cur = t->code.top + i == t->code.cursor;
-		unsigned long base = cur ? draw_attr(t, ROLE_CURSOR) : 0;
+		int y = 1 + (int)i;
+		unsigned long base = listing_row_start(t, win, y, w,
+		    t->code.top + i == t->code.cursor);
 		char mark = line_mark(t, p, line), m[2] = { mark, 0 };
 
-		if (cur) {
-			wattrset(win, (attr_t)base);
-			mvwhline(win, y, 0, ' ', w);
-			wattrset(win, A_NORMAL);
-		}
-		if (mark)
-			draw_text(win, y, 0, w, base | draw_attr(t, ROLE_BREAK),
-			    m);
-		if (line == pcline)
-			draw_text(win, y, 1, w, base | draw_attr(t, ROLE_PC),
-			    ">");
+		listing_row_marks(t, win, y, w, base, mark ? m : NULL,
+		    line == pcline);
 		draw_textf(win, y, 2, w, base | (line == pcline ?
 		    draw_attr(t, ROLE_PC) : 0), "%4u  %s", line, l->src[line]);
 	}
@@ -232,33 +269,8 @@ code_draw(struct tui *t, void *vwin, int h, int w)
 static int
 code_key(struct tui *t, int key)
 {
-	struct code_state *c = &t->code;
-	size_t page = t->code_page > 1 ? t->code_page - 1 : 1;
-
-	switch (key) {
-	case KEY_UP:
-		if (c->cursor > 0)
-			c->cursor--;
-		break;
-	case KEY_DOWN:
-		c->cursor++;	/* clamped when drawn */
-		break;
-	case KEY_PPAGE:
-		c->cursor = c->cursor > page ? c->cursor - page : 0;
-		break;
-	case KEY_NPAGE:
-		c->cursor += page;
-		break;
-	case KEY_HOME:
-		c->cursor = 0;
-		break;
-	case KEY_END:
-		c->cursor = SIZE_MAX / 2;
-		break;
-	default:
+	if (!listing_key(&t->code, t->code_page, key))
 		return 0;
-	}
-	c->follow = 0;
 	t->dirty |= DIRTY_PANE(PANE_CODE);
 	return 1;
 }

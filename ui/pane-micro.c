@@ -144,33 +144,20 @@ micro_draw(struct tui *t, void *vwin, int h, int w)
 	}
 	if (c->follow)
 		c->cursor = micro_row_of(t, mpc);
-	if (c->cursor >= t->nurows)
-		c->cursor = t->nurows - 1;
-	if (c->cursor < c->top || c->cursor >= c->top + rows)
-		c->top = c->cursor > rows / 3 ? c->cursor - rows / 3 : 0;
-	if (c->top + rows > t->nurows)
-		c->top = t->nurows > rows ? t->nurows - rows : 0;
+	listing_scroll(c, rows, t->nurows);
 	for (size_t i = 0; i < rows && c->top + i < t->nurows; i++) {
 		size_t r = c->top + i;
 		uint32_t a = t->urows[r];
 		const struct mal_sym *sym = mal_syms_at(&mc->syms, a);
 		const struct ui_bp *b = access_mpc_bp_at(&t->bps, (int32_t)a);
-		int y = 1 + (int)i, cur = r == c->cursor, at = a == mpc;
-		unsigned long base = cur ? draw_attr(t, ROLE_CURSOR) : 0;
+		int y = 1 + (int)i, at = a == mpc;
+		unsigned long base = listing_row_start(t, win, y, w,
+		    r == c->cursor);
 		char dis[160];
 		int x;
 
-		if (cur) {
-			wattrset(win, (attr_t)base);
-			mvwhline(win, y, 0, ' ', w);
-			wattrset(win, A_NORMAL);
-		}
-		if (b != NULL)
-			draw_text(win, y, 0, w, base | draw_attr(t, ROLE_BREAK),
-			    b->enabled ? "B" : "b");
-		if (at)
-			draw_text(win, y, 1, w, base | draw_attr(t, ROLE_PC),
-			    ">");
+		listing_row_marks(t, win, y, w, base, b == NULL ? NULL :
+		    b->enabled ? "B" : "b", at);
 		x = 3 + draw_textf(win, y, 3, w, base | (at ? draw_attr(t,
 		    ROLE_PC) : 0), "0x%03x", a);
 		if (sym != NULL && sym->label != NULL)
@@ -190,33 +177,8 @@ micro_draw(struct tui *t, void *vwin, int h, int w)
 static int
 micro_key(struct tui *t, int key)
 {
-	struct code_state *c = &t->ucode;
-	size_t page = t->ucode_page > 1 ? t->ucode_page - 1 : 1;
-
-	switch (key) {
-	case KEY_UP:
-		if (c->cursor > 0)
-			c->cursor--;
-		break;
-	case KEY_DOWN:
-		c->cursor++;	/* clamped when drawn */
-		break;
-	case KEY_PPAGE:
-		c->cursor = c->cursor > page ? c->cursor - page : 0;
-		break;
-	case KEY_NPAGE:
-		c->cursor += page;
-		break;
-	case KEY_HOME:
-		c->cursor = 0;
-		break;
-	case KEY_END:
-		c->cursor = SIZE_MAX / 2;
-		break;
-	default:
+	if (!listing_key(&t->ucode, t->ucode_page, key))
 		return 0;
-	}
-	c->follow = 0;
 	t->dirty |= DIRTY_PANE(PANE_MICRO);
 	return 1;
 }

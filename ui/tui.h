@@ -369,6 +369,22 @@ struct code_state {
 	size_t		 cursor;     /* row (asm) or source line (source) */
 	size_t		 top;        /* first row shown */
 };
+struct tui;
+/* The listing panes (code, microcode) share their cursor, scrolling and
+ * marks (pane-code.c), so that both read and move the same way. */
+/* Clamp the cursor to total rows and keep it in view; a jump puts it a
+ * third down. */
+void	 listing_scroll(struct code_state *c, size_t rows, size_t total);
+/* Arrows, pages, Home and End on c (follow off); 1 if key was one. */
+int	 listing_key(struct code_state *c, size_t page_rows, int key);
+/* Start row y: the cursor row is filled in reverse video; returns the
+ * row's base attribute. */
+unsigned long listing_row_start(struct tui *t, void *win, int y, int w,
+	    int cur);
+/* The row's marks: mark ("B"/"b", or NULL) in column 0, '>' in column 1
+ * when at is set. */
+void	 listing_row_marks(struct tui *t, void *win, int y, int w,
+	    unsigned long base, const char *mark, int at);
 
 /* Core output: a bounded tail per core, allocated when a core writes. */
 #define OUT_KEEP 8192
