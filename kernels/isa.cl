@@ -595,16 +595,7 @@ done:
 				/* Every handler checks before it writes, so
 				 * tos still caches the old top. */
 			}
-			if (status != ST_RUNNING) {
-				active = 0;
-				event_step = s;
-				if (status == ST_ERROR && stop_on_fault) {
-					stop_step = s;
-					stop_kind = CTX_STOP_FAULT;
-					atomic_min(stop_at, s);
-				}
-				break;
-			}
+			LAUNCH_STOP_IF_DONE
 			/* Breakpoints at the boundary after this step. */
 			for (uint i = 0; i < nbps; i++) {
 				__global const uint *e = bps + i * CTX_BP_WORDS;

@@ -410,6 +410,32 @@ launch_fold(__local int (*l_pp)[MICDB_WG_SIZE],
 #define LAUNCH_WRITE_RECORDS
 #endif
 
+/* ---- the end of a step, every level ------------------------------------
+ * A core that stopped running leaves the step loop; a fault stops the
+ * whole machine when the host asked for it.  Not wrapped in do/while:
+ * the break must leave the step loop. */
+#define LAUNCH_STOP_IF_DONE \
+	if (status != ST_RUNNING) { \
+		active = 0; \
+		event_step = s; \
+		if (status == ST_ERROR && stop_on_fault) { \
+			stop_step = s; \
+			stop_kind = CTX_STOP_FAULT; \
+			atomic_min(stop_at, s); \
+		} \
+		break; \
+	}
+
+/* A micro level's fault: the core stops where it is (MPC stays at the
+ * word) and the fault names the instruction it was inside. */
+#define LAUNCH_MICRO_FAULT(slow_path) do { \
+	path = (slow_path); \
+	status = ST_ERROR; \
+	fault = (uint)flt; \
+	fault_pc = (uint)insn_pc; \
+	fault_op = (uint)insn_pc < tsize ? tx[insn_pc] : 0u; \
+} while (0)
+
 /* ---- breakpoints at a micro level's boundary ---------------------------
  * (context-mic.h's table) on the MPC, or on the PC at an instruction
  * boundary; inside the step, after it ran.  Uses a loop of its own. */

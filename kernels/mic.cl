@@ -342,24 +342,10 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				status = ST_HALTED;
 			goto done;
 fault:
-			/* Stops where it is: MPC stays at the word. */
-			path = CTXM_PATH_SLOW;
-			status = ST_ERROR;
-			fault = (uint)flt;
-			fault_pc = (uint)insn_pc;
-			fault_op = (uint)insn_pc < tsize ? tx[insn_pc] : 0u;
+			LAUNCH_MICRO_FAULT(CTXM_PATH_SLOW);
 done:
 			last_step = s;
-			if (status != ST_RUNNING) {
-				active = 0;
-				event_step = s;
-				if (status == ST_ERROR && stop_on_fault) {
-					stop_step = s;
-					stop_kind = CTX_STOP_FAULT;
-					atomic_min(stop_at, s);
-				}
-				break;
-			}
+			LAUNCH_STOP_IF_DONE
 			/* Breakpoints at the boundary after this cycle: on
 			 * the MPC, or on the PC at an instruction boundary. */
 			bnd = mpc == main1 && pending == 0 &&

@@ -309,24 +309,10 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			entry = N_JMPC(nx) && mpc == (mbr >> 24);
 			goto done;
 fault:
-			/* Stops where it is: MPC stays at the word. */
-			path = CTXP_PATH_SLOW;
-			status = ST_ERROR;
-			fault = (uint)flt;
-			fault_pc = (uint)insn_pc;
-			fault_op = (uint)insn_pc < tsize ? tx[insn_pc] : 0u;
+			LAUNCH_MICRO_FAULT(CTXP_PATH_SLOW);
 done:
 			last_step = s;
-			if (status != ST_RUNNING) {
-				active = 0;
-				event_step = s;
-				if (status == ST_ERROR && stop_on_fault) {
-					stop_step = s;
-					stop_kind = CTX_STOP_FAULT;
-					atomic_min(stop_at, s);
-				}
-				break;
-			}
+			LAUNCH_STOP_IF_DONE
 			/* Breakpoints at the boundary after this cycle: on
 			 * the MPC, or on the PC at an instruction boundary. */
 			bnd = entry && (mbr_valid & 8u) && mbr_addr == pc &&
