@@ -275,6 +275,12 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				case MM_DEV_GLOBALS:
 					v = MM_GLOBALS_BASE;
 					break;
+				case MM_DEV_MAIN_LOCALS:
+					v = (int)pt[CTX_P_MAIN_NLOCALS];
+					break;
+				case MM_DEV_TEXT_SIZE:
+					v = (int)tsize;
+					break;
 				}
 				mdr = v;
 			}
@@ -316,7 +322,9 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    mar1 == MM_DEV_NCORES ||
 				    mar1 == MM_DEV_NEWARRAY ||
 				    mar1 == MM_DEV_ATOM_ADD ||
-				    mar1 == MM_DEV_GLOBALS);
+				    mar1 == MM_DEV_GLOBALS ||
+				    mar1 == MM_DEV_MAIN_LOCALS ||
+				    mar1 == MM_DEV_TEXT_SIZE);
 
 				if (rd && !ok) {
 					flt = FAULT_MEM_RANGE;

@@ -273,6 +273,12 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					case MM_DEV_GLOBALS:
 						mdr = MM_GLOBALS_BASE;
 						break;
+					case MM_DEV_MAIN_LOCALS:
+						mdr = (int)pt[CTX_P_MAIN_NLOCALS];
+						break;
+					case MM_DEV_TEXT_SIZE:
+						mdr = (int)tsize;
+						break;
 					default:
 						flt = FAULT_MEM_RANGE;
 						break;

@@ -351,6 +351,12 @@ test_devices(void)
 	is_int(dev(&f, 1, 0, MM_DEV_NCORES, 0), 3, "-5 read: number of cores");
 	is_int(dev(&f, 0, 0, MM_DEV_GLOBALS, 0), MM_GLOBALS_BASE,
 	    "-10 read: the globals base");
+	is_int(dev(&f, 1, 0, MM_DEV_MAIN_LOCALS, 0),
+	    (int32_t)f.m.progs[f.m.cores[1].prog]->main_nlocals,
+	    "-11 read: main's locals");
+	is_int(dev(&f, 1, 0, MM_DEV_TEXT_SIZE, 0),
+	    (int32_t)f.m.progs[f.m.cores[1].prog]->text_size,
+	    "-12 read: the text size");
 	dev(&f, 0, 1, MM_DEV_NEWARRAY, 3);
 	is_int(f.m.heap_top, 5, "-7 write: allocates tag, length, 3 words");
 	is_int(dev(&f, 0, 0, MM_DEV_NEWARRAY, 0), MM_HEAP_BASE,
@@ -412,7 +418,11 @@ test_devices(void)
 			{ 1, MM_DEV_COREID, 0, FAULT_MEM_RANGE, "write of -4" },
 			{ 1, MM_DEV_NCORES, 0, FAULT_MEM_RANGE, "write of -5" },
 			{ 1, MM_DEV_GLOBALS, 0, FAULT_MEM_RANGE, "write of -10" },
-			{ 0, -11, 0, FAULT_MEM_RANGE, "read of -11" },
+			{ 1, MM_DEV_MAIN_LOCALS, 0, FAULT_MEM_RANGE,
+			    "write of -11" },
+			{ 1, MM_DEV_TEXT_SIZE, 0, FAULT_MEM_RANGE,
+			    "write of -12" },
+			{ 0, -13, 0, FAULT_MEM_RANGE, "read of -13" },
 			{ 1, INT32_MIN, 0, FAULT_MEM_RANGE, "write of INT_MIN" },
 			{ 1, MM_DEV_NEWARRAY, -1, FAULT_ARRAY_SIZE,
 			    "-7 with a negative size" },

@@ -285,6 +285,16 @@ test_devices(void)
 	c->mar = MM_DEV_GLOBALS;
 	cycles(&f, 2, 1);
 	is_int(c->mdr, MM_GLOBALS_BASE, "-10 read: globals base");
+	c->mpc = OP_IADD;
+	c->mar = MM_DEV_MAIN_LOCALS;
+	cycles(&f, 2, 1);
+	is_int(c->mdr, (int32_t)f.m.progs[c->prog]->main_nlocals,
+	    "-11 read: main's locals");
+	c->mpc = OP_IADD;
+	c->mar = MM_DEV_TEXT_SIZE;
+	cycles(&f, 2, 1);
+	is_int(c->mdr, (int32_t)f.m.progs[c->prog]->text_size,
+	    "-12 read: text size");
 	/* writes */
 	c->mar = MM_DEV_CONSOLE;
 	c->tos = 'z' + 0x100;

@@ -19,6 +19,8 @@ devword_readable(int32_t addr)
 	case MM_DEV_NEWARRAY:
 	case MM_DEV_ATOM_ADD:
 	case MM_DEV_GLOBALS:
+	case MM_DEV_MAIN_LOCALS:
+	case MM_DEV_TEXT_SIZE:
 		return 1;
 	default:
 		return 0;
@@ -54,6 +56,10 @@ devword_read(struct machine *m, uint32_t core, const struct dev_latch *d,
 		return d->atom_old;
 	case MM_DEV_GLOBALS:
 		return MM_GLOBALS_BASE;
+	case MM_DEV_MAIN_LOCALS:
+		return (int32_t)m->progs[m->cores[core].prog]->main_nlocals;
+	case MM_DEV_TEXT_SIZE:
+		return (int32_t)m->progs[m->cores[core].prog]->text_size;
 	default:
 		/* Checked at issue; the map does not change in between. */
 		(void)machine_read_word(m, core, addr, &v);

@@ -35,6 +35,12 @@
 #define MM_DEV_ATOM_ADDR  (-8)
 #define MM_DEV_ATOM_ADD   (-9)
 #define MM_DEV_GLOBALS    (-10)
+/* Extensions of mic1.md's table, read-only constants of the core's
+ * program: the ISA level checks local indices and operand-stack
+ * underflow against main's frame and method addresses against the text,
+ * and a microprogram cannot learn either from the registers. */
+#define MM_DEV_MAIN_LOCALS (-11)      /* words reserved for main's locals */
+#define MM_DEV_TEXT_SIZE  (-12)       /* bytes of the method area */
 
 /* Defaults the command line can change. */
 #define MM_DEFAULT_STACK_WORDS  4096
