@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "dbg.h"
+#include "history.h"
 #include "dis.h"
 
 #define LIST_LINES 10
@@ -153,6 +154,7 @@ cmd_input_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	buf_printf(out, "%zu byte%s of input queued for %s%s\n", text.len,
 	    text.len == 1 ? "" : "s", n == 1 ? "core " : "cores ", set);
 	s->dirty = 1;
+	history_forget(s, "input");
 	free(cores);
 	buf_free(&text);
 	return 0;

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "dbg.h"
+#include "history.h"
 #include "ref.h"
 
 #define MAX_GROUPS  40     /* lines of info cores */
@@ -23,7 +24,7 @@ static const struct cmd_entry *const info_table[] = {
 	&cmd_info_lanes_entry, &cmd_info_registers_entry,
 	&cmd_info_frame_entry, &cmd_info_globals_entry, &cmd_info_heap_entry,
 	&cmd_info_divergence_entry, &cmd_info_level_entry,
-	NULL
+	&cmd_info_history_entry, NULL
 };
 
 const struct cmd_entry cmd_info_entry = {

@@ -1,6 +1,6 @@
 /*
  * Run control commands: run, continue, step, stepi, next, nexti, finish,
- * until, and the reverse commands (not in this build).  Each only checks
+ * until, and the reverse commands.  Each forward command only checks
  * its arguments and begins a run (resume.c); the front end polls it to
  * the stop.  All of them step the whole machine (every core, unless
  * scheduler-locking limits it); next, finish and until are about the
@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "dbg.h"
+#include "history.h"
 #include "ijvm.h"
 
 static int
@@ -391,44 +392,148 @@ const struct cmd_entry cmd_run_entry = {
 	.exec = cmd_run_exec,
 };
 
+/*
+ * Reverse execution (history.c): the machine goes back through recorded
+ * history at once; nothing runs for the front end to poll.
+ */
 static int
-cmd_reverse_exec(struct session *s, const struct cmd_call *c,
+cmd_reverse_step_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	(void)s;
-	(void)out;
-	*cause = xasprintf("%s: reverse execution is not part of this build "
-	    "yet", c->entry->name);
-	return -1;
+	uint64_t n;
+
+	if (optional_count(c, &n, cause) != 0)
+		return -1;
+	return history_reverse_insns(s, n, out, cause);
+}
+
+static int
+cmd_reverse_stepi_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	uint64_t n;
+
+	if (optional_count(c, &n, cause) != 0)
+		return -1;
+	return history_reverse_steps(s, n, out, cause);
+}
+
+static int
+cmd_reverse_continue_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	if (*c->args != '\0') {
+		*cause = xasprintf("reverse-continue takes no argument");
+		return -1;
+	}
+	return history_reverse_continue(s, out, cause);
 }
 
 const struct cmd_entry cmd_reverse_step_entry = {
 	.name = "reverse-step",
 	.alias = "rs",
 	.usage = "reverse-step [N]",
-	.summary = "step backwards (not in this build)",
-	.help = "go back N global steps (not part of this build yet)",
+	.summary = "step backwards N instructions",
+	.help = "go back through recorded history N ISA instructions: N global\n"
+	    "steps at the ISA level; at a micro level, back to where the\n"
+	    "focused core began its instruction, N times (the other cores go\n"
+	    "back as many cycles).  Every core goes back at once.",
 	.arg = ARG_COUNT,
-	.exec = cmd_reverse_exec,
+	.exec = cmd_reverse_step_exec,
 };
 
 const struct cmd_entry cmd_reverse_stepi_entry = {
 	.name = "reverse-stepi",
 	.alias = "rsi",
 	.usage = "reverse-stepi [N]",
-	.summary = "micro-step backwards (not in this build)",
-	.help = "go back N micro-steps (not part of this build yet)",
+	.summary = "step backwards N micro-cycles",
+	.help = "go back N global steps through recorded history: N\n"
+	    "micro-cycles at a micro level, N instructions at the ISA level",
 	.arg = ARG_COUNT,
-	.exec = cmd_reverse_exec,
+	.exec = cmd_reverse_stepi_exec,
 };
 
 const struct cmd_entry cmd_reverse_continue_entry = {
 	.name = "reverse-continue",
 	.alias = "rc",
 	.usage = "reverse-continue",
-	.summary = "run backwards (not in this build)",
-	.help = "run backwards to the previous stop (not part of this build "
-	    "yet)",
+	.summary = "run backwards to a breakpoint or watchpoint",
+	.help = "go back to the most recent earlier step at which a breakpoint\n"
+	    "(enabled, with its condition and cores) or a watchpoint would\n"
+	    "have stopped the machine, or to the oldest recorded step",
 	.arg = ARG_NONE,
-	.exec = cmd_reverse_exec,
+	.exec = cmd_reverse_continue_exec,
+};
+
+static int
+cmd_set_history_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	uint64_t mib;
+
+	(void)out;
+	if (cmd_count(c->args, &mib, cause) != 0) {
+		free(*cause);
+		*cause = xasprintf("set history-size takes a size in MiB, not "
+		    "'%s' (e.g. set history-size 64; 0 turns recording off)",
+		    c->args);
+		return -1;
+	}
+	if (mib > (UINT64_MAX >> 21)) {
+		*cause = xasprintf("history-size %llu MiB is too large",
+		    (unsigned long long)mib);
+		return -1;
+	}
+	history_set_size(s, mib);
+	return 0;
+}
+
+const struct cmd_entry cmd_set_history_entry = {
+	.name = "history-size",
+	.usage = "set history-size MIB",
+	.summary = "memory for reverse execution (MiB)",
+	.help = "bound the recorded history of reverse execution to MIB MiB of\n"
+	    "snapshots (default 256); the oldest go first.  0 turns recording\n"
+	    "off and discards the history.",
+	.arg = ARG_COUNT,
+	.exec = cmd_set_history_exec,
+};
+
+static int
+cmd_show_history_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	(void)c;
+	(void)cause;
+	buf_printf(out, "history-size: %llu MiB\n",
+	    (unsigned long long)history_size_mib(s));
+	return 0;
+}
+
+const struct cmd_entry cmd_show_history_entry = {
+	.name = "history-size",
+	.usage = "show history-size",
+	.summary = "memory for reverse execution (MiB)",
+	.help = "the bound of the recorded history, in MiB (0: off)",
+	.exec = cmd_show_history_exec,
+};
+
+static int
+cmd_info_history_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	(void)c;
+	(void)cause;
+	history_info(s, out);
+	return 0;
+}
+
+const struct cmd_entry cmd_info_history_entry = {
+	.name = "history",
+	.usage = "info history",
+	.summary = "recorded history of reverse execution",
+	.help = "the snapshots of the recorded history: their steps and bytes,\n"
+	    "and how far back reverse commands can go",
+	.arg = ARG_NONE,
+	.exec = cmd_info_history_exec,
 };

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "dbg.h"
+#include "history.h"
 #include "regs.h"
 
 static const struct cmd_entry *const set_table[];
@@ -153,6 +154,7 @@ assign(struct session *s, const char *text, char **cause)
 		if (r == REG_SP && reload_tos(s, core, cause) != 0)
 			goto out;
 		s->dirty = 1;
+		history_forget(s, "set var");
 	} else {
 		if (session_write(s, core, addr, v, cause) != 0)
 			goto out;
@@ -314,7 +316,7 @@ static const struct cmd_entry set_fault_entry = {
 
 static const struct cmd_entry *const set_table[] = {
 	&set_var_entry, &set_lock_entry, &set_level_entry, &set_fault_entry,
-	NULL
+	&cmd_set_history_entry, NULL
 };
 
 static int
@@ -413,7 +415,8 @@ static const struct cmd_entry show_fault_entry = {
 };
 
 static const struct cmd_entry *const show_table[] = {
-	&show_lock_entry, &show_level_entry, &show_fault_entry, NULL
+	&show_lock_entry, &show_level_entry, &show_fault_entry,
+	&cmd_show_history_entry, NULL
 };
 
 static int

@@ -132,6 +132,7 @@ struct session {
 	size_t			 nviews;
 	char		       **view_labels; /* labels it points to, owned */
 	size_t			 nview_labels;
+	struct history		*hist;        /* reverse execution (history.h) */
 };
 
 /* A core that may write a watched word in the coming step. */

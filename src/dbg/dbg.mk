@@ -25,6 +25,7 @@ dbg_session_sources = \
 	src/dbg/div.c \
 	src/dbg/dsym.c src/dbg/dsym.h \
 	src/dbg/expr.c src/dbg/expr.h \
+	src/dbg/history.c src/dbg/history.h \
 	src/dbg/loc.c \
 	src/dbg/regs.c src/dbg/regs.h \
 	src/dbg/resume.c \

@@ -91,6 +91,33 @@ engine_micro_free(struct engine *e)
 }
 
 int
+engine_micro_save(struct engine *e, void *out, size_t *bytes, char **cause)
+{
+	struct engine_micro *em = e->impl;
+	void *side = em->lv->side(em->st, bytes);
+
+	(void)cause;
+	if (out != NULL)
+		memcpy(out, side, *bytes);
+	return 0;
+}
+
+int
+engine_micro_load(struct engine *e, const void *side, char **cause)
+{
+	struct engine_micro *em = e->impl;
+	size_t bytes;
+	void *st = em->lv->side(em->st, &bytes);
+
+	(void)cause;
+	if (side != NULL)
+		memcpy(st, side, bytes);
+	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
+		em->seen[c] = e->m->cores[c].status == CORE_ERROR;
+	return 0;
+}
+
+int
 engine_micro_at_boundary(struct engine *e, uint32_t core)
 {
 	struct engine_micro *em = e->impl;
@@ -199,6 +226,15 @@ mic_step(void *st, struct machine *m, const struct ref_mask *mask,
 
 static const struct engine_ops mic_ops = ENGINE_MICRO_OPS("mic");
 
+static void *
+mic_side(void *st, size_t *bytes)
+{
+	struct mic1_state *ms = st;
+
+	*bytes = (size_t)ms->ncores * sizeof *ms->core;
+	return ms->core;
+}
+
 static const struct engine_micro_level mic_level = {
 	.ops = &mic_ops,
 	.state_size = sizeof(struct mic1_state),
@@ -209,6 +245,7 @@ static const struct engine_micro_level mic_level = {
 	.leave = mic_leave,
 	.at_boundary = mic_boundary,
 	.step = mic_step,
+	.side = mic_side,
 };
 
 int

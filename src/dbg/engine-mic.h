@@ -76,6 +76,9 @@ struct engine_micro_level {
 	int	 (*at_boundary)(const void *st, const struct machine *m,
 		    uint32_t core);
 	engine_step_fn	 step;
+	/* The per-core side state (what a snapshot keeps): its array in
+	 * st and its bytes. */
+	void	*(*side)(void *st, size_t *bytes);
 };
 
 int	engine_micro_run(struct engine *e, const struct engine_run *r,
@@ -85,6 +88,9 @@ void	engine_micro_add_input(struct engine *e, uint32_t core,
 	    const uint8_t *data, size_t len);
 int	engine_micro_at_boundary(struct engine *e, uint32_t core);
 void	engine_micro_free(struct engine *e);
+int	engine_micro_save(struct engine *e, void *out, size_t *bytes,
+	    char **cause);
+int	engine_micro_load(struct engine *e, const void *side, char **cause);
 
 /* The engine_ops of a micro level called name. */
 #define ENGINE_MICRO_OPS(name_) {					\
@@ -96,6 +102,8 @@ void	engine_micro_free(struct engine *e);
 	.sync_memory = engine_micro_nothing,				\
 	.add_input = engine_micro_add_input,				\
 	.at_boundary = engine_micro_at_boundary,			\
+	.save = engine_micro_save,					\
+	.load = engine_micro_load,					\
 	.free = engine_micro_free,					\
 }
 

@@ -53,6 +53,15 @@ pmic_step_fn(void *st, struct machine *m, const struct ref_mask *mask,
 	pmic_step(st, m, mask, sum);
 }
 
+static void *
+pmic_side(void *st, size_t *bytes)
+{
+	struct pmic_state *ps = st;
+
+	*bytes = (size_t)ps->ncores * sizeof *ps->core;
+	return ps->core;
+}
+
 static const struct engine_ops pmic_ops = ENGINE_MICRO_OPS("pmic");
 
 static const struct engine_micro_level pmic_level = {
@@ -65,6 +74,7 @@ static const struct engine_micro_level pmic_level = {
 	.leave = pmic_leave_core,
 	.at_boundary = pmic_boundary,
 	.step = pmic_step_fn,
+	.side = pmic_side,
 };
 
 int

@@ -95,6 +95,19 @@ struct engine_ops {
 	 * boundary (mic1.md section 2).  NULL for ISA-level engines, whose
 	 * cores always are. */
 	int	(*at_boundary)(struct engine *e, uint32_t core);
+	/*
+	 * Reverse execution (history.c).  save: copy the engine's state
+	 * that lives outside e->m (a micro level's latches and memory
+	 * operations in flight) to out, *bytes long; out NULL only asks
+	 * the size (0: the engine keeps none).  load: e->m was
+	 * replaced as a whole on the host (a snapshot restored, with side
+	 * from save): make it the engine's state - registers, memory,
+	 * input positions - as if the engine had been made at that cut;
+	 * faults already there are not news.  0, or -1 + *cause.
+	 */
+	int	(*save)(struct engine *e, void *out, size_t *bytes,
+		    char **cause);
+	int	(*load)(struct engine *e, const void *side, char **cause);
 	void	(*free)(struct engine *e);
 };
 

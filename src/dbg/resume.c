@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "history.h"
 #include "ijvm.h"
 #include "ref.h"
 
@@ -174,6 +175,7 @@ resume_begin(struct session *s, enum resume_kind kind, uint64_t steps,
 	s->last_bp = 0;
 	session_sync_bps(s);
 	s->running = 1;
+	history_before_run(s);
 	return 0;
 }
 
@@ -561,6 +563,7 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 			r->left = b == 2 ? 0 : r->left - (uint64_t)b;
 		}
 		session_drain_output(s);
+		history_after_slice(s);
 		if (nwatch > 0)
 			reports += watch_check(s, out);
 		switch (st.reason) {

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "history.h"
 #include "engine-mic.h"
 #include "engine-pmic.h"
 #include "ijvm.h"
@@ -408,6 +409,8 @@ session_switch_level(struct session *s, enum level level, int to_boundary,
 	}
 	if (level == s->level)
 		return 0;
+	/* steps at another level are not the recorded ones */
+	history_forget(s, "set level");
 	if (!s->have_engine) {
 		*cause = xasprintf("no engine runs the machine (run starts it "
 		    "again)");

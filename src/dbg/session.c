@@ -24,6 +24,7 @@
 #include "cmd.h"
 #include "dbg.h"
 #include "dis.h"
+#include "history.h"
 #include "ijvm.h"
 #include "regs.h"
 
@@ -100,6 +101,7 @@ session_create(struct session **sp, const struct session_config *cfg,
 	s->stop_on_fault = 1;
 	s->list_next = -1;
 	div_init(&s->div, cfg->machine.warp_width);
+	s->hist = history_create(n);
 	/* A microprogram named on the command line is loaded now, so that
 	 * its errors end the start rather than a later set level. */
 	for (int l = 0; l < NLEVEL; l++) {
@@ -125,6 +127,7 @@ session_free(struct session *s)
 	if (s == NULL)
 		return;
 	session_stop_machine(s);
+	history_free(s->hist);
 	for (int l = 0; l < NLEVEL; l++)
 		microcode_free(&s->mc[l]);
 	session_views_free(s);
@@ -156,6 +159,7 @@ session_free(struct session *s)
 int
 session_restart(struct session *s, char **cause)
 {
+	history_restart(s);
 	session_stop_machine(s);
 	if (session_start(s, cause) != 0)
 		return -1;
@@ -225,6 +229,7 @@ session_write(struct session *s, uint32_t core, int32_t addr, int32_t val,
 	if (s->e.ops->write_word(&s->e, core, addr, val, cause) != 0)
 		return -1;
 	s->dirty = 1;
+	history_forget(s, "set var");
 	return 0;
 }
 
@@ -233,11 +238,15 @@ session_drain_output(struct session *s)
 {
 	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
 		struct buf *b = &s->m.io[c].out;
+		size_t shown;
 
 		if (b->len == 0)
 			continue;
-		if (s->cfg.output != NULL)
-			s->cfg.output(s->cfg.output_arg, c, b->data, b->len);
+		/* after going back, what was shown once is not news */
+		shown = history_output(s->hist, c, b->len);
+		if (s->cfg.output != NULL && shown < b->len)
+			s->cfg.output(s->cfg.output_arg, c, b->data + shown,
+			    b->len - shown);
 		b->len = 0;
 	}
 }

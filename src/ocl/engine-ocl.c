@@ -1268,6 +1268,68 @@ ocl_add_input(struct engine *e, uint32_t core, const uint8_t *data,
 			o->in_dirty[i] = 1;
 }
 
+/* ---- reverse execution (engine.h save/load) --------------------------- */
+
+/*
+ * The level's section of the context is its host state in context form
+ * (to_ctx/from_ctx convert): a snapshot keeps those words, core-major,
+ * whatever layout the device chose.  run() left hctx current.
+ */
+static int
+ocl_save(struct engine *e, void *out, size_t *bytes, char **cause)
+{
+	struct ocl_engine *o = e->impl;
+	size_t nf = o->lv->section_fields;
+	uint32_t *w = out;
+	struct ocl_section sec;
+
+	*bytes = (size_t)o->ncores * nf * 4;
+	if (nf == 0 || out == NULL)
+		return 0;
+	if (ctx_open(o, cause) != 0)
+		return -1;
+	section(o, &sec);
+	for (uint32_t c = 0; c < o->ncores; c++)
+		for (uint32_t f = 0; f < nf; f++)
+			w[(size_t)c * nf + f] = OCL_SEC(&sec, c, f);
+	return 0;
+}
+
+/* The host copy is the whole truth: registers, the level's section,
+ * memory and input go down as a fresh engine's would, and the
+ * checkpoint is stale (ocl_push_cores). */
+static int
+ocl_load(struct engine *e, const void *side, char **cause)
+{
+	struct ocl_engine *o = e->impl;
+	struct machine *m = e->m;
+	size_t nf = o->lv->section_fields;
+
+	if (ctx_open(o, cause) != 0)
+		return -1;
+	if (nf > 0 && side != NULL && o->lv->from_ctx != NULL) {
+		const uint32_t *w = side;
+		struct ocl_section sec;
+
+		section(o, &sec);
+		for (uint32_t c = 0; c < o->ncores; c++)
+			for (uint32_t f = 0; f < nf; f++)
+				OCL_SEC(&sec, c, f) = w[(size_t)c * nf + f];
+		o->lv->from_ctx(o->st, &sec);
+	}
+	if (ocl_push_cores(e, cause) != 0 ||
+	    upload_stacks(o, cause) != 0 ||
+	    write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
+	    cause) != 0 ||
+	    write_buf(o, o->b_heap, 0, heap_bytes(o), m->heap, cause) != 0)
+		return -1;
+	for (uint32_t c = 0; c < o->ncores; c++)
+		o->seen[c] = m->cores[c].status == CORE_ERROR;
+	for (size_t i = 0; i < o->n_in_cores; i++)
+		o->in_dirty[i] = 1;
+	return 0;
+}
+
 static void
 release_all(struct ocl_engine *o)
 {
@@ -1337,6 +1399,8 @@ static const struct engine_ops ocl_ops = {
 	.push_cores = ocl_push_cores,
 	.sync_memory = ocl_sync_memory,
 	.add_input = ocl_add_input,
+	.save = ocl_save,
+	.load = ocl_load,
 	.free = ocl_free,
 };
 
