@@ -257,6 +257,18 @@ snap_take(struct session *s, struct snap *p, char **cause)
 	return 0;
 }
 
+/* The newest snapshot at or before step t, or -1. */
+static long
+find_snap(const struct history *h, uint64_t t)
+{
+	long i;
+
+	for (i = (long)h->n - 1; i >= 0; i--)
+		if (h->v[i].step <= t)
+			return i;
+	return -1;
+}
+
 /* Take a snapshot of the present and add it to the ring. */
 static void
 record(struct session *s)
@@ -294,15 +306,35 @@ record(struct session *s)
 	h->bytes += p.bytes;
 }
 
+/*
+ * A forward command from the present (after going back, a cut inside the
+ * recorded history): the snapshots after it are dropped, since the steps
+ * to come are recorded again as they run.  They would be the recorded
+ * ones only under the same scheduler-locking masks; where a mask differs
+ * the output to come is news (history_output).
+ */
 void
 history_before_run(struct session *s)
 {
 	struct history *h = s->hist;
-	struct snap *last = h->n ? &h->v[h->n - 1] : NULL;
+	uint64_t t = s->m.step;
+	long i = find_snap(h, t);
+	struct snap *last;
+	int same = 1;
 
+	for (long j = i < 0 ? 0 : i; (size_t)j < h->n; j++)
+		same &= same_mask(s, &h->v[j]);
+	if (!same)
+		memcpy(h->out_high, h->out_total,
+		    h->ncores * sizeof *h->out_high);
+	while (h->n > 0 && h->v[h->n - 1].step > t) {
+		h->bytes -= h->v[h->n - 1].bytes;
+		snap_free(&h->v[--h->n]);
+	}
 	if (h->limit == 0 || h->too_big)
 		return;
-	if (last != NULL && last->step == s->m.step) {
+	last = h->n ? &h->v[h->n - 1] : NULL;
+	if (last != NULL && last->step == t) {
 		if (same_mask(s, last))
 			return;
 		/* nothing ran under the old mask since */
@@ -310,7 +342,7 @@ history_before_run(struct session *s)
 		snap_free(last);
 		h->n--;
 	} else if (last != NULL && same_mask(s, last) &&
-	    s->m.step - last->step < command_gap(s))
+	    t - last->step < command_gap(s))
 		return;
 	record(s);
 }
@@ -330,18 +362,6 @@ history_after_slice(struct session *s)
 }
 
 /* ---- going back ------------------------------------------------------ */
-
-/* The newest snapshot at or before step t, or -1. */
-static long
-find_snap(const struct history *h, uint64_t t)
-{
-	long i;
-
-	for (i = (long)h->n - 1; i >= 0; i--)
-		if (h->v[i].step <= t)
-			return i;
-	return -1;
-}
 
 /* Count (not show) what a replay printed. */
 static void
@@ -944,8 +964,8 @@ history_info(struct session *s, struct buf *out)
 		buf_printf(out, "history recording is off (set history-size "
 		    "N to record)\n");
 	else
-		buf_printf(out, "history: %zu snapshot%s, %.1f of %llu MiB\n",
-		    h->n, h->n == 1 ? "" : "s", (double)h->bytes / MIB,
+		buf_printf(out, "history: %zu snapshot%s, %zu bytes of %llu "
+		    "MiB\n", h->n, h->n == 1 ? "" : "s", h->bytes,
 		    (unsigned long long)(h->limit / MIB));
 	if (h->note != NULL && (h->n == 0 || h->limit == 0))
 		buf_printf(out, "%s\n", h->note);
@@ -955,6 +975,7 @@ history_info(struct session *s, struct buf *out)
 	for (size_t i = 0; i < h->n; i++)
 		buf_printf(out, "  %-12llu %zu\n",
 		    (unsigned long long)h->v[i].step, h->v[i].bytes);
-	buf_printf(out, "reverse commands reach steps %llu to %llu (now)\n",
-	    (unsigned long long)h->v[0].step, (unsigned long long)s->m.step);
+	buf_printf(out, "now at step %llu; reverse commands reach back to step "
+	    "%llu\n", (unsigned long long)s->m.step,
+	    (unsigned long long)h->v[0].step);
 }
