@@ -59,3 +59,13 @@ EXTRA_DIST += \
 	$(wildcard $(srcdir)/tests/batch/*.expected) \
 	$(wildcard $(srcdir)/tests/batch/*.jas) \
 	$(wildcard $(srcdir)/tests/batch/*.mal)
+
+# Reverse execution, differentially, on the reference and OpenCL engines
+# (not built with ASan, like the other OpenCL tests: the runtime is not).
+unit_tests += tests/test-reverse
+tests_test_reverse_SOURCES = tests/test-reverse.c tests/tap.h \
+	$(dbg_sources) src/dbg/engine.h src/dbg/engine-ref.c
+tests_test_reverse_CPPFLAGS = $(AM_CPPFLAGS) -DHAVE_ENGINE_OCL \
+	-I$(srcdir)/src/dbg -I$(srcdir)/src/ocl
+tests_test_reverse_LDADD = src/ocl/libocl.a src/core/libcore.a \
+	$(OPENCL_LIBS)

@@ -163,6 +163,12 @@ history_output(struct history *h, uint32_t core, size_t len)
 	return (size_t)shown;
 }
 
+uint64_t
+history_output_total(const struct session *s, uint32_t core)
+{
+	return s->hist->out_total[core];
+}
+
 /* ---- snapshots ------------------------------------------------------- */
 
 static uint32_t
