@@ -445,6 +445,25 @@ see "output pane follows the focus" sum "partial sum of slice 2 = 25050"
 kill -SEGV "$(cat "$TMP/sum.pid")"
 terminal_back sum "a crash (SIGSEGV)"
 
+# --- output after going back: the pane shows what the present cut produced ---
+
+start hello 100 30 "$P/hello.jas"
+see "hello: started" hello "(micdb)"
+keys hello :
+type_line hello "stepi 20"
+see "ten characters printed" hello "Hello, wor"
+keys hello :
+type_line hello "reverse-stepi 10"
+see "reverse-stepi 10 reports" hello "went back 10 steps"
+wait_gone hello "Hello, wor"
+ok $? "going back hides the output produced after the cut"
+see "the output before the cut stays" hello "Hello"
+keys hello :
+type_line hello "stepi 16"
+see "forward again: the output is back and goes on" hello "Hello, world!"
+kill -HUP "$(cat "$TMP/hello.pid")"
+terminal_back hello "SIGHUP"
+
 # --- the micro level: switch, datapath, micro-steps, MPC breakpoints -----------
 
 start mic 120 40 --cores 64 "$P/collatz.jas"

@@ -253,9 +253,8 @@ static void
 output_caption(struct tui *t, char *text, size_t size)
 {
 	uint32_t f = tui_focus(t);
-	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
 
-	snprintf(text, size, "core %u%s", f, b && b->len ? "" :
+	snprintf(text, size, "core %u%s", f, tui_output_len(t, f) ? "" :
 	    "  (nothing yet)");
 }
 
@@ -264,12 +263,13 @@ output_draw(struct tui *t, void *vwin, int h, int w)
 {
 	uint32_t f = tui_focus(t);
 	const struct buf *b = f < t->out.ncores ? t->out.core[f] : NULL;
+	size_t len = tui_output_len(t, f);
 	struct lines l = { 0 };
 	size_t total;
 
-	if (b == NULL || b->len == 0)
+	if (len == 0)
 		return;
-	lines_add(&l, (const char *)b->data, b->len);
+	lines_add(&l, (const char *)b->data, len);
 	total = draw_wrapped(vwin, 1, h - 1, w, &l, t->out_scroll, 0);
 	if (t->out_scroll > total)
 		t->out_scroll = total;

@@ -48,6 +48,7 @@
 #include "cmd.h"
 #include "dsym.h"
 #include "engine.h"
+#include "history.h"
 #include "opts.h"
 #include "session.h"
 #include "tui.h"
@@ -157,6 +158,7 @@ on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 	if ((b = t->out.core[core]) == NULL)
 		b = t->out.core[core] = xcalloc(1, sizeof *b);
 	buf_put(b, data, len);
+	t->out.recv[core] += len;
 	if (b->len > OUT_KEEP) {
 		/* keep the tail, from a line start when there is one */
 		size_t cut = b->len - OUT_KEEP;
@@ -174,11 +176,48 @@ on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 
 /* --- after a stop ------------------------------------------------------------ */
 
+size_t
+tui_output_len(const struct tui *t, uint32_t core)
+{
+	const struct buf *b = core < t->out.ncores ? t->out.core[core] : NULL;
+
+	if (b == NULL)
+		return 0;
+	return t->out.hide[core] < b->len ? b->len - (size_t)t->out.hide[core] :
+	    0;
+}
+
+/*
+ * Match the output buffers to the session's cut.  Bytes beyond the
+ * session's high mark were discarded with the history (run, set var...):
+ * drop them, the run will produce its own.  Bytes between the cut and the
+ * high mark are the recorded future: hide them, the session will not send
+ * them again when execution gets there.
+ */
+static void
+sync_output(struct tui *t)
+{
+	for (uint32_t c = 0; c < t->out.ncores; c++) {
+		struct buf *b = t->out.core[c];
+		uint64_t high = history_output_high(t->s, c);
+		uint64_t total = history_output_total(t->s, c);
+
+		if (b == NULL)
+			continue;
+		if (t->out.recv[c] > high) {
+			uint64_t drop = t->out.recv[c] - high;
+
+			b->len = drop < b->len ? b->len - (size_t)drop : 0;
+			t->out.recv[c] = high;
+		}
+		t->out.hide[c] = high > total ? high - total : 0;
+	}
+}
+
 /* Refresh what the session only gives while stopped, and the prompt. */
 static void
 after_stop(struct tui *t, int ran)
 {
-	const struct machine *m = session_machine(t->s);
 	uint32_t focus = session_focus(t->s);
 	char *cause = NULL, prompt[128];
 
@@ -203,14 +242,8 @@ after_stop(struct tui *t, int ran)
 		t->frames_scroll = 0;
 		t->out_scroll = 0;
 	}
-	if (m->step < t->last_step) {
-		/* `run` started the machine again: its output starts anew */
-		for (uint32_t c = 0; c < t->out.ncores; c++)
-			if (t->out.core[c] != NULL)
-				t->out.core[c]->len = 0;
-	}
+	sync_output(t);
 	t->last_focus = focus;
-	t->last_step = m->step;
 	snprintf(prompt, sizeof prompt, "%s ", session_prompt(t->s));
 	term_rl_set_prompt(prompt);
 	t->dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
@@ -1007,6 +1040,8 @@ tui_free(struct tui *t)
 			free(t->out.core[c]);
 		}
 	free(t->out.core);
+	free(t->out.recv);
+	free(t->out.hide);
 	lines_free(&t->log);
 	lines_free(&t->frames);
 	access_bps_free(&t->bps);
@@ -1080,6 +1115,8 @@ tui_main(int argc, char **argv)
 		dsym_load(&t.dsyms[i], l.ptrs[i]);
 	t.out.ncores = l.ncores;
 	t.out.core = xcalloc(l.ncores, sizeof *t.out.core);
+	t.out.recv = xcalloc(l.ncores, sizeof *t.out.recv);
+	t.out.hide = xcalloc(l.ncores, sizeof *t.out.hide);
 	t.log.max = LOG_LINES;
 	t.layout = LAYOUT_DEFAULT;
 	t.focus = PANE_CODE;

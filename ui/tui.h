@@ -386,12 +386,22 @@ unsigned long listing_row_start(struct tui *t, void *win, int y, int w,
 void	 listing_row_marks(struct tui *t, void *win, int y, int w,
 	    unsigned long base, const char *mark, int at);
 
-/* Core output: a bounded tail per core, allocated when a core writes. */
+/*
+ * Core output: a bounded tail per core, allocated when a core writes.
+ * After reverse execution the buffer still holds output of the recorded
+ * future (the session does not send it again when the run passes that
+ * point again), so the pane shows only the first len - hide[c] bytes:
+ * what the present cut has produced.
+ */
 #define OUT_KEEP 8192
 struct outstore {
 	struct buf	**core;      /* ncores pointers, NULL until used */
+	uint64_t	 *recv;      /* bytes ever put in core[c] */
+	uint64_t	 *hide;      /* of them, produced after the cut */
 	uint32_t	  ncores;
 };
+/* Output the focused core has produced up to the present cut. */
+size_t	 tui_output_len(const struct tui *t, uint32_t core);
 
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
  * (draw_all).  One bit per pane, then the fixed rows. */
@@ -457,7 +467,6 @@ struct tui {
 	enum level		 ask_level;
 	size_t			 code_page;    /* code rows shown */
 	uint32_t		 last_focus;   /* focus at the last stop */
-	uint64_t		 last_step;    /* m->step then (restart check) */
 
 	/* cores grid */
 	int			 by_opcode;    /* colour by opcode class */

@@ -169,6 +169,12 @@ history_output_total(const struct session *s, uint32_t core)
 	return s->hist->out_total[core];
 }
 
+uint64_t
+history_output_high(const struct session *s, uint32_t core)
+{
+	return s->hist->out_high[core];
+}
+
 /* ---- snapshots ------------------------------------------------------- */
 
 static uint32_t

@@ -57,6 +57,10 @@ size_t	 history_output(struct history *h, uint32_t core, size_t len);
 /* Bytes of output a core has produced up to the present cut (after going
  * back, less than the front end was shown: it may hide the rest). */
 uint64_t history_output_total(const struct session *s, uint32_t core);
+/* Bytes of output sent to the front end so far (the high mark): more
+ * than the total after going back; the front end's bytes beyond it were
+ * discarded with the history (run, set var, input, set level). */
+uint64_t history_output_high(const struct session *s, uint32_t core);
 
 /* The commands (cmd-run.c): reverse-stepi N, reverse-step N,
  * reverse-continue; 0 with the report in out, or -1 + *cause with the
