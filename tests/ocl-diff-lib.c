@@ -601,6 +601,7 @@ sample_level(const char *name)
 		{ "mimd2", CMP_OUTPUT },
 		{ "mimd3", CMP_OUTPUT },
 		{ "divergent", CMP_NOREFS },   /* old value left above SP */
+		{ "uniform", CMP_NOREFS },     /* the same (and the -9 latch) */
 		{ "array_oob", CMP_NOREFS },   /* arrays made in one step */
 		{ "barrier", CMP_NOREFS },
 		{ "bubble", CMP_NOREFS },      /* arrays made in one step */

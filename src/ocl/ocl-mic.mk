@@ -35,10 +35,11 @@ dist_kernels_DATA += \
 	kernels/pmic.cl \
 	src/core/context-pmic.h
 
-# Differential test: the PMIC kernel against the C PMIC simulator, cycle
-# by cycle and by whole runs, on every sample at 1, 33 and 1,000 cores.
+# Differential test: the PMIC kernel against the C PMIC simulator, on the
+# shared harness (tests/ocl-diff-lib.h) as the MIC kernel's test.
 unit_tests += tests/test-ocl-pmic-diff
 tests_test_ocl_pmic_diff_SOURCES = tests/test-ocl-pmic-diff.c tests/tap.h \
+	tests/ocl-diff-lib.c tests/ocl-diff-lib.h \
 	src/dbg/engine-ref.c src/dbg/engine-mic.c src/dbg/engine-pmic.c
 tests_test_ocl_pmic_diff_CPPFLAGS = $(ocl_test_cppflags) \
 	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
