@@ -164,13 +164,6 @@ __constant uint op_info[256] = {
 #endif
 
 
-#ifndef MICDB_ISA_PREFETCH
-#define MICDB_ISA_PREFETCH 0
-#endif
-#ifndef MICDB_ISA_LOCAL_INFO
-#define MICDB_ISA_LOCAL_INFO 0
-#endif
-
 /* The read-only buffers are restrict: they alias nothing the kernel
  * writes, which lets a GPU compiler load them through its read-only
  * cache. */
@@ -182,17 +175,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const uint *restrict bps, __global const uchar *restrict mask)
 {
 	LAUNCH_PROLOGUE;
-#if MICDB_ISA_LOCAL_INFO
-	__local uint l_info[256];
-
-	for (uint i = (uint)get_local_id(0); i < 256;
-	    i += (uint)get_local_size(0))
-		l_info[i] = op_info[i];
-	barrier(CLK_LOCAL_MEM_FENCE);
-#define OP_INFO(op) l_info[op]
-#else
-#define OP_INFO(op) op_info[op]
-#endif
 	const int end = MM_STACK_BASE + (int)sw - 1;
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
 
@@ -228,33 +210,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				flt = FAULT_PC_RANGE;
 				goto done;
 			}
-#if MICDB_ISA_PREFETCH
-			/* The opcode and the bytes that may follow it, loaded
-			 * at once (clamped inside the text; a byte beyond it
-			 * is never used: the length check comes first). */
-			const uint tl = tsize - 1;
-			const uint b0 = tx[pc], b1 = tx[min((uint)pc + 1, tl)];
-			const uint b2 = tx[min((uint)pc + 2, tl)];
-			const uint b3 = tx[min((uint)pc + 3, tl)];
-			const uint b4 = tx[min((uint)pc + 4, tl)];
-#define TXB(k) ((k) == 0 ? b0 : (k) == 1 ? b1 : (k) == 2 ? b2 : \
-    (k) == 3 ? b3 : b4)
-#define OPB(k) TXB(1 + wide + (k))
-#else
-#define OPB(k) tx[opnd + (k)]
-			const uint b0 = tx[pc];
-#endif
-			op = b0;
+			op = tx[pc];
 			if (op == OP_WIDE) {
 				if ((uint)pc + 1 >= tsize) {
 					flt = FAULT_PC_RANGE;
 					goto done;
 				}
-#if MICDB_ISA_PREFETCH
-				op = b1;
-#else
 				op = tx[pc + 1];
-#endif
 				if (op != OP_ILOAD && op != OP_ISTORE &&
 				    op != OP_IINC) {
 					flt = FAULT_BAD_WIDE;
@@ -262,7 +224,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				wide = 1;
 			}
-			info = OP_INFO(op);
+			info = op_info[op];
 			if (!OI_KNOWN(info)) {
 				flt = FAULT_BAD_OPCODE;
 				goto done;
@@ -317,8 +279,9 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			/* 8: the local index */
 			if (OI_LOCAL(info)) {
-				uint idx = wide ? (uint)OPB(0) << 8 | OPB(1) :
-				    (uint)OPB(0);
+				uint idx = wide ?
+				    (uint)tx[opnd] << 8 | tx[opnd + 1] :
+				    tx[opnd];
 
 				if (nlocals <= 0 || idx >= (uint)nlocals) {
 					flt = FAULT_LOCAL_INDEX;
@@ -327,7 +290,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				lcl = lv + (int)idx;
 			}
 
-#define U16(k) ((uint)OPB(k) << 8 | (uint)OPB((k) + 1))
+#define U16(k) ((uint)tx[opnd + (k)] << 8 | tx[opnd + (k) + 1])
 #define S16(k) ((int)(short)U16(k))
 			/* 8-9: the handlers.  nsp/tos are the new SP and
 			 * top; nothing is committed before the end. */
@@ -337,7 +300,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			case H_NOP:
 				break;
 			case H_BIPUSH:
-				v = (int)(char)OPB(0);
+				v = (int)(char)tx[opnd];
 				S(++nsp) = v;
 				tos = v;
 				break;
@@ -366,7 +329,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			case H_IINC:
 				/* the constant stays 8 bits after WIDE */
 				v = (int)((uint)S(lcl) +
-				    (uint)(int)(char)OPB(1 + wide));
+				    (uint)(int)(char)tx[opnd + 1 + wide]);
 				S(lcl) = v;
 				if (lcl == nsp)
 					tos = v;
@@ -607,8 +570,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 #undef U16
 #undef S16
-#undef OPB
-#undef TXB
 			if (io_stop) {
 				/* Not executed: stop before this step.  s > 1
 				 * because the areas start each launch empty

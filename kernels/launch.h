@@ -22,7 +22,8 @@
  *	LAUNCH_WRITE_STOPS;
  *
  * Build-time defines: MICDB_WARP_W, MICDB_WG_SIZE, MICDB_STACK_INTERLEAVED,
- * MICDB_DIVERGENCE, MICDB_DIV_CHUNK (steps recorded per chunk).
+ * MICDB_DIVERGENCE, MICDB_DIV_CHUNK (steps recorded per chunk),
+ * MICDB_STOP_POLL (steps between reads of stop_at).
  */
 #ifndef MICDB_LAUNCH_H
 #define MICDB_LAUNCH_H
@@ -250,12 +251,14 @@ device_write(int a, int v, uint *status, __global uchar *outa,
  * steps, with the grouping per chunk, made the ISA kernel 2.5x slower on
  * an H200 at a million cores than the same kernel without records.)
  *
- * stop_at is read every MICDB_STOP_POLL steps, not every step: it is a
- * volatile load that goes to L2 on a GPU and sat on the critical path of
- * every step.  A core that reads it late runs a few steps past a cut,
- * which cores of other work-groups do anyway: the host replays. */
+ * stop_at is read every MICDB_STOP_POLL steps (default: a chunk), not
+ * every step: it is a volatile load that goes to L2 on a GPU and sat on
+ * the critical path of every step (H200, a million cores, ISA: divergent
+ * 9.8e9 -> 1.7e10, uniform 6.1e10 -> 7.1e10 instructions/s).  A core
+ * that reads it late runs a few steps past a cut, which cores of other
+ * work-groups do anyway: the host replays. */
 #ifndef MICDB_STOP_POLL
-#define MICDB_STOP_POLL 1
+#define MICDB_STOP_POLL MICDB_DIV_CHUNK
 #endif
 #define LAUNCH_POLL_STOP \
 	if (active && watch_stop && ((s - 1) % MICDB_STOP_POLL) == 0) \
@@ -291,6 +294,8 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 	uint my_s = 0, my_kp = P_NONE; \
 	int my_pp = 0; \
 	l_hist[lid] = 0; \
+	l_ls[lid] = 0; \
+	l_sum[0][lid] = 0; \
 	if (lid == 0) \
 		l_alive[0] = l_alive[1] = 0; \
 	barrier(CLK_LOCAL_MEM_FENCE); \
@@ -331,10 +336,15 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 			l_alive[q] = 1; \
 		if (lid == 0) \
 			l_alive[q ^ 1] = 0; \
+		l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
+		l_lpp[lid] = my_pp; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		if (recording) \
 			launch_fold(l_kp4, l_hist, wbase, lane, n, &w_steps, \
 			    &w_active, &w_k); \
+		l_sum[0][lid] = w_steps; \
+		l_sum[1][lid] = w_active; \
+		l_sum[2][lid] = w_k; \
 		alive = l_alive[q]; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		if (!alive) \
@@ -473,16 +483,12 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 	wrec[CTX_W_LAST_K] = popcount(seen);
 }
 
-/* Every work-item of the group reaches the barrier: before `if
- * (!valid) return`.  Steps fit 24 bits (K_MAX is 2^22), so the last
- * step and its kernel path share a word. */
+/* After the step loop, whose last barrier (every chunk ends with one)
+ * made the lanes' last steps, totals and histogram counts visible: one
+ * barrier fewer per launch, which is what a one-step launch pays for on
+ * a CPU.  Steps fit 24 bits (K_MAX is 2^22), so the last step and its
+ * kernel path share a word. */
 #define LAUNCH_WRITE_RECORDS \
-	l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
-	l_lpp[lid] = my_pp; \
-	l_sum[0][lid] = w_steps; \
-	l_sum[1][lid] = w_active; \
-	l_sum[2][lid] = w_k; \
-	barrier(CLK_LOCAL_MEM_FENCE); \
 	if (recording) \
 		launch_records(ctx + ctx[CTX_H_WARPS_OFF] + warp * \
 		    CTX_WARP_WORDS(MICDB_WARP_W), wbase, lane, l_hist, l_ls, \
