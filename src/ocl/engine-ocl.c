@@ -1554,9 +1554,11 @@ static const struct ocl_level isa_level;
 /*
  * Extra build options for NVIDIA's compiler (cl_nv_compiler_options), ""
  * elsewhere.  The ISA kernel is capped at NV_ISA_MAXRREG registers: left
- * alone the compiler takes about 80, which leaves 24 warps of 64 per
- * SM, too few to hide the latency of the stack and text loads (H200, a
- * million cores, cap 64: about +10% uniform and +25% divergent).
+ * alone the compiler takes 72 (no spills), which leaves 28 warps of 64
+ * per SM, too few to hide the latency of the stack and text loads; at 64
+ * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
+ * divergent 1.5e10 -> 1.8e10 instructions/s, uniform within the noise,
+ * 6.8e10 -> 6.9e10; a cap of 56 measured no better).
  * MICDB_OCL_NV_MAXRREG=N sets another cap, 0 none (for measuring).
  */
 #define NV_ISA_MAXRREG  64
