@@ -22,7 +22,8 @@
  *	LAUNCH_WRITE_STOPS;
  *
  * Build-time defines: MICDB_WARP_W, MICDB_WG_SIZE, MICDB_STACK_INTERLEAVED,
- * MICDB_DIVERGENCE, MICDB_DIV_CHUNK (steps recorded per chunk).
+ * MICDB_DIVERGENCE, MICDB_DIV_CHUNK (steps recorded per chunk),
+ * MICDB_STOP_POLL (steps between reads of stop_at).
  */
 #ifndef MICDB_LAUNCH_H
 #define MICDB_LAUNCH_H
@@ -65,15 +66,6 @@ enum {
 
 /* An all-ones mask when bit i of x is set. */
 #define BITMASK(x, i) (0u - (((uint)(x) >> (i)) & 1u))
-
-static void
-launch_hist_add(__global uint *rec, uint n)
-{
-	__global uint *h = rec + CTX_W_HIST + 2 * (n - 1);
-
-	if (++h[0] == 0)
-		h[1]++;
-}
 
 static void
 launch_add64(__global uint *p, uint v)
@@ -231,12 +223,13 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 	const uint cpsize = pt[CTX_P_CP_SIZE]; \
 	uint stop_step = CTX_NONE, stop_bp = 0, stop_kind = 0; \
 	uint event_step = 0, last_step = 0; \
+	uint stop_seen = K; \
 	uint out_len = 0, in_pos = 0; \
 	const uint in_len = core[CTX_C_IN_LEN * fs]; \
 	const uint in_more = core[CTX_C_IN_MORE * fs]; \
 	int active; \
 	(void)heap_top; (void)sstride; (void)stk; (void)ina; (void)cp; \
-	(void)cpsize; (void)nbps; (void)stop_on_fault
+	(void)cpsize; (void)nbps; (void)stop_on_fault; (void)stop_seen
 #define F(f) core[(f) * fs]
 
 /* A barrier completed: waiting cores run again; the mask. */
@@ -247,24 +240,62 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 	    (!(flags & CTX_F_MASK) || mask[c] != 0)
 
 /* ---- the step loop and the divergence records --------------------------
- * Every lane records, per step of a chunk, its program path (PC or MPC)
- * and its kernel path (P_NONE: it did not run); lane 0 of every warp
- * folds them into the warp's record after the chunk. */
+ * Every lane logs, per step of a chunk, its kernel path (P_NONE: it did
+ * not run) in local memory, and keeps privately the last step it ran in
+ * the launch with its program path (PC or MPC) and kernel path.  After a
+ * chunk the lanes of each warp fold the log in parallel, lane i the
+ * steps i, i + W, ...: k and the active lanes for every step, the
+ * histogram in per-warp local counters.  The grouping by program path is
+ * done once per launch, for the warp's last counted step only, as only
+ * that one is shown.  (Lane 0 folding 16 x 32 entries alone every 16
+ * steps, with the grouping per chunk, made the ISA kernel 2.5x slower on
+ * an H200 at a million cores than the same kernel without records.)
+ *
+ * stop_at is read every MICDB_STOP_POLL steps (default: a chunk), not
+ * every step: it is a volatile load that goes to L2 on a GPU and sat on
+ * the critical path of every step (H200, a million cores, ISA: divergent
+ * 9.8e9 -> 1.7e10, uniform 6.1e10 -> 7.1e10 instructions/s).  A core
+ * that reads it late runs a few steps past a cut, which cores of other
+ * work-groups do anyway: the host replays. */
+#ifndef MICDB_STOP_POLL
+#define MICDB_STOP_POLL MICDB_DIV_CHUNK
+#endif
+#define LAUNCH_POLL_STOP \
+	if (active && watch_stop && ((s - 1) % MICDB_STOP_POLL) == 0) \
+		stop_seen = *stop_at; \
+	if (active && watch_stop && s > stop_seen) \
+		active = 0
+
 #if MICDB_DIVERGENCE
+/* The log, bytes packed four to a word so the fold reads a warp's step
+ * in LANES / 4 loads and compares four lanes at a time. */
+#define LAUNCH_KP(l_, j_, i_) (((__local uchar *)(l_)[j_])[i_])
+#define LAUNCH_KP_WORDS ((MICDB_WG_SIZE + 3) / 4)
+#if LANES % 4 == 0 && (MICDB_WARP_W % 4 == 0 || MICDB_WG_SIZE <= MICDB_WARP_W)
+#define LAUNCH_FOLD_SWAR 1
+#else
+#define LAUNCH_FOLD_SWAR 0
+#endif
+
 #define LAUNCH_LOOP_BEGIN \
-	__local int l_pp[MICDB_DIV_CHUNK][MICDB_WG_SIZE]; \
-	__local uchar l_kp[MICDB_DIV_CHUNK][MICDB_WG_SIZE]; \
+	__local uint l_kp4[MICDB_DIV_CHUNK][LAUNCH_KP_WORDS]; \
+	__local uint l_hist[MICDB_WG_SIZE]; \
+	__local uint l_ls[MICDB_WG_SIZE]; \
+	__local int l_lpp[MICDB_WG_SIZE]; \
+	__local uint l_sum[3][MICDB_WG_SIZE]; \
 	__local int l_alive[2]; \
 	const uint lid = (uint)get_local_id(0); \
 	const uint lane = lid % MICDB_WARP_W; \
+	const uint wbase = lid - lane; \
 	const uint warp = gid / MICDB_WARP_W; \
-	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] && \
+	const int recording = warp < ctx[CTX_H_NWARPS] && \
 	    (flags & CTX_F_DIVERGENCE); \
-	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] + \
-	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W); \
 	uint w_steps = 0, w_active = 0, w_k = 0; \
-	ulong last_act = 0, last_conv = 0; \
-	uint last_paths = 0, last_k = 0; \
+	uint my_s = 0, my_kp = P_NONE; \
+	int my_pp = 0; \
+	l_hist[lid] = 0; \
+	l_ls[lid] = 0; \
+	l_sum[0][lid] = 0; \
 	if (lid == 0) \
 		l_alive[0] = l_alive[1] = 0; \
 	barrier(CLK_LOCAL_MEM_FENCE); \
@@ -276,33 +307,44 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 /* Ends the core's steps for this launch once it is not active (or the
  * stop word is below this step). */
 #define LAUNCH_STEP_GATE \
-	if (active && watch_stop && s > *stop_at) \
-		active = 0; \
+	LAUNCH_POLL_STOP; \
 	if (!active) { \
 		for (; j < n; j++) \
-			l_kp[j][lid] = P_NONE; \
+			LAUNCH_KP(l_kp4, j, lid) = P_NONE; \
 		break; \
 	}
 
 #define LAUNCH_RECORD(pp, kp) do { \
-	l_pp[j][lid] = (int)(pp); \
-	l_kp[j][lid] = (uchar)(kp); \
+	const uint kp_ = (kp); \
+	LAUNCH_KP(l_kp4, j, lid) = (uchar)kp_; \
+	if (kp_ != P_NONE) { \
+		my_s = s; \
+		my_kp = kp_; \
+		my_pp = (int)(pp); \
+	} \
 } while (0)
 
+/* Kernel paths are below 32 (k is counted in a 32-bit mask), so P_NONE
+ * is the only byte of the log with bit 7 set. */
 #define LAUNCH_LOOP_END(npaths) \
 	    } \
 	    { \
 		const uint q = (s0 / MICDB_DIV_CHUNK) & 1; \
 		int alive; \
+		(void)(npaths); \
 		if (active) \
 			l_alive[q] = 1; \
 		if (lid == 0) \
 			l_alive[q ^ 1] = 0; \
+		l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
+		l_lpp[lid] = my_pp; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
-		if (recorder) \
-			launch_fold(l_pp, l_kp, lid, n, npaths, &w_steps, \
-			    &w_active, &w_k, &last_act, &last_conv, \
-			    &last_paths, &last_k, wrec); \
+		if (recording) \
+			launch_fold(l_kp4, l_hist, wbase, lane, n, &w_steps, \
+			    &w_active, &w_k); \
+		l_sum[0][lid] = w_steps; \
+		l_sum[1][lid] = w_active; \
+		l_sum[2][lid] = w_k; \
 		alive = l_alive[q]; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		if (!alive) \
@@ -310,97 +352,153 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 	    } \
 	}
 
-/* Lane 0's fold of a chunk of n steps: k and the histogram over every
- * step, the program paths of the last counted one (lanes grouped by
- * path, the largest group wins, ties to the group of the lowest lane). */
+/* A lane's share of the fold of a chunk of n steps: for its steps, the
+ * active lanes, k (distinct kernel paths) and one histogram count per
+ * path, in the warp's local counters. */
 static void
-launch_fold(__local int (*l_pp)[MICDB_WG_SIZE],
-    __local uchar (*l_kp)[MICDB_WG_SIZE], uint lid, uint n, uint npaths,
-    uint *w_steps, uint *w_active, uint *w_k, ulong *last_act,
-    ulong *last_conv, uint *last_paths, uint *last_k, __global uint *wrec)
+launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
+    uint wbase, uint lane, uint n, uint *w_steps, uint *w_active,
+    uint *w_k)
 {
-	uint lastr = CTX_NONE;
+	for (uint r = lane; r < n; r += LANES) {
+		uint nact = 0, k = 0;
+#if LAUNCH_FOLD_SWAR
+		/* Take the path of some lane not yet counted, count the
+		 * lanes on it four at a time (a byte of x ^ hh is zero
+		 * where a lane is on it), mark them counted (0xFF). */
+		uint x[LANES / 4];
 
-	for (uint r = 0; r < n; r++) {
-		uint seen = 0, nact = 0, k = 0;
-		uint cnt[32];
-		ulong act = 0;
-
-		for (uint i = 0; i < LANES; i++) {
-			uint h = l_kp[r][lid + i];
-
-			if (h == P_NONE || h >= npaths)
-				continue;
-			if (!((seen >> h) & 1)) {
-				seen |= 1u << h;
-				cnt[h] = 0;
-			}
-			cnt[h]++;
-			act |= (ulong)1 << i;
-			nact++;
+		for (uint w = 0; w < LANES / 4; w++) {
+			x[w] = l_kp4[r][wbase / 4 + w];
+			nact += 4 - popcount(x[w] & 0x80808080u);
 		}
-		if (nact == 0)
-			continue;
-		for (; seen != 0; seen &= seen - 1) {
-			uint h = 31 - clz(seen & (0 - seen));
+		for (;;) {
+			uint h = P_NONE, hh, cnt = 0;
 
-			launch_hist_add(wrec, cnt[h]);
+			for (uint w = 0; w < LANES / 4; w++) {
+				const uint y = ~x[w] & 0x80808080u;
+
+				if (y != 0)
+					h = (x[w] >> (24 - clz(y & (0 - y)))) &
+					    0xFFu;
+			}
+			if (h == P_NONE)
+				break;
+			hh = h * 0x01010101u;
+			for (uint w = 0; w < LANES / 4; w++) {
+				const uint t = x[w] ^ hh;
+				const uint z = ~(((t & 0x7F7F7F7Fu) +
+				    0x7F7F7F7Fu) | t) & 0x80808080u;
+
+				cnt += popcount(z);
+				x[w] |= (z >> 7) * 0xFFu;
+			}
+			atomic_inc(&l_hist[wbase + cnt - 1]);
 			k++;
 		}
-		(*w_steps)++;
-		*w_active += nact;
-		*w_k += k;
-		*last_act = act;
-		*last_k = k;
-		lastr = r;
-	}
-	if (lastr != CTX_NONE) {
-		ulong todo, grp, best = 0;
-		uint bestn = 0, paths = 0;
+#else
+		for (uint i = 0; i < LANES; i++) {
+			const uint h = LAUNCH_KP(l_kp4, r, wbase + i);
+			uint cnt = 0, first = 1;
 
-		for (todo = *last_act; todo != 0; todo &= ~grp) {
-			uint i = launch_lowest_bit(todo), m;
-			int pi = l_pp[lastr][lid + i];
-
-			grp = 0;
-			for (uint j = i; j < LANES; j++)
-				if (((todo >> j) & 1) &&
-				    l_pp[lastr][lid + j] == pi)
-					grp |= (ulong)1 << j;
-			m = popcount(grp);
-			if (m > bestn) {
-				bestn = m;
-				best = grp;
-			}
-			paths++;
+			if (h == P_NONE)
+				continue;
+			nact++;
+			for (uint i2 = 0; i2 < i; i2++)
+				if (LAUNCH_KP(l_kp4, r, wbase + i2) == h)
+					first = 0;
+			if (!first)
+				continue;
+			for (uint i2 = i; i2 < LANES; i2++)
+				cnt += LAUNCH_KP(l_kp4, r, wbase + i2) == h;
+			atomic_inc(&l_hist[wbase + cnt - 1]);
+			k++;
 		}
-		*last_conv = best;
-		*last_paths = paths;
+#endif
+		if (nact > 0) {
+			(*w_steps)++;
+			*w_active += nact;
+			*w_k += k;
+		}
 	}
 }
 
-#define LAUNCH_WRITE_RECORDS \
-	if (recorder && w_steps > 0) { \
-		launch_add64(wrec + CTX_W_STEPS_LO, w_steps); \
-		launch_add64(wrec + CTX_W_ACTIVE_LO, w_active); \
-		launch_add64(wrec + CTX_W_K_LO, w_k); \
-		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act; \
-		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32); \
-		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv; \
-		wrec[CTX_W_LAST_CONV_HI] = (uint)(last_conv >> 32); \
-		wrec[CTX_W_LAST_DIV_LO] = (uint)(last_act & ~last_conv); \
-		wrec[CTX_W_LAST_DIV_HI] = \
-		    (uint)((last_act & ~last_conv) >> 32); \
-		wrec[CTX_W_LAST_PATHS] = last_paths; \
-		wrec[CTX_W_LAST_K] = last_k; \
+/* Once per launch, per warp: lane i adds histogram bin i; lane 0 adds
+ * the totals and groups the lanes that ran the warp's last counted step
+ * by program path (the largest group wins, ties to the group holding
+ * the lowest lane). */
+static void
+launch_records(__global uint *wrec, uint wbase, uint lane,
+    __local uint *l_hist, __local uint *l_ls, __local int *l_lpp,
+    __local uint (*l_sum)[MICDB_WG_SIZE])
+{
+	uint steps = 0, nact = 0, ksum = 0, last = 0, seen = 0, paths = 0;
+	uint bestn = 0;
+	ulong act = 0, todo, grp, best = 0;
+
+	if (l_hist[wbase + lane] != 0)
+		launch_add64(wrec + CTX_W_HIST + 2 * lane,
+		    l_hist[wbase + lane]);
+	if (lane != 0)
+		return;
+	for (uint i = 0; i < LANES; i++) {
+		steps += l_sum[0][wbase + i];
+		nact += l_sum[1][wbase + i];
+		ksum += l_sum[2][wbase + i];
+		last = max(last, l_ls[wbase + i] >> 8);
 	}
+	if (steps == 0)
+		return;
+	for (uint i = 0; i < LANES; i++)
+		if (l_ls[wbase + i] >> 8 == last) {
+			act |= (ulong)1 << i;
+			seen |= 1u << (l_ls[wbase + i] & 0x1Fu);
+		}
+	for (todo = act; todo != 0; todo &= ~grp) {
+		const uint i = launch_lowest_bit(todo);
+		const int pi = l_lpp[wbase + i];
+		uint m;
+
+		grp = 0;
+		for (uint j = i; j < LANES; j++)
+			if (((todo >> j) & 1) && l_lpp[wbase + j] == pi)
+				grp |= (ulong)1 << j;
+		m = popcount(grp);
+		if (m > bestn) {
+			bestn = m;
+			best = grp;
+		}
+		paths++;
+	}
+	launch_add64(wrec + CTX_W_STEPS_LO, steps);
+	launch_add64(wrec + CTX_W_ACTIVE_LO, nact);
+	launch_add64(wrec + CTX_W_K_LO, ksum);
+	wrec[CTX_W_LAST_ACT_LO] = (uint)act;
+	wrec[CTX_W_LAST_ACT_HI] = (uint)(act >> 32);
+	wrec[CTX_W_LAST_CONV_LO] = (uint)best;
+	wrec[CTX_W_LAST_CONV_HI] = (uint)(best >> 32);
+	wrec[CTX_W_LAST_DIV_LO] = (uint)(act & ~best);
+	wrec[CTX_W_LAST_DIV_HI] = (uint)((act & ~best) >> 32);
+	wrec[CTX_W_LAST_PATHS] = paths;
+	wrec[CTX_W_LAST_K] = popcount(seen);
+}
+
+/* After the step loop, whose last barrier (every chunk ends with one)
+ * made the lanes' last steps, totals and histogram counts visible: one
+ * barrier fewer per launch, which is what a one-step launch pays for on
+ * a CPU.  Steps fit 24 bits (K_MAX is 2^22), so the last step and its
+ * kernel path share a word. */
+#define LAUNCH_WRITE_RECORDS \
+	if (recording) \
+		launch_records(ctx + ctx[CTX_H_WARPS_OFF] + warp * \
+		    CTX_WARP_WORDS(MICDB_WARP_W), wbase, lane, l_hist, l_ls, \
+		    l_lpp, l_sum)
 #else
 #define LAUNCH_LOOP_BEGIN \
 	{ \
 	    for (uint s = 1; s <= K; s++) {
 #define LAUNCH_STEP_GATE \
-	if (active && watch_stop && s > *stop_at) \
-		active = 0; \
+	LAUNCH_POLL_STOP; \
 	if (!active) \
 		break;
 #define LAUNCH_RECORD(pp, kp) do { (void)(pp); (void)(kp); } while (0)

@@ -52,7 +52,10 @@
  * tests and measurements only: MICDB_STEPS_PER_LAUNCH (fixed K),
  * MICDB_OCL_LAYOUT=cpu|gpu, MICDB_OCL_DRIFT=1 (cores ignore stop_at, so
  * cuts are replayed), MICDB_OCL_IO_CAP=N (bytes of each I/O area),
- * MICDB_OCL_DIVERGENCE=0 (kernel without the records).
+ * MICDB_OCL_DIVERGENCE=0 (kernel without the records),
+ * MICDB_OCL_NV_MAXRREG=N (register cap of the ISA kernel on NVIDIA, 0
+ * none), and in ocl.c MICDB_OCL_OPTS (extra build options: kernel
+ * variants, -cl-nv-verbose) with MICDB_OCL_BUILD_LOG=1 (print the log).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -1610,6 +1613,38 @@ upload_programs(struct ocl_engine *o, char **cause)
 	return rc;
 }
 
+static const struct ocl_level isa_level;
+
+/*
+ * Extra build options for NVIDIA's compiler (cl_nv_compiler_options), ""
+ * elsewhere.  The ISA kernel is capped at NV_ISA_MAXRREG registers: left
+ * alone the compiler takes 72 (no spills), which leaves 28 warps of 64
+ * per SM, too few to hide the latency of the stack and text loads; at 64
+ * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
+ * divergent 1.5e10 -> 1.8e10 instructions/s, uniform within the noise,
+ * 6.8e10 -> 6.9e10; a cap of 56 measured no better).
+ * MICDB_OCL_NV_MAXRREG=N sets another cap, 0 none (for measuring).
+ */
+#define NV_ISA_MAXRREG  64
+
+static char *
+nv_options(const struct ocl_engine *o, const struct ocl_device *d)
+{
+	char ext[8192];
+	const char *env = getenv("MICDB_OCL_NV_MAXRREG");
+	long cap = NV_ISA_MAXRREG;
+
+	if (o->lv != &isa_level || clGetDeviceInfo(d->device,
+	    CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL) != CL_SUCCESS ||
+	    strstr(ext, "cl_nv_compiler_options") == NULL)
+		return xstrdup("");
+	if (env != NULL && *env != '\0')
+		cap = strtol(env, NULL, 10);
+	if (cap <= 0)
+		return xstrdup("");
+	return xasprintf(" -cl-nv-maxrregcount=%ld", cap);
+}
+
 static int
 setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
@@ -1620,6 +1655,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	const char *env;
 	cl_mem *args[12];
 	cl_uint nargs = 11;
+	char *nv_opts;
 
 	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
@@ -1636,9 +1672,12 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	/* MICDB_OCL_DIVERGENCE=0 builds the kernel without the records
 	 * (for measuring what they cost). */
 	env = getenv("MICDB_OCL_DIVERGENCE");
+	nv_opts = nv_options(o, d);
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d", o->W, o->wg,
-	    o->interleaved, env != NULL && strcmp(env, "0") == 0 ? 0 : 1);
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d%s", o->W,
+	    o->wg, o->interleaved, env != NULL && strcmp(env, "0") == 0 ? 0 :
+	    1, nv_opts);
+	free(nv_opts);
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, opts, &o->prog,
 	    cause);
 	free(opts);

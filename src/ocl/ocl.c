@@ -421,11 +421,29 @@ ocl_kernel_dir(char **dir, char **options, char **cause)
 	return 0;
 }
 
+/* The driver's build log, or NULL. */
+static char *
+build_log(cl_program prog, cl_device_id dev)
+{
+	size_t n = 0;
+	char *log;
+
+	if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, 0, NULL,
+	    &n) != CL_SUCCESS || n == 0)
+		return NULL;
+	log = xcalloc(1, n + 1);
+	if (clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, n, log,
+	    NULL) != CL_SUCCESS)
+		log[0] = '\0';
+	return log;
+}
+
 int
 ocl_build(cl_context ctx, cl_device_id dev, const char *name,
     const char *options, cl_program *prog, char **cause)
 {
 	char *dir, *incs, *path, *opts, *msg;
+	const char *extra;
 	uint8_t *src;
 	size_t len;
 	const char *srcs[1];
@@ -450,20 +468,25 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 		*prog = NULL;
 		goto fail;
 	}
-	opts = xasprintf("-cl-std=CL1.2 %s %s", incs, options);
+	/* MICDB_OCL_OPTS: extra build options, for measuring kernel
+	 * variants (-D...) or asking the driver for its register report
+	 * (-cl-nv-verbose, shown with MICDB_OCL_BUILD_LOG=1). */
+	extra = getenv("MICDB_OCL_OPTS");
+	opts = xasprintf("-cl-std=CL1.2 %s %s %s", incs, options,
+	    extra != NULL ? extra : "");
 	berr = clBuildProgram(*prog, 1, &dev, opts, NULL, NULL);
 	free(opts);
-	if (berr != CL_SUCCESS) {
-		size_t n = 0;
-		char *log = NULL;
+	if (berr == CL_SUCCESS && (extra = getenv("MICDB_OCL_BUILD_LOG"))
+	    != NULL && strcmp(extra, "1") == 0) {
+		char *log = build_log(*prog, dev);
 
-		if (clGetProgramBuildInfo(*prog, dev, CL_PROGRAM_BUILD_LOG, 0,
-		    NULL, &n) == CL_SUCCESS && n > 0) {
-			log = xcalloc(1, n + 1);
-			if (clGetProgramBuildInfo(*prog, dev,
-			    CL_PROGRAM_BUILD_LOG, n, log, NULL) != CL_SUCCESS)
-				log[0] = '\0';
-		}
+		fprintf(stderr, "build log of %s:\n%s\n", path,
+		    log != NULL ? log : "(none)");
+		free(log);
+	}
+	if (berr != CL_SUCCESS) {
+		char *log = build_log(*prog, dev);
+
 		*cause = xasprintf("building kernel %s failed (%s):\n%s", path,
 		    ocl_error_name(berr), log && *log ? log :
 		    "(the driver gave no build log)");
