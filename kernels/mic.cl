@@ -23,12 +23,14 @@
  * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
  * lanes of a warp took it.
  *
- * Divergent against uniform (micdb bench, H200, 32,768 cores): per lane
- * that runs, a divergent warp-cycle costs about 8% more than a uniform
- * one (control-store bank conflicts, stack and text gathers over several
- * sectors); the rest of bench's gap is lanes idle because their core
- * already waits at the final BARRIER (SIMD efficiency falls from 0.98 to
- * 0.72 as the step budget grows), not the kernel.
+ * Divergent against uniform (micdb bench, H200, with every core doing the
+ * same work): a divergent warp-cycle costs about 10% more than a uniform
+ * one at 1,048,576 cores (micro-cycles/s ratio 0.91) and about 18% more at
+ * 32,768 (0.80 with SIMD efficiency 0.97): stack and text gathers over
+ * several sectors and control-store bank conflicts, whose latency 8 warps
+ * per SM cannot hide.  Pointing idle lanes' text fetch and READ at one
+ * shared address, and splitting the control store into two word arrays,
+ * made no difference beyond noise there.
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
