@@ -1338,3 +1338,77 @@ odiff_main(const struct odiff_level *lv, int argc, char **argv)
 	    "overshot cuts were replayed");
 	return done_testing();
 }
+
+void
+odiff_micro_divergence(const struct odiff_level *lv, const char *top,
+    const char *file, uint32_t ncores, uint32_t W, uint64_t nsteps,
+    uint64_t k, unsigned max_k)
+{
+	struct machine_config cfg = { ncores, ODIFF_STACK_WORDS,
+	    ODIFF_HEAP_WORDS, W };
+	struct program prog;
+	struct machine m;
+	struct engine e;
+	struct engine_run r = { .max_steps = nsteps, .stop_on_fault = 1 };
+	struct engine_stop st;
+	const struct ocl_warp_record *w;
+	char *cause = NULL, *path = odiff_path(top, file), what[160];
+	size_t nw = 0;
+	int good = 1;
+
+	snprintf(what, sizeof what, "divergence records: %s, %u cores, W=%u, "
+	    "K=%llu", file, ncores, W, (unsigned long long)k);
+	if (program_load_file(&prog, path, &cause) != 0 ||
+	    machine_init(&m, &cfg, (const struct program *[]){ &prog }, 1,
+	    NULL, &cause) != 0 ||
+	    lv->open_kernel(lv->ctx, &e, &m, &cause) != 0) {
+		odiff_ok(0, "%s: %s", what, cause);
+		free(cause);
+		free(path);
+		return;
+	}
+	free(path);
+	lv->set_steps_per_launch(&e, k);
+	if (e.ops->run(&e, &r, &st, &cause) != 0) {
+		odiff_ok(0, "%s: %s", what, cause);
+		free(cause);
+		good = 0;
+	}
+	w = engine_ocl_warps(&e, &nw);
+	good = good && nw == (ncores + W - 1) / W;
+	for (size_t i = 0; good && i < nw; i++) {
+		uint64_t cyc = 0, hsum = 0, lanes = 0;
+
+		for (uint32_t c = (uint32_t)i * W; c < ncores &&
+		    c < (uint32_t)(i + 1) * W; c++)
+			cyc += m.cores[c].cycles;
+		for (uint32_t n = 0; n < W; n++) {
+			hsum += w[i].hist[n];
+			lanes += (uint64_t)(n + 1) * w[i].hist[n];
+		}
+		if (w[i].active != cyc || w[i].kpaths < w[i].steps ||
+		    (max_k && (w[i].kpaths > max_k * w[i].steps ||
+		    w[i].last_k > max_k)) ||
+		    hsum != w[i].kpaths || lanes != w[i].active ||
+		    w[i].last_k < 1 ||
+		    (w[i].last_converged & ~w[i].last_active) != 0 ||
+		    (w[i].last_divergent & w[i].last_converged) != 0 ||
+		    (w[i].last_divergent | w[i].last_converged) !=
+		    w[i].last_active || w[i].last_paths < 1 ||
+		    (w[i].last_paths == 1) != (w[i].last_divergent == 0))
+			good = odiff_fail(what, "warp %zu: steps %llu active "
+			    "%llu (cycles %llu) k %llu hist %llu lanes %llu "
+			    "last k %u paths %u", i,
+			    (unsigned long long)w[i].steps,
+			    (unsigned long long)w[i].active,
+			    (unsigned long long)cyc,
+			    (unsigned long long)w[i].kpaths,
+			    (unsigned long long)hsum,
+			    (unsigned long long)lanes, w[i].last_k,
+			    w[i].last_paths);
+	}
+	odiff_ok(good, "%s", what);
+	engine_free(&e);
+	machine_free(&m);
+	program_free(&prog);
+}

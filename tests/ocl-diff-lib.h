@@ -128,4 +128,16 @@ int	odiff_fail(const char *what, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* top/file, allocated. */
 char	*odiff_path(const char *top, const char *file);
 
+/*
+ * A micro level's divergence records after a run of file on ncores
+ * cores, warps of W, nsteps steps, K = k, agree with what ran: a warp's
+ * active-lane sum is the cycles its cores ran (the programs used here
+ * neither fault nor wait, so every active lane ran one cycle per step),
+ * the histogram adds up to the paths counted, and the last step's masks
+ * are consistent.  max_k bounds the paths of one step (0: no bound).
+ */
+void	 odiff_micro_divergence(const struct odiff_level *lv, const char *top,
+	    const char *file, uint32_t ncores, uint32_t W, uint64_t nsteps,
+	    uint64_t k, unsigned max_k);
+
 #endif
