@@ -14,9 +14,12 @@
 #   PC  = byte address of the opcode, MBR = the 4 bytes at PC (MBR0 the
 #         opcode, MBR1..MBR3 / MBR1S / MBR12 / MBR12S its operands),
 #   SP  = top of stack, TOS = mem[SP] (always, also after INVOKEVIRTUAL),
-#   LV  = local 0, CPP = 0x4000.  H, OPC, G0, G1, MAR, MDR are scratch:
+#   LV  = local 0, CPP = 0x4000.  H, OPC, MAR, MDR are scratch:
 #   nothing may assume a value left in them by an earlier instruction (a
-#   switch from another level enters at any boundary).
+#   switch from another level enters at any boundary).  G0 and G1 hold
+#   the frame cache (see "The frame cache"): only this level writes them
+#   and a core starts with both 0; the cache is checked against memory
+#   before a fault is reported, so a stale one costs time, not results.
 #
 # Timing (pmic.md): a memory operation completes in the cycle that starts
 # it; at the end of a cycle the ALU results are written first, then write
@@ -42,33 +45,35 @@
 # Faults the microprogram detects are written to the error word (-2) as the
 # fault codes of src/core/faults.def, so the debugger names them:
 #   2 unknown opcode, 3 WIDE before an instruction without a wide form,
-#   4 operand-stack underflow, 7 constant-pool index, 9 method address,
-#   10 IRETURN from main, 11 array index out of bounds, 13 not an array
-#   reference, 16 method with nargs 0.
-# Checks that cost no cycle are made (a conditional in a cycle that is not
-# the last one of its instruction replaces a plain "next"):
-#   - underflow: instructions of two or more cycles that pop check SP > LV
-#     first (POP, OUT, IADD, ISUB, IAND, IOR, SWAP, IF_ICMPEQ, PUTSTATIC,
-#     ATOMICADD, NEWARRAY, IALOAD, IASTORE), and IADD, ISUB, IAND, IOR
-#     also SP - 1 > LV (one more cycle, so that programs/faults/
-#     underflow.jas faults here as at the ISA level).  That is the ISA's
-#     check when main has one local; in methods and in a main with more
-#     locals the floor is higher and only this much is checked.  DUP,
-#     ISTORE, IFEQ and IFLT, whose cycles are all used, are not checked.
-#     A fault path first undoes what its cycle changed in SP and PC, so the
-#     core stops with the registers the ISA level leaves;
+#   4 operand-stack underflow, 7 constant-pool index, 8 local variable
+#   index, 9 method address, 10 IRETURN from main, 11 array index out of
+#   bounds, 13 not an array reference, 16 method with nargs 0.
+# In the ISA's order (src/core/ref.c), each before anything is written:
+#   - underflow: every instruction that pops in ijvm-ops.def (DUP too)
+#     checks SP - pops >= floor of the current frame, and INVOKEVIRTUAL
+#     SP - nargs >= floor; reads below SP come after the check that makes
+#     them safe, so an empty stack faults as an underflow;
+#   - local indices of ILOAD, ISTORE, IINC and their WIDE forms against
+#     the frame's nlocals (main: the word -11; a method: link - LV);
 #   - IRETURN in main (LV = 0x8000) before anything is read through the
 #     link pointer;
 #   - LDC_W / INVOKEVIRTUAL index >= 0x4000 (past the pool, as mic1.mal),
-#     a negative method address, nargs 0;
+#     a method address < 0 or with address + 4 >= the text size (the
+#     word -12 = not 11: the header and one byte of code), nargs 0;
 #   - arrays: the reference lies in the heap, its tag equals the heap's
 #     first word (the first array's tag), 0 <= index < length;
 #   - WIDE before an opcode other than ILOAD, ISTORE, IINC: every other
 #     known opcode has a wide_ block reporting it;
-#   - unknown opcodes: see "Filling the store" at the end.
-# Not checked (no frame size at hand without extra reads): local variable
-# indices, method addresses past the text.  The machine itself faults on
-# stack overflow, memory outside the map and running off the text.
+#   - unknown opcodes: see below and "Filling the store" at the end.
+# A fault path undoes what its cycles changed in SP and PC, so the core
+# stops with the registers the ISA level leaves (TOS excepted where an
+# instruction had already loaded it).  The machine itself faults on stack
+# overflow, memory outside the map and running off the text.
+# Not detected as at the ISA level: a corrupted link pointer (frame
+# outside the stack region, ISA fault 15) shows as whatever the bad frame
+# leads to; after a switch from another level that replaced frames behind
+# this level's back, a fault may be found late (a stale cache is checked
+# only when a check fails); unknown opcodes on conditional fall-throughs.
 #
 # ---- Unknown opcodes 0x01-0x11 -------------------------------------------
 #
@@ -77,7 +82,12 @@
 # This chain of conditionals comes first in the file so that its
 # fall-throughs, which report "unknown opcode", take 0x01-0x0F and 0x11;
 # the conditionals of the instructions below take the next free ones.
-# The chain itself never runs from an instruction.
+# The chain itself never runs from an instruction.  Every conditional of
+# the program also needs a fall-through below 0x100, so 77 unknown
+# opcodes (tests/pmic-prog.sh lists them) run the fall-through of some
+# check, branch or restart instead of reporting "unknown opcode": the
+# word cannot tell a dispatch (MBR0 = its address) from the jump of its
+# check, and no register holds a value a dispatch could not leave there.
 badop01 { n = zero : next (n) badop02 ; mar = -c2 // mdr = c2 : write : next badop }
 badop02 { n = zero : next (n) badop03 ; mar = -c2 // mdr = c2 : write : next badop }
 badop03 { n = zero : next (n) badop04 ; mar = -c2 // mdr = c2 : write : next badop }
@@ -644,13 +654,10 @@ invokevirtual_re { h = h : next invokevirtual }
 # before an instruction other than ILOAD, ISTORE or IINC" and an unknown
 # opcode "unknown opcode", as at the ISA level, instead of the machine's
 # "control store word holds no micro-instruction".  Only the lower-half
-# fall-throughs of conditionals (listed by pmic-cc -l) are not fillers; the
-# chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.  The
-# others (now 0x12-0x34) report the fault of their own check, except the
-# not-taken tails of IFEQ, IFLT and IF_ICMPEQ (now 0x1F, 0x20, 0x22): those
-# three unknown opcodes run on like a not-taken branch.
+# fall-throughs of conditionals (listed by pmic-cc -l) are not fillers;
+# the chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.
 # fill_wide has as many words as the upper half has free ones, fill_op the
-# lower half's (135 and 173 now).  When the microprogram grows, pmic-cc
+# lower half's (84 and 129 now).  When the microprogram grows, pmic-cc
 # says "control store full": remove that many words from fill_op (and
 # move words between the two blocks if the upper half's share changes).
 fill_wide {
