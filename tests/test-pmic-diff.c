@@ -48,6 +48,97 @@ switch_one(void *ctx, const struct sample *s, uint32_t ncores, uint64_t seed)
 	    (unsigned long long)seed);
 }
 
+/* Run code after BIPUSH 7 in a main of one local (md_fault_matches): the
+ * fault, its PC, SP, LV, steps and the stack must be the ISA level's, so
+ * a fault path that forgets to undo SP or writes the stack shows here. */
+static int
+pm_fault(const struct pmic_store *cs, const uint8_t *code, size_t n,
+    int want, const char *what)
+{
+	int fault = 0;
+	int same = md_fault_matches(&md_pmic, cs, code, n, &fault);
+
+	if (!same || fault != want)
+		tap_diag("%s: PMIC fault %d, want %d", what, fault, want);
+	return same && fault == want;
+}
+
+static void
+fault_cases(const struct pmic_store *cs)
+{
+	static const struct {
+		uint8_t	 op;
+		int	 pops;
+	} popping[] = {
+		{ OP_POP, 1 }, { OP_DUP, 1 }, { OP_SWAP, 2 }, { OP_IADD, 2 },
+		{ OP_ISUB, 2 }, { OP_IAND, 2 }, { OP_IOR, 2 }, { OP_ISTORE, 1 },
+		{ OP_IFEQ, 1 }, { OP_IFLT, 1 }, { OP_IF_ICMPEQ, 2 },
+		{ OP_PUTSTATIC, 1 }, { OP_ATOMICADD, 1 }, { OP_NEWARRAY, 1 },
+		{ OP_IALOAD, 2 }, { OP_IASTORE, 3 }, { OP_OUT, 1 },
+	};
+	int bad = 0;
+	char what[64];
+
+	/* One word short: BIPUSH 7 leaves one word, POP none, BIPUSH 0
+	 * two. */
+	for (size_t i = 0; i < sizeof popping / sizeof popping[0]; i++) {
+		uint8_t code[3];
+		size_t n = 0;
+
+		if (popping[i].pops == 1)
+			code[n++] = OP_POP;
+		else if (popping[i].pops == 3) {
+			code[n++] = OP_BIPUSH;
+			code[n++] = 0;
+		}
+		code[n++] = popping[i].op;
+		snprintf(what, sizeof what, "opcode 0x%02x one word short",
+		    popping[i].op);
+		bad += !pm_fault(cs, code, n, FAULT_STACK_UNDERFLOW, what);
+	}
+	ok(bad == 0, "every popping opcode one word short faults as at the "
+	    "ISA level, SP, steps and stack untouched (%d differ)", bad);
+
+	/* main has one local: index 1 faults, narrow and WIDE. */
+	{
+		static const uint8_t load[] = { OP_ILOAD, 1 };
+		static const uint8_t store[] = { OP_ISTORE, 1 };
+		static const uint8_t inc[] = { OP_IINC, 1, 1 };
+		static const uint8_t wload[] = { OP_WIDE, OP_ILOAD, 0, 1 };
+		static const uint8_t wstore[] = { OP_WIDE, OP_ISTORE, 0, 1 };
+		static const uint8_t winc[] = { OP_WIDE, OP_IINC, 0, 1, 1 };
+
+		bad = !pm_fault(cs, load, sizeof load, FAULT_LOCAL_INDEX,
+		    "ILOAD 1") +
+		    !pm_fault(cs, store, sizeof store, FAULT_LOCAL_INDEX,
+		    "ISTORE 1") +
+		    !pm_fault(cs, inc, sizeof inc, FAULT_LOCAL_INDEX,
+		    "IINC 1") +
+		    !pm_fault(cs, wload, sizeof wload, FAULT_LOCAL_INDEX,
+		    "WIDE ILOAD 1") +
+		    !pm_fault(cs, wstore, sizeof wstore, FAULT_LOCAL_INDEX,
+		    "WIDE ISTORE 1") +
+		    !pm_fault(cs, winc, sizeof winc, FAULT_LOCAL_INDEX,
+		    "WIDE IINC 1");
+		ok(bad == 0, "local index 1 of 1, narrow and WIDE, faults as "
+		    "at the ISA level (%d differ)", bad);
+	}
+
+	/* WIDE before every opcode of the ISA without a wide form. */
+	bad = 0;
+	for (int op = 0; op < 256; op++) {
+		uint8_t code[2] = { OP_WIDE, (uint8_t)op };
+
+		if (!md_known_op(op) || op == OP_ILOAD || op == OP_ISTORE ||
+		    op == OP_IINC)
+			continue;
+		snprintf(what, sizeof what, "WIDE 0x%02x", op);
+		bad += !pm_fault(cs, code, 2, FAULT_BAD_WIDE, what);
+	}
+	ok(bad == 0, "WIDE before each ISA opcode without a wide form faults "
+	    "as at the ISA level (%d differ)", bad);
+}
+
 int
 main(void)
 {
@@ -82,6 +173,7 @@ main(void)
 	mal_syms_free(&syms);
 
 	md_diff_samples(tap_ok, &md_pmic, &cs, faults);
+	fault_cases(&cs);
 	/* Switching, on samples that call methods, use WIDE, arrays,
 	 * globals and barriers. */
 	{
