@@ -18,7 +18,8 @@
 #   nothing may assume a value left in them by an earlier instruction (a
 #   switch from another level enters at any boundary).  G0 and G1 hold
 #   the frame cache (see "The frame cache"): only this level writes them
-#   and a core starts with both 0; the cache is checked against memory
+#   and a core starts, and enters this level from another, with both 0
+#   (pmic_enter in src/core/pmic-sim.c); the cache is checked against memory
 #   before a fault is reported, so a stale one costs time, not results.
 #
 # Timing (pmic.md): a memory operation completes in the cycle that starts
@@ -71,9 +72,7 @@
 # overflow, memory outside the map and running off the text.
 # Not detected as at the ISA level: a corrupted link pointer (frame
 # outside the stack region, ISA fault 15) shows as whatever the bad frame
-# leads to; after a switch from another level that replaced frames behind
-# this level's back, a fault may be found late (a stale cache is checked
-# only when a check fails); unknown opcodes on conditional fall-throughs.
+# leads to; unknown opcodes on conditional fall-throughs.
 #
 # ---- Unknown opcodes 0x01-0x11 -------------------------------------------
 #

@@ -239,6 +239,12 @@ pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
 
 	pmic_fetch(k, m, core);
 	c->mpc = (uint16_t)pmic_mbr_byte(c, 0);
+	/* microcode/pmic.pm keeps a cache of the frame in G0/G1; another
+	 * level may have called or returned since this level last ran, so
+	 * enter with the cache empty (0 fails every check, which then
+	 * rebuilds it from memory). */
+	k->g0 = 0;
+	k->g1 = 0;
 	k->entry = 1;
 	k->insn_pc = c->pc;
 	micro_load_tos(m, core);
