@@ -37,22 +37,32 @@
  * faster.
  *
  * Throughput (micdb bench --levels isa --workloads divergent,uniform
- * --cores 1048576, H200): divergent 1.8e10, uniform 6.7e10-7.2e10
- * instructions/s (8.5e9 and 2.6e10 before the parallel fold, the stop_at
- * poll per chunk and the register cap); without the records 2.0e10 and
- * 8.4e10.  The divergent figure is bound by idle lanes (SIMD efficiency
- * 0.13: most cores of divergent.jas finish early and 6.3 handler paths
- * run per warp-step), not by the records.
+ * --cores 1048576 --quick --no-ref, H200): divergent 2.6e10-2.9e10
+ * (the rebalanced divergent.jas: no idle lanes, SIMD efficiency 0.14,
+ * 7.2 handler paths per warp-step), uniform 6.3e10-6.9e10 instructions/s
+ * (without the records 3.2e10 and 7.6e10).  Those figures are mostly
+ * per-run() cost, not the kernel's: runs whose calibrated budget was half
+ * as many steps measured 1.7e10-1.9e10 and 2.0e10-3.7e10, and fitting
+ * time = steps x per-step + fixed over those budgets gives about 100 ms
+ * fixed per run() at a million cores and a kernel rate near 8e10
+ * divergent and 3e11 uniform (a fit over two points each: an estimate).
+ * What the fixed part is made of was not measured; the full context
+ * read-back is 25-35 ms of it ("step ms"), the others are the
+ * checkpoint buffers' first use and the K ramp from 64.  Measured without gain (no better than the noise, or worse):
+ * the word under the top kept in a register (more spills: 40 bytes),
+ * the push/pop stack accesses moved after the dispatch where a divergent
+ * warp is together again, I/O area pointers recomputed in their
+ * handlers, work-groups of 64 or 256, no register cap (5.4e10 uniform).
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
  * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
  * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0 or 1),
- * MICDB_DIV_CHUNK.
+ * MICDB_DIV_CHUNK, MICDB_ISA_TEXT32 (see the text fetch below).
  *
  * Cost per step: no 64-bit arithmetic (steps are 32-bit and relative to
- * the launch; the divergence masks are the one exception, up to 64
- * lanes), one decode word from a __constant table, stack words at a base
+ * the launch; the divergence masks, up to 64 lanes, and the shift of
+ * the text window are the exceptions), one decode word from a __constant table, stack words at a base
  * computed once per launch.
  */
 #include "memmap.h"
@@ -163,6 +173,32 @@ __constant uint op_info[256] = {
 #undef IJVM_OP
 };
 
+/*
+ * Text fetch.  MICDB_ISA_TEXT32: the instruction's bytes come from two
+ * aligned 32-bit loads (the host starts every program on a 4-byte
+ * boundary and pads the buffer's end), a 5-byte window from the PC, the
+ * longest instruction being WIDE IINC; otherwise one byte load each.
+ * The host sets it with the GPU layout: on an H200 it cut the spills of
+ * the 64-register build from 28 to 12 bytes (divergent 27.8e9 ->
+ * 29.0e9, uniform 67.3e9 -> 68.7e9 instructions/s, within the noise of
+ * one --quick run); on POCL the shifts cost more than the byte loads
+ * they save (uniform at 65,536 cores about 8% slower).
+ * TB(i) is the byte at pc + i, OB(k) operand byte k (after the opcode
+ * and a WIDE prefix).
+ */
+#ifndef MICDB_ISA_TEXT32
+#define MICDB_ISA_TEXT32 0
+#endif
+#if MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
+#define ISA_TEXT32 1
+#define TB(i) ((uint)(win >> (8 * (i))) & 0xFFu)
+#define OB(k) ((uint)(win >> (8 * (1 + wide + (k)))) & 0xFFu)
+#else
+#define ISA_TEXT32 0
+#define TB(i) ((uint)tx[pc + (i)])
+#define OB(k) ((uint)tx[opnd + (k)])
+#endif
+
 /* Stack word a of this core (a checked to lie in the region). */
 #if MICDB_STACK_INTERLEAVED
 #define S(a) stk[(uint)((a) - MM_STACK_BASE) * sstride]
@@ -170,6 +206,17 @@ __constant uint op_info[256] = {
 #define S(a) stk[(a) - MM_STACK_BASE]
 #endif
 
+
+/* Push x / pop one word: the stack and the cached top. */
+#define PUSH(x) do { \
+	const int x_ = (x); \
+	S(++nsp) = x_; \
+	tos = x_; \
+} while (0)
+#define POP1() do { \
+	nsp--; \
+	tos = S(nsp); \
+} while (0)
 
 /* The read-only buffers are restrict: they alias nothing the kernel
  * writes, which lets a GPU compiler load them through its read-only
@@ -191,7 +238,10 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	uint status = F(CTX_C_STATUS);
 	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
 	uint fault_op = F(CTX_C_FAULT_OP);
-	uint executed = 0, tos_dirty = 0;
+	uint tos_dirty = 0;
+#if ISA_TEXT32
+	__global const uint *tw = (__global const uint *)tx;
+#endif
 
 	LAUNCH_ACTIVATE;
 	/* The memory is authoritative (the host may have written the top
@@ -207,6 +257,9 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		LAUNCH_STEP_GATE;
 		do {
 			uint info, op, wide = 0, len, opnd;
+#if ISA_TEXT32
+			ulong win;
+#endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, b;
 			int flt = FAULT_NONE, io_stop = 0;
@@ -217,13 +270,22 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				flt = FAULT_PC_RANGE;
 				goto done;
 			}
-			op = tx[pc];
+#if ISA_TEXT32
+			{
+				const uint wi = (uint)pc >> 2;
+				const ulong w = (ulong)tw[wi + 1] << 32 |
+				    tw[wi];
+
+				win = w >> (8 * ((uint)pc & 3));
+			}
+#endif
+			op = TB(0);
 			if (op == OP_WIDE) {
 				if ((uint)pc + 1 >= tsize) {
 					flt = FAULT_PC_RANGE;
 					goto done;
 				}
-				op = tx[pc + 1];
+				op = TB(1);
 				if (op != OP_ILOAD && op != OP_ISTORE &&
 				    op != OP_IINC) {
 					flt = FAULT_BAD_WIDE;
@@ -286,9 +348,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			/* 8: the local index */
 			if (OI_LOCAL(info)) {
-				uint idx = wide ?
-				    (uint)tx[opnd] << 8 | tx[opnd + 1] :
-				    tx[opnd];
+				uint idx = wide ? OB(0) << 8 | OB(1) : OB(0);
 
 				if (nlocals <= 0 || idx >= (uint)nlocals) {
 					flt = FAULT_LOCAL_INDEX;
@@ -297,7 +357,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				lcl = lv + (int)idx;
 			}
 
-#define U16(k) ((uint)tx[opnd + (k)] << 8 | tx[opnd + (k) + 1])
+#define U16(k) (OB(k) << 8 | OB((k) + 1))
 #define S16(k) ((int)(short)U16(k))
 			/* 8-9: the handlers.  nsp/tos are the new SP and
 			 * top; nothing is committed before the end. */
@@ -307,9 +367,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			case H_NOP:
 				break;
 			case H_BIPUSH:
-				v = (int)(char)tx[opnd];
-				S(++nsp) = v;
-				tos = v;
+				PUSH((int)(char)OB(0));
 				break;
 			case H_LDC_W: {
 				uint idx = U16(0);
@@ -318,35 +376,29 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					flt = FAULT_CP_INDEX;
 					break;
 				}
-				v = cp[idx];
-				S(++nsp) = v;
-				tos = v;
+				PUSH(cp[idx]);
 				break;
 			}
 			case H_ILOAD:
-				v = S(lcl);
-				S(++nsp) = v;
-				tos = v;
+				PUSH(S(lcl));
 				break;
 			case H_ISTORE:
 				S(lcl) = tos;
-				nsp--;
-				tos = S(nsp);
+				POP1();
 				break;
 			case H_IINC:
 				/* the constant stays 8 bits after WIDE */
 				v = (int)((uint)S(lcl) +
-				    (uint)(int)(char)tx[opnd + 1 + wide]);
+				    (uint)(int)(char)OB(1 + wide));
 				S(lcl) = v;
 				if (lcl == nsp)
 					tos = v;
 				break;
 			case H_POP:
-				nsp--;
-				tos = S(nsp);
+				POP1();
 				break;
 			case H_DUP:
-				S(++nsp) = tos;
+				PUSH(tos);
 				break;
 			case H_SWAP:
 				v = S(nsp - 1);
@@ -371,8 +423,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			case H_IF1:
 				if (op == OP_IFEQ ? tos == 0 : tos < 0)
 					next = pc + S16(0);
-				nsp--;
-				tos = S(nsp);
+				POP1();
 				break;
 			case H_IF_ICMPEQ:
 				if (tos == S(nsp - 1))
@@ -384,14 +435,11 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				next = pc + S16(0);
 				break;
 			case H_GETSTATIC:
-				v = globals[U16(0)];
-				S(++nsp) = v;
-				tos = v;
+				PUSH(globals[U16(0)]);
 				break;
 			case H_PUTSTATIC:
 				globals[U16(0)] = tos;
-				nsp--;
-				tos = S(nsp);
+				POP1();
 				break;
 			case H_ATOMICADD:
 				v = atomic_add((volatile __global int *)
@@ -534,12 +582,10 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				break;
 			}
 			case H_COREID:
-				S(++nsp) = (int)c;
-				tos = (int)c;
+				PUSH((int)c);
 				break;
 			case H_NCORES:
-				S(++nsp) = (int)ncores;
-				tos = (int)ncores;
+				PUSH((int)ncores);
 				break;
 			case H_BARRIER:
 				status = ST_WAITING;
@@ -553,8 +599,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				} else {
 					v = 0;
 				}
-				S(++nsp) = v;
-				tos = v;
+				PUSH(v);
 				break;
 			case H_OUT:
 				if (out_len >= out_cap) {
@@ -562,8 +607,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					break;
 				}
 				outa[out_len++] = (uchar)tos;
-				nsp--;
-				tos = S(nsp);
+				POP1();
 				break;
 			case H_ERR:
 				flt = FAULT_ERR;
@@ -594,7 +638,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				tos_dirty = 1;
 			}
 done:
-			executed++;
+			/* steps run 1, 2, ... up to the one that stops the
+			 * core: last_step is also how many it executed */
 			last_step = s;
 			if (flt != FAULT_NONE) {
 				/* Registers stay as before the instruction. */
@@ -642,7 +687,7 @@ done:
 	F(CTX_C_FAULT) = fault;
 	F(CTX_C_FAULT_PC) = fault_pc;
 	F(CTX_C_FAULT_OP) = fault_op;
-	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, executed);
+	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, last_step);
 	LAUNCH_WRITE_STOPS;
 #undef F
 }

@@ -54,8 +54,10 @@
  * cuts are replayed), MICDB_OCL_IO_CAP=N (bytes of each I/O area),
  * MICDB_OCL_DIVERGENCE=0 (kernel without the records),
  * MICDB_OCL_NV_MAXRREG=N (register cap of the ISA kernel on NVIDIA, 0
- * none), and in ocl.c MICDB_OCL_OPTS (extra build options: kernel
- * variants, -cl-nv-verbose) with MICDB_OCL_BUILD_LOG=1 (print the log).
+ * none), MICDB_OCL_WG=N (work-group size target), and in ocl.c
+ * MICDB_OCL_OPTS (extra build options: kernel variants, -cl-nv-verbose)
+ * with MICDB_OCL_BUILD_LOG=1 (print the log) and MICDB_OCL_DUMP=FILE
+ * (the driver's binary: PTX on NVIDIA).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -1434,8 +1436,12 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 	/* Work-groups hold whole warps (the divergence records need
 	 * local memory per warp): about 128 work-items on a GPU for
 	 * occupancy, about 32 on a CPU, where POCL runs a group as loops
-	 * between barriers and larger groups measured slower. */
+	 * between barriers and larger groups measured slower (64 and
+	 * 256 on an H200 at a million cores: no better than 128). */
 	target = gpu_layout ? 128 : 32;
+	/* MICDB_OCL_WG=N: another target, for measuring */
+	if ((io = getenv("MICDB_OCL_WG")) != NULL && atoi(io) > 0)
+		target = (uint32_t)atoi(io);
 	g->wg = W * (W >= target ? 1 : target / W);
 	while (g->wg > maxwg && g->wg > W)
 		g->wg -= W;
@@ -1474,9 +1480,11 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	uint64_t text = 0;
 
 	geometry(cfg, gpu, max_wg ? max_wg : 1, sec_fields, &g);
+	/* text as upload_programs pads it */
+	text = 8;
 	for (size_t i = 0; i < nprogs; i++)
-		text += progs[i]->text_size + 4ull * progs[i]->cp_size +
-		    4ull * CTX_PROG_WORDS;
+		text += ((progs[i]->text_size + 3) & ~3ull) +
+		    4ull * progs[i]->cp_size + 4ull * CTX_PROG_WORDS;
 	need->ctx = g.ctx_bytes;
 	need->stacks = g.stack_bytes;
 	need->io = (uint64_t)cfg->ncores * (g.out_cap + g.in_cap + 1);
@@ -1574,11 +1582,16 @@ upload_programs(struct ocl_engine *o, char **cause)
 	uint32_t *pt;
 	int rc = -1;
 
+	/* Every program's text starts on a 4-byte boundary and 8 zero bytes
+	 * follow the last one: the ISA kernel fetches an instruction with
+	 * two aligned 32-bit loads (isa.cl, MICDB_ISA_TEXT32), which may
+	 * read past the end of a program but never past the buffer. */
 	for (size_t i = 0; i < m->nprogs; i++) {
-		tlen += m->progs[i]->text_size;
+		tlen += (m->progs[i]->text_size + 3) & ~(size_t)3;
 		cplen += m->progs[i]->cp_size;
 	}
-	text = xcalloc(tlen ? tlen : 1, 1);
+	tlen += 8;
+	text = xcalloc(tlen, 1);
 	cp = xcalloc(cplen ? cplen : 1, sizeof *cp);
 	pt = xcalloc(m->nprogs * CTX_PROG_WORDS, sizeof *pt);
 	tlen = cplen = 0;
@@ -1595,9 +1608,10 @@ upload_programs(struct ocl_engine *o, char **cause)
 			memcpy(text + tlen, p->text, p->text_size);
 		if (p->cp_size)
 			memcpy(cp + cplen, p->cp, p->cp_size * sizeof *cp);
-		tlen += p->text_size;
+		tlen += (p->text_size + 3) & ~(size_t)3;
 		cplen += p->cp_size;
 	}
+	tlen += 8;
 	if (mkbuf(o, &o->b_text, tlen, CL_MEM_READ_ONLY, cause) == 0 &&
 	    mkbuf(o, &o->b_cp, cplen * 4, CL_MEM_READ_ONLY, cause) == 0 &&
 	    mkbuf(o, &o->b_progs, m->nprogs * CTX_PROG_WORDS * 4,
@@ -1673,10 +1687,13 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	 * (for measuring what they cost). */
 	env = getenv("MICDB_OCL_DIVERGENCE");
 	nv_opts = nv_options(o, d);
+	/* MICDB_ISA_TEXT32 (word-wise text fetch, isa.cl) goes with the GPU
+	 * layout: it gains there and costs on a CPU */
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d%s", o->W,
-	    o->wg, o->interleaved, env != NULL && strcmp(env, "0") == 0 ? 0 :
-	    1, nv_opts);
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d "
+	    "-DMICDB_ISA_TEXT32=%d%s", o->W, o->wg, o->interleaved,
+	    env != NULL && strcmp(env, "0") == 0 ? 0 : 1, o->interleaved,
+	    nv_opts);
 	free(nv_opts);
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, opts, &o->prog,
 	    cause);
