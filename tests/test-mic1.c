@@ -952,11 +952,12 @@ test_unknown_opcodes(void)
 
 		if (ijvm_builtin((uint8_t)op) != NULL)
 			continue;
-		unknown++;
-		if (cs.word[op] != deflt) {
-			exposed++;
+		/* Main1 is at 0x02 (mic1.md): that opcode re-runs it */
+		if (op == 0x02)
 			continue;
-		}
+		unknown++;
+		if (cs.word[op] != deflt)
+			exposed++;
 		if (fix_init(&f, "a goto a\n", (const uint8_t[]){ (uint8_t)op,
 		    0, 0, 0 }, 4, 1) != 0)
 			continue;
@@ -971,10 +972,12 @@ test_unknown_opcodes(void)
 			faulted++;
 		fix_free(&f);
 	}
-	is_int(faulted, unknown - exposed, "every unknown opcode on a "
-	    ".default word faults \"unknown opcode\" at its PC");
-	ok(exposed <= 20, "only %d of %d unknown opcodes share a word with "
-	    "routine code (if false targets, Main1)", exposed, unknown);
+	/* A dispatch-table word that is also an if's false target tells a
+	 * dispatch from its if by a re-read (mic1.mal's header), so every
+	 * unknown opcode but 0x02 faults as at the ISA level. */
+	is_int(faulted, unknown, "every unknown opcode but 0x02 faults "
+	    "\"unknown opcode\" at its PC (%d of them on words shared with "
+	    "routine code)", exposed);
 }
 
 /* Random control stores on random registers: any word, any address,
