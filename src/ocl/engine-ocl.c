@@ -34,7 +34,8 @@
  *
  * Checkpoints: a device-side copy of the context, stacks, globals and
  * heap, with the host-side state that goes with it (step, output lengths,
- * input positions, a pending barrier release).  One is taken before the
+ * input positions, a pending barrier release).  Its buffers are allocated
+ * (and committed) when the engine is created.  One is taken before the
  * first launch of K > 1 of every run and refreshed when the launches
  * since the last one took more than CKPT_AGE seconds; one-step launches
  * never need one (a one-step launch cannot overshoot).  Output is
@@ -54,10 +55,21 @@
  * cuts are replayed), MICDB_OCL_IO_CAP=N (bytes of each I/O area),
  * MICDB_OCL_DIVERGENCE=0 (kernel without the records),
  * MICDB_OCL_NV_MAXRREG=N (register cap of the ISA kernel on NVIDIA, 0
- * none), MICDB_OCL_WG=N (work-group size target), and in ocl.c
+ * none), MICDB_OCL_WG=N (work-group size target), MICDB_OCL_TIMING=1
+ * (where each run() goes, one line on stderr), and in ocl.c
  * MICDB_OCL_OPTS (extra build options: kernel variants, -cl-nv-verbose)
  * with MICDB_OCL_BUILD_LOG=1 (print the log) and MICDB_OCL_DUMP=FILE
  * (the driver's binary: PTX on NVIDIA).
+ *
+ * Fixed cost per run() (round three, MICDB_OCL_TIMING=1, 1M cores, H200,
+ * a timed uniform run of 8,192 steps): kernel 63 ms, context read-back
+ * 2.6 ms (pinned; 52-68 ms pageable, first read of a fresh engine),
+ * conversion to struct core 13-14 ms, host loops (ref_count and the
+ * like over 1M struct core) ~10 ms, checkpoint copy 1.5 ms, allocation 0
+ * (was ~1 ms, now at creation).  The K ramp (64, 1024, then adapted)
+ * costs ~0.2 ms per extra launch only: a quiet launch reads back the
+ * header alone.  What is left of the fixed cost is host work over the
+ * million struct core, single-threaded.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -80,6 +92,24 @@
 #define K_GROW          16      /* most K grows by after one launch */
 #define K_START         64
 #define K_MAX           (1u << 22)
+
+/* Phases of a run() for MICDB_OCL_TIMING (see tmark). */
+enum {
+	T_TABLES,       /* breakpoint table and mask upload */
+	T_CKALLOC,      /* checkpoint buffers */
+	T_CKTAKE,       /* device-side copies into them */
+	T_KERNEL,       /* launch to header read-back */
+	T_FETCH,        /* context read-back */
+	T_CONV,         /* context to struct core */
+	T_DRAIN,        /* output areas */
+	T_RESTORE,      /* checkpoint restore */
+	T_NPHASES
+};
+
+static const char *const tm_names[T_NPHASES] = {
+	"tables", "ckpt-alloc", "ckpt-take", "kernel", "fetch", "convert",
+	"drain", "restore",
+};
 
 struct ocl_ckpt {
 	int		 valid;
@@ -125,8 +155,14 @@ struct ocl_engine {
 	 * host memory (CL_MEM_ALLOC_HOST_PTR) and hctx is it, mapped
 	 * (zero_copy): reading back copies nothing; hctx is valid only
 	 * while mapped, and is unmapped before anything on the queue
-	 * touches the buffer.  Elsewhere hctx is a malloc'd copy. */
+	 * touches the buffer.  Elsewhere hctx is a copy in pinned host
+	 * memory: b_host (CL_MEM_ALLOC_HOST_PTR), mapped for the engine's
+	 * life, so that reads and writes of the context are DMA at the
+	 * bus's speed; a pageable copy took 10 ms per read of a million
+	 * cores, and 50-70 ms for the first one, on an H200.  It is a
+	 * malloc'd copy only where the device cannot give pinned memory. */
 	uint32_t *hctx;
+	cl_mem	 b_host;
 	int	 zero_copy, mapped;
 	/* m->cores are behind the device: launches were quiet (see
 	 * CTX_H_NOTE) and nobody read the core blocks since; every run()
@@ -158,6 +194,11 @@ struct ocl_engine {
 
 	struct ocl_ckpt ck;
 	struct ocl_engine_stats stats;
+	/* MICDB_OCL_TIMING=1: where one run() goes, printed to stderr */
+	int	 timing;
+	double	 tm[T_NPHASES];
+	uint32_t tm_k[8];         /* the first launches' K */
+	size_t	 tm_nk;
 	struct ocl_warp_record *warps;
 	int	 warps_fresh;
 };
@@ -174,6 +215,18 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Charge the time since t0 to a phase.  The queue is drained first so
+ * that asynchronous copies are charged where they were enqueued: timing
+ * serialises what it measures, a little. */
+static void
+tmark(struct ocl_engine *o, int phase, double t0)
+{
+	if (!o->timing)
+		return;
+	(void)clFinish(o->q);
+	o->tm[phase] += now() - t0;
 }
 
 static int
@@ -478,11 +531,16 @@ ctx_to_cores(struct ocl_engine *o)
 static int
 sync_cores(struct ocl_engine *o, char **cause)
 {
+	double t0 = now();
+
 	if (!o->stale)
 		return 0;
 	if (ctx_fetch(o, cause) != 0)
 		return -1;
+	tmark(o, T_FETCH, t0);
+	t0 = now();
 	ctx_to_cores(o);
+	tmark(o, T_CONV, t0);
 	return 0;
 }
 
@@ -553,23 +611,38 @@ heap_bytes(const struct ocl_engine *o)
 	return (size_t)(o->m->cfg.heap_words ? o->m->cfg.heap_words : 1) * 4;
 }
 
-/* Allocate the checkpoint buffers once; 0 if that is impossible. */
+/*
+ * Allocate the checkpoint buffers once; 0 if that is impossible.  setup
+ * calls it, so that a run() does not pay for it: a driver that commits
+ * memory on first use (NVIDIA's) does so in the fill, which also turns a
+ * device too full for a checkpoint into "no checkpoint" (every launch
+ * one step) here rather than into a failed copy in the middle of a run.
+ */
 static int
 ckpt_alloc(struct ocl_engine *o)
 {
 	char *cause = NULL;
+	cl_mem *c[4] = { &o->c_ctx, &o->c_stacks, &o->c_globals, &o->c_heap };
+	size_t bytes[4] = { o->ctx_words * 4, o->stack_words_total * 4,
+	    MM_GLOBALS_WORDS * 4, heap_bytes(o) };
+	uint32_t zero = 0;
+	int ok = 1;
 
 	if (o->ckpt_ok != 0)
 		return o->ckpt_ok > 0;
-	if (mkbuf(o, &o->c_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE,
-	    &cause) != 0 ||
-	    mkbuf(o, &o->c_stacks, o->stack_words_total * 4,
-	    CL_MEM_READ_WRITE, &cause) != 0 ||
-	    mkbuf(o, &o->c_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
-	    &cause) != 0 ||
-	    mkbuf(o, &o->c_heap, heap_bytes(o), CL_MEM_READ_WRITE,
-	    &cause) != 0) {
+	for (size_t i = 0; i < 4 && ok; i++)
+		ok = mkbuf(o, c[i], bytes[i], CL_MEM_READ_WRITE, &cause) == 0 &&
+		    clEnqueueFillBuffer(o->q, *c[i], &zero, sizeof zero, 0,
+		    bytes[i], 0, NULL, NULL) == CL_SUCCESS;
+	if (ok)
+		ok = clFinish(o->q) == CL_SUCCESS;
+	if (!ok) {
 		free(cause);
+		for (size_t i = 0; i < 4; i++)
+			if (*c[i] != NULL) {
+				clReleaseMemObject(*c[i]);
+				*c[i] = NULL;
+			}
 		o->ckpt_ok = -1;
 		return 0;
 	}
@@ -589,6 +662,7 @@ static int
 ckpt_take(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
+	double t0 = now();
 
 	/* A micro-level program may write anywhere in the heap region,
 	 * above heap_top too: its checkpoints hold the whole heap. */
@@ -613,6 +687,7 @@ ckpt_take(struct ocl_engine *o, char **cause)
 	o->ck.age = 0;
 	o->ck.valid = 1;
 	o->stats.checkpoints++;
+	tmark(o, T_CKTAKE, t0);
 	return 0;
 }
 
@@ -621,6 +696,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
 	uint32_t top = m->heap_top, zero = 0;
+	double t0 = now();
 
 	if (ctx_close(o, cause) != 0 ||
 	    copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
@@ -655,6 +731,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 		for (uint32_t c = 0; c < o->ncores; c++)
 			if (m->cores[c].status == CORE_WAITING)
 				m->cores[c].status = CORE_RUNNING;
+	tmark(o, T_RESTORE, t0);
 	return 0;
 }
 
@@ -757,6 +834,9 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    1) * 4, h + CTX_H_STEPS, cause) != 0)
 		return -1;
 	t_kernel = now() - t0;
+	tmark(o, T_KERNEL, t0);
+	if (o->timing && o->tm_nk < sizeof o->tm_k / sizeof o->tm_k[0])
+		o->tm_k[o->tm_nk++] = K;
 	o->stats.launches++;
 	o->stats.launch_steps += K;
 	o->pending_release = 0;
@@ -766,12 +846,19 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (o->quiet) {
 		o->stale = 1;
 	} else {
+		double t1 = now();
+
 		if (ctx_fetch(o, cause) != 0)
 			return -1;
+		tmark(o, T_FETCH, t1);
+		t1 = now();
 		ctx_to_cores(o);
+		tmark(o, T_CONV, t1);
+		t1 = now();
+		if (drain_output(o, cause) != 0)
+			return -1;
+		tmark(o, T_DRAIN, t1);
 	}
-	if (!o->quiet && drain_output(o, cause) != 0)
-		return -1;
 	for (size_t i = 0; i < o->n_in_cores && !o->quiet; i++) {
 		uint32_t c = o->in_cores[i];
 		uint32_t used = CF(o, c, CTX_C_IN_POS);
@@ -931,7 +1018,11 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	int over;
 
 	if (K > 1 && (!o->ck.valid || o->ck.age >= CKPT_AGE)) {
-		if (!ckpt_alloc(o))
+		double t0 = now();
+		int ok = ckpt_alloc(o);
+
+		tmark(o, T_CKALLOC, t0);
+		if (!ok)
 			K = 1;
 		else if (ckpt_take(o, cause) != 0)
 			return -1;
@@ -1048,8 +1139,11 @@ run_launches(struct engine *e, const struct engine_run *r,
 		stop->reason = STOP_DONE;
 		return 0;
 	}
+	double t0 = now();
+
 	if (upload_run_tables(o, r, cause) != 0)
 		return -1;
+	tmark(o, T_TABLES, t0);
 	o->ck.valid = 0;	/* host edits since the last run */
 	faulted_before = sum.faulted;
 	while (stop->steps_run < r->max_steps) {
@@ -1102,16 +1196,42 @@ run_launches(struct engine *e, const struct engine_run *r,
 	return 0;
 }
 
+/* MICDB_OCL_TIMING=1: one line per run() on stderr, in ms; "other" is
+ * the host's own loops (stop checks, K choice). */
+static void
+timing_report(const struct ocl_engine *o, const struct engine_stop *stop,
+    double total)
+{
+	double sum = 0;
+
+	fprintf(stderr, "ocl-timing: run %.2f ms, %llu steps, %llu launches "
+	    "so far, K", total * 1e3, (unsigned long long)stop->steps_run,
+	    (unsigned long long)o->stats.launches);
+	for (size_t i = 0; i < o->tm_nk; i++)
+		fprintf(stderr, "%c%u", i ? ',' : ' ', o->tm_k[i]);
+	for (int i = 0; i < T_NPHASES; i++) {
+		fprintf(stderr, "; %s %.2f", tm_names[i], o->tm[i] * 1e3);
+		sum += o->tm[i];
+	}
+	fprintf(stderr, "; other %.2f\n", (total - sum) * 1e3);
+}
+
 /* Launches may leave m->cores behind; what run() returns never is. */
 static int
 ocl_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct ocl_engine *o = e->impl;
+	double t0 = now();
+	int rc;
 
-	if (run_launches(e, r, stop, cause) != 0)
-		return -1;
-	return sync_cores(o, cause);
+	memset(o->tm, 0, sizeof o->tm);
+	o->tm_nk = 0;
+	rc = run_launches(e, r, stop, cause) != 0 ? -1 :
+	    sync_cores(o, cause);
+	if (o->timing)
+		timing_report(o, stop, now() - t0);
+	return rc;
 }
 
 /* ---- memory ----------------------------------------------------------- */
@@ -1345,6 +1465,14 @@ release_all(struct ocl_engine *o)
 		&o->b_side,
 	};
 
+	if (o->b_host != NULL) {
+		if (o->hctx != NULL)
+			(void)clEnqueueUnmapMemObject(o->q, o->b_host, o->hctx,
+			    0, NULL, NULL);
+		(void)clFinish(o->q);
+		clReleaseMemObject(o->b_host);
+		o->hctx = NULL;
+	}
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		if (*bufs[i] != NULL) {
 			if (bufs[i] == &o->b_ctx && o->mapped)
@@ -1361,7 +1489,7 @@ release_all(struct ocl_engine *o)
 	if (o->cl != NULL)
 		clReleaseContext(o->cl);
 	free(o->devname);
-	if (!o->zero_copy)
+	if (!o->zero_copy && o->b_host == NULL)
 		free(o->hctx);
 	free(o->seen);
 	free(o->bp_words);
@@ -1659,6 +1787,34 @@ nv_options(const struct ocl_engine *o, const struct ocl_device *d)
 	return xasprintf(" -cl-nv-maxrregcount=%ld", cap);
 }
 
+/*
+ * The host copy of the context on a device that is not zero-copy:
+ * pinned where the device can give it (see hctx), zeroed, which also
+ * faults its pages in now rather than in the first read-back.
+ */
+static int
+host_copy(struct ocl_engine *o)
+{
+	cl_int err;
+	void *p;
+
+	o->b_host = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+	    CL_MEM_ALLOC_HOST_PTR, o->ctx_words * 4, NULL, &err);
+	if (err == CL_SUCCESS) {
+		p = clEnqueueMapBuffer(o->q, o->b_host, CL_TRUE, CL_MAP_READ |
+		    CL_MAP_WRITE, 0, o->ctx_words * 4, 0, NULL, NULL, &err);
+		if (err == CL_SUCCESS) {
+			o->hctx = p;
+			memset(o->hctx, 0, o->ctx_words * 4);
+			return 0;
+		}
+		clReleaseMemObject(o->b_host);
+	}
+	o->b_host = NULL;
+	o->hctx = calloc(o->ctx_words, 4);
+	return o->hctx != NULL ? 0 : -1;
+}
+
 static int
 setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
@@ -1742,7 +1898,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		if (ctx_open(o, cause) != 0)
 			return -1;
 		memset(o->hctx, 0, o->ctx_words * 4);
-	} else if ((o->hctx = calloc(o->ctx_words, 4)) == NULL) {
+	} else if (host_copy(o) != 0) {
 		*cause = xasprintf("not enough host memory for the context of "
 		    "%u cores: lower --cores", o->ncores);
 		return -1;
@@ -1810,7 +1966,11 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		    "areas of %u cores: lower --cores", o->ncores);
 		return -1;
 	}
+	/* the checkpoint's buffers are set-up, not part of a run */
+	(void)ckpt_alloc(o);
 	o->k_adapt = K_START;
+	o->timing = (env = getenv("MICDB_OCL_TIMING")) != NULL &&
+	    strcmp(env, "1") == 0;
 	/* Testing: cores ignore the stop word, so most cuts need a replay. */
 	o->drift = (env = getenv("MICDB_OCL_DRIFT")) != NULL &&
 	    strcmp(env, "1") == 0;
