@@ -1412,3 +1412,30 @@ odiff_micro_divergence(const struct odiff_level *lv, const char *top,
 	machine_free(&m);
 	program_free(&prog);
 }
+
+void
+odiff_micro_divergence_suite(const struct odiff_level *lv, const char *top,
+    unsigned max_k)
+{
+	odiff_micro_divergence(lv, top, "programs/bench/divergent.jas", 100,
+	    32, 30000, 100000, max_k);
+	odiff_micro_divergence(lv, top, "programs/bench/uniform.jas", 64, 32,
+	    30000, 7, max_k);
+	odiff_micro_divergence(lv, top, "programs/collatz.jas", 50, 7, 30000,
+	    100000, max_k);
+}
+
+size_t
+odiff_micro_mpc_bps(void *ctx, struct engine_bp *bps, const uint8_t *odd)
+{
+	(void)ctx;
+	bps[0].id = 10;
+	bps[0].pc = 0xA7;	/* GOTO */
+	bps[0].cores = NULL;
+	bps[0].on = ENGINE_BP_ON_MPC;
+	bps[1].id = 11;
+	bps[1].pc = 0x60;	/* IADD */
+	bps[1].cores = odd;
+	bps[1].on = ENGINE_BP_ON_MPC;
+	return 2;
+}

@@ -139,5 +139,13 @@ char	*odiff_path(const char *top, const char *file);
 void	 odiff_micro_divergence(const struct odiff_level *lv, const char *top,
 	    const char *file, uint32_t ncores, uint32_t W, uint64_t nsteps,
 	    uint64_t k, unsigned max_k);
+/* The same on the micro levels' three subjects (divergent and uniform
+ * bench workloads, collatz with warps of 7). */
+void	 odiff_micro_divergence_suite(const struct odiff_level *lv,
+	    const char *top, unsigned max_k);
+/* extra_bps of a micro level: MPC breakpoints on the dispatch words of
+ * GOTO and of IADD (the latter on odd cores). */
+size_t	 odiff_micro_mpc_bps(void *ctx, struct engine_bp *bps,
+	    const uint8_t *odd);
 
 #endif

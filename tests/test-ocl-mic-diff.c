@@ -90,23 +90,6 @@ mic_cmp_side(void *ctx, struct engine *golden, struct engine *kernel,
 	return 1;
 }
 
-/* MPC breakpoints on the microcode of GOTO and of IADD (the latter on odd
- * cores). */
-static size_t
-mic_extra_bps(void *ctx, struct engine_bp *bps, const uint8_t *odd)
-{
-	(void)ctx;
-	bps[0].id = 10;
-	bps[0].pc = 0xA7;	/* GOTO */
-	bps[0].cores = NULL;
-	bps[0].on = ENGINE_BP_ON_MPC;
-	bps[1].id = 11;
-	bps[1].pc = 0x60;	/* IADD */
-	bps[1].cores = odd;
-	bps[1].on = ENGINE_BP_ON_MPC;
-	return 2;
-}
-
 /* ---- divergence records ---------------------------------------------- */
 
 /* Every step counted has k 1 or 2: the branch-free cycle, and the slow
@@ -114,14 +97,7 @@ mic_extra_bps(void *ctx, struct engine_bp *bps, const uint8_t *odd)
 static void
 mic_divergence(void *ctx, const char *top)
 {
-	const struct odiff_level *lv = ((struct mic_test *)ctx)->lv;
-
-	odiff_micro_divergence(lv, top, "programs/bench/divergent.jas", 100,
-	    32, 30000, 100000, 2);
-	odiff_micro_divergence(lv, top, "programs/bench/uniform.jas", 64, 32,
-	    30000, 7, 2);
-	odiff_micro_divergence(lv, top, "programs/collatz.jas", 50, 7, 30000,
-	    100000, 2);
+	odiff_micro_divergence_suite(((struct mic_test *)ctx)->lv, top, 2);
 }
 
 int
@@ -136,7 +112,7 @@ main(int argc, char **argv)
 		.set_steps_per_launch = engine_ocl_mic_set_steps_per_launch,
 		.stats = engine_ocl_mic_stats,
 		.cmp_side = mic_cmp_side,
-		.extra_bps = mic_extra_bps,
+		.extra_bps = odiff_micro_mpc_bps,
 		.extra_tests = mic_divergence,
 		.ctx = &t,
 	};

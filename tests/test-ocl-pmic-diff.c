@@ -92,23 +92,6 @@ pmic_cmp_side(void *ctx, struct engine *golden, struct engine *kernel,
 	return 1;
 }
 
-/* MPC breakpoints on the dispatch words of GOTO and of IADD (the latter
- * on odd cores): PMIC dispatches straight to the opcode's word. */
-static size_t
-pmic_extra_bps(void *ctx, struct engine_bp *bps, const uint8_t *odd)
-{
-	(void)ctx;
-	bps[0].id = 10;
-	bps[0].pc = 0xA7;	/* GOTO */
-	bps[0].cores = NULL;
-	bps[0].on = ENGINE_BP_ON_MPC;
-	bps[1].id = 11;
-	bps[1].pc = 0x60;	/* IADD */
-	bps[1].cores = odd;
-	bps[1].on = ENGINE_BP_ON_MPC;
-	return 2;
-}
-
 /* ---- divergence records ---------------------------------------------- */
 
 /* A PMIC step has no bound on its paths: the three units' memory
@@ -116,14 +99,7 @@ pmic_extra_bps(void *ctx, struct engine_bp *bps, const uint8_t *odd)
 static void
 pmic_divergence(void *ctx, const char *top)
 {
-	const struct odiff_level *lv = ((struct pmic_test *)ctx)->lv;
-
-	odiff_micro_divergence(lv, top, "programs/bench/divergent.jas", 100,
-	    32, 30000, 100000, 0);
-	odiff_micro_divergence(lv, top, "programs/bench/uniform.jas", 64, 32,
-	    30000, 7, 0);
-	odiff_micro_divergence(lv, top, "programs/collatz.jas", 50, 7, 30000,
-	    100000, 0);
+	odiff_micro_divergence_suite(((struct pmic_test *)ctx)->lv, top, 0);
 }
 
 int
@@ -138,7 +114,7 @@ main(int argc, char **argv)
 		.set_steps_per_launch = engine_ocl_set_steps_per_launch,
 		.stats = engine_ocl_stats,
 		.cmp_side = pmic_cmp_side,
-		.extra_bps = pmic_extra_bps,
+		.extra_bps = odiff_micro_mpc_bps,
 		.extra_tests = pmic_divergence,
 		.ctx = &t,
 	};
