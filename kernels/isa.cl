@@ -102,73 +102,133 @@ enum {
 #define ISLOCAL_STOP   0
 
 /*
- * The kernel's handlers: the arms of the dispatch switch below.  k of the
- * divergence records counts these, so merged opcodes (the four ALU
- * operations, IFEQ/IFLT, NOP/GC) count once: that is what the kernel runs.
- * Every opcode of the .def needs a HANDLER_ line (a new opcode without one
- * does not compile, which is the point).  H_DECODE is the path of a core
- * that faults before dispatch.
+ * MICDB_ISA_PRED: the frequent simple opcodes (H_COMMON below) run as one
+ * branch-free handler group instead of one switch arm each, so that a
+ * warp whose lanes sit at different opcodes runs them in one pass.  The
+ * host does not pass it: it follows the GPU layout (MICDB_ISA_TEXT32),
+ * where it pays; MICDB_OCL_OPTS=-DMICDB_ISA_PRED=0|1 overrides it for
+ * measuring.  MICDB_ISA_LDECODE=1 reads the decode table from a __local
+ * copy instead of __constant memory (see the header comment).
+ */
+#ifndef MICDB_ISA_TEXT32
+#define MICDB_ISA_TEXT32 0
+#endif
+#ifndef MICDB_ISA_PRED
+#define MICDB_ISA_PRED MICDB_ISA_TEXT32
+#endif
+#ifndef MICDB_ISA_SELCHECK
+#define MICDB_ISA_SELCHECK MICDB_ISA_PRED
+#endif
+#ifndef MICDB_ISA_LDECODE
+#define MICDB_ISA_LDECODE 0
+#endif
+
+/*
+ * The kernel's handlers: the arms of the dispatch switch below, and
+ * H_COMMON, the predicated group.  k of the divergence records counts
+ * these, so merged opcodes count once: that is what the kernel runs.
+ * With MICDB_ISA_PRED the opcodes of H_COMMON are one handler; without
+ * it the four ALU operations, IFEQ/IFLT and NOP/GC share an arm each.
+ * H_DECODE is the path of a core that faults before dispatch.
  */
 enum {
 	H_DECODE, H_NOP, H_BIPUSH, H_LDC_W, H_ILOAD, H_ISTORE, H_IINC, H_POP,
 	H_DUP, H_SWAP, H_ALU, H_IF1, H_IF_ICMPEQ, H_GOTO, H_IRETURN,
 	H_GETSTATIC, H_PUTSTATIC, H_ATOMICADD, H_INVOKE, H_NEWARRAY,
 	H_IALOAD, H_IASTORE, H_COREID, H_NCORES, H_BARRIER, H_IN, H_OUT,
-	H_ERR, H_HALT,
+	H_ERR, H_HALT, H_COMMON,
 	H_COUNT,               /* at most 32: k is counted in a 32-bit mask */
 	H_NONE = 0xFF          /* lane did not run this step */
 };
-#define HANDLER_NOP           H_NOP
-#define HANDLER_GC            H_NOP
-#define HANDLER_BIPUSH        H_BIPUSH
-#define HANDLER_LDC_W         H_LDC_W
-#define HANDLER_ILOAD         H_ILOAD
-#define HANDLER_ISTORE        H_ISTORE
-#define HANDLER_IINC          H_IINC
-#define HANDLER_POP           H_POP
-#define HANDLER_DUP           H_DUP
-#define HANDLER_SWAP          H_SWAP
-#define HANDLER_IADD          H_ALU
-#define HANDLER_ISUB          H_ALU
-#define HANDLER_IAND          H_ALU
-#define HANDLER_IOR           H_ALU
-#define HANDLER_IFEQ          H_IF1
-#define HANDLER_IFLT          H_IF1
-#define HANDLER_IF_ICMPEQ     H_IF_ICMPEQ
-#define HANDLER_GOTO          H_GOTO
-#define HANDLER_IRETURN       H_IRETURN
-#define HANDLER_GETSTATIC     H_GETSTATIC
-#define HANDLER_PUTSTATIC     H_PUTSTATIC
-#define HANDLER_ATOMICADD     H_ATOMICADD
-#define HANDLER_INVOKEVIRTUAL H_INVOKE
-#define HANDLER_WIDE          H_DECODE   /* a prefix, never dispatched */
-#define HANDLER_NEWARRAY      H_NEWARRAY
-#define HANDLER_IALOAD        H_IALOAD
-#define HANDLER_IASTORE       H_IASTORE
-#define HANDLER_COREID        H_COREID
-#define HANDLER_NCORES        H_NCORES
-#define HANDLER_BARRIER       H_BARRIER
-#define HANDLER_IN            H_IN
-#define HANDLER_OUT           H_OUT
-#define HANDLER_ERR           H_ERR
-#define HANDLER_HALT          H_HALT
+
+/*
+ * What an H_COMMON opcode does, as fields of its decode word (pops and
+ * pushes come from the .def: SP moves by pushes - pops, a pop-only
+ * opcode's new top is the word below, IF_ICMPEQ's the one below that):
+ *   A_  the one memory operand it loads (besides the word below the top)
+ *   R_  the value it writes on the new top, when it pushes
+ *   X_  the one other word it writes, and with what
+ *   ALU_ the operation of R_ALU (word below op top)
+ *   C_  its branch condition (taken: PC + the signed 16-bit operand)
+ */
+enum { A_NONE, A_CP, A_LOCAL, A_GLOBAL, A_BELOW2 };
+enum { R_NONE, R_IMM8, R_A, R_TOS, R_B, R_ALU };
+enum { X_NONE, X_LOCAL_TOS, X_LOCAL_INC, X_BELOW_TOS, X_GLOBAL_TOS };
+enum { ALU_ADD, ALU_SUB, ALU_AND, ALU_OR };
+enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
+
+#if MICDB_ISA_PRED
+#define HC(h) H_COMMON
+#else
+#define HC(h) (h)
+#endif
+/* A common opcode: its switch arm h (without MICDB_ISA_PRED) and its
+ * fields; a rare one: its arm. */
+#define CM(h, a, r, x, alu, cond) \
+	((uint)HC(h) << 9 | (uint)(a) << 14 | (uint)(r) << 17 | \
+	 (uint)(x) << 20 | (uint)(alu) << 23 | (uint)(cond) << 25)
+#define RARE(h) ((uint)(h) << 9)
+
+/* Every opcode of the .def needs a DEC_ line (a new opcode without one
+ * does not compile, which is the point). */
+#define DEC_NOP       CM(H_NOP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
+#define DEC_GC        CM(H_NOP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
+#define DEC_BIPUSH    CM(H_BIPUSH, A_NONE, R_IMM8, X_NONE, 0, C_NEVER)
+#define DEC_LDC_W     CM(H_LDC_W, A_CP, R_A, X_NONE, 0, C_NEVER)
+#define DEC_ILOAD     CM(H_ILOAD, A_LOCAL, R_A, X_NONE, 0, C_NEVER)
+#define DEC_ISTORE    CM(H_ISTORE, A_NONE, R_NONE, X_LOCAL_TOS, 0, C_NEVER)
+#define DEC_IINC      CM(H_IINC, A_LOCAL, R_NONE, X_LOCAL_INC, 0, C_NEVER)
+#define DEC_POP       CM(H_POP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
+#define DEC_DUP       CM(H_DUP, A_NONE, R_TOS, X_NONE, 0, C_NEVER)
+#define DEC_SWAP      CM(H_SWAP, A_NONE, R_B, X_BELOW_TOS, 0, C_NEVER)
+#define DEC_IADD      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_ADD, C_NEVER)
+#define DEC_ISUB      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_SUB, C_NEVER)
+#define DEC_IAND      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_AND, C_NEVER)
+#define DEC_IOR       CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_OR, C_NEVER)
+#define DEC_IFEQ      CM(H_IF1, A_NONE, R_NONE, X_NONE, 0, C_EQ0)
+#define DEC_IFLT      CM(H_IF1, A_NONE, R_NONE, X_NONE, 0, C_LT0)
+#define DEC_IF_ICMPEQ CM(H_IF_ICMPEQ, A_BELOW2, R_NONE, X_NONE, 0, C_EQ)
+#define DEC_GOTO      CM(H_GOTO, A_NONE, R_NONE, X_NONE, 0, C_ALWAYS)
+#define DEC_GETSTATIC CM(H_GETSTATIC, A_GLOBAL, R_A, X_NONE, 0, C_NEVER)
+#define DEC_PUTSTATIC CM(H_PUTSTATIC, A_NONE, R_NONE, X_GLOBAL_TOS, 0, \
+	C_NEVER)
+#define DEC_IRETURN       RARE(H_IRETURN)
+#define DEC_ATOMICADD     RARE(H_ATOMICADD)
+#define DEC_INVOKEVIRTUAL RARE(H_INVOKE)
+#define DEC_WIDE          RARE(H_DECODE)   /* a prefix, never dispatched */
+#define DEC_NEWARRAY      RARE(H_NEWARRAY)
+#define DEC_IALOAD        RARE(H_IALOAD)
+#define DEC_IASTORE       RARE(H_IASTORE)
+#define DEC_COREID        RARE(H_COREID)
+#define DEC_NCORES        RARE(H_NCORES)
+#define DEC_BARRIER       RARE(H_BARRIER)
+#define DEC_IN            RARE(H_IN)
+#define DEC_OUT           RARE(H_OUT)
+#define DEC_ERR           RARE(H_ERR)
+#define DEC_HALT          RARE(H_HALT)
 
 /* Decode word per opcode: known, length, pops, pushes, names a local,
- * handler.  Zero for an opcode the .def does not have. */
+ * handler, the H_COMMON fields.  Zero for an opcode the .def does not
+ * have. */
 #define OI_KNOWN(i)   ((i) & 1u)
 #define OI_LEN(i)     (((i) >> 1) & 7u)
 #define OI_POPS(i)    ((int)(((i) >> 4) & 3u))
 #define OI_PUSHES(i)  ((int)(((i) >> 6) & 3u))
 #define OI_LOCAL(i)   (((i) >> 8) & 1u)
-#define OI_HANDLER(i) ((i) >> 9)
-#define OI(len, pops, pushes, names_local, h) \
+#define OI_HANDLER(i) (((i) >> 9) & 31u)
+#define OI_A(i)       (((i) >> 14) & 7u)
+#define OI_R(i)       (((i) >> 17) & 7u)
+#define OI_X(i)       (((i) >> 20) & 7u)
+#define OI_ALU(i)     (((i) >> 23) & 3u)
+#define OI_COND(i)    (((i) >> 25) & 7u)
+#define OI(len, pops, pushes, names_local, dec) \
 	(1u | (uint)(len) << 1 | (uint)(pops) << 4 | (uint)(pushes) << 6 | \
-	 (uint)(names_local) << 8 | (uint)(h) << 9)
+	 (uint)(names_local) << 8 | (dec))
 
 __constant uint op_info[256] = {
 #define IJVM_OP(sym, code, k1, k2, npops, npushes, klass, desc) \
 	[code] = OI(1 + OPSZ_##k1 + OPSZ_##k2, npops, npushes, \
-	    ISLOCAL_##klass, HANDLER_##sym),
+	    ISLOCAL_##klass, DEC_##sym),
 #include "ijvm-ops.def"
 #undef IJVM_OP
 };
@@ -186,16 +246,13 @@ __constant uint op_info[256] = {
  * TB(i) is the byte at pc + i, OB(k) operand byte k (after the opcode
  * and a WIDE prefix).
  */
-#ifndef MICDB_ISA_TEXT32
-#define MICDB_ISA_TEXT32 0
-#endif
 #if MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
 #define ISA_TEXT32 1
 #define TB(i) ((uint)(win >> (8 * (i))) & 0xFFu)
 #define OB(k) ((uint)(win >> (8 * (1 + wide + (k)))) & 0xFFu)
 #else
 #define ISA_TEXT32 0
-#define TB(i) ((uint)tx[pc + (i)])
+#define TB(i) ((uint)tx[pcf + (i)])
 #define OB(k) ((uint)tx[opnd + (k)])
 #endif
 
@@ -250,26 +307,101 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	if (active && sp >= MM_STACK_BASE && sp <= end)
 		tos = S(sp);
 
+#if MICDB_ISA_LDECODE
+	__local uint l_info[256];
+
+	for (uint i = (uint)get_local_id(0); i < 256;
+	    i += (uint)get_local_size(0))
+		l_info[i] = op_info[i];
+	barrier(CLK_LOCAL_MEM_FENCE);
+#define LOAD_INFO(o_) l_info[o_]
+#else
+#define LOAD_INFO(o_) op_info[o_]
+#endif
+
 	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;
 
 		LAUNCH_STEP_GATE;
 		do {
-			uint info, op, wide = 0, len, opnd;
+			uint info, op, wide = 0, len, opnd, pcf;
 #if ISA_TEXT32
 			ulong win;
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
-			int next, nsp, v, a, b;
+			int next, nsp, v, a, link = 0;
 			int flt = FAULT_NONE, io_stop = 0;
 
 			hid = H_DECODE;
+#if MICDB_ISA_SELCHECK
+			/* 1-8, the checks before dispatch, as one chain of
+			 * selects in ref.c's order and one branch: a value
+			 * that an earlier failed check makes meaningless
+			 * (the opcode at a PC out of range, the link of a
+			 * bad LV) is only computed from addresses clamped
+			 * into the buffers, and its check never decides. */
+			uint idx;
+			int needf, inmain, lv_ok;
+
+			pcf = (uint)pc < tsize ? (uint)pc : 0u;
+#if ISA_TEXT32
+			{
+				const uint wi = pcf >> 2;
+				const ulong w = (ulong)tw[wi + 1] << 32 |
+				    tw[wi];
+
+				win = w >> (8 * (pcf & 3));
+			}
+#endif
+			op = TB(0);
+			if (op == OP_WIDE) {
+				/* the buffer's padding holds pc + 1 */
+				op = TB(1);
+				wide = 1;
+			}
+			info = LOAD_INFO(op);
+			len = OI_LEN(info) + 2 * wide;
+			opnd = pcf + 1 + wide;
+			next = pc + (int)len;
+			pops = OI_POPS(info);
+			pushes = OI_PUSHES(info);
+			needf = pops > 0 || OI_LOCAL(info);
+			inmain = lv == MM_STACK_BASE;
+			lv_ok = lv >= MM_STACK_BASE && lv <= end;
+			if (needf && !inmain && lv_ok)
+				link = S(lv);
+			flr = inmain ? MM_STACK_BASE + main_nl - 1 : link + 1;
+			nlocals = inmain ? main_nl : link - lv;
+			idx = wide ? OB(0) << 8 | OB(1) : OB(0);
+			lcl = lv + (int)idx;
+			flt = (uint)pc >= tsize ? FAULT_PC_RANGE :
+			    wide && (uint)pc + 1 >= tsize ? FAULT_PC_RANGE :
+			    wide && op != OP_ILOAD && op != OP_ISTORE &&
+			    op != OP_IINC ? FAULT_BAD_WIDE :
+			    !OI_KNOWN(info) ? FAULT_BAD_OPCODE :
+			    (uint)pc + len > tsize ? FAULT_PC_RANGE :
+			    /* an SP outside: see above */
+			    sp < MM_STACK_BASE || sp > end ?
+			    FAULT_STACK_ACCESS :
+			    op == OP_IRETURN && inmain ? FAULT_RETURN_MAIN :
+			    needf && !inmain && (!lv_ok ||
+			    link < MM_STACK_BASE || link > end - 1) ?
+			    FAULT_STACK_ACCESS :
+			    needf && sp - pops < flr ? FAULT_STACK_UNDERFLOW :
+			    sp - pops + pushes > end ? FAULT_STACK_OVERFLOW :
+			    OI_LOCAL(info) && (nlocals <= 0 ||
+			    idx >= (uint)nlocals) ? FAULT_LOCAL_INDEX :
+			    FAULT_NONE;
+			if (flt != FAULT_NONE)
+				goto done;
+#else
 			/* 1-3: decode */
 			if ((uint)pc >= tsize) {
 				flt = FAULT_PC_RANGE;
 				goto done;
 			}
+			pcf = (uint)pc;
 #if ISA_TEXT32
 			{
 				const uint wi = (uint)pc >> 2;
@@ -293,7 +425,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				wide = 1;
 			}
-			info = op_info[op];
+			info = LOAD_INFO(op);
 			if (!OI_KNOWN(info)) {
 				flt = FAULT_BAD_OPCODE;
 				goto done;
@@ -322,8 +454,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					flr = MM_STACK_BASE + main_nl - 1;
 					nlocals = main_nl;
 				} else {
-					int link;
-
 					if (lv < MM_STACK_BASE || lv > end) {
 						flt = FAULT_STACK_ACCESS;
 						goto done;
@@ -356,6 +486,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				lcl = lv + (int)idx;
 			}
+#endif
 
 #define U16(k) (OB(k) << 8 | OB((k) + 1))
 #define S16(k) ((int)(short)U16(k))
@@ -363,7 +494,70 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * top; nothing is committed before the end. */
 			hid = OI_HANDLER(info);
 			nsp = sp;
+#if MICDB_ISA_PRED
+			if (hid == H_COMMON) {
+				/* Every lane computes every field's value
+				 * and selects; one load of a memory operand
+				 * (pointer selected), one of the word below
+				 * the top, at most two stores. */
+				const uint ka = OI_A(info), kr = OI_R(info);
+				const uint kx = OI_X(info), kc = OI_COND(info);
+				const uint alu = OI_ALU(info);
+				const uint u = U16(0);
+				const int cpbad = ka == A_CP && u >= cpsize;
+				const int stka = ka == A_LOCAL ||
+				    ka == A_BELOW2;
+				const int sa = ka == A_LOCAL ? lcl : sp - 2;
+				__global const int *pa = stka ?
+				    (__global const int *)&S(sa) :
+				    ka == A_CP && !cpbad ? cp + u :
+				    (__global const int *)globals + u;
+				const int xl = kx == X_LOCAL_TOS ||
+				    kx == X_LOCAL_INC;
+				__global int *px = xl ? &S(lcl) :
+				    kx == X_BELOW_TOS ? &S(sp - 1) : globals + u;
+				int va = 0, vb = 0, r, vx, ntos;
+				int taken;
+
+				if (ka != A_NONE)
+					va = *pa;
+				/* a pop-only opcode's new top too */
+				if (pops == 2 || (pops == 1 && pushes == 0))
+					vb = S(sp - 1);
+				v = alu == ALU_ADD ? (int)((uint)vb + (uint)tos) :
+				    alu == ALU_SUB ? (int)((uint)vb - (uint)tos) :
+				    alu == ALU_AND ? vb & tos : vb | tos;
+				r = kr == R_IMM8 ? (int)(char)OB(0) :
+				    kr == R_A ? va : kr == R_TOS ? tos :
+				    kr == R_B ? vb : v;
+				/* the constant stays 8 bits after WIDE */
+				vx = kx == X_LOCAL_INC ? (int)((uint)va +
+				    (uint)(int)(char)OB(1 + wide)) : tos;
+				taken = kc == C_ALWAYS ||
+				    (kc == C_EQ0 && tos == 0) ||
+				    (kc == C_LT0 && tos < 0) ||
+				    (kc == C_EQ && tos == vb);
+				nsp = sp + pushes - pops;
+				ntos = pushes > 0 ? r : pops == 0 ? tos :
+				    pops == 2 ? va : vb;
+				/* a local that is the new top word */
+				if (xl && lcl == nsp)
+					ntos = vx;
+				if (cpbad) {
+					flt = FAULT_CP_INDEX;
+				} else {
+					if (pushes > 0)
+						S(nsp) = r;
+					if (kx != X_NONE)
+						*px = vx;
+					tos = ntos;
+					if (taken)
+						next = pc + (int)(short)u;
+				}
+			} else
+#endif
 			switch (hid) {
+#if !MICDB_ISA_PRED
 			case H_NOP:
 				break;
 			case H_BIPUSH:
@@ -406,9 +600,10 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				S(nsp) = v;
 				tos = v;
 				break;
-			case H_ALU:
+			case H_ALU: {
+				int b = S(nsp - 1);
+
 				a = tos;
-				b = S(nsp - 1);
 				if (op == OP_IADD)
 					v = (int)((uint)b + (uint)a);
 				else if (op == OP_ISUB)
@@ -420,6 +615,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				S(--nsp) = v;
 				tos = v;
 				break;
+			}
 			case H_IF1:
 				if (op == OP_IFEQ ? tos == 0 : tos < 0)
 					next = pc + S16(0);
@@ -441,6 +637,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				globals[U16(0)] = tos;
 				POP1();
 				break;
+#endif
 			case H_ATOMICADD:
 				v = atomic_add((volatile __global int *)
 				    &globals[U16(0)], tos);
