@@ -244,12 +244,14 @@ __constant uint op_info[256] = {
  * one --quick run); on POCL the shifts cost more than the byte loads
  * they save (uniform at 65,536 cores about 8% slower).
  * TB(i) is the byte at pc + i, OB(k) operand byte k (after the opcode
- * and a WIDE prefix).
+ * and a WIDE prefix), with TEXT32 from ow, the 32-bit word of operand
+ * bytes shifted out of the window once (one 64-bit shift, not one per
+ * byte).
  */
 #if MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
 #define ISA_TEXT32 1
 #define TB(i) ((uint)(win >> (8 * (i))) & 0xFFu)
-#define OB(k) ((uint)(win >> (8 * (1 + wide + (k)))) & 0xFFu)
+#define OB(k) ((ow >> (8 * (k))) & 0xFFu)
 #else
 #define ISA_TEXT32 0
 #define TB(i) ((uint)tx[pcf + (i)])
@@ -328,6 +330,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			uint info, op, wide = 0, len, opnd, pcf;
 #if ISA_TEXT32
 			ulong win;
+			uint ow;
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, link = 0;
@@ -360,6 +363,9 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				op = TB(1);
 				wide = 1;
 			}
+#if ISA_TEXT32
+			ow = (uint)(win >> (8 * (1 + wide)));
+#endif
 			info = LOAD_INFO(op);
 			len = OI_LEN(info) + 2 * wide;
 			opnd = pcf + 1 + wide;
@@ -425,6 +431,9 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				wide = 1;
 			}
+#if ISA_TEXT32
+			ow = (uint)(win >> (8 * (1 + wide)));
+#endif
 			info = LOAD_INFO(op);
 			if (!OI_KNOWN(info)) {
 				flt = FAULT_BAD_OPCODE;
