@@ -119,6 +119,16 @@ enum {
 #ifndef MICDB_ISA_SELCHECK
 #define MICDB_ISA_SELCHECK MICDB_ISA_PRED
 #endif
+/* MICDB_ISA_VOTE (NVIDIA only, inline PTX): the lanes that reach the
+ * dispatch together vote, and when they all run one arm they take it
+ * instead of H_COMMON, so a converged warp pays no predication. */
+#ifndef MICDB_ISA_VOTE
+#if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED
+#define MICDB_ISA_VOTE 1       /* NVIDIA's compiler: it has PTX */
+#else
+#define MICDB_ISA_VOTE 0
+#endif
+#endif
 #ifndef MICDB_ISA_LDECODE
 #define MICDB_ISA_LDECODE 0
 #endif
@@ -157,16 +167,12 @@ enum { X_NONE, X_LOCAL_TOS, X_LOCAL_INC, X_BELOW_TOS, X_GLOBAL_TOS };
 enum { ALU_ADD, ALU_SUB, ALU_AND, ALU_OR };
 enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
 
-#if MICDB_ISA_PRED
-#define HC(h) H_COMMON
-#else
-#define HC(h) (h)
-#endif
-/* A common opcode: its switch arm h (without MICDB_ISA_PRED) and its
- * fields; a rare one: its arm. */
+/* A common opcode: its switch arm h and its fields (the switch still
+ * runs it without MICDB_ISA_PRED, or with MICDB_ISA_VOTE in a warp
+ * whose lanes all run h); a rare one: its arm. */
 #define CM(h, a, r, x, alu, cond) \
-	((uint)HC(h) << 9 | (uint)(a) << 14 | (uint)(r) << 17 | \
-	 (uint)(x) << 20 | (uint)(alu) << 23 | (uint)(cond) << 25)
+	((uint)(h) << 9 | 1u << 14 | (uint)(a) << 15 | (uint)(r) << 18 | \
+	 (uint)(x) << 21 | (uint)(alu) << 24 | (uint)(cond) << 26)
 #define RARE(h) ((uint)(h) << 9)
 
 /* Every opcode of the .def needs a DEC_ line (a new opcode without one
@@ -216,11 +222,12 @@ enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
 #define OI_PUSHES(i)  ((int)(((i) >> 6) & 3u))
 #define OI_LOCAL(i)   (((i) >> 8) & 1u)
 #define OI_HANDLER(i) (((i) >> 9) & 31u)
-#define OI_A(i)       (((i) >> 14) & 7u)
-#define OI_R(i)       (((i) >> 17) & 7u)
-#define OI_X(i)       (((i) >> 20) & 7u)
-#define OI_ALU(i)     (((i) >> 23) & 3u)
-#define OI_COND(i)    (((i) >> 25) & 7u)
+#define OI_COMMON(i)  (((i) >> 14) & 1u)
+#define OI_A(i)       (((i) >> 15) & 7u)
+#define OI_R(i)       (((i) >> 18) & 7u)
+#define OI_X(i)       (((i) >> 21) & 7u)
+#define OI_ALU(i)     (((i) >> 24) & 3u)
+#define OI_COND(i)    (((i) >> 26) & 7u)
 #define OI(len, pops, pushes, names_local, dec) \
 	(1u | (uint)(len) << 1 | (uint)(pops) << 4 | (uint)(pushes) << 6 | \
 	 (uint)(names_local) << 8 | (dec))
@@ -276,6 +283,28 @@ __constant uint op_info[256] = {
 	nsp--; \
 	tos = S(nsp); \
 } while (0)
+
+/* Whether every lane that runs this with this one runs x (only with
+ * MICDB_ISA_VOTE; otherwise "no", and H_COMMON runs). */
+#if MICDB_ISA_PRED && MICDB_ISA_VOTE
+static int
+warp_same(uint x)
+{
+	uint m, d;
+
+	asm volatile("activemask.b32 %0;" : "=r"(m));
+	asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(d) :
+	    "r"(x), "r"(m));
+	return d == m;
+}
+#else
+static int
+warp_same(uint x)
+{
+	(void)x;
+	return 0;
+}
+#endif
 
 /* The read-only buffers are restrict: they alias nothing the kernel
  * writes, which lets a GPU compiler load them through its read-only
@@ -504,7 +533,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			hid = OI_HANDLER(info);
 			nsp = sp;
 #if MICDB_ISA_PRED
-			if (hid == H_COMMON) {
+			if (OI_COMMON(info) && !warp_same(hid)) {
 				/* Every lane computes every field's value
 				 * and selects; one load of a memory operand
 				 * (pointer selected), one of the word below
@@ -527,6 +556,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    kx == X_BELOW_TOS ? &S(sp - 1) : globals + u;
 				int va = 0, vb = 0, r, vx, ntos;
 				int taken;
+
+				hid = H_COMMON;
 
 				if (ka != A_NONE)
 					va = *pa;
@@ -566,7 +597,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			} else
 #endif
 			switch (hid) {
-#if !MICDB_ISA_PRED
+#if !MICDB_ISA_PRED || MICDB_ISA_VOTE
 			case H_NOP:
 				break;
 			case H_BIPUSH:
