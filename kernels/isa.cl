@@ -36,34 +36,59 @@
  * chunk instead of per step, and 32-lane groups, measured several times
  * faster.
  *
- * Throughput (micdb bench --levels isa --workloads divergent,uniform
- * --cores 1048576 --quick --no-ref, H200): divergent 2.6e10-2.9e10
- * (the rebalanced divergent.jas: no idle lanes, SIMD efficiency 0.14,
- * 7.2 handler paths per warp-step), uniform 6.3e10-6.9e10 instructions/s
- * (without the records 3.2e10 and 7.6e10).  Those figures are mostly
- * per-run() cost, not the kernel's: runs whose calibrated budget was half
- * as many steps measured 1.7e10-1.9e10 and 2.0e10-3.7e10, and fitting
- * time = steps x per-step + fixed over those budgets gives about 100 ms
- * fixed per run() at a million cores and a kernel rate near 8e10
- * divergent and 3e11 uniform (a fit over two points each: an estimate).
- * What the fixed part is made of was not measured; the full context
- * read-back is 25-35 ms of it ("step ms"), the others are the
- * checkpoint buffers' first use and the K ramp from 64.  Measured without gain (no better than the noise, or worse):
+ * The dispatch (MICDB_ISA_PRED, see below): the frequent simple opcodes
+ * (NOP, GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC, POP, DUP, SWAP, the ALU
+ * operations, the branches, GETSTATIC, PUTSTATIC) are one handler group,
+ * H_COMMON, decoded into fields of the decode word (what it loads, what
+ * it pushes, what else it writes, the ALU operation, the branch
+ * condition) and run without branches: every lane computes every
+ * candidate and selects, so a warp whose lanes sit at different opcodes
+ * runs them in one pass (k = 1 where the switch ran 7).  The rare
+ * opcodes keep their switch arms.  On NVIDIA, lanes that reach the
+ * dispatch together and all run one arm take that arm (MICDB_ISA_VOTE).
+ *
+ * Throughput, kernel time only (H200, micdb bench --levels isa
+ * --workloads divergent,uniform --cores 1048576 --no-ref with
+ * MICDB_OCL_TIMING=1: steps x cores / kernel ms over the budget runs of
+ * 2,048-8,192 steps, where every core runs), old and new kernels in the
+ * same session: before 5.25e10 divergent (SIMD efficiency 0.134, 7.21
+ * paths per warp-step), 1.38e11 uniform; now 7.7e10 divergent (0.962,
+ * 1.00), 1.13e11 uniform.  The bench's own column (with the host's
+ * per-run() cost): 33.3G -> 48.9G and 86.7G -> 78.0G.  By part
+ * (divergent, uniform): the operand word (ow) alone on the switch
+ * 5.78e10, 1.40e11; the select chain and ow on the switch 5.97e10,
+ * 1.18e11; H_COMMON without the vote 7.77e10, 8.17e10 (a converged warp
+ * pays every select: 28 bytes of spills at 64 registers, the switch 12).
+ * What the uniform workload still loses is the select chain; a vote
+ * before the checks (the branchy chain for a converged warp) is the next
+ * thing to try.  Did not pay: H_COMMON behind the branchy checks (4.23e10
+ * divergent, worse than the switch: the lanes split at the checks'
+ * divergent branches and run the rest of the step apart, which is also
+ * what the switch pays for), the decode table in a __local copy
+ * (MICDB_ISA_LDECODE: 7.7e10, 8.08e10, the same as __constant), a cap of
+ * 128 registers instead of 64 (within the noise).  On POCL (CPU layout)
+ * both measured slower (divergent at 4,096 cores, a loaded machine:
+ * the switch 26-34M instructions/s, with the select chain 22-24M, with
+ * H_COMMON too 20-23M): the CPU layout keeps the switch and the branchy
+ * checks.
+ * Earlier, measured without gain (no better than the noise, or worse):
  * the word under the top kept in a register (more spills: 40 bytes),
  * the push/pop stack accesses moved after the dispatch where a divergent
  * warp is together again, I/O area pointers recomputed in their
- * handlers, work-groups of 64 or 256, no register cap (5.4e10 uniform).
+ * handlers, work-groups of 64 or 256, no register cap.
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
  * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
  * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0 or 1),
- * MICDB_DIV_CHUNK, MICDB_ISA_TEXT32 (see the text fetch below).
+ * MICDB_DIV_CHUNK, MICDB_ISA_TEXT32 (see the text fetch below); the
+ * kernel's own variants (MICDB_ISA_PRED and the others below) follow
+ * them unless MICDB_OCL_OPTS sets them.
  *
  * Cost per step: no 64-bit arithmetic (steps are 32-bit and relative to
  * the launch; the divergence masks, up to 64 lanes, and the shift of
- * the text window are the exceptions), one decode word from a __constant table, stack words at a base
- * computed once per launch.
+ * the text window are the exceptions), one decode word from a
+ * __constant table, stack words at a base computed once per launch.
  */
 #include "memmap.h"
 #include "context.h"
@@ -104,11 +129,20 @@ enum {
 /*
  * MICDB_ISA_PRED: the frequent simple opcodes (H_COMMON below) run as one
  * branch-free handler group instead of one switch arm each, so that a
- * warp whose lanes sit at different opcodes runs them in one pass.  The
- * host does not pass it: it follows the GPU layout (MICDB_ISA_TEXT32),
- * where it pays; MICDB_OCL_OPTS=-DMICDB_ISA_PRED=0|1 overrides it for
- * measuring.  MICDB_ISA_LDECODE=1 reads the decode table from a __local
- * copy instead of __constant memory (see the header comment).
+ * warp whose lanes sit at different opcodes runs them in one pass; with
+ * it the checks before dispatch are one chain of selects
+ * (MICDB_ISA_SELCHECK), without which a divergent warp splits before
+ * the dispatch and the group does not pay.  MICDB_ISA_VOTE (inline PTX,
+ * NVIDIA's compiler only): the lanes that reach the dispatch together
+ * vote, and when they all run one arm they take it instead of H_COMMON,
+ * so a converged warp pays no predication.  The host passes none of
+ * them: PRED goes with the GPU layout (MICDB_ISA_TEXT32; slower on
+ * POCL's CPU layout), VOTE with PRED on NVIDIA (cl_nv_pragma_unroll is
+ * its compiler's mark).  The tests run PRED on POCL with the GPU
+ * layout, without VOTE, whose arms are the plain switch's.
+ * MICDB_OCL_OPTS=-DMICDB_ISA_PRED=0|1 (and the others) override them
+ * for measuring.  MICDB_ISA_LDECODE=1 reads the decode table from a
+ * __local copy instead of __constant memory.
  */
 #ifndef MICDB_ISA_TEXT32
 #define MICDB_ISA_TEXT32 0
@@ -119,12 +153,9 @@ enum {
 #ifndef MICDB_ISA_SELCHECK
 #define MICDB_ISA_SELCHECK MICDB_ISA_PRED
 #endif
-/* MICDB_ISA_VOTE (NVIDIA only, inline PTX): the lanes that reach the
- * dispatch together vote, and when they all run one arm they take it
- * instead of H_COMMON, so a converged warp pays no predication. */
 #ifndef MICDB_ISA_VOTE
 #if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED
-#define MICDB_ISA_VOTE 1       /* NVIDIA's compiler: it has PTX */
+#define MICDB_ISA_VOTE 1
 #else
 #define MICDB_ISA_VOTE 0
 #endif
