@@ -189,7 +189,7 @@ enum {
  *   A_  the one memory operand it loads (besides the word below the top)
  *   R_  the value it writes on the new top, when it pushes
  *   X_  the one other word it writes, and with what
- *   ALU_ the operation of R_ALU (word below op top)
+ *   ALU_ the operation of R_ALU (the word below OP the top)
  *   C_  its branch condition (taken: PC + the signed 16-bit operand)
  */
 enum { A_NONE, A_CP, A_LOCAL, A_GLOBAL, A_BELOW2 };
