@@ -394,10 +394,16 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, link = 0;
-			int flt = FAULT_NONE, io_stop = 0;
+			int flt = FAULT_NONE, io_stop = 0, conv = 0;
 
 			hid = H_DECODE;
 #if MICDB_ISA_SELCHECK
+			/* A warp whose lanes all sit at one PC gains nothing
+			 * from the select chain (it costs a converged warp
+			 * ~16%): it takes the branchy checks and the switch
+			 * arm.  conv is 0 without MICDB_ISA_VOTE. */
+			conv = warp_same((uint)pc);
+			if (!conv) {
 			/* 1-8, the checks before dispatch, as one chain of
 			 * selects in ref.c's order and one branch: a value
 			 * that an earlier failed check makes meaningless
@@ -461,7 +467,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			    FAULT_NONE;
 			if (flt != FAULT_NONE)
 				goto done;
-#else
+			}
+#if MICDB_ISA_VOTE
+			else
+#endif
+#endif
+#if !MICDB_ISA_SELCHECK || MICDB_ISA_VOTE
+			{
 			/* 1-3: decode */
 			if ((uint)pc >= tsize) {
 				flt = FAULT_PC_RANGE;
@@ -555,6 +567,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				lcl = lv + (int)idx;
 			}
+			}
 #endif
 
 #define U16(k) (OB(k) << 8 | OB((k) + 1))
@@ -564,7 +577,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			hid = OI_HANDLER(info);
 			nsp = sp;
 #if MICDB_ISA_PRED
-			if (OI_COMMON(info) && !warp_same(hid)) {
+			if (OI_COMMON(info) && !conv && !warp_same(hid)) {
 				/* Every lane computes every field's value
 				 * and selects; one load of a memory operand
 				 * (pointer selected), one of the word below
