@@ -63,16 +63,17 @@
 #     word -12 = not 11: the header and one byte of code), nargs 0;
 #   - arrays: the reference lies in the heap, its tag equals the heap's
 #     first word (the first array's tag), 0 <= index < length;
-#   - WIDE before an opcode other than ILOAD, ISTORE, IINC: every other
-#     known opcode has a wide_ block reporting it;
-#   - unknown opcodes: see below and "Filling the store" at the end.
+#   - WIDE before an opcode other than ILOAD, ISTORE, IINC: WIDE itself
+#     compares the next byte with those three (see "wide");
+#   - unknown opcodes: see "Unknown opcodes" below and "Filling the
+#     store" at the end.  Every unknown opcode faults 2.
 # A fault path undoes what its cycles changed in SP and PC, so the core
 # stops with the registers the ISA level leaves (TOS excepted where an
 # instruction had already loaded it).  The machine itself faults on stack
 # overflow, memory outside the map and running off the text.
 # Not detected as at the ISA level: a corrupted link pointer (frame
 # outside the stack region, ISA fault 15) shows as whatever the bad frame
-# leads to; unknown opcodes on conditional fall-throughs.
+# leads to.
 #
 # ---- Unknown opcodes --------------------------------------------------------
 #
@@ -329,32 +330,35 @@ wfail { opc = opc << 8 : next slow }
 
 # ---- branches ----------------------------------------------------------------
 
-# The conditional branches check the floor while the taken target
-# (PC + s16) goes to H, then test the old top while the new top is read.
-# The not-taken side is in the lower half and tests the mark first.
-ifeq {                                   # PMIC 3 / Mic-1 9 taken, 4 / 6 not
-    n = sp - g1 // h = pc + mbr12s // pc = not pc : next (n) ifeq2;
+# The conditional branches check the floor, then test the old top while
+# the new top is read.  The side in the lower half tests the mark first,
+# which costs it a cycle: the taken side for IFEQ and IFLT (loops exit
+# through them: the not-taken side runs more often), so IFEQ tests
+# N of (TOS or -TOS), negative when TOS is not 0.  H = the taken target
+# (PC + s16), or s16 - 1 for H - PC of the marked PC.
+ifeq {                                   # PMIC 3 / Mic-1 6 not taken, 4 / 9
+    n = sp - g1 // opc = -tos // pc = not pc : next (n) ifeq2;
     opc = c4 : next slow
 }
 ifeq2 {
-    z = tos // mar,sp = sp-one : read : next (z) ifeq_t;
-    n = pc : next (n) ifeq_f;
+    n = tos or opc // mar,sp = sp-one // h = mbr12s - one : read : next (n) ifeq_f;
+    n = pc : next (n) ifeq_t;
     mar = -c2 // mdr = c2 : write : next badop
 }
-ifeq_t { tos = mdr // pc = h : fetch }
 ifeq_f { tos = mdr // pc = c2 - pc : fetch }
+ifeq_t { tos = mdr // pc = h - pc : fetch }
 
-iflt {                                   # PMIC 3 / Mic-1 9 taken, 4 / 6 not
+iflt {                                   # PMIC 3 / Mic-1 6 not taken, 4 / 9
     n = sp - g1 // h = pc + mbr12s // pc = not pc : next (n) iflt2;
     opc = c4 : next slow
 }
 iflt2 {
-    n = tos // mar,sp = sp-one : read : next (n) iflt_t;
-    n = pc : next (n) iflt_f;
+    n = not tos // mar,sp = sp-one : read : next (n) iflt_f;
+    n = pc : next (n) iflt_t;
     mar = -c2 // mdr = c2 : write : next badop
 }
-iflt_t { tos = mdr // pc = h : fetch }
 iflt_f { tos = mdr // pc = c2 - pc : fetch }
+iflt_t { tos = mdr // pc = h : fetch }
 
 # H = s16 - 1: the taken target is H - PC of the marked PC.
 if_icmpeq {                              # PMIC 4 / Mic-1 11 taken, 5 / 8 not
@@ -628,7 +632,7 @@ halt { mar = -one // pc = pc+one : write : next halt }
 # through its wide slot (refetch, JMPC | 0x100 with H = OPC >> 8: 0
 # restarts the narrow form, so the step is not counted twice).  Both ends
 # test the mark first: the words up to there only compute into scratch
-# registers, and three of them are fall-throughs in the lower half.
+# registers, and some of them are fall-throughs in the lower half.
 # INVOKEVIRTUAL clears the cache, IRETURN clears G0.
 slow {
     h = cpp + cpp // mar = lv : read;                    # MDR = mem[LV]
@@ -644,16 +648,15 @@ slow_c {                         # MDR = -nlocals, MAR = floor + 1, H = 0x400000
     h = h << 8;
     h = h + h;
     z = mdr - g0 // mar = mar + h : next (z) slow_c2;
-    h = h : next slow_new
+    n = pc // h = opc >> 8 : next (n) slow_new;
+    mar = -c2 // mdr = c2 : write : next badop
 }
 slow_c2 {
     z = mar - g1 : next (z) slow_gen;
-    h = h : next slow_new
-}
-slow_new {
     n = pc // h = opc >> 8 : next (n) slow_new2;
     mar = -c2 // mdr = c2 : write : next badop
 }
+slow_new { g0 = mdr // g1 = mar // pc = not pc : fetch : next wide }
 slow_new2 { g0 = mdr // g1 = mar // pc = not pc : fetch : next wide }
 slow_gen {                       # the report: OPC >> 8 after WIDE, else OPC
     n = pc // h = opc >> 8 : next (n) slow_gen2;
@@ -679,8 +682,9 @@ badref { opc = h + c5 : next fault }                     # H = 8: 13
 badop { mar = -c2 // mdr = c2 : write : next badop }
 badwide { mar = -c2 // mdr = c3 : write : next badwide }
 
-# WIDE before an instruction without a wide form.  Those that can fail a
-# frame check also take the restarts of their narrow form (H = 0); they
+# The wide slots of the instructions without a wide form.  WIDE does not
+# dispatch to them (it reports "WIDE before ..." itself); those that can
+# fail a frame check take the restarts of their narrow form (H = 0) and
 # mark PC, so that their lower-half word can report through fault.
 wide_nop { mar = -c2 // mdr = c3 : write : next badwide }
 wide_bipush { mar = -c2 // mdr = c3 : write : next badwide }
@@ -736,16 +740,16 @@ invokevirtual_re { pc = not pc : next invokevirtual }
 #
 # pmic-cc places the words of these two blocks after every other one, each
 # at the first free address, upper half first, so that no word is left
-# empty: WIDE before an unknown opcode (0x100 + op) then reports "WIDE
-# before an instruction other than ILOAD, ISTORE or IINC" and an unknown
-# opcode "unknown opcode", as at the ISA level, instead of the machine's
-# "control store word holds no micro-instruction".  Only the lower-half
-# fall-throughs of conditionals (listed by pmic-cc -l) are not fillers;
-# the chain at the top keeps 0x01-0x0F and 0x11 among the fillers' kind.
-# fill_wide has as many words as the upper half has free ones, fill_op the
-# lower half's (84 and 129 now).  When the microprogram grows, pmic-cc
-# says "control store full": remove that many words from fill_op (and
-# move words between the two blocks if the upper half's share changes).
+# empty: an unknown opcode then reports "unknown opcode", as at the ISA
+# level, instead of the machine's "control store word holds no
+# micro-instruction" (the other lower-half words are the fall-throughs of
+# conditionals, see "Unknown opcodes"); the upper half's report WIDE
+# before an instruction without a wide form, though nothing jumps there
+# (WIDE dispatches only ILOAD, ISTORE and IINC).  fill_wide has as many
+# words as the upper half has free ones, fill_op the lower half's (75 and
+# 130 now).  When the microprogram grows, pmic-cc says "control store
+# full": remove that many words from fill_op (and move words between the
+# two blocks if the upper half's share changes).
 fill_wide {
     mar = -c2 // mdr = c3 : write : next badwide;
     mar = -c2 // mdr = c3 : write : next badwide;
@@ -824,7 +828,6 @@ fill_wide {
     mar = -c2 // mdr = c3 : write : next badwide
 }
 fill_op {
-    mar = -c2 // mdr = c2 : write : next badop;
     mar = -c2 // mdr = c2 : write : next badop;
     mar = -c2 // mdr = c2 : write : next badop;
     mar = -c2 // mdr = c2 : write : next badop;
