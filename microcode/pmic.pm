@@ -91,16 +91,17 @@
 #     "unknown opcode" with the registers of the dispatch (a "sink", a
 #     lower-half word too, right for its own dispatch as well);
 #   - the mark: a dispatch has PC >= 0 (a byte address in the text) and
-#     LV >= 0x8000, and MBR0 is the word's own address.  An instruction
+#     SP > 0, and MBR0 is the word's own address.  An instruction
 #     marks PC by "pc = not pc" (negative) in the cycle of its first check
 #     and keeps it marked through its checks; the continuation undoes the
 #     mark in the same operation that moves PC on (-pc = pc + 1 and
 #     c2 - pc = pc + 3 of the unmarked value), so the mark costs no cycle.
 #     A check whose value is computed before it tests "n = value and pc",
 #     negative only when PC is marked.  INVOKEVIRTUAL, which fetches its
-#     header through PC, marks LV in the same way; ISTORE, whose last cycle
-#     has no free CU, is recognised by MBR0 = 0x36 (it fetches only in its
-#     last cycle).
+#     header through PC, marks SP in the same way (a dispatch has SP > 0);
+#     ISTORE, whose last cycle has no free CU, is recognised by MBR0 = 0x36
+#     (it fetches only in its last cycle).  PC and SP are therefore not
+#     the ISA's while such an instruction runs, only at its boundaries.
 # The fault paths (fault, slow, ...) test the mark before they report or
 # restart; the conditional branches test it on their not-taken side, which
 # costs that side one cycle.
@@ -389,7 +390,8 @@ goto { pc = pc + mbr12s : fetch }                        # PMIC 1 / Mic-1 7
 # method + 1, MBR12 is nlocals.  The checks come in the ISA's order:
 # pool index, method address (>= 0, and header + one byte inside the text:
 # the device word -12 = not 11), nargs > 0, SP - nargs >= floor.  PC is
-# marked until the header is fetched, LV from then on (invoke6 sets it);
+# marked until the header is fetched, SP from then on (invoke6 sets it;
+# LV stays the frame's while the instruction runs, for the debugger);
 # OPC keeps the return address and TOS the caller's LV, which ends as
 # mem[SP'].  The frame cache is cleared for the callee.  PMIC 9 / Mic-1 23
 invokevirtual {
@@ -401,40 +403,40 @@ invoke2 {
     opc = c4 + c5 : next fault
 }
 invoke3 {
-    mar = not h // h = mdr + c4 // lv = not lv : read;   # H = method + 4
-    n = h - mdr // pc = h - c5 // mar = sp+one : fetch : next (n) invoke4;
-    h = c4 + c5 : next fault_lv
+    mar = not h // h = mdr + c4 // sp = not sp : read;   # H = method + 4
+    n = h - mdr // pc = h - c5 // mar = -sp : fetch : next (n) invoke4;
+    h = c4 + c5 : next fault_sp
 }
-invoke4 {
-    n = -mbr12 // h = sp - mbr12 // mdr = mar - mbr12 : next (n) invoke5;
+invoke4 {                                                # MAR = SP + 1
+    n = -mbr12 // h = mar - mbr12 // mdr = mar - mbr12 : next (n) invoke5;
     h = c5 + c5 : next badargs
 }
-invoke5 {
-    n = mdr - g1 // pc = pc+c2 // tos = not lv : fetch : next (n) invoke6;
-    h = c4 : next slow_lv
+invoke5 {                                                # H = MDR = LV'
+    n = mdr - g1 // pc = pc+c2 // tos = lv : fetch : next (n) invoke6;
+    h = c4 : next slow_sp
 }
-invoke6 {
-    mdr = sp + mbr12 + one // mar,lv = h+one // pc = pc+c3 : write // fetch;
+invoke6 {                                        # link = nlocals - not SP
+    mdr = mbr12 - sp // mar,lv = h // pc = pc+c3 : write // fetch;
     mar,sp = mdr // mdr = opc // g1 = zero : write;
     mar,sp = sp+one // mdr = tos // g0 = zero : write
 }
-badargs { h = h + c5 + one : next fault_lv }             # 16
+badargs { h = h + c5 + one : next fault_sp }             # 16
 
-# INVOKEVIRTUAL's faults after the header fetch: LV marked, OPC = the
+# INVOKEVIRTUAL's faults after the header fetch: SP marked, OPC = the
 # return address, H = the code.
-fault_lv {
-    n = lv : next (n) fault_lv2;
+fault_sp {
+    n = sp : next (n) fault_sp2;
     mar = -c2 // mdr = c2 : write : next badop
 }
-fault_lv2 {
-    lv = not lv // pc = opc - c3 // mdr = h;
+fault_sp2 {
+    sp = not sp // pc = opc - c3 // mdr = h;
     mar = -c2 : write : next badop
 }
-slow_lv {
-    n = lv : next (n) slow_lv2;
+slow_sp {
+    n = sp : next (n) slow_sp2;
     mar = -c2 // mdr = c2 : write : next badop
 }
-slow_lv2 { lv = not lv // pc = c2 - opc // opc = h : next slow }
+slow_sp2 { sp = not sp // pc = c2 - opc // opc = h : next slow }
 
 # IRETURN: check LV > 0x8000 (not main) before following the link pointer,
 # then the floor while the return PC is read and the caller's LV; the
