@@ -367,6 +367,33 @@ same_fault "INVOKEVIRTUAL with header + 4 = text size" "$TMP/ma.ijvm"
 ijvmx "$TMP/ma.ijvm" 00001000 "1000b60000ff00010000ff"
 same_fault "INVOKEVIRTUAL past the text" "$TMP/ma.ijvm"
 
+# The rule that makes the runs below pass whatever the registers hold:
+# every lower-half word at an unknown opcode writes only the scratch
+# registers MAR, MDR, OPC and H (C bits 0, 1, 7, 8) and starts no memory
+# operation, except the sinks that write "unknown opcode" to the error
+# word.
+"$PMIC_CC" --listing="$TMP/pm.lst" -o "$TMP/pm.pmic" "$PM" >/dev/null 2>&1
+bad=""
+while read -r addr cu0 cu1 cu2 next rest; do
+	case $addr in 0x0??) ;; *) continue ;; esac
+	op=${addr#0x0}
+	grep -qi "^IJVM_OP([A-Z_]*, *0x$op," \
+		"$top_srcdir/src/core/ijvm-ops.def" && continue
+	case $rest in
+	*"mar = -c2 // mdr = c2 : write : next badop") continue ;;
+	esac
+	for w in $cu0 $cu1 $cu2; do
+		if [ $(((0x$w >> 10) & 0x7ff & ~0x183)) -ne 0 ] ||
+		    [ $(((0x$w >> 25) & 1)) -ne 0 ]; then
+			bad="$bad $addr"
+			diag "$addr writes more than scratch: $rest"
+			break
+		fi
+	done
+done <"$TMP/pm.lst"
+[ -z "$bad" ]
+ok $? "lower-half words at unknown opcodes change only scratch registers${bad:+ (not:$bad)}"
+
 # Unknown opcodes 0x01-0xFF: each faults "unknown opcode" at the ISA
 # level's PC, from several states, since a lower-half word of a
 # conditional pair (pmic-cc -l) must tell a dispatch from its conditional
