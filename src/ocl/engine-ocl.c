@@ -645,22 +645,41 @@ mark_in(const struct ocl_engine *o, uint32_t mark, uint32_t since)
 }
 
 /*
- * The next run of consecutive blocks from *b on whose mark in array arr
- * is from launch ids since .. launch_id, as cores [*lo, *hi); 0 when
- * there is none.  hctx must be open.
+ * Which blocks a pass over the marks wants:
+ *   NEWS_NOW  news in the last launch (absorb_news converts them);
+ *   BEHIND    ran since launch `since` and not converted after that:
+ *             absorb_news converted a block with news in launch L
+ *             whole, as of L, so a block whose last news is no older
+ *             than its last run is current.
+ */
+enum { NEWS_NOW, BEHIND };
+
+static int
+block_wanted(const struct ocl_engine *o, int what, uint32_t since,
+    const uint32_t *ran, const uint32_t *news, uint32_t b)
+{
+	if (what == NEWS_NOW)
+		return news[b] == o->launch_id;
+	return mark_in(o, ran[b], since) && !mark_in(o, news[b], ran[b]);
+}
+
+/*
+ * The next run of consecutive blocks from *b on that the pass `what`
+ * wants, as cores [*lo, *hi); 0 when there is none.  hctx must be open.
  */
 static int
-next_marked(const struct ocl_engine *o, uint32_t arr, uint32_t since,
+next_marked(const struct ocl_engine *o, int what, uint32_t since,
     uint32_t *b, uint32_t *lo, uint32_t *hi)
 {
-	const uint32_t *mk = marks(o, arr);
+	const uint32_t *ran = marks(o, CTX_B_RAN), *news = marks(o, CTX_B_NEWS);
 	uint32_t i = *b, e;
 
-	while (i < o->nblocks && !mark_in(o, mk[i], since))
+	while (i < o->nblocks && !block_wanted(o, what, since, ran, news, i))
 		i++;
 	if (i >= o->nblocks)
 		return 0;
-	for (e = i + 1; e < o->nblocks && mark_in(o, mk[e], since); e++)
+	for (e = i + 1; e < o->nblocks && block_wanted(o, what, since, ran,
+	    news, e); e++)
 		;
 	*b = e;
 	*lo = i << CTX_BLOCK_SHIFT;
@@ -685,7 +704,7 @@ absorb_news(struct ocl_engine *o)
 	nw->event = 0;
 	nw->out_lo = UINT32_MAX;
 	nw->out_hi = 0;
-	while (next_marked(o, CTX_B_NEWS, o->launch_id, &b, &lo, &hi)) {
+	while (next_marked(o, NEWS_NOW, 0, &b, &lo, &hi)) {
 		convert_range(o, lo, hi);
 		for (uint32_t c = lo; c < hi; c++) {
 			uint32_t s = CF(o, c, CTX_C_STOP_STEP);
@@ -705,7 +724,7 @@ absorb_news(struct ocl_engine *o)
 }
 
 /* Bring m->cores up to date where launches left them behind: the blocks
- * that ran since o->since. */
+ * that ran since o->since without news after. */
 static int
 sync_cores(struct ocl_engine *o, char **cause)
 {
@@ -718,7 +737,7 @@ sync_cores(struct ocl_engine *o, char **cause)
 		return -1;
 	tmark(o, T_FETCH, t0);
 	t0 = now();
-	while (next_marked(o, CTX_B_RAN, o->since, &b, &lo, &hi))
+	while (next_marked(o, BEHIND, o->since, &b, &lo, &hi))
 		convert_range(o, lo, hi);
 	o->warps_fresh = 0;
 	o->since = 0;
