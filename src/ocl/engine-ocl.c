@@ -179,9 +179,10 @@ struct ocl_engine {
 	uint32_t *hctx;
 	cl_mem	 b_host;
 	int	 zero_copy, mapped;
-	/* a copy (not zero_copy) that holds what the device has: no launch
-	 * or restore since it was read */
-	int	 ctx_fresh;
+	/* A copy (not zero_copy) that holds what the device has, no launch
+	 * or restore since it was read: all of it (ctx_fresh), or the part
+	 * that run() reads (ctx_fresh_cores, see ctx_fetch_cores). */
+	int	 ctx_fresh, ctx_fresh_cores;
 	/* The host copy m->cores, kept proportional to what launches
 	 * change.  Between runs it is whole.  During a run every core's
 	 * status is exact (a status changes only with news, whose blocks
@@ -392,7 +393,61 @@ ctx_fetch(struct ocl_engine *o, char **cause)
 		return 0;
 	if (read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
 		return -1;
-	o->ctx_fresh = 1;
+	o->ctx_fresh = o->ctx_fresh_cores = 1;
+	return 0;
+}
+
+/* The per-core fields run() reads (conversion, news, launch_end, input
+ * and output), low to high; the micro levels' extra registers follow. */
+static const uint8_t run_fields[] = {
+	CTX_C_PC, CTX_C_SP, CTX_C_LV, CTX_C_TOS, CTX_C_STATUS, CTX_C_FAULT,
+	CTX_C_FAULT_PC, CTX_C_FAULT_OP, CTX_C_STEPS_LO, CTX_C_STEPS_HI,
+	CTX_C_STOP_STEP, CTX_C_EVENT_STEP, CTX_C_LAST_STEP, CTX_C_OUT_LEN,
+	CTX_C_IN_POS,
+	CTX_C_CPP, CTX_C_OPC, CTX_C_H, CTX_C_MAR, CTX_C_MDR, CTX_C_MBR,
+	CTX_C_MPC, CTX_C_N, CTX_C_Z, CTX_C_CYCLES_LO, CTX_C_CYCLES_HI,
+};
+#define RUN_FIELDS_ISA 15
+
+/*
+ * What run() reads of the context after launches: the header, the
+ * fields of run_fields, the level's section and the block marks.  On
+ * SoA each field is one span of the buffer, so a copied context reads
+ * about half of the core blocks (the ISA level) and none of the warp
+ * records, which only engine_ocl_warps wants (ctx_fetch).  On AoS (a
+ * copied context there is a test setting) it is the whole context.
+ */
+static int
+ctx_fetch_cores(struct ocl_engine *o, char **cause)
+{
+	size_t nf = o->lv->all_fields ? sizeof run_fields : RUN_FIELDS_ISA;
+	size_t npad = o->field_stride;
+	cl_int err = CL_SUCCESS;
+
+	if (o->zero_copy || o->core_stride != 1)
+		return ctx_fetch(o, cause);
+	if (o->ctx_fresh || o->ctx_fresh_cores)
+		return 0;
+	/* non-blocking reads, one wait: the queue is in order */
+#define RD(off, n) do { \
+	if (err == CL_SUCCESS && (n) > 0) \
+		err = clEnqueueReadBuffer(o->q, o->b_ctx, CL_FALSE, \
+		    (size_t)(off) * 4, (size_t)(n) * 4, o->hctx + (off), 0, \
+		    NULL, NULL); \
+} while (0)
+	RD(0, CTX_HEADER_WORDS);
+	for (size_t i = 0; i < nf; i++)
+		RD(o->cores_off + run_fields[i] * npad, o->ncores);
+	RD(o->sec_off, (size_t)o->lv->section_fields * npad);
+	RD(o->blocks_off, 2 * (size_t)o->nblocks);
+#undef RD
+	if (err == CL_SUCCESS)
+		err = clFinish(o->q);
+	if (err != CL_SUCCESS) {
+		*cause = cl_failure(o, "clEnqueueReadBuffer", err);
+		return -1;
+	}
+	o->ctx_fresh_cores = 1;
 	return 0;
 }
 
@@ -539,22 +594,18 @@ set_status(struct ocl_engine *o, uint32_t c, uint8_t st)
  * AoS a core's block is two cache lines read in order.  hctx must be
  * open.
  */
-static void
-convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
+static inline void
+convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
 {
 	struct core *restrict k = o->m->cores;
 	const uint32_t *restrict x = o->hctx + o->cores_off;
 	const size_t cs = o->core_stride, fs = o->field_stride;
-	const uint32_t *restrict f_pc = x + CTX_C_PC * fs;
-	const uint32_t *restrict f_sp = x + CTX_C_SP * fs;
-	const uint32_t *restrict f_lv = x + CTX_C_LV * fs;
-	const uint32_t *restrict f_tos = x + CTX_C_TOS * fs;
-	const uint32_t *restrict f_st = x + CTX_C_STATUS * fs;
-	const uint32_t *restrict f_flt = x + CTX_C_FAULT * fs;
-	const uint32_t *restrict f_fpc = x + CTX_C_FAULT_PC * fs;
-	const uint32_t *restrict f_fop = x + CTX_C_FAULT_OP * fs;
-	const uint32_t *restrict f_slo = x + CTX_C_STEPS_LO * fs;
-	const uint32_t *restrict f_shi = x + CTX_C_STEPS_HI * fs;
+#define FLD(f) const uint32_t *restrict f_##f = x + CTX_C_##f * fs
+	FLD(PC); FLD(SP); FLD(LV); FLD(TOS); FLD(STATUS); FLD(FAULT);
+	FLD(FAULT_PC); FLD(FAULT_OP); FLD(STEPS_LO); FLD(STEPS_HI);
+	FLD(CPP); FLD(OPC); FLD(H); FLD(MAR); FLD(MDR); FLD(MBR); FLD(MPC);
+	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI);
+#undef FLD
 	/* The host copy shows a barrier release that the device has not
 	 * seen yet (the next launch does it) as done already. */
 	const uint8_t waiting = o->pending_release ? CORE_RUNNING :
@@ -565,53 +616,47 @@ convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 	for (size_t i = lo; i < hi; i++) {
 		const size_t j = i * cs;
 		struct core *c = &k[i];
-		const uint8_t st = f_st[j] == CORE_WAITING ? waiting :
-		    (uint8_t)f_st[j];
+		const uint8_t st = f_STATUS[j] == CORE_WAITING ? waiting :
+		    (uint8_t)f_STATUS[j];
 
 		if (st != c->status) {
 			cnt[c->status & 3]--;
 			cnt[st & 3]++;
 			c->status = st;
 		}
-		c->pc = (int32_t)f_pc[j];
-		c->sp = (int32_t)f_sp[j];
-		c->lv = (int32_t)f_lv[j];
-		c->tos = (int32_t)f_tos[j];
-		c->fault = (uint8_t)f_flt[j];
-		c->fault_pc = (int32_t)f_fpc[j];
-		c->fault_op = (uint8_t)f_fop[j];
-		c->steps = (uint64_t)f_shi[j] << 32 | f_slo[j];
+		c->pc = (int32_t)f_PC[j];
+		c->sp = (int32_t)f_SP[j];
+		c->lv = (int32_t)f_LV[j];
+		c->tos = (int32_t)f_TOS[j];
+		c->fault = (uint8_t)f_FAULT[j];
+		c->fault_pc = (int32_t)f_FAULT_PC[j];
+		c->fault_op = (uint8_t)f_FAULT_OP[j];
+		c->steps = (uint64_t)f_STEPS_HI[j] << 32 | f_STEPS_LO[j];
+		if (!all)
+			continue;
+		c->cpp = (int32_t)f_CPP[j];
+		c->opc = (int32_t)f_OPC[j];
+		c->h = (int32_t)f_H[j];
+		c->mar = (int32_t)f_MAR[j];
+		c->mdr = (int32_t)f_MDR[j];
+		c->mbr = (int32_t)f_MBR[j];
+		c->mpc = (uint16_t)f_MPC[j];
+		c->n = (uint8_t)f_N[j];
+		c->z = (uint8_t)f_Z[j];
+		c->cycles = (uint64_t)f_CYCLES_HI[j] << 32 | f_CYCLES_LO[j];
 	}
 	memcpy(o->cnt, cnt, sizeof cnt);
-	if (o->lv->all_fields) {
-		const uint32_t *restrict f_cpp = x + CTX_C_CPP * fs;
-		const uint32_t *restrict f_opc = x + CTX_C_OPC * fs;
-		const uint32_t *restrict f_h = x + CTX_C_H * fs;
-		const uint32_t *restrict f_mar = x + CTX_C_MAR * fs;
-		const uint32_t *restrict f_mdr = x + CTX_C_MDR * fs;
-		const uint32_t *restrict f_mbr = x + CTX_C_MBR * fs;
-		const uint32_t *restrict f_mpc = x + CTX_C_MPC * fs;
-		const uint32_t *restrict f_n = x + CTX_C_N * fs;
-		const uint32_t *restrict f_z = x + CTX_C_Z * fs;
-		const uint32_t *restrict f_clo = x + CTX_C_CYCLES_LO * fs;
-		const uint32_t *restrict f_chi = x + CTX_C_CYCLES_HI * fs;
+}
 
-		for (size_t i = lo; i < hi; i++) {
-			const size_t j = i * cs;
-			struct core *c = &k[i];
-
-			c->cpp = (int32_t)f_cpp[j];
-			c->opc = (int32_t)f_opc[j];
-			c->h = (int32_t)f_h[j];
-			c->mar = (int32_t)f_mar[j];
-			c->mdr = (int32_t)f_mdr[j];
-			c->mbr = (int32_t)f_mbr[j];
-			c->mpc = (uint16_t)f_mpc[j];
-			c->n = (uint8_t)f_n[j];
-			c->z = (uint8_t)f_z[j];
-			c->cycles = (uint64_t)f_chi[j] << 32 | f_clo[j];
-		}
-	}
+static void
+convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
+{
+	/* one pass over struct core either way: all is a constant in each
+	 * call, so each is a loop of its own */
+	if (o->lv->all_fields)
+		convert_cores(o, lo, hi, 1);
+	else
+		convert_cores(o, lo, hi, 0);
 	if (o->lv->from_ctx != NULL) {
 		struct ocl_section sec;
 
@@ -733,7 +778,7 @@ sync_cores(struct ocl_engine *o, char **cause)
 
 	if (o->since == 0)
 		return 0;
-	if (ctx_fetch(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
 	tmark(o, T_FETCH, t0);
 	t0 = now();
@@ -900,7 +945,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 	uint32_t top = m->heap_top, zero = 0;
 	double t0 = now();
 
-	o->ctx_fresh = 0;
+	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	if (ctx_close(o, cause) != 0 ||
 	    copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
 	    copy_buf(o, o->c_stacks, o->b_stacks, o->stack_words_total * 4,
@@ -916,7 +961,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 		    (size_t)o->ck.heap_top * 4,
 		    (size_t)(top - o->ck.heap_top) * 4, 0, NULL, NULL),
 		    "clEnqueueFillBuffer");
-	if (ctx_fetch(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
 	/* first: the host copy shows a pending release as done already */
 	o->pending_release = o->ck.pending_release;
@@ -1053,7 +1098,7 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (ctx_put(o, CTX_H_STEPS, CTX_H_LAUNCH_ID - CTX_H_STEPS + 1,
 	    cause) != 0 || ctx_close(o, cause) != 0)
 		return -1;
-	o->ctx_fresh = 0;
+	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL, &o->gsize,
 	    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
 	/* the in-order queue: this read waits for the kernel */
@@ -1073,7 +1118,7 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (!o->quiet) {
 		double t1 = now();
 
-		if (ctx_fetch(o, cause) != 0)
+		if (ctx_fetch_cores(o, cause) != 0)
 			return -1;
 		tmark(o, T_FETCH, t1);
 		t1 = now();
@@ -1582,9 +1627,9 @@ ocl_push_cores(struct engine *e, char **cause)
 {
 	struct ocl_engine *o = e->impl;
 
-	/* run() left hctx current (sync_cores), so its other words are the
-	 * device's */
-	if (ctx_open(o, cause) != 0)
+	/* all of hctx goes down: its other words must be the device's
+	 * (run() read only part of it, ctx_fetch_cores) */
+	if (ctx_fetch(o, cause) != 0)
 		return -1;
 	cores_to_ctx(o);
 	o->hctx[CTX_H_HEAP_TOP] = e->m->heap_top;
@@ -1649,7 +1694,7 @@ ocl_save(struct engine *e, void *out, size_t *bytes, char **cause)
 	*bytes = (size_t)o->ncores * nf * 4;
 	if (nf == 0 || out == NULL)
 		return 0;
-	if (ctx_open(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
 	section(o, &sec);
 	for (uint32_t c = 0; c < o->ncores; c++)
@@ -1668,7 +1713,8 @@ ocl_load(struct engine *e, const void *side, char **cause)
 	struct machine *m = e->m;
 	size_t nf = o->lv->section_fields;
 
-	if (ctx_open(o, cause) != 0)
+	/* before the edits: ocl_push_cores sends all of hctx */
+	if (ctx_fetch(o, cause) != 0)
 		return -1;
 	if (nf > 0 && side != NULL && o->lv->from_ctx != NULL) {
 		const uint32_t *w = side;
@@ -2336,9 +2382,12 @@ engine_ocl_warps(struct engine *e, size_t *nwarps)
 		    sizeof *o->warps);
 	if (o->warps_fresh)
 		return o->warps;
-	/* run() leaves hctx current; only a lost mapping can fail here,
-	 * and then the records read as the last ones converted */
-	if (ctx_open(o, &cause) != 0) {
+	/* run() reads back no warp records into a copied context
+	 * (ctx_fetch_cores): they come here.  On a failure the records
+	 * read as the last ones converted. */
+	if (o->zero_copy ? ctx_open(o, &cause) != 0 : !o->ctx_fresh &&
+	    read_buf(o, o->b_ctx, (size_t)o->warps_off * 4, (size_t)o->nwarps *
+	    CTX_WARP_WORDS(o->W) * 4, o->hctx + o->warps_off, &cause) != 0) {
 		free(cause);
 		return o->warps;
 	}
