@@ -1,13 +1,13 @@
 /*
  * The OpenCL engine (engine-ocl.h): the machine lives in device buffers,
  * a level's kernel (kernels/isa.cl, mic.cl, pmic.cl) steps every core,
- * the host copy (e->m) is refreshed from the context buffer after every
- * launch that has news.  One host engine for every level: what differs
- * between levels (kernel, the per-core section after the warp records,
- * the control store, the host state such as struct mic1_state, what a
- * breakpoint compares) comes from a struct ocl_level (ocl-level.h); the
- * ISA level's is here, the micro levels' are in engine-ocl-mic.c and
- * engine-ocl-pmic.c.
+ * the host copy (e->m) is refreshed from the context buffer where
+ * launches changed it (block marks, below).  One host engine for every
+ * level: what differs between levels (kernel, the per-core section after
+ * the warp records, the control store, the host state such as struct
+ * mic1_state, what a breakpoint compares) comes from a struct ocl_level
+ * (ocl-level.h); the ISA level's is here, the micro levels' are in
+ * engine-ocl-mic.c and engine-ocl-pmic.c.
  *
  * Buffers: the context (context.h: header, core blocks, warp records),
  * the stacks, the globals, the heap, the programs' text and constant
@@ -68,8 +68,39 @@
  * like over 1M struct core) ~10 ms, checkpoint copy 1.5 ms, allocation 0
  * (was ~1 ms, now at creation).  The K ramp (64, 1024, then adapted)
  * costs ~0.2 ms per extra launch only: a quiet launch reads back the
- * header alone.  What is left of the fixed cost is host work over the
- * million struct core, single-threaded.
+ * header alone.
+ *
+ * Round four: host work proportional to what launches changed.  The
+ * kernels mark, per block of 32 cores, the last launch in which one of
+ * them ran and the last in which one had news (context.h block marks,
+ * written by launch.h's LAUNCH_NOTE).  After a launch with news the
+ * host converts the news blocks only: statuses stay exact on the host,
+ * so cnt (cores per status) replaces ref_count, and launch_end,
+ * drain_output, barrier release and any_runnable read the news blocks
+ * or the counts (every core only when a stop cut the launch short, for
+ * the overshoot check); at the end of run() it converts the blocks
+ * that ran since without news after, once; a copied context reads back
+ * only what that needs (SoA field spans, not the warp records);
+ * checkpoints list the cores whose output grew.  What is left per run()
+ * is one conversion of the cores that ran (memory-bound: 72 bytes of
+ * struct core written per core) and, on a copied context, one partial
+ * read.  Measured with POCL on this 2-core CPU (MICDB_OCL_TIMING=1,
+ * medians, before -> after, ms; the machine was shared, so kernel
+ * times vary by 2x between runs):
+ *   65,536 cores, CPU layout (mapped), one step (bench's step latency):
+ *     run 3.36 -> 3.24-3.45, kernel 2.8-3.1, convert 0.39 -> 0.37,
+ *     other 0.11 -> 0.00;
+ *   65,536 cores, 2,000 steps (93-188 launches): divergent convert
+ *     8.2 -> 0.75, other 0.71 -> 0.17; uniform convert 0.6 -> 0.7,
+ *     other 0.46 -> 0.15;
+ *   1M cores, GPU layout, copied context (the H200's host path), one
+ *     step: fetch 30.4 -> 10.3, convert 10.5 -> 8.8, other 8.3 -> 0.0;
+ *   1M cores, same, 200 steps (80 launches, K ramped down to 1 by the
+ *     slow CPU kernel): uniform fetch 477 -> 18, convert 10.3 -> 11.8,
+ *     other 12.3 -> 0.13; divergent fetch 48 -> 24, convert 21 -> 18.5,
+ *     other 11.4 -> 0.14.
+ * On POCL the one-step latency is now the kernel's (launch.h's records
+ * and isa.cl's step, 2.8 ms of 3.3 at 65,536 cores).
  */
 #include <stddef.h>
 #include <stdio.h>
