@@ -9,6 +9,8 @@
  *                             atomically (stop_at, heap_top)
  *   CTX_H_CORES_OFF ..        the per-core register blocks
  *   CTX_H_WARPS_OFF ..        the per-warp divergence records
+ *   (a level's own section, then)
+ *   CTX_H_BLOCKS_OFF ..       the block marks: what a launch changed
  *
  * Per-core blocks, layout decision.  Field f of core c lives at
  *

@@ -1118,8 +1118,9 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	o->hctx[CTX_H_NBPS] = (uint32_t)o->nbps;
 	o->hctx[CTX_H_STOP_AT] = K;
 	o->hctx[CTX_H_NOTE] = 0;
-	/* words STEPS .. NOTE, HEAP_TOP among them: the device's, which
-	 * the host copy holds (m->heap_top is read back every launch) */
+	/* words STEPS .. LAUNCH_ID, HEAP_TOP among them: the device's,
+	 * which the host copy holds (m->heap_top is read back every
+	 * launch) */
 	o->hctx[CTX_H_HEAP_TOP] = m->heap_top;
 	if (++o->launch_id == 0)
 		o->launch_id = 1;
