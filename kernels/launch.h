@@ -559,11 +559,19 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 /* ---- epilogue ----------------------------------------------------------- */
 
 /* News for the host (context.h CTX_H_NOTE): without it the host reads
- * back only the header. */
+ * back only the header.  The block marks (context.h) say which cores
+ * changed and which had news, so that the host converts and checks only
+ * those: a core whose block did not change executed no step. */
 #define LAUNCH_NOTE \
+	if (last_step != 0) \
+		ctx[ctx[CTX_H_BLOCKS_OFF] + (c >> CTX_BLOCK_SHIFT)] = \
+		    ctx[CTX_H_LAUNCH_ID]; \
 	if (stop_step != CTX_NONE || event_step != 0 || out_len != 0 || \
-	    in_pos != 0) \
-		atomic_or(ctx + CTX_H_NOTE, 1u)
+	    in_pos != 0) { \
+		ctx[ctx[CTX_H_BLOCKS_OFF] + ctx[CTX_H_NBLOCKS] + \
+		    (c >> CTX_BLOCK_SHIFT)] = ctx[CTX_H_LAUNCH_ID]; \
+		atomic_or(ctx + CTX_H_NOTE, 1u); \
+	}
 
 /* A 64-bit counter of the core block, lo/hi, plus v. */
 #define LAUNCH_COUNT(lo_, hi_, v_) do { \

@@ -24,13 +24,22 @@
  * lanes of a warp took it.
  *
  * Divergent against uniform (micdb bench, H200, with every core doing the
- * same work): a divergent warp-cycle costs about 10% more than a uniform
- * one at 1,048,576 cores (micro-cycles/s ratio 0.91) and about 18% more at
- * 32,768 (0.80 with SIMD efficiency 0.97): stack and text gathers over
- * several sectors and control-store bank conflicts, whose latency 8 warps
- * per SM cannot hide.  Pointing idle lanes' text fetch and READ at one
- * shared address, and splitting the control store into two word arrays,
- * made no difference beyond noise there.
+ * same work, mic1.mal with its fault checks): a divergent warp-cycle costs
+ * 13-15% more than a uniform one at 1,048,576 cores (micro-cycles/s
+ * ratio 0.86-0.88) and about 20-25% more at 32,768 (0.80-0.81, SIMD
+ * efficiency 1.00): a warp whose lanes sit at different SPs and PCs
+ * gathers its READs, WRITEs and fetched bytes over up to 32 lines where
+ * a uniform warp touches one, and its lanes' MPCs meet bank conflicts in
+ * the local control store.  Measured without effect on the ratio
+ * (2026-11-22, each within 0.86-0.88 at 1M cores): the kernel built
+ * without the records (both workloads 30% faster, ratio 0.77-0.83: the
+ * records are a fixed per-cycle cost); register caps of 128, 96, 64
+ * (96 registers uncapped, 20 warps per SM; 64 spills 188 bytes and runs
+ * both workloads 6% faster at 1M, 13% slower at 32K); stacks tiled by
+ * 32 or 256 cores instead of interleaved over all of them; the READ and
+ * the text byte loaded under their conditions instead of every cycle.
+ * Earlier: pointing idle lanes' text fetch and READ at one shared
+ * address, and splitting the control store into two word arrays.
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).

@@ -137,6 +137,34 @@ fault_cases(const struct pmic_store *cs)
 	}
 	ok(bad == 0, "WIDE before each ISA opcode without a wide form faults "
 	    "as at the ISA level (%d differ)", bad);
+
+	/* Every unknown opcode: alone (after BIPUSH 7, the cache clear), after
+	 * an ILOAD and an IINC (a valid cache), and after WIDE.  A lower-half
+	 * word of a conditional pair that took the dispatch for its
+	 * conditional shows here as another fault, a run-on or a changed
+	 * SP, PC or stack. */
+	bad = 0;
+	for (int op = 1; op < 256; op++) {
+		const uint8_t alone[1] = { (uint8_t)op };
+		const uint8_t cached[6] = { OP_ILOAD, 0, OP_IINC, 0, 1,
+		    (uint8_t)op };
+		const uint8_t wide[2] = { OP_WIDE, (uint8_t)op };
+
+		if (md_known_op(op))
+			continue;
+		snprintf(what, sizeof what, "unknown opcode 0x%02x", op);
+		bad += !pm_fault(cs, alone, sizeof alone, FAULT_BAD_OPCODE,
+		    what);
+		snprintf(what, sizeof what, "ILOAD IINC, unknown opcode 0x%02x",
+		    op);
+		bad += !pm_fault(cs, cached, sizeof cached, FAULT_BAD_OPCODE,
+		    what);
+		snprintf(what, sizeof what, "WIDE 0x%02x (unknown)", op);
+		bad += !pm_fault(cs, wide, sizeof wide, FAULT_BAD_WIDE, what);
+	}
+	ok(bad == 0, "every unknown opcode faults as at the ISA level, alone, "
+	    "with a valid frame cache and after WIDE, SP, steps and stack "
+	    "untouched (%d differ)", bad);
 }
 
 int

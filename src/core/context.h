@@ -9,6 +9,8 @@
  *                             atomically (stop_at, heap_top)
  *   CTX_H_CORES_OFF ..        the per-core register blocks
  *   CTX_H_WARPS_OFF ..        the per-warp divergence records
+ *   (a level's own section, then)
+ *   CTX_H_BLOCKS_OFF ..       the block marks: what a launch changed
  *
  * Per-core blocks, layout decision.  Field f of core c lives at
  *
@@ -61,6 +63,8 @@ typedef int32_t  ctx_i32;
 #define CTX_H_IN_CAP        11   /* bytes of each core's input area */
 #define CTX_H_NPROGS        12   /* entries of the program table */
 #define CTX_H_STACK_LAYOUT  13   /* 0 blocked, 1 interleaved */
+#define CTX_H_BLOCKS_OFF    14   /* word offset of the block marks */
+#define CTX_H_NBLOCKS       15   /* blocks of CTX_BLOCK_CORES cores */
 /* launch parameters, written by the host before every launch */
 #define CTX_H_STEPS         16   /* K: the launch runs steps 1 .. K */
 #define CTX_H_FLAGS         17   /* CTX_F_* */
@@ -77,6 +81,9 @@ typedef int32_t  ctx_i32;
 				    K means every running core ran all K
 				    steps and nothing else changed, so the
 				    host need not read the core blocks */
+#define CTX_H_LAUNCH_ID     22   /* host: a number no earlier launch of
+				    this context had (never 0), that the
+				    kernel writes into the block marks */
 #define CTX_HEADER_WORDS    32
 
 /* CTX_H_FLAGS */
@@ -180,6 +187,24 @@ typedef int32_t  ctx_i32;
 #define CTX_P_CP_SIZE       3
 #define CTX_P_MAIN_NLOCALS  4
 #define CTX_PROG_WORDS      8
+
+/* ---- block marks (after the level's section) ---------------------------
+ * What a launch changed, so that the host's work after it is
+ * proportional to that and not to the core count.  Cores are grouped in
+ * blocks of CTX_BLOCK_CORES (block c >> CTX_BLOCK_SHIFT); two arrays of
+ * nblocks words at blocks_off:
+ *   RAN  block b holds the launch id of the last launch in which one of
+ *        its cores executed a step (its block changed);
+ *   NEWS block b holds the launch id of the last launch in which one of
+ *        its cores had news (CTX_H_NOTE's condition).
+ * Every core of a block that writes a mark writes the same value, so no
+ * atomics; the host never clears them (launch ids only grow) and a
+ * checkpoint restore brings back older ids, which match no later
+ * launch. */
+#define CTX_BLOCK_SHIFT     5
+#define CTX_BLOCK_CORES     (1u << CTX_BLOCK_SHIFT)
+#define CTX_B_RAN           0    /* array index: blocks_off + 0 */
+#define CTX_B_NEWS          1    /* blocks_off + nblocks */
 
 /* Word w (0 .. stack_words - 1) of core c's stack region. */
 #define CTX_STACK_INDEX(interleaved, c, w, ncores, stack_words) \

@@ -61,25 +61,31 @@ mic_to_ctx(void *p, const struct ocl_section *s)
 	}
 }
 
+/* Cores lo .. hi - 1; strides in locals, one pass per core (this runs
+ * after every run() over the cores that ran). */
 static void
-mic_from_ctx(void *p, const struct ocl_section *s)
+mic_from_ctx(void *p, const struct ocl_section *s, uint32_t lo, uint32_t hi)
 {
 	struct mic_level_state *ls = p;
+	const uint32_t *x = s->ctx + s->off;
+	size_t cs, fs;
 
-	for (uint32_t i = 0; i < s->ncores; i++) {
+	ocl_sec_strides(s, &cs, &fs);
+	for (size_t i = lo; i < hi; i++) {
+		const uint32_t *w = x + i * cs;
 		struct mic1_core *k = &ls->st.core[i];
 
-		k->mar_latch = (int32_t)OCL_SEC(s, i, CTXM_C_MAR_LATCH);
-		k->pc_latch = (int32_t)OCL_SEC(s, i, CTXM_C_PC_LATCH);
-		k->mbr_addr = (int32_t)OCL_SEC(s, i, CTXM_C_MBR_ADDR);
-		k->insn_pc = (int32_t)OCL_SEC(s, i, CTXM_C_INSN_PC);
-		k->new_ref = (int32_t)OCL_SEC(s, i, CTXM_C_NEW_REF);
-		k->atom_addr = (int32_t)OCL_SEC(s, i, CTXM_C_ATOM_ADDR);
-		k->atom_old = (int32_t)OCL_SEC(s, i, CTXM_C_ATOM_OLD);
-		k->pending = (uint8_t)OCL_SEC(s, i, CTXM_C_PENDING);
-		k->mbr_state = (uint8_t)OCL_SEC(s, i, CTXM_C_MBR_STATE);
-		k->mir = (uint64_t)OCL_SEC(s, i, CTXM_C_MIR_HI) << 32 |
-		    OCL_SEC(s, i, CTXM_C_MIR_LO);
+		k->mar_latch = (int32_t)w[CTXM_C_MAR_LATCH * fs];
+		k->pc_latch = (int32_t)w[CTXM_C_PC_LATCH * fs];
+		k->mbr_addr = (int32_t)w[CTXM_C_MBR_ADDR * fs];
+		k->insn_pc = (int32_t)w[CTXM_C_INSN_PC * fs];
+		k->new_ref = (int32_t)w[CTXM_C_NEW_REF * fs];
+		k->atom_addr = (int32_t)w[CTXM_C_ATOM_ADDR * fs];
+		k->atom_old = (int32_t)w[CTXM_C_ATOM_OLD * fs];
+		k->pending = (uint8_t)w[CTXM_C_PENDING * fs];
+		k->mbr_state = (uint8_t)w[CTXM_C_MBR_STATE * fs];
+		k->mir = (uint64_t)w[CTXM_C_MIR_HI * fs] << 32 |
+		    w[CTXM_C_MIR_LO * fs];
 	}
 }
 

@@ -40,23 +40,28 @@ pmic_to_ctx(void *p, const struct ocl_section *s)
 	}
 }
 
+/* Cores lo .. hi - 1, as mic_from_ctx. */
 static void
-pmic_from_ctx(void *p, const struct ocl_section *s)
+pmic_from_ctx(void *p, const struct ocl_section *s, uint32_t lo, uint32_t hi)
 {
 	struct pmic_level_state *ls = p;
+	const uint32_t *x = s->ctx + s->off;
+	size_t cs, fs;
 
-	for (uint32_t i = 0; i < s->ncores; i++) {
+	ocl_sec_strides(s, &cs, &fs);
+	for (size_t i = lo; i < hi; i++) {
+		const uint32_t *w = x + i * cs;
 		struct pmic_core *k = &ls->st.core[i];
 
-		k->g0 = (int32_t)OCL_SEC(s, i, CTXP_C_G0);
-		k->g1 = (int32_t)OCL_SEC(s, i, CTXP_C_G1);
-		k->mbr_addr = (int32_t)OCL_SEC(s, i, CTXP_C_MBR_ADDR);
-		k->insn_pc = (int32_t)OCL_SEC(s, i, CTXP_C_INSN_PC);
-		k->new_ref = (int32_t)OCL_SEC(s, i, CTXP_C_NEW_REF);
-		k->atom_addr = (int32_t)OCL_SEC(s, i, CTXP_C_ATOM_ADDR);
-		k->atom_old = (int32_t)OCL_SEC(s, i, CTXP_C_ATOM_OLD);
-		k->mbr_valid = (uint8_t)OCL_SEC(s, i, CTXP_C_MBR_VALID);
-		k->entry = (uint8_t)OCL_SEC(s, i, CTXP_C_ENTRY);
+		k->g0 = (int32_t)w[CTXP_C_G0 * fs];
+		k->g1 = (int32_t)w[CTXP_C_G1 * fs];
+		k->mbr_addr = (int32_t)w[CTXP_C_MBR_ADDR * fs];
+		k->insn_pc = (int32_t)w[CTXP_C_INSN_PC * fs];
+		k->new_ref = (int32_t)w[CTXP_C_NEW_REF * fs];
+		k->atom_addr = (int32_t)w[CTXP_C_ATOM_ADDR * fs];
+		k->atom_old = (int32_t)w[CTXP_C_ATOM_OLD * fs];
+		k->mbr_valid = (uint8_t)w[CTXP_C_MBR_VALID * fs];
+		k->entry = (uint8_t)w[CTXP_C_ENTRY * fs];
 	}
 }
 

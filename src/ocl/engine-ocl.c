@@ -1,13 +1,13 @@
 /*
  * The OpenCL engine (engine-ocl.h): the machine lives in device buffers,
  * a level's kernel (kernels/isa.cl, mic.cl, pmic.cl) steps every core,
- * the host copy (e->m) is refreshed from the context buffer after every
- * launch that has news.  One host engine for every level: what differs
- * between levels (kernel, the per-core section after the warp records,
- * the control store, the host state such as struct mic1_state, what a
- * breakpoint compares) comes from a struct ocl_level (ocl-level.h); the
- * ISA level's is here, the micro levels' are in engine-ocl-mic.c and
- * engine-ocl-pmic.c.
+ * the host copy (e->m) is refreshed from the context buffer where
+ * launches changed it (block marks, below).  One host engine for every
+ * level: what differs between levels (kernel, the per-core section after
+ * the warp records, the control store, the host state such as struct
+ * mic1_state, what a breakpoint compares) comes from a struct ocl_level
+ * (ocl-level.h); the ISA level's is here, the micro levels' are in
+ * engine-ocl-mic.c and engine-ocl-pmic.c.
  *
  * Buffers: the context (context.h: header, core blocks, warp records),
  * the stacks, the globals, the heap, the programs' text and constant
@@ -68,8 +68,39 @@
  * like over 1M struct core) ~10 ms, checkpoint copy 1.5 ms, allocation 0
  * (was ~1 ms, now at creation).  The K ramp (64, 1024, then adapted)
  * costs ~0.2 ms per extra launch only: a quiet launch reads back the
- * header alone.  What is left of the fixed cost is host work over the
- * million struct core, single-threaded.
+ * header alone.
+ *
+ * Round four: host work proportional to what launches changed.  The
+ * kernels mark, per block of 32 cores, the last launch in which one of
+ * them ran and the last in which one had news (context.h block marks,
+ * written by launch.h's LAUNCH_NOTE).  After a launch with news the
+ * host converts the news blocks only: statuses stay exact on the host,
+ * so cnt (cores per status) replaces ref_count, and launch_end,
+ * drain_output, barrier release and any_runnable read the news blocks
+ * or the counts (every core only when a stop cut the launch short, for
+ * the overshoot check); at the end of run() it converts the blocks
+ * that ran since without news after, once; a copied context reads back
+ * only what that needs (SoA field spans, not the warp records);
+ * checkpoints list the cores whose output grew.  What is left per run()
+ * is one conversion of the cores that ran (memory-bound: 72 bytes of
+ * struct core written per core) and, on a copied context, one partial
+ * read.  Measured with POCL on this 2-core CPU (MICDB_OCL_TIMING=1,
+ * medians, before -> after, ms; the machine was shared, so kernel
+ * times vary by 2x between runs):
+ *   65,536 cores, CPU layout (mapped), one step (bench's step latency):
+ *     run 3.36 -> 3.24-3.45, kernel 2.8-3.1, convert 0.39 -> 0.37,
+ *     other 0.11 -> 0.00;
+ *   65,536 cores, 2,000 steps (93-188 launches): divergent convert
+ *     8.2 -> 0.75, other 0.71 -> 0.17; uniform convert 0.6 -> 0.7,
+ *     other 0.46 -> 0.15;
+ *   1M cores, GPU layout, copied context (the H200's host path), one
+ *     step: fetch 30.4 -> 10.3, convert 10.5 -> 8.8, other 8.3 -> 0.0;
+ *   1M cores, same, 200 steps (80 launches, K ramped down to 1 by the
+ *     slow CPU kernel): uniform fetch 477 -> 18, convert 10.3 -> 11.8,
+ *     other 12.3 -> 0.13; divergent fetch 48 -> 24, convert 21 -> 18.5,
+ *     other 11.4 -> 0.14.
+ * On POCL the one-step latency is now the kernel's (launch.h's records
+ * and isa.cl's step, 2.8 ms of 3.3 at 65,536 cores).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -116,9 +147,23 @@ struct ocl_ckpt {
 	uint64_t	 step;            /* m->step it holds */
 	uint32_t	 heap_top;        /* heap words it holds */
 	int		 pending_release;
-	size_t		*out_len;         /* per core: m->io[c].out.len */
+	/* Cores whose output grew since it was taken, with m->io[c].out.len
+	 * then: a restore truncates those only (was a copy of every core's
+	 * length per checkpoint, 1M strided reads). */
+	uint32_t	*out_cores;
+	size_t		*out_len;
+	uint8_t		*out_listed;      /* per core: in out_cores */
+	size_t		 nout, out_cap;
 	size_t		*in_pos;          /* per input core */
 	double		 age;             /* launch seconds since taken */
+};
+
+/* What the news blocks (context.h block marks) of the last launch that
+ * had news hold: the lowest stop step, the highest event step, the span
+ * of cores that wrote output. */
+struct ocl_news {
+	uint32_t	 cut, event;
+	uint32_t	 out_lo, out_hi;  /* out_lo > out_hi: nobody wrote */
 };
 
 struct ocl_engine {
@@ -147,6 +192,7 @@ struct ocl_engine {
 	size_t	 gsize;           /* global size: ncores rounded up to wg */
 	uint32_t core_stride, field_stride, cores_off, warps_off;
 	uint32_t sec_off;         /* the level's section (ocl-level.h) */
+	uint32_t blocks_off, nblocks;  /* block marks (context.h) */
 	int	 interleaved;     /* stack layout */
 	uint32_t out_cap, in_cap;
 	size_t	 ctx_words, stack_words_total;
@@ -164,10 +210,22 @@ struct ocl_engine {
 	uint32_t *hctx;
 	cl_mem	 b_host;
 	int	 zero_copy, mapped;
-	/* m->cores are behind the device: launches were quiet (see
-	 * CTX_H_NOTE) and nobody read the core blocks since; every run()
-	 * ends with them read */
-	int	 stale;
+	/* A copy (not zero_copy) that holds what the device has, no launch
+	 * or restore since it was read: all of it (ctx_fresh), or the part
+	 * that run() reads (ctx_fresh_cores, see ctx_fetch_cores). */
+	int	 ctx_fresh, ctx_fresh_cores;
+	/* The host copy m->cores, kept proportional to what launches
+	 * change.  Between runs it is whole.  During a run every core's
+	 * status is exact (a status changes only with news, whose blocks
+	 * are converted after every launch), and so are cnt, the cores per
+	 * status (no ref_count over a million cores per launch); the other
+	 * registers of cores in blocks that ran since launch id `since`
+	 * may be behind (0: none are).  Every run() ends with them
+	 * converted (sync_cores), those blocks only. */
+	uint32_t launch_id;       /* of the last launch, never 0 */
+	uint32_t since;
+	uint32_t cnt[4];          /* per enum core_status */
+	struct ocl_news news;
 	int	 quiet;           /* the last launch was quiet */
 	uint32_t hdr[CTX_HEADER_WORDS];  /* staging for header words */
 
@@ -362,7 +420,66 @@ ctx_fetch(struct ocl_engine *o, char **cause)
 {
 	if (o->zero_copy)
 		return ctx_open(o, cause);
-	return read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause);
+	if (o->ctx_fresh)
+		return 0;
+	if (read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
+		return -1;
+	o->ctx_fresh = o->ctx_fresh_cores = 1;
+	return 0;
+}
+
+/* The per-core fields run() reads (conversion, news, launch_end, input
+ * and output), low to high; the micro levels' extra registers follow. */
+static const uint8_t run_fields[] = {
+	CTX_C_PC, CTX_C_SP, CTX_C_LV, CTX_C_TOS, CTX_C_STATUS, CTX_C_FAULT,
+	CTX_C_FAULT_PC, CTX_C_FAULT_OP, CTX_C_STEPS_LO, CTX_C_STEPS_HI,
+	CTX_C_STOP_STEP, CTX_C_EVENT_STEP, CTX_C_LAST_STEP, CTX_C_OUT_LEN,
+	CTX_C_IN_POS,
+	CTX_C_CPP, CTX_C_OPC, CTX_C_H, CTX_C_MAR, CTX_C_MDR, CTX_C_MBR,
+	CTX_C_MPC, CTX_C_N, CTX_C_Z, CTX_C_CYCLES_LO, CTX_C_CYCLES_HI,
+};
+#define RUN_FIELDS_ISA 15
+
+/*
+ * What run() reads of the context after launches: the header, the
+ * fields of run_fields, the level's section and the block marks.  On
+ * SoA each field is one span of the buffer, so a copied context reads
+ * about half of the core blocks (the ISA level) and none of the warp
+ * records, which only engine_ocl_warps wants (ctx_fetch).  On AoS (a
+ * copied context there is a test setting) it is the whole context.
+ */
+static int
+ctx_fetch_cores(struct ocl_engine *o, char **cause)
+{
+	size_t nf = o->lv->all_fields ? sizeof run_fields : RUN_FIELDS_ISA;
+	size_t npad = o->field_stride;
+	cl_int err = CL_SUCCESS;
+
+	if (o->zero_copy || o->core_stride != 1)
+		return ctx_fetch(o, cause);
+	if (o->ctx_fresh || o->ctx_fresh_cores)
+		return 0;
+	/* non-blocking reads, one wait: the queue is in order */
+#define RD(off, n) do { \
+	if (err == CL_SUCCESS && (n) > 0) \
+		err = clEnqueueReadBuffer(o->q, o->b_ctx, CL_FALSE, \
+		    (size_t)(off) * 4, (size_t)(n) * 4, o->hctx + (off), 0, \
+		    NULL, NULL); \
+} while (0)
+	RD(0, CTX_HEADER_WORDS);
+	for (size_t i = 0; i < nf; i++)
+		RD(o->cores_off + run_fields[i] * npad, o->ncores);
+	RD(o->sec_off, (size_t)o->lv->section_fields * npad);
+	RD(o->blocks_off, 2 * (size_t)o->nblocks);
+#undef RD
+	if (err == CL_SUCCESS)
+		err = clFinish(o->q);
+	if (err != CL_SUCCESS) {
+		*cause = cl_failure(o, "clEnqueueReadBuffer", err);
+		return -1;
+	}
+	o->ctx_fresh_cores = 1;
+	return 0;
 }
 
 /* hctx must be open. */
@@ -473,73 +590,233 @@ cores_to_ctx(struct ocl_engine *o)
 	}
 }
 
-/*
- * The fields the ISA kernel writes, straight into struct core: the others
- * (CPP, OPC, H, MAR, MDR, MBR, MPC, N, Z, PROG, CYCLES) only the host
- * writes at the ISA level, so its copy is already right; a micro-level
- * kernel writes them too (all_fields), and its section.  This runs after every run() and
- * every launch that had news, over every core: at a million cores the
- * generic field table cost more than the launch.  hctx must be open.
- */
+/* Recount cnt from the host copy (after host edits). */
 static void
-ctx_to_cores(struct ocl_engine *o)
+recount(struct ocl_engine *o)
 {
-	struct core *k = o->m->cores;
-	const uint32_t *x = o->hctx;
+	const struct core *k = o->m->cores;
 
-	for (uint32_t i = 0; i < o->ncores; i++) {
-		const uint32_t *b = x + CORE_WORD(o, i, 0);
-		size_t fs = o->field_stride;
+	memset(o->cnt, 0, sizeof o->cnt);
+	for (uint32_t i = 0; i < o->ncores; i++)
+		o->cnt[k[i].status & 3]++;
+}
+
+/* A status change of the host copy, with cnt. */
+static void
+set_status(struct ocl_engine *o, uint32_t c, uint8_t st)
+{
+	struct core *k = &o->m->cores[c];
+
+	o->cnt[k->status & 3]--;
+	o->cnt[st & 3]++;
+	k->status = st;
+}
+
+/*
+ * Cores lo .. hi - 1 of the context into struct core and the level's
+ * state, keeping cnt.  The fields the ISA kernel writes go straight into
+ * struct core: the others (CPP, OPC, H, MAR, MDR, MBR, MPC, N, Z, PROG,
+ * CYCLES) only the host writes at the ISA level, so its copy is already
+ * right; a micro-level kernel writes them too (all_fields), and its
+ * section.  One pointer per field and the strides in locals: in the
+ * generic form (CORE_WORD per field, the engine's fields reloaded per
+ * core, as struct core stores may alias them) this loop was most of a
+ * one-step run at a million cores.  On SoA every field is a stream, on
+ * AoS a core's block is two cache lines read in order.  hctx must be
+ * open.
+ */
+static inline void
+convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
+{
+	struct core *restrict k = o->m->cores;
+	const uint32_t *restrict x = o->hctx + o->cores_off;
+	const size_t cs = o->core_stride, fs = o->field_stride;
+#define FLD(f) const uint32_t *restrict f_##f = x + CTX_C_##f * fs
+	FLD(PC); FLD(SP); FLD(LV); FLD(TOS); FLD(STATUS); FLD(FAULT);
+	FLD(FAULT_PC); FLD(FAULT_OP); FLD(STEPS_LO); FLD(STEPS_HI);
+	FLD(CPP); FLD(OPC); FLD(H); FLD(MAR); FLD(MDR); FLD(MBR); FLD(MPC);
+	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI);
+#undef FLD
+	/* The host copy shows a barrier release that the device has not
+	 * seen yet (the next launch does it) as done already. */
+	const uint8_t waiting = o->pending_release ? CORE_RUNNING :
+	    CORE_WAITING;
+	uint32_t cnt[4];
+
+	memcpy(cnt, o->cnt, sizeof cnt);
+	for (size_t i = lo; i < hi; i++) {
+		const size_t j = i * cs;
 		struct core *c = &k[i];
+		const uint8_t st = f_STATUS[j] == CORE_WAITING ? waiting :
+		    (uint8_t)f_STATUS[j];
 
-		c->pc = (int32_t)b[CTX_C_PC * fs];
-		c->sp = (int32_t)b[CTX_C_SP * fs];
-		c->lv = (int32_t)b[CTX_C_LV * fs];
-		c->tos = (int32_t)b[CTX_C_TOS * fs];
-		c->status = (uint8_t)b[CTX_C_STATUS * fs];
-		c->fault = (uint8_t)b[CTX_C_FAULT * fs];
-		c->fault_pc = (int32_t)b[CTX_C_FAULT_PC * fs];
-		c->fault_op = (uint8_t)b[CTX_C_FAULT_OP * fs];
-		c->steps = (uint64_t)b[CTX_C_STEPS_HI * fs] << 32 |
-		    b[CTX_C_STEPS_LO * fs];
-		if (!o->lv->all_fields)
+		if (st != c->status) {
+			cnt[c->status & 3]--;
+			cnt[st & 3]++;
+			c->status = st;
+		}
+		c->pc = (int32_t)f_PC[j];
+		c->sp = (int32_t)f_SP[j];
+		c->lv = (int32_t)f_LV[j];
+		c->tos = (int32_t)f_TOS[j];
+		c->fault = (uint8_t)f_FAULT[j];
+		c->fault_pc = (int32_t)f_FAULT_PC[j];
+		c->fault_op = (uint8_t)f_FAULT_OP[j];
+		c->steps = (uint64_t)f_STEPS_HI[j] << 32 | f_STEPS_LO[j];
+		if (!all)
 			continue;
-		c->cpp = (int32_t)b[CTX_C_CPP * fs];
-		c->opc = (int32_t)b[CTX_C_OPC * fs];
-		c->h = (int32_t)b[CTX_C_H * fs];
-		c->mar = (int32_t)b[CTX_C_MAR * fs];
-		c->mdr = (int32_t)b[CTX_C_MDR * fs];
-		c->mbr = (int32_t)b[CTX_C_MBR * fs];
-		c->mpc = (uint16_t)b[CTX_C_MPC * fs];
-		c->n = (uint8_t)b[CTX_C_N * fs];
-		c->z = (uint8_t)b[CTX_C_Z * fs];
-		c->cycles = (uint64_t)b[CTX_C_CYCLES_HI * fs] << 32 |
-		    b[CTX_C_CYCLES_LO * fs];
+		c->cpp = (int32_t)f_CPP[j];
+		c->opc = (int32_t)f_OPC[j];
+		c->h = (int32_t)f_H[j];
+		c->mar = (int32_t)f_MAR[j];
+		c->mdr = (int32_t)f_MDR[j];
+		c->mbr = (int32_t)f_MBR[j];
+		c->mpc = (uint16_t)f_MPC[j];
+		c->n = (uint8_t)f_N[j];
+		c->z = (uint8_t)f_Z[j];
+		c->cycles = (uint64_t)f_CYCLES_HI[j] << 32 | f_CYCLES_LO[j];
 	}
+	memcpy(o->cnt, cnt, sizeof cnt);
+}
+
+static void
+convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
+{
+	/* one pass over struct core either way: all is a constant in each
+	 * call, so each is a loop of its own */
+	if (o->lv->all_fields)
+		convert_cores(o, lo, hi, 1);
+	else
+		convert_cores(o, lo, hi, 0);
 	if (o->lv->from_ctx != NULL) {
 		struct ocl_section sec;
 
 		section(o, &sec);
-		o->lv->from_ctx(o->st, &sec);
+		o->lv->from_ctx(o->st, &sec, lo, hi);
 	}
-	o->m->heap_top = x[CTX_H_HEAP_TOP];
-	o->warps_fresh = 0;
-	o->stale = 0;
 }
 
-/* Bring m->cores up to date if launches left them behind. */
+/* Every core (a restore, where anything may have changed). */
+static void
+ctx_to_cores(struct ocl_engine *o)
+{
+	convert_range(o, 0, o->ncores);
+	o->m->heap_top = o->hctx[CTX_H_HEAP_TOP];
+	o->warps_fresh = 0;
+	o->since = 0;
+}
+
+/* The block marks of array arr (CTX_B_*). */
+static const uint32_t *
+marks(const struct ocl_engine *o, uint32_t arr)
+{
+	return o->hctx + o->blocks_off + (size_t)arr * o->nblocks;
+}
+
+/* Is a mark from launch ids since .. launch_id (wrap-safe)? */
+static int
+mark_in(const struct ocl_engine *o, uint32_t mark, uint32_t since)
+{
+	return (uint32_t)(mark - since) <= (uint32_t)(o->launch_id - since);
+}
+
+/*
+ * Which blocks a pass over the marks wants:
+ *   NEWS_NOW  news in the last launch (absorb_news converts them);
+ *   BEHIND    ran since launch `since` and not converted after that:
+ *             absorb_news converted a block with news in launch L
+ *             whole, as of L, so a block whose last news is no older
+ *             than its last run is current.
+ */
+enum { NEWS_NOW, BEHIND };
+
+static int
+block_wanted(const struct ocl_engine *o, int what, uint32_t since,
+    const uint32_t *ran, const uint32_t *news, uint32_t b)
+{
+	if (what == NEWS_NOW)
+		return news[b] == o->launch_id;
+	return mark_in(o, ran[b], since) && !mark_in(o, news[b], ran[b]);
+}
+
+/*
+ * The next run of consecutive blocks from *b on that the pass `what`
+ * wants, as cores [*lo, *hi); 0 when there is none.  hctx must be open.
+ */
+static int
+next_marked(const struct ocl_engine *o, int what, uint32_t since,
+    uint32_t *b, uint32_t *lo, uint32_t *hi)
+{
+	const uint32_t *ran = marks(o, CTX_B_RAN), *news = marks(o, CTX_B_NEWS);
+	uint32_t i = *b, e;
+
+	while (i < o->nblocks && !block_wanted(o, what, since, ran, news, i))
+		i++;
+	if (i >= o->nblocks)
+		return 0;
+	for (e = i + 1; e < o->nblocks && block_wanted(o, what, since, ran,
+	    news, e); e++)
+		;
+	*b = e;
+	*lo = i << CTX_BLOCK_SHIFT;
+	*hi = (uint64_t)e << CTX_BLOCK_SHIFT < o->ncores ?
+	    e << CTX_BLOCK_SHIFT : o->ncores;
+	return 1;
+}
+
+/*
+ * After a launch with news: convert the cores of its news blocks (their
+ * status may have changed, cnt follows) and gather what launch_end and
+ * drain_output need from them; nothing outside those blocks has a stop
+ * record, an event or output.  hctx must be open and current.
+ */
+static void
+absorb_news(struct ocl_engine *o)
+{
+	struct ocl_news *nw = &o->news;
+	uint32_t b = 0, lo, hi;
+
+	nw->cut = CTX_NONE;
+	nw->event = 0;
+	nw->out_lo = UINT32_MAX;
+	nw->out_hi = 0;
+	while (next_marked(o, NEWS_NOW, 0, &b, &lo, &hi)) {
+		convert_range(o, lo, hi);
+		for (uint32_t c = lo; c < hi; c++) {
+			uint32_t s = CF(o, c, CTX_C_STOP_STEP);
+			uint32_t ev = CF(o, c, CTX_C_EVENT_STEP);
+
+			if (s < nw->cut)
+				nw->cut = s;
+			if (ev > nw->event)
+				nw->event = ev;
+			if (CF(o, c, CTX_C_OUT_LEN) != 0) {
+				if (nw->out_lo == UINT32_MAX)
+					nw->out_lo = c;
+				nw->out_hi = c;
+			}
+		}
+	}
+}
+
+/* Bring m->cores up to date where launches left them behind: the blocks
+ * that ran since o->since without news after. */
 static int
 sync_cores(struct ocl_engine *o, char **cause)
 {
 	double t0 = now();
+	uint32_t b = 0, lo, hi;
 
-	if (!o->stale)
+	if (o->since == 0)
 		return 0;
-	if (ctx_fetch(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
 	tmark(o, T_FETCH, t0);
 	t0 = now();
-	ctx_to_cores(o);
+	while (next_marked(o, BEHIND, o->since, &b, &lo, &hi))
+		convert_range(o, lo, hi);
+	o->warps_fresh = 0;
+	o->since = 0;
 	tmark(o, T_CONV, t0);
 	return 0;
 }
@@ -646,7 +923,7 @@ ckpt_alloc(struct ocl_engine *o)
 		o->ckpt_ok = -1;
 		return 0;
 	}
-	o->ck.out_len = xcalloc(o->ncores, sizeof *o->ck.out_len);
+	o->ck.out_listed = xcalloc(o->ncores, 1);
 	o->ckpt_ok = 1;
 	return 1;
 }
@@ -676,8 +953,9 @@ ckpt_take(struct ocl_engine *o, char **cause)
 	    (o->ck.heap_top > 0 && copy_buf(o, o->b_heap, o->c_heap,
 	    (size_t)o->ck.heap_top * 4, cause) != 0))
 		return -1;
-	for (uint32_t c = 0; c < o->ncores; c++)
-		o->ck.out_len[c] = m->io[c].out.len;
+	for (size_t i = 0; i < o->ck.nout; i++)
+		o->ck.out_listed[o->ck.out_cores[i]] = 0;
+	o->ck.nout = 0;
 	o->ck.in_pos = xreallocarray(o->ck.in_pos, o->n_in_cores ?
 	    o->n_in_cores : 1, sizeof *o->ck.in_pos);
 	for (size_t i = 0; i < o->n_in_cores; i++)
@@ -698,6 +976,7 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 	uint32_t top = m->heap_top, zero = 0;
 	double t0 = now();
 
+	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	if (ctx_close(o, cause) != 0 ||
 	    copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
 	    copy_buf(o, o->c_stacks, o->b_stacks, o->stack_words_total * 4,
@@ -713,24 +992,24 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 		    (size_t)o->ck.heap_top * 4,
 		    (size_t)(top - o->ck.heap_top) * 4, 0, NULL, NULL),
 		    "clEnqueueFillBuffer");
-	if (ctx_fetch(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
+	/* first: the host copy shows a pending release as done already */
+	o->pending_release = o->ck.pending_release;
 	ctx_to_cores(o);
 	o->stats.restores++;
-	for (uint32_t c = 0; c < o->ncores; c++)
-		if (m->io[c].out.len > o->ck.out_len[c])
-			m->io[c].out.len = o->ck.out_len[c];
+	for (size_t i = 0; i < o->ck.nout; i++) {
+		uint32_t c = o->ck.out_cores[i];
+
+		m->io[c].out.len = o->ck.out_len[i];
+		o->ck.out_listed[c] = 0;
+	}
+	o->ck.nout = 0;
 	for (size_t i = 0; i < o->n_in_cores; i++) {
 		m->io[o->in_cores[i]].in_pos = o->ck.in_pos[i];
 		o->in_dirty[i] = 1;
 	}
 	m->step = o->ck.step;
-	o->pending_release = o->ck.pending_release;
-	/* The host copy shows a pending release as done already. */
-	if (o->pending_release)
-		for (uint32_t c = 0; c < o->ncores; c++)
-			if (m->cores[c].status == CORE_WAITING)
-				m->cores[c].status = CORE_RUNNING;
 	tmark(o, T_RESTORE, t0);
 	return 0;
 }
@@ -762,21 +1041,36 @@ feed_input(struct ocl_engine *o, char **cause)
 	return 0;
 }
 
-/* Append what the cores wrote in the last launch to m->io[].out. */
+/* Output that core c is about to get: its length now goes to the
+ * checkpoint's list the first time since the checkpoint. */
+static void
+ckpt_note_output(struct ocl_engine *o, uint32_t c)
+{
+	struct ocl_ckpt *ck = &o->ck;
+
+	if (ck->out_listed == NULL || ck->out_listed[c])
+		return;
+	if (ck->nout == ck->out_cap) {
+		ck->out_cap = ck->out_cap ? 2 * ck->out_cap : 64;
+		ck->out_cores = xreallocarray(ck->out_cores, ck->out_cap,
+		    sizeof *ck->out_cores);
+		ck->out_len = xreallocarray(ck->out_len, ck->out_cap,
+		    sizeof *ck->out_len);
+	}
+	ck->out_cores[ck->nout] = c;
+	ck->out_len[ck->nout++] = o->m->io[c].out.len;
+	ck->out_listed[c] = 1;
+}
+
+/* Append what the cores wrote in the last launch to m->io[].out: the
+ * writers are in the news blocks (absorb_news found their span). */
 static int
 drain_output(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
-	uint32_t lo = UINT32_MAX, hi = 0;
+	uint32_t lo = o->news.out_lo, hi = o->news.out_hi;
 
-	for (uint32_t c = 0; c < o->ncores; c++) {
-		if (CF(o, c, CTX_C_OUT_LEN) == 0)
-			continue;
-		if (lo == UINT32_MAX)
-			lo = c;
-		hi = c;
-	}
-	if (lo == UINT32_MAX)
+	if (lo > hi)
 		return 0;
 	/* One read of the span that holds every writer. */
 	if (read_buf(o, o->b_out, (size_t)lo * o->out_cap,
@@ -787,18 +1081,21 @@ drain_output(struct ocl_engine *o, char **cause)
 
 		if (n > o->out_cap)
 			n = o->out_cap;
-		if (n > 0)
+		if (n > 0) {
+			ckpt_note_output(o, c);
 			buf_put(&m->io[c].out, o->outbuf +
 			    (size_t)(c - lo) * o->out_cap, n);
+		}
 	}
 	return 0;
 }
 
 /*
  * Run steps 1..K from the current state (m->step).  checks: breakpoints
- * and stop-on-fault cut the launch.  Reads back the header, and the core
- * blocks only when a core has news (CTX_H_NOTE, or a stop): a quiet
- * launch leaves m->cores stale and sets o->quiet.
+ * and stop-on-fault cut the launch.  Reads back the header, and the
+ * context only when a core has news (CTX_H_NOTE, or a stop), converting
+ * then the news blocks alone: the launch leaves the other cores that ran
+ * behind on the host (o->since), and a quiet one sets o->quiet.
  */
 static int
 launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
@@ -821,12 +1118,19 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	o->hctx[CTX_H_NBPS] = (uint32_t)o->nbps;
 	o->hctx[CTX_H_STOP_AT] = K;
 	o->hctx[CTX_H_NOTE] = 0;
-	/* words STEPS .. NOTE, HEAP_TOP among them: the device's, which
-	 * the host copy holds (m->heap_top is read back every launch) */
+	/* words STEPS .. LAUNCH_ID, HEAP_TOP among them: the device's,
+	 * which the host copy holds (m->heap_top is read back every
+	 * launch) */
 	o->hctx[CTX_H_HEAP_TOP] = m->heap_top;
-	if (ctx_put(o, CTX_H_STEPS, CTX_H_NOTE - CTX_H_STEPS + 1,
+	if (++o->launch_id == 0)
+		o->launch_id = 1;
+	o->hctx[CTX_H_LAUNCH_ID] = o->launch_id;
+	if (o->since == 0)
+		o->since = o->launch_id;
+	if (ctx_put(o, CTX_H_STEPS, CTX_H_LAUNCH_ID - CTX_H_STEPS + 1,
 	    cause) != 0 || ctx_close(o, cause) != 0)
 		return -1;
+	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL, &o->gsize,
 	    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
 	/* the in-order queue: this read waits for the kernel */
@@ -843,16 +1147,14 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	m->heap_top = h[CTX_H_HEAP_TOP];
 	o->warps_fresh = 0;
 	o->quiet = h[CTX_H_NOTE] == 0 && h[CTX_H_STOP_AT] == K;
-	if (o->quiet) {
-		o->stale = 1;
-	} else {
+	if (!o->quiet) {
 		double t1 = now();
 
-		if (ctx_fetch(o, cause) != 0)
+		if (ctx_fetch_cores(o, cause) != 0)
 			return -1;
 		tmark(o, T_FETCH, t1);
 		t1 = now();
-		ctx_to_cores(o);
+		absorb_news(o);
 		tmark(o, T_CONV, t1);
 		t1 = now();
 		if (drain_output(o, cause) != 0)
@@ -891,51 +1193,60 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	return 0;
 }
 
-/* Any core that may run (RUNNING and inside the mask)? */
+/* Any core that may run (RUNNING and inside the mask)?  Statuses are
+ * exact on the host, and counted. */
 static int
 any_runnable(const struct ocl_engine *o, const uint8_t *mask)
 {
+	if (o->cnt[CORE_RUNNING] == 0)
+		return 0;
+	if (mask == NULL)
+		return 1;
 	for (uint32_t c = 0; c < o->ncores; c++)
-		if (o->m->cores[c].status == CORE_RUNNING &&
-		    (mask == NULL || mask[c]))
+		if (o->m->cores[c].status == CORE_RUNNING && mask[c])
 			return 1;
 	return 0;
 }
 
-/* ref_barrier_release on the host copy; the device follows at the next
- * launch. */
+/* ref_barrier_release on the host copy, from the counts; the device
+ * follows at the next launch. */
 static void
 release_barrier(struct ocl_engine *o)
 {
-	if (ref_barrier_release(o->m))
-		o->pending_release = 1;
+	if (o->cnt[CORE_RUNNING] > 0 || o->cnt[CORE_WAITING] == 0)
+		return;
+	for (uint32_t c = 0; c < o->ncores; c++)
+		if (o->m->cores[c].status == CORE_WAITING)
+			set_status(o, c, CORE_RUNNING);
+	o->pending_release = 1;
 }
 
 /*
- * After a launch of K: the boundary the machine really reached (relative),
- * and whether some core ran past it.  Stop records give the cut; without
- * any, a launch with cores still runnable reached K, else it ended at
- * the last step in which a core stopped running.
+ * After a launch of K that had news: the boundary the machine really
+ * reached (relative), and whether some core ran past it.  Stop records
+ * give the cut; without any, a launch with cores still runnable reached
+ * K, else it ended at the last step in which a core stopped running.
+ * Every stop lowers stop_at (atomic_min), so with stop_at still K no
+ * core stopped below K and none ran past K: the news blocks say it all.
+ * Below K some core may have run past the cut, in any block: every core
+ * is looked at (a breakpoint or fault stop, or an I/O area to serve).
  */
 static uint32_t
 launch_end(const struct ocl_engine *o, const uint8_t *mask, uint32_t K,
     int *overshoot)
 {
-	uint32_t cut = CTX_NONE, last = 0, event = 0;
+	uint32_t cut = o->news.cut, last = 0, event = o->news.event;
 
-	for (uint32_t c = 0; c < o->ncores; c++) {
-		uint32_t s = CF(o, c, CTX_C_STOP_STEP);
-		uint32_t l = CF(o, c, CTX_C_LAST_STEP);
-		uint32_t ev = CF(o, c, CTX_C_EVENT_STEP);
+	*overshoot = 0;
+	if (o->hdr[CTX_H_STOP_AT] < K) {
+		for (uint32_t c = 0; c < o->ncores; c++) {
+			uint32_t l = CF(o, c, CTX_C_LAST_STEP);
 
-		if (s < cut)
-			cut = s;
-		if (l > last)
-			last = l;
-		if (ev > event)
-			event = ev;
+			if (l > last)
+				last = l;
+		}
+		*overshoot = cut != CTX_NONE && last > cut;
 	}
-	*overshoot = cut != CTX_NONE && last > cut;
 	if (cut != CTX_NONE)
 		return cut;
 	if (any_runnable(o, mask))
@@ -1130,22 +1441,22 @@ run_launches(struct engine *e, const struct engine_run *r,
 {
 	struct ocl_engine *o = e->impl;
 	struct machine *m = e->m;
-	struct ref_summary sum;
+	const uint32_t *cnt = o->cnt;   /* ref_count's, kept by the engine */
 	uint32_t faulted_before;
+	double t0;
 
 	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
+	if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] == 0) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
-	double t0 = now();
+	t0 = now();
 
 	if (upload_run_tables(o, r, cause) != 0)
 		return -1;
 	tmark(o, T_TABLES, t0);
 	o->ck.valid = 0;	/* host edits since the last run */
-	faulted_before = sum.faulted;
+	faulted_before = cnt[CORE_ERROR];
 	while (stop->steps_run < r->max_steps) {
 		uint64_t ran;
 
@@ -1160,9 +1471,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 			release_barrier(o);
 			m->step++;
 			stop->steps_run++;
-			ref_count(m, &sum);
-			stop->reason = sum.running + sum.waiting == 0 ?
-			    STOP_DONE : STOP_DEADLOCK;
+			stop->reason = cnt[CORE_RUNNING] + cnt[CORE_WAITING] ==
+			    0 ? STOP_DONE : STOP_DEADLOCK;
 			return 0;
 		}
 		if (advance(o, r, choose_k(o, r->max_steps - stop->steps_run),
@@ -1173,19 +1483,22 @@ run_launches(struct engine *e, const struct engine_run *r,
 		 * running, faulted or met a breakpoint at any boundary. */
 		if (o->quiet)
 			continue;
-		ref_count(m, &sum);
-		if (sum.faulted > faulted_before) {
+		if (cnt[CORE_ERROR] > faulted_before) {
 			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
 			if (r->stop_on_fault) {
 				stop->reason = STOP_FAULT;
 				return 0;
 			}
 		}
-		faulted_before = sum.faulted;
-		if (sum.running + sum.waiting == 0) {
+		faulted_before = cnt[CORE_ERROR];
+		if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] == 0) {
 			stop->reason = STOP_DONE;
 			return 0;
 		}
+		/* The check looks at every running core's registers: those
+		 * that ran without news must be converted first. */
+		if (r->nbps > 0 && sync_cores(o, cause) != 0)
+			return -1;
 		if (r->nbps > 0 &&
 		    engine_check_bps(e, r, stop, o->lv->bp_on)) {
 			stop->reason = STOP_BREAKPOINT;
@@ -1346,13 +1659,15 @@ ocl_push_cores(struct engine *e, char **cause)
 {
 	struct ocl_engine *o = e->impl;
 
-	/* run() left hctx current (sync_cores), so its other words are the
-	 * device's */
-	if (ctx_open(o, cause) != 0)
+	/* all of hctx goes down: its other words must be the device's
+	 * (run() read only part of it, ctx_fetch_cores) */
+	if (ctx_fetch(o, cause) != 0)
 		return -1;
 	cores_to_ctx(o);
 	o->hctx[CTX_H_HEAP_TOP] = e->m->heap_top;
 	/* The host copy is the truth now, releases included. */
+	recount(o);
+	o->since = 0;
 	o->pending_release = 0;
 	o->ck.valid = 0;
 	return ctx_put(o, 0, o->ctx_words, cause);
@@ -1411,7 +1726,7 @@ ocl_save(struct engine *e, void *out, size_t *bytes, char **cause)
 	*bytes = (size_t)o->ncores * nf * 4;
 	if (nf == 0 || out == NULL)
 		return 0;
-	if (ctx_open(o, cause) != 0)
+	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
 	section(o, &sec);
 	for (uint32_t c = 0; c < o->ncores; c++)
@@ -1430,7 +1745,8 @@ ocl_load(struct engine *e, const void *side, char **cause)
 	struct machine *m = e->m;
 	size_t nf = o->lv->section_fields;
 
-	if (ctx_open(o, cause) != 0)
+	/* before the edits: ocl_push_cores sends all of hctx */
+	if (ctx_fetch(o, cause) != 0)
 		return -1;
 	if (nf > 0 && side != NULL && o->lv->from_ctx != NULL) {
 		const uint32_t *w = side;
@@ -1440,7 +1756,7 @@ ocl_load(struct engine *e, const void *side, char **cause)
 		for (uint32_t c = 0; c < o->ncores; c++)
 			for (uint32_t f = 0; f < nf; f++)
 				OCL_SEC(&sec, c, f) = w[(size_t)c * nf + f];
-		o->lv->from_ctx(o->st, &sec);
+		o->lv->from_ctx(o->st, &sec, 0, o->ncores);
 	}
 	if (ocl_push_cores(e, cause) != 0 ||
 	    upload_stacks(o, cause) != 0 ||
@@ -1498,7 +1814,9 @@ release_all(struct ocl_engine *o)
 	free(o->in_dirty);
 	free(o->in_listed);
 	free(o->outbuf);
+	free(o->ck.out_cores);
 	free(o->ck.out_len);
+	free(o->ck.out_listed);
 	free(o->ck.in_pos);
 	free(o->warps);
 	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
@@ -1549,6 +1867,7 @@ clamp_u32(uint64_t v, uint32_t lo, uint32_t hi)
 struct geometry {
 	uint32_t	wg;          /* work-group size */
 	uint32_t	nwarps;
+	uint32_t	nblocks;     /* block marks (context.h) */
 	uint64_t	npad;        /* cores rounded up to whole groups */
 	uint32_t	out_cap, in_cap;
 	uint64_t	ctx_bytes, stack_bytes;
@@ -1580,9 +1899,11 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 		g->wg = (n + W - 1) / W * W;
 	g->nwarps = (n + W - 1) / W;
 	g->npad = ((uint64_t)n + g->wg - 1) / g->wg * g->wg;
+	g->nblocks = (uint32_t)((g->npad + CTX_BLOCK_CORES - 1) >>
+	    CTX_BLOCK_SHIFT);
 	g->ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + g->npad *
 	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W) +
-	    g->npad * sec_fields);
+	    g->npad * sec_fields + 2ull * g->nblocks);
 	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
 	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
 	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
@@ -1664,6 +1985,9 @@ plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->warps_off = (uint32_t)(CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS);
 	o->sec_off = (uint32_t)(o->warps_off +
 	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W));
+	o->blocks_off = (uint32_t)(o->sec_off +
+	    npad * o->lv->section_fields);
+	o->nblocks = g.nblocks;
 	stack_bytes = g.stack_bytes;
 	/* Interleaved indices are 32-bit in the kernel. */
 	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
@@ -1918,8 +2242,11 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	hdr[CTX_H_IN_CAP] = o->in_cap;
 	hdr[CTX_H_NPROGS] = (uint32_t)m->nprogs;
 	hdr[CTX_H_STACK_LAYOUT] = (uint32_t)o->interleaved;
+	hdr[CTX_H_BLOCKS_OFF] = o->blocks_off;
+	hdr[CTX_H_NBLOCKS] = o->nblocks;
 	hdr[CTX_H_HEAP_TOP] = m->heap_top;
 	cores_to_ctx(o);
+	recount(o);
 	if (ctx_put(o, 0, o->ctx_words, cause) != 0 ||
 	    upload_stacks(o, cause) != 0 ||
 	    write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
@@ -2087,9 +2414,12 @@ engine_ocl_warps(struct engine *e, size_t *nwarps)
 		    sizeof *o->warps);
 	if (o->warps_fresh)
 		return o->warps;
-	/* run() leaves hctx current; only a lost mapping can fail here,
-	 * and then the records read as the last ones converted */
-	if (ctx_open(o, &cause) != 0) {
+	/* run() reads back no warp records into a copied context
+	 * (ctx_fetch_cores): they come here.  On a failure the records
+	 * read as the last ones converted. */
+	if (o->zero_copy ? ctx_open(o, &cause) != 0 : !o->ctx_fresh &&
+	    read_buf(o, o->b_ctx, (size_t)o->warps_off * 4, (size_t)o->nwarps *
+	    CTX_WARP_WORDS(o->W) * 4, o->hctx + o->warps_off, &cause) != 0) {
 		free(cause);
 		return o->warps;
 	}

@@ -43,6 +43,15 @@ struct ocl_section {
 	    (size_t)(s)->off + (size_t)(c) * (s)->nfields + (f))
 #define OCL_SEC(s, c, f) ((s)->ctx[OCL_SEC_WORD(s, c, f)])
 
+/* The same as strides, for loops over many cores: field f of core c is
+ * word off + c * *cs + f * *fs. */
+static inline void
+ocl_sec_strides(const struct ocl_section *s, size_t *cs, size_t *fs)
+{
+	*cs = s->core_stride == 1 ? 1 : s->nfields;
+	*fs = s->core_stride == 1 ? s->field_stride : 1;
+}
+
 #define OCL_MAX_SCALARS 4
 
 struct ocl_level {
@@ -68,9 +77,12 @@ struct ocl_level {
 	const void	*(*side)(void *st, size_t *bytes);
 	/* Scalar kernel arguments after the section offset. */
 	uint32_t	 (*scalars)(void *st, uint32_t *v);
-	/* Host state <-> section (section_fields > 0). */
+	/* Host state <-> section (section_fields > 0): every core down,
+	 * cores lo .. hi - 1 up (the engine converts only the cores that
+	 * changed, ranges of whole blocks of the context's block marks). */
 	void		 (*to_ctx)(void *st, const struct ocl_section *s);
-	void		 (*from_ctx)(void *st, const struct ocl_section *s);
+	void		 (*from_ctx)(void *st, const struct ocl_section *s,
+			    uint32_t lo, uint32_t hi);
 	int		 (*at_boundary)(void *st, struct machine *m,
 			    uint32_t core);
 	void		 (*free_state)(void *st);

@@ -50,3 +50,11 @@ tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags)
 tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
 shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh
+
+# The block marks: the host converts only what launches changed, against
+# the reference (engine-ocl.c, context.h).
+unit_tests += tests/test-ocl-marks
+tests_test_ocl_marks_SOURCES = tests/test-ocl-marks.c tests/tap.h \
+	src/dbg/engine-ref.c
+tests_test_ocl_marks_CPPFLAGS = $(ocl_test_cppflags)
+tests_test_ocl_marks_LDADD = $(ocl_test_ldadd)
