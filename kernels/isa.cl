@@ -36,9 +36,10 @@
  * chunk instead of per step, and 32-lane groups, measured several times
  * faster.
  *
- * The dispatch (MICDB_ISA_PRED, see below): the frequent simple opcodes
- * (NOP, GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC, POP, DUP, SWAP, the ALU
- * operations, the branches, GETSTATIC, PUTSTATIC) are one handler group,
+ * The dispatch is a switch, one arm per handler.  An alternative, off
+ * by default (MICDB_ISA_PRED=1 in MICDB_OCL_OPTS, see below): the
+ * frequent simple opcodes (NOP, GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC,
+ * POP, DUP, SWAP, the ALU operations, the branches, GETSTATIC, PUTSTATIC) are one handler group,
  * H_COMMON, decoded into fields of the decode word (what it loads, what
  * it pushes, what else it writes, the ALU operation, the branch
  * condition) and run without branches: every lane computes every
@@ -59,9 +60,17 @@
  * 5.78e10, 1.40e11; the select chain and ow on the switch 5.97e10,
  * 1.18e11; H_COMMON without the vote 7.77e10, 8.17e10 (a converged warp
  * pays every select: 28 bytes of spills at 64 registers, the switch 12).
- * What the uniform workload still loses is the select chain; a vote
- * before the checks (the branchy chain for a converged warp) is the next
- * thing to try.  Did not pay: H_COMMON behind the branchy checks (4.23e10
+ * What the uniform workload still loses is the select chain.  Then a
+ * vote before the checks (a warp at one PC takes the branchy checks and
+ * the switch arm), and the host's per-run() cost cut (engine-ocl.c);
+ * the bench's columns, same session, one run each: PRED=1 divergent
+ * 49.8G (SIMD efficiency 0.962), uniform 98.8G (kernel 175 ms a run);
+ * PRED=0 45.7G (0.134), 113G (kernel 150 ms).  The vote did not win
+ * uniform back (both check chains in one kernel: more registers at the
+ * cap of 64).  Divergent +9%, uniform -13%: no gain overall, and the
+ * switch keeps the ISA level's kernel divergence, which is what the
+ * records show beside the micro levels' k = 1 (manycore.md section 3):
+ * PRED stays off by default, for measuring.  Did not pay: H_COMMON behind the branchy checks (4.23e10
  * divergent, worse than the switch: the lanes split at the checks'
  * divergent branches and run the rest of the step apart, which is also
  * what the switch pays for), the decode table in a __local copy
@@ -135,20 +144,20 @@ enum {
  * the dispatch and the group does not pay.  MICDB_ISA_VOTE (inline PTX,
  * NVIDIA's compiler only): the lanes that reach the dispatch together
  * vote, and when they all run one arm they take it instead of H_COMMON,
- * so a converged warp pays no predication.  The host passes none of
- * them: PRED goes with the GPU layout (MICDB_ISA_TEXT32; slower on
- * POCL's CPU layout), VOTE with PRED on NVIDIA (cl_nv_pragma_unroll is
- * its compiler's mark).  The tests run PRED on POCL with the GPU
- * layout, without VOTE, whose arms are the plain switch's.
- * MICDB_OCL_OPTS=-DMICDB_ISA_PRED=0|1 (and the others) override them
- * for measuring.  MICDB_ISA_LDECODE=1 reads the decode table from a
+ * so a converged warp pays no predication; it also sends a warp whose
+ * lanes all sit at one PC through the branchy checks.  PRED is off
+ * unless MICDB_OCL_OPTS=-DMICDB_ISA_PRED=1 (see the header for why),
+ * VOTE follows PRED on NVIDIA (cl_nv_pragma_unroll is its compiler's
+ * mark).  The tests run PRED=1 on POCL with the GPU layout
+ * (tests/ocl-diff-lib.c, tests/test-ocl-diff.c), without VOTE, whose
+ * arms are the plain switch's.  MICDB_ISA_LDECODE=1 reads the decode table from a
  * __local copy instead of __constant memory.
  */
 #ifndef MICDB_ISA_TEXT32
 #define MICDB_ISA_TEXT32 0
 #endif
 #ifndef MICDB_ISA_PRED
-#define MICDB_ISA_PRED MICDB_ISA_TEXT32
+#define MICDB_ISA_PRED 0
 #endif
 #ifndef MICDB_ISA_SELCHECK
 #define MICDB_ISA_SELCHECK MICDB_ISA_PRED

@@ -1212,9 +1212,15 @@ static void
 test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
     size_t ncounts, uint64_t budget)
 {
-	/* Half of them with the GPU layouts, a third with cores that run
-	 * past every cut (so cuts are replayed from checkpoints). */
+	/* Half of them with the GPU layouts (half of those with the ISA
+	 * kernel's predicated group, an option off by default: isa.cl), a
+	 * third with cores that run past every cut (so cuts are replayed
+	 * from checkpoints). */
 	setenv("MICDB_OCL_LAYOUT", seed % 2 ? "cpu" : "gpu", 1);
+	if (seed % 4 == 0)
+		setenv("MICDB_OCL_OPTS", "-DMICDB_ISA_PRED=1", 1);
+	else
+		unsetenv("MICDB_OCL_OPTS");
 	setenv("MICDB_OCL_DRIFT", seed % 3 == 0 ? "1" : "0", 1);
 	if (seed % 4 == 1)
 		setenv("MICDB_OCL_IO_CAP", "4", 1);
@@ -1223,8 +1229,9 @@ test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
 	char *src = gen_program(seed, seed % 4 == 3);
 
 	memset(&s, 0, sizeof s);
-	s.name = xasprintf("generated #%llu%s%s", (unsigned long long)seed,
-	    seed % 2 ? "" : ", gpu layout", seed % 3 ? "" : ", drift");
+	s.name = xasprintf("generated #%llu%s%s%s", (unsigned long long)seed,
+	    seed % 2 ? "" : ", gpu layout", seed % 4 ? "" : ", ISA_PRED",
+	    seed % 3 ? "" : ", drift");
 	s.progs = xcalloc(1, sizeof *s.progs);
 	s.multi_level = CMP_FULL;
 	s.edits = 1;
@@ -1251,6 +1258,7 @@ test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
 	test_subject(od, &s, cores, ncounts, budget);
 	subject_free(&s);
 	unsetenv("MICDB_OCL_LAYOUT");
+	unsetenv("MICDB_OCL_OPTS");
 	unsetenv("MICDB_OCL_DRIFT");
 	unsetenv("MICDB_OCL_IO_CAP");
 }

@@ -30,7 +30,7 @@
  * faults.
  */
 static int
-handler_of(const struct machine *m, uint32_t c)
+handler_of(const struct machine *m, uint32_t c, int pred)
 {
 	int op = machine_fetch_byte(m, c, m->cores[c].pc);
 
@@ -38,6 +38,18 @@ handler_of(const struct machine *m, uint32_t c)
 		op = machine_fetch_byte(m, c, m->cores[c].pc + 1);
 	if (op < 0 || ijvm_builtin((uint8_t)op) == NULL)
 		return -1;
+	/* MICDB_ISA_PRED=1: H_COMMON, one group (isa.cl's DEC_ lines);
+	 * without MICDB_ISA_VOTE, so on POCL always. */
+	if (pred)
+		switch (op) {
+		case OP_NOP: case OP_GC: case OP_BIPUSH: case OP_LDC_W:
+		case OP_ILOAD: case OP_ISTORE: case OP_IINC: case OP_POP:
+		case OP_DUP: case OP_SWAP: case OP_IADD: case OP_ISUB:
+		case OP_IAND: case OP_IOR: case OP_IFEQ: case OP_IFLT:
+		case OP_IF_ICMPEQ: case OP_GOTO: case OP_GETSTATIC:
+		case OP_PUTSTATIC:
+			return 0x100;
+		}
 	switch (op) {
 	case OP_ISUB: case OP_IAND: case OP_IOR:
 		return OP_IADD;
@@ -52,7 +64,8 @@ handler_of(const struct machine *m, uint32_t c)
 /* Fold one step of the reference machine m (before the step) into the
  * expected records. */
 static void
-expect_step(const struct machine *m, uint32_t W, struct ocl_warp_record *rec)
+expect_step(const struct machine *m, uint32_t W, int pred,
+    struct ocl_warp_record *rec)
 {
 	uint32_t nwarps = (m->cfg.ncores + W - 1) / W;
 
@@ -95,10 +108,10 @@ expect_step(const struct machine *m, uint32_t W, struct ocl_warp_record *rec)
 
 			if (!((act >> l) & 1) || ((done >> l) & 1))
 				continue;
-			h = handler_of(m, w * W + l);
+			h = handler_of(m, w * W + l, pred);
 			for (uint32_t j = l; j < W; j++)
 				if (((act >> j) & 1) &&
-				    handler_of(m, w * W + j) == h) {
+				    handler_of(m, w * W + j, pred) == h) {
 					grp |= (uint64_t)1 << j;
 					n++;
 				}
@@ -153,10 +166,11 @@ cmp_warps(const struct ocl_warp_record *want, const struct ocl_warp_record *got,
 }
 
 /* The records after nsteps steps (run with K steps per launch) against
- * the reference stepped one step at a time. */
+ * the reference stepped one step at a time; pred: the kernel built with
+ * its predicated group (GPU layout, MICDB_ISA_PRED=1). */
 static void
 test_divergence(const char *top, const char *file, uint32_t ncores,
-    uint32_t W, uint64_t nsteps, uint64_t k)
+    uint32_t W, uint64_t nsteps, uint64_t k, int pred)
 {
 	struct program prog;
 	const struct program *progs[1] = { &prog };
@@ -171,10 +185,11 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	size_t nwarps = (ncores + W - 1) / W;
 	char *path = odiff_path(top, file), *cause = NULL, what[160];
 	uint64_t i;
-	int good = 0;
+	int good = 0, rc;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu", file, ncores, W, (unsigned long long)k);
+	    "width %u, K=%llu%s", file, ncores, W, (unsigned long long)k,
+	    pred ? ", ISA_PRED" : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
 		free(cause);
@@ -188,13 +203,20 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	for (i = 0; i < nsteps; i++) {
 		struct ref_summary sum;
 
-		expect_step(&mr, W, want);
+		expect_step(&mr, W, pred, want);
 		ref_step(&mr, NULL, &sum);
 		if (sum.faulted > 0 || sum.running + sum.waiting == 0)
 			break;
 	}
 	r.max_steps = i + 1 < nsteps ? i + 1 : nsteps;
-	if (engine_ocl_create(&eo, &mo, NULL, &cause) != 0) {
+	if (pred) {
+		setenv("MICDB_OCL_LAYOUT", "gpu", 1);
+		setenv("MICDB_OCL_OPTS", "-DMICDB_ISA_PRED=1", 1);
+	}
+	rc = engine_ocl_create(&eo, &mo, NULL, &cause);
+	unsetenv("MICDB_OCL_LAYOUT");
+	unsetenv("MICDB_OCL_OPTS");
+	if (rc != 0) {
 		odiff_fail(what, "%s", cause);
 		free(cause);
 	} else {
@@ -223,17 +245,24 @@ isa_divergence(void *ctx, const char *top)
 {
 	(void)ctx;
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
-	    100000);
-	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 500, 1);
-	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 3000, 7);
+	    100000, 0);
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 500, 1,
+	    0);
+	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 3000, 7,
+	    0);
 	test_divergence(top, "programs/bench/divergent.jas", 50, 7, 3000,
-	    100000);
+	    100000, 0);
 	test_divergence(top, "programs/bench/divergent.jas", 5, 32, 3000,
-	    100000);
-	test_divergence(top, "programs/collatz.jas", 32, 16, 20000, 100000);
+	    100000, 0);
+	test_divergence(top, "programs/collatz.jas", 32, 16, 20000, 100000, 0);
 	test_divergence(top, "programs/bench/uniform.jas", 64, 32, 3000,
-	    100000);
-	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000);
+	    100000, 0);
+	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000, 0);
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
+	    100000, 1);
+	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 3000, 7,
+	    1);
+	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000, 1);
 }
 
 /* ---- the engine pair -------------------------------------------------- */
