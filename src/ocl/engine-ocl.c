@@ -56,7 +56,8 @@
  * MICDB_OCL_DIVERGENCE=0 (kernel without the records),
  * MICDB_OCL_NV_MAXRREG=N (register cap of the ISA kernel on NVIDIA, 0
  * none), MICDB_OCL_WG=N (work-group size target), MICDB_OCL_TIMING=1
- * (where each run() goes, one line on stderr), and in ocl.c
+ * (where each run() goes, one line on stderr), MICDB_OCL_DEVICE_MIB=N
+ * (the device has at most N MiB: tests of "too big"), and in ocl.c
  * MICDB_OCL_OPTS (extra build options: kernel variants, -cl-nv-verbose)
  * with MICDB_OCL_BUILD_LOG=1 (print the log) and MICDB_OCL_DUMP=FILE
  * (the driver's binary: PTX on NVIDIA).
@@ -2377,6 +2378,17 @@ ocl_engine_create(struct engine *e, struct machine *m,
 	o->zero_copy = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
 	if ((env = getenv("MICDB_OCL_ZERO_COPY")) != NULL && *env != '\0')
 		o->zero_copy = strcmp(env, "0") != 0;
+	/* MICDB_OCL_DEVICE_MIB=N (tests): the device has at most N MiB,
+	 * so "too big for the device" is testable where the device's
+	 * memory is the host's and a real attempt would only exhaust it. */
+	if ((env = getenv("MICDB_OCL_DEVICE_MIB")) != NULL && atol(env) > 0) {
+		const cl_ulong lim = (cl_ulong)atol(env) << 20;
+
+		if (l.dev[di].global_mem > lim)
+			l.dev[di].global_mem = lim;
+		if (l.dev[di].max_alloc > lim)
+			l.dev[di].max_alloc = lim;
+	}
 	o->max_alloc = l.dev[di].max_alloc;
 	o->global_mem = l.dev[di].global_mem;
 	if (plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
