@@ -101,7 +101,13 @@
  *     other 12.3 -> 0.13; divergent fetch 48 -> 24, convert 21 -> 18.5,
  *     other 11.4 -> 0.14.
  * On POCL the one-step latency is now the kernel's (launch.h's records
- * and isa.cl's step, 2.8 ms of 3.3 at 65,536 cores).
+ * and isa.cl's step, 2.8 ms of 3.3 at 65,536 cores; idle machine, one
+ * step: kernel 3.0 ms with the records, 2.2 without).  On the H200
+ * (2026-11-22, a timed uniform run of 20,051 steps at 1M cores, before
+ * -> after, ms): run 230 -> 185, kernel 152 -> 150, fetch 5.3 -> 2.4,
+ * convert 23 -> 26-29, other 45-49 -> 6; one step 21-26 -> 13-15
+ * (bench "step ms").  What is left there is the kernel and one
+ * conversion of a million cores.
  */
 #include <stddef.h>
 #include <stdio.h>
