@@ -70,12 +70,12 @@
  * cap of 64).  Divergent +9%, uniform -13%: no gain overall, and the
  * switch keeps the ISA level's kernel divergence, which is what the
  * records show beside the micro levels' k = 1 (manycore.md section 3):
- * PRED stays off by default, for measuring.  Did not pay: H_COMMON behind the branchy checks (4.23e10
- * divergent, worse than the switch: the lanes split at the checks'
- * divergent branches and run the rest of the step apart, which is also
- * what the switch pays for), the decode table in a __local copy
- * (MICDB_ISA_LDECODE: 7.7e10, 8.08e10, the same as __constant), a cap of
- * 128 registers instead of 64 (within the noise).  On POCL (CPU layout)
+ * PRED stays off by default, for measuring.  Did not pay: H_COMMON
+ * behind the branchy checks (4.23e10 divergent, worse than the switch:
+ * the lanes split at the checks' divergent branches and run the rest of
+ * the step apart, which is also what the switch pays for), the decode
+ * table in a __local copy (7.7e10, 8.08e10, the same as __constant), a
+ * cap of 128 registers instead of 64 (within the noise).  On POCL (CPU layout)
  * both measured slower (divergent at 4,096 cores, a loaded machine:
  * the switch 26-34M instructions/s, with the select chain 22-24M, with
  * H_COMMON too 20-23M): the CPU layout keeps the switch and the branchy
@@ -150,8 +150,7 @@ enum {
  * VOTE follows PRED on NVIDIA (cl_nv_pragma_unroll is its compiler's
  * mark).  The tests run PRED=1 on POCL with the GPU layout
  * (tests/ocl-diff-lib.c, tests/test-ocl-diff.c), without VOTE, whose
- * arms are the plain switch's.  MICDB_ISA_LDECODE=1 reads the decode table from a
- * __local copy instead of __constant memory.
+ * arms are the plain switch's.
  */
 #ifndef MICDB_ISA_TEXT32
 #define MICDB_ISA_TEXT32 0
@@ -168,9 +167,6 @@ enum {
 #else
 #define MICDB_ISA_VOTE 0
 #endif
-#endif
-#ifndef MICDB_ISA_LDECODE
-#define MICDB_ISA_LDECODE 0
 #endif
 
 /*
@@ -378,18 +374,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	if (active && sp >= MM_STACK_BASE && sp <= end)
 		tos = S(sp);
 
-#if MICDB_ISA_LDECODE
-	__local uint l_info[256];
-
-	for (uint i = (uint)get_local_id(0); i < 256;
-	    i += (uint)get_local_size(0))
-		l_info[i] = op_info[i];
-	barrier(CLK_LOCAL_MEM_FENCE);
-#define LOAD_INFO(o_) l_info[o_]
-#else
-#define LOAD_INFO(o_) op_info[o_]
-#endif
-
 	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;
@@ -441,7 +425,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if ISA_TEXT32
 			ow = (uint)(win >> (8 * (1 + wide)));
 #endif
-			info = LOAD_INFO(op);
+			info = op_info[op];
 			len = OI_LEN(info) + 2 * wide;
 			opnd = pcf + 1 + wide;
 			next = pc + (int)len;
@@ -515,7 +499,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if ISA_TEXT32
 			ow = (uint)(win >> (8 * (1 + wide)));
 #endif
-			info = LOAD_INFO(op);
+			info = op_info[op];
 			if (!OI_KNOWN(info)) {
 				flt = FAULT_BAD_OPCODE;
 				goto done;
