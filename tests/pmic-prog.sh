@@ -433,4 +433,31 @@ for op in $(awk 'BEGIN { for (i = 1; i < 256; i++) printf "%02x\n", i }'); do
 	ok $? "unknown opcode 0x$op faults as at the ISA level in main, with a cache, in a method and after WIDE${bad:+ (not:$bad)}"
 done
 
+# Inside an instruction pmic.pm may hold PC complemented (its mark for
+# telling a check from an unknown opcode): the debugger still names the
+# instruction the microcode runs, on both engines.  IFLT at gcd.jas:93
+# marks PC in its first cycle.
+cat >"$TMP/mid.cmd" <<'CMDS'
+break 93
+run
+stepi
+where
+stepi
+where
+CMDS
+for engine in ref opencl; do
+	[ "$engine" = opencl ] && ! "$MICDB" devices >/dev/null 2>&1 && continue
+	"$MICDB" --batch "$TMP/mid.cmd" --engine "$engine" --level pmic \
+		--microcode "$PM" "$PROGRAMS/gcd.jas" </dev/null \
+		>"$TMP/mid.out" 2>&1
+	n_in=$(grep -c "^  in 0x00ad (gcd#loop+12, gcd.jas:93): IFLT" \
+		"$TMP/mid.out")
+	n_where=$(grep -c "^#0  0x00ad (gcd#loop+12, gcd.jas:93) in gcd" \
+		"$TMP/mid.out")
+	[ "$n_in" -eq 2 ] && [ "$n_where" -eq 2 ]
+	ok $? "$engine: inside IFLT (PC marked) stepi and where name the IFLT"
+	[ "$n_in" -eq 2 ] && [ "$n_where" -eq 2 ] ||
+		diag "$(head -c 1500 "$TMP/mid.out")"
+done
+
 done_testing

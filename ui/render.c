@@ -39,22 +39,12 @@ tui_focus(const struct tui *t)
 int32_t
 tui_core_pc(const struct tui *t, uint32_t core)
 {
-	const struct machine *m = tui_machine(t);
-	const struct core *c = &m->cores[core];
-	const struct mic1_state *st;
-
-	/* inside an instruction at the micro level, PC has moved on (the
-	 * fetches of Main1 and of the operands): show the instruction the
-	 * microcode is executing */
-	if (t->s == NULL || session_level(t->s) != LEVEL_MIC ||
-	    (c->status != CORE_RUNNING && c->status != CORE_WAITING) ||
-	    t->engine == NULL || t->engine->ops == NULL ||
-	    t->engine->ops->at_boundary == NULL ||
-	    t->engine->ops->at_boundary(t->engine, core) ||
-	    (st = session_level_state(t->s)) == NULL || core >= st->ncores ||
-	    st->core[core].insn_pc < 0)
-		return census_pc(m, core);
-	return st->core[core].insn_pc;
+	/* inside an instruction at a micro level, PC has moved on (or
+	 * carries a microprogram's mark): the session knows the
+	 * instruction the microcode is executing */
+	if (t->s != NULL)
+		return session_core_pc(t->s, core);
+	return census_pc(tui_machine(t), core);
 }
 
 /* --- the off-screen render ------------------------------------------------- */

@@ -160,9 +160,6 @@ void	 session_drain_output(struct session *s);
 /* "0x001a (loop, sum.jas:14)" */
 void	 session_describe_pc(const struct session *s, uint32_t core,
 	    int32_t pc, struct buf *out);
-/* The PC to show for a core: a faulted core's faulting instruction, a
- * halted core's HALT (its PC has moved past it), else PC. */
-int32_t	 session_core_pc(const struct session *s, uint32_t core);
 /* "core 8 at 0x001a (loop, sum.jas:14): ILOAD i" */
 void	 session_where(struct session *s, uint32_t core, struct buf *out);
 /* Disassembly of one instruction with local names; its size or 0. */

@@ -145,10 +145,20 @@ session_insn_pc(const struct session *s, uint32_t core)
 		return c->pc;
 	if (micro_start_state(c))
 		return 0;
-	st = session_level_state(s);
-	if (st != NULL && st->core[core].insn_pc >= 0 &&
-	    !mic1_at_boundary(st, &s->m, core))
-		return st->core[core].insn_pc;
+	if (s->level == LEVEL_PMIC) {
+		/* inside an instruction pmic.pm may hold PC complemented
+		 * (its unknown-opcode mark) */
+		const struct pmic_state *ps = session_pmic_state(s);
+
+		if (ps != NULL && ps->core[core].insn_pc >= 0 &&
+		    !pmic_at_boundary(ps, &s->m, core))
+			return ps->core[core].insn_pc;
+	} else {
+		st = session_level_state(s);
+		if (st != NULL && st->core[core].insn_pc >= 0 &&
+		    !mic1_at_boundary(st, &s->m, core))
+			return st->core[core].insn_pc;
+	}
 	/* PC -1: on the way from the start state to main's first opcode */
 	return c->pc < 0 ? 0 : c->pc;
 }

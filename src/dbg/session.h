@@ -161,6 +161,11 @@ const void *session_level_state(const struct session *s);
 /* At LEVEL_PMIC the engine's struct pmic_state (G0, G1, MBR validity);
  * NULL otherwise. */
 const struct pmic_state *session_pmic_state(const struct session *s);
+/* The PC to show for a core: a faulted core's faulting instruction, a
+ * halted core's HALT (its PC has moved past it), inside an instruction
+ * at a micro level the instruction the microcode is executing, else
+ * PC. */
+int32_t	 session_core_pc(const struct session *s, uint32_t core);
 /* The engine (what only it knows: kernel divergence records, name). */
 struct engine *session_engine(struct session *s);
 
