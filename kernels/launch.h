@@ -40,8 +40,12 @@
 #ifndef MICDB_DIVERGENCE
 #define MICDB_DIVERGENCE 1
 #endif
+/* 32: half the barriers of 16 (H200, a million cores, ISA, one run each:
+ * divergent 43.9e9 -> 49.1e9, uniform 102e9 -> 114e9 instructions/s; 64
+ * no better: 47.5e9, 107e9; POCL, 4,096 cores: the same or better at
+ * every level). */
 #ifndef MICDB_DIV_CHUNK
-#define MICDB_DIV_CHUNK 16
+#define MICDB_DIV_CHUNK 32
 #endif
 #if MICDB_WG_SIZE < MICDB_WARP_W
 #define LANES MICDB_WG_SIZE
