@@ -427,6 +427,53 @@ launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
 	}
 }
 
+/* The lanes in act grouped by program path pp[lane]: the number of
+ * groups, and the converged mask (the largest group, ties to the group
+ * holding the lowest lane), manycore.md section 3. */
+static ulong
+launch_converged(__local const int *pp, ulong act, uint *paths)
+{
+	ulong todo, grp, best = 0;
+	uint bestn = 0, n = 0;
+
+	for (todo = act; todo != 0; todo &= ~grp) {
+		const uint i = launch_lowest_bit(todo);
+		const int pi = pp[i];
+		uint m;
+
+		grp = 0;
+		for (uint j = i; j < LANES; j++)
+			if (((todo >> j) & 1) && pp[j] == pi)
+				grp |= (ulong)1 << j;
+		m = popcount(grp);
+		if (m > bestn) {
+			bestn = m;
+			best = grp;
+		}
+		n++;
+	}
+	*paths = n;
+	return best;
+}
+
+/* A launch's totals and last-step masks into the warp's record. */
+static void
+launch_write_warp(__global uint *wrec, uint steps, uint nact, uint ksum,
+    ulong act, ulong conv, uint paths, uint k)
+{
+	launch_add64(wrec + CTX_W_STEPS_LO, steps);
+	launch_add64(wrec + CTX_W_ACTIVE_LO, nact);
+	launch_add64(wrec + CTX_W_K_LO, ksum);
+	wrec[CTX_W_LAST_ACT_LO] = (uint)act;
+	wrec[CTX_W_LAST_ACT_HI] = (uint)(act >> 32);
+	wrec[CTX_W_LAST_CONV_LO] = (uint)conv;
+	wrec[CTX_W_LAST_CONV_HI] = (uint)(conv >> 32);
+	wrec[CTX_W_LAST_DIV_LO] = (uint)(act & ~conv);
+	wrec[CTX_W_LAST_DIV_HI] = (uint)((act & ~conv) >> 32);
+	wrec[CTX_W_LAST_PATHS] = paths;
+	wrec[CTX_W_LAST_K] = k;
+}
+
 /* Once per launch, per warp: lane i adds histogram bin i; lane 0 adds
  * the totals and groups the lanes that ran the warp's last counted step
  * by program path (the largest group wins, ties to the group holding
@@ -436,9 +483,8 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
     __local uint *l_hist, __local uint *l_ls, __local int *l_lpp,
     __local uint (*l_sum)[MICDB_WG_SIZE])
 {
-	uint steps = 0, nact = 0, ksum = 0, last = 0, seen = 0, paths = 0;
-	uint bestn = 0;
-	ulong act = 0, todo, grp, best = 0;
+	uint steps = 0, nact = 0, ksum = 0, last = 0, seen = 0, paths;
+	ulong act = 0, best;
 
 	if (l_hist[wbase + lane] != 0)
 		launch_add64(wrec + CTX_W_HIST + 2 * lane,
@@ -458,33 +504,9 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 			act |= (ulong)1 << i;
 			seen |= 1u << (l_ls[wbase + i] & 0x1Fu);
 		}
-	for (todo = act; todo != 0; todo &= ~grp) {
-		const uint i = launch_lowest_bit(todo);
-		const int pi = l_lpp[wbase + i];
-		uint m;
-
-		grp = 0;
-		for (uint j = i; j < LANES; j++)
-			if (((todo >> j) & 1) && l_lpp[wbase + j] == pi)
-				grp |= (ulong)1 << j;
-		m = popcount(grp);
-		if (m > bestn) {
-			bestn = m;
-			best = grp;
-		}
-		paths++;
-	}
-	launch_add64(wrec + CTX_W_STEPS_LO, steps);
-	launch_add64(wrec + CTX_W_ACTIVE_LO, nact);
-	launch_add64(wrec + CTX_W_K_LO, ksum);
-	wrec[CTX_W_LAST_ACT_LO] = (uint)act;
-	wrec[CTX_W_LAST_ACT_HI] = (uint)(act >> 32);
-	wrec[CTX_W_LAST_CONV_LO] = (uint)best;
-	wrec[CTX_W_LAST_CONV_HI] = (uint)(best >> 32);
-	wrec[CTX_W_LAST_DIV_LO] = (uint)(act & ~best);
-	wrec[CTX_W_LAST_DIV_HI] = (uint)((act & ~best) >> 32);
-	wrec[CTX_W_LAST_PATHS] = paths;
-	wrec[CTX_W_LAST_K] = popcount(seen);
+	best = launch_converged(l_lpp + wbase, act, &paths);
+	launch_write_warp(wrec, steps, nact, ksum, act, best, paths,
+	    popcount(seen));
 }
 
 /* After the step loop, whose last barrier (every chunk ends with one)

@@ -119,7 +119,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	 * sit on different MPCs: the divergent workload). */
 	__local uint l_p4[MICDB_DIV_CHUNK][(MICDB_WG_SIZE + 3) / 4];
 	__local uint l_ls[MICDB_WG_SIZE];
-	__local ushort l_lm[MICDB_WG_SIZE];
+	__local int l_lm[MICDB_WG_SIZE];
 	__local int l_alive[2];
 #define LP(j, i) (((__local uchar *)l_p4[j])[i])
 	const uint lid = (uint)get_local_id(0);
@@ -454,51 +454,24 @@ done:
 
 #if MICDB_DIVERGENCE
 	l_ls[lid] = my_s;
-	l_lm[lid] = (ushort)my_mpc;
+	l_lm[lid] = (int)my_mpc;
 	barrier(CLK_LOCAL_MEM_FENCE);
 	if (recorder && w_steps > 0) {
 		uint last = 0;
-		ulong todo, grp;
-		uint bestn = 0;
 
 		if (rep0 > 0)
 			hist_addn(wrec, bin0, rep0);
 		if (rep1 > 0)
 			hist_addn(wrec, bin1, rep1);
 		/* the lanes that ran the warp's last counted step, grouped
-		 * by MPC (the largest group wins, ties to the group holding
-		 * the lowest lane) */
+		 * by MPC */
 		for (uint i = 0; i < LANES; i++)
 			last = max(last, l_ls[lid + i]);
 		for (uint i = 0; i < LANES; i++)
 			last_act |= (ulong)(l_ls[lid + i] == last) << i;
-		for (todo = last_act; todo != 0; todo &= ~grp) {
-			const uint i = launch_lowest_bit(todo);
-			const uint mi = l_lm[lid + i];
-			uint m;
-
-			grp = 0;
-			for (uint j = i; j < LANES; j++)
-				if (((todo >> j) & 1) && l_lm[lid + j] == mi)
-					grp |= (ulong)1 << j;
-			m = popcount(grp);
-			if (m > bestn) {
-				bestn = m;
-				last_conv = grp;
-			}
-			last_paths++;
-		}
-		launch_add64(wrec + CTX_W_STEPS_LO, w_steps);
-		launch_add64(wrec + CTX_W_ACTIVE_LO, w_active);
-		launch_add64(wrec + CTX_W_K_LO, w_k);
-		wrec[CTX_W_LAST_ACT_LO] = (uint)last_act;
-		wrec[CTX_W_LAST_ACT_HI] = (uint)(last_act >> 32);
-		wrec[CTX_W_LAST_CONV_LO] = (uint)last_conv;
-		wrec[CTX_W_LAST_CONV_HI] = (uint)(last_conv >> 32);
-		wrec[CTX_W_LAST_DIV_LO] = (uint)(last_act & ~last_conv);
-		wrec[CTX_W_LAST_DIV_HI] = (uint)((last_act & ~last_conv) >> 32);
-		wrec[CTX_W_LAST_PATHS] = last_paths;
-		wrec[CTX_W_LAST_K] = last_k;
+		last_conv = launch_converged(l_lm + lid, last_act, &last_paths);
+		launch_write_warp(wrec, w_steps, w_active, w_k, last_act,
+		    last_conv, last_paths, last_k);
 	}
 #endif
 	if (!valid)
