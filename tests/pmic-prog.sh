@@ -101,15 +101,20 @@ ijvm() {
 	# shellcheck disable=SC2059
 	printf "\035\352\337\255\000\001\000\000$2\000\000\000\000$3" >"$1"
 }
-same_fault() {
-	desc=$1
-	shift
+# both_levels ARGS...: run the program at the ISA level and at the PMIC
+# level; $want and $got are their exit statuses, the outputs in $TMP.
+both_levels() {
 	"$MICDB" run --engine ref "$@" </dev/null >"$TMP/isa.out" \
 		2>"$TMP/isa.err"
 	want=$?
 	"$MICDB" run --engine ref --level pmic --microcode "$PM" "$@" \
 		</dev/null >"$TMP/pm.out" 2>"$TMP/pm.err"
 	got=$?
+}
+same_fault() {
+	desc=$1
+	shift
+	both_levels "$@"
 	[ "$want" -eq 1 ] && [ "$got" -eq 1 ] &&
 		cmp -s "$TMP/isa.err" "$TMP/pm.err" &&
 		cmp -s "$TMP/isa.out" "$TMP/pm.out"
@@ -191,12 +196,7 @@ same_fault "ERR" "$TMP/err.jas"
 same_ok() {
 	desc=$1
 	shift
-	"$MICDB" run --engine ref "$@" </dev/null >"$TMP/isa.out" \
-		2>"$TMP/isa.err"
-	want=$?
-	"$MICDB" run --engine ref --level pmic --microcode "$PM" "$@" \
-		</dev/null >"$TMP/pm.out" 2>"$TMP/pm.err"
-	got=$?
+	both_levels "$@"
 	[ "$want" -eq 0 ] && [ "$got" -eq 0 ] &&
 		cmp -s "$TMP/isa.out" "$TMP/pm.out"
 	ok $? "$desc: runs to the end at both levels"
@@ -416,12 +416,7 @@ for op in $(awk 'BEGIN { for (i = 1; i < 256; i++) printf "%02x\n", i }'); do
 			    "10001001b60000ff0002000215001005${op}ffffff" ;;
 		wide)	ijvmx "$TMP/op.ijvm" "" "1001c4${op}ffffff" ;;
 		esac
-		"$MICDB" run --engine ref "$TMP/op.ijvm" </dev/null >/dev/null \
-			2>"$TMP/isa.err"
-		want=$?
-		"$MICDB" run --engine ref --level pmic --microcode "$PM" \
-			"$TMP/op.ijvm" </dev/null >/dev/null 2>"$TMP/pm.err"
-		got=$?
+		both_levels "$TMP/op.ijvm"
 		if [ "$want" -ne 1 ] || [ "$got" -ne 1 ] ||
 		    ! cmp -s "$TMP/isa.err" "$TMP/pm.err"; then
 			bad="$bad $state"
