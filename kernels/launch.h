@@ -112,6 +112,40 @@ mem_where(int a, __global int *stk, uint sstride, uint sw,
 }
 
 /*
+ * mem_where without branches, for the micro levels' step, where lanes of
+ * a warp sit on different micro-instructions and address different
+ * regions (a local, a constant, a global): the stack, globals and heap,
+ * disjoint and in address order, are told apart by three comparisons
+ * and their base, start and size chosen by selects, the constant pool
+ * checked beside them (it may reach past the stack's start: there the
+ * pointer is the stack's and the kind says constant, as in mem_where;
+ * tests/test-mem-where compares the two).  mem_where's chain of choices was
+ * compiled into a branch per region on an H200, which a warp whose
+ * lanes sit in several regions runs one after another.
+ */
+static uint
+mem_where_sel(int a, __global int *stk, uint sstride, uint sw,
+    __global int *globals, __global int *heap, uint heap_words,
+    __global const int *cp, uint cpsize, __global int **p)
+{
+	const int ge_s = a >= MM_STACK_BASE;
+	const int ge_g = a >= MM_GLOBALS_BASE;
+	const int ge_h = a >= MM_HEAP_BASE;
+	const int start = ge_h ? MM_HEAP_BASE : ge_g ? MM_GLOBALS_BASE :
+	    MM_STACK_BASE;
+	const uint lim = ge_h ? heap_words : ge_g ? MM_GLOBALS_WORDS : sw;
+	const uint off = (uint)(a - start);
+	const int r_ok = ge_s & (off < lim);
+	const uint oc = (uint)(a - MM_CPP);
+	const int in_c = (a >= MM_CPP) & (oc < cpsize);
+	__global int *base = ge_h ? heap : ge_g ? globals : stk;
+	const uint idx = ge_g ? off : off * sstride;
+
+	*p = r_ok ? base + idx : in_c ? (__global int *)cp + oc : globals;
+	return in_c ? 2u : r_ok ? 1u : 0u;	/* mem_where's precedence */
+}
+
+/*
  * A micro level's WRITE of v to device word a (a < 0): FAULT_NONE or the
  * fault; may change the status (halt, barrier).  As mic1.c and
  * pmic-sim.c do them.

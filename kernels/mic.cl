@@ -23,23 +23,36 @@
  * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
  * lanes of a warp took it.
  *
- * Divergent against uniform (micdb bench, H200, with every core doing the
- * same work, mic1.mal with its fault checks): a divergent warp-cycle costs
- * 13-15% more than a uniform one at 1,048,576 cores (micro-cycles/s
- * ratio 0.86-0.88) and about 20-25% more at 32,768 (0.80-0.81, SIMD
- * efficiency 1.00): a warp whose lanes sit at different SPs and PCs
- * gathers its READs, WRITEs and fetched bytes over up to 32 lines where
- * a uniform warp touches one, and its lanes' MPCs meet bank conflicts in
- * the local control store.  Measured without effect on the ratio
- * (2026-11-22, each within 0.86-0.88 at 1M cores): the kernel built
- * without the records (both workloads 30% faster, ratio 0.77-0.83: the
- * records are a fixed per-cycle cost); register caps of 128, 96, 64
- * (96 registers uncapped, 20 warps per SM; 64 spills 188 bytes and runs
- * both workloads 6% faster at 1M, 13% slower at 32K); stacks tiled by
- * 32 or 256 cores instead of interleaved over all of them; the READ and
- * the text byte loaded under their conditions instead of every cycle.
- * Earlier: pointing idle lanes' text fetch and READ at one shared
- * address, and splitting the control store into two word arrays.
+ * Divergent against uniform (micdb bench, H200, every core doing the
+ * same work, mic1.mal with its fault checks).  The memory stage was the
+ * branchy part of the step: mem_where's chain of choices compiled into
+ * a branch per region, and the WRITE, its fault checks and the READ's
+ * check into more, so a warp whose lanes were on different
+ * micro-instructions ran the paths of several regions and of writing
+ * and not writing one after another.  Now the address is decoded by
+ * selects (mem_where_sel), the conditions are bitwise, the store is
+ * predicated and only device words and faults branch.  Same session,
+ * steps per launch fixed at 2,048, micro-cycles/s divergent / uniform:
+ *   before      1M cores 4.64-4.80e10 / 5.30-5.32e10 (0.88-0.90)
+ *   now         1M cores 4.98e10 / 5.07e10 (0.98), 32K 2.82e10 / 3.24e10
+ *   the plain mem_where with the rest as now: 1M 5.04e10 / 5.22e10,
+ *               32K 2.80e10 / 3.26e10 (0.86)
+ *   every region's address computed and masked: 1M 4.70e10 / 4.73e10
+ *               (0.99, but uniform 9% slower: a million cores issue
+ *               every instruction), 32K 2.91e10 / 3.31e10
+ * A divergent warp-cycle still costs more where the GPU is not full (32K
+ * cores, 8 warps per SM, latency-bound): lanes at different SPs and PCs
+ * gather READs, WRITEs and text bytes over several lines where a uniform
+ * warp touches one, and their MPCs meet bank conflicts in the local
+ * control store.  Measured without gain: the bottom 16 or 32 stack
+ * words of every core in local memory (one bank per lane, conflict-free
+ * whatever the word; the global gathers were not what cost), the text in
+ * local memory (slower), register caps of 128, 96, 64, stacks tiled by
+ * 32 or 256 cores, the READ and the text byte loaded under their
+ * conditions instead of every cycle, idle lanes' fetch and READ pointed
+ * at one shared address, the control store split into two word arrays.
+ * The records are a fixed per-cycle cost (without them both workloads
+ * run 30% faster).
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
@@ -303,41 +316,48 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * issued, every cycle: in a warp whose lanes are on
 			 * different micro-instructions both happen in most
 			 * cycles, so decoding under each would cost twice. */
-			wh = mem_where(mar1, stk, sstride, sw, globals, heap,
-			    heap_words, cp, cpsize, &wp);
-			if ((mem & 4u) && mar1 >= 0 && wh == 1)
-				*wp = mdr1;
-			else if (mem & 4u) {
-				if (mar1 >= 0) {
-					flt = FAULT_MEM_RANGE;
-				} else {
-					path = CTXM_PATH_SLOW;
-					flt = device_write(mar1, mdr1, &status,
-					    outa, &out_len, heap, heap_words,
-					    heap_top, &new_ref, &atom_addr,
-					    &atom_old, stk, sstride, sw,
-					    globals, cp, cpsize);
-				}
-				if (flt == FAULT_MEM_RANGE &&
-				    (long)mar1 >= (long)MM_STACK_BASE + sw &&
-				    mar1 < MM_GLOBALS_BASE)
-					flt = FAULT_STACK_OVERFLOW;
-				if (flt != FAULT_NONE)
-					goto fault;
-			}
+			wh = mem_where_sel(mar1, stk, sstride, sw, globals,
+			    heap, heap_words, cp, cpsize, &wp);
 			{
-				const int rd = (mem & 2u) != 0;
-				const int ok = mar1 >= 0 ? wh != 0 :
-				    (mar1 == MM_DEV_CONSOLE ||
-				    mar1 == MM_DEV_COREID ||
-				    mar1 == MM_DEV_NCORES ||
-				    mar1 == MM_DEV_NEWARRAY ||
-				    mar1 == MM_DEV_ATOM_ADD ||
-				    mar1 == MM_DEV_GLOBALS ||
-				    mar1 == MM_DEV_MAIN_LOCALS ||
-				    mar1 == MM_DEV_TEXT_SIZE);
+				/* bitwise, not short-circuit: conditions
+				 * that differ between lanes are data here,
+				 * and only the rare slow path branches */
+				const int wr = (mem >> 2) & 1u;
+				const int wr_mem = wr & (mar1 >= 0) & (wh == 1);
+				const int rd = (mem >> 1) & 1u;
+				const int dev_ok = (mar1 == MM_DEV_CONSOLE) |
+				    (mar1 == MM_DEV_COREID) |
+				    (mar1 == MM_DEV_NCORES) |
+				    (mar1 == MM_DEV_NEWARRAY) |
+				    (mar1 == MM_DEV_ATOM_ADD) |
+				    (mar1 == MM_DEV_GLOBALS) |
+				    (mar1 == MM_DEV_MAIN_LOCALS) |
+				    (mar1 == MM_DEV_TEXT_SIZE);
+				const int ok = ((mar1 >= 0) & (wh != 0)) |
+				    ((mar1 < 0) & dev_ok);
 
-				if (rd && !ok) {
+				if (wr_mem)
+					*wp = mdr1;
+				if (wr & !wr_mem) {
+					if (mar1 >= 0) {
+						flt = FAULT_MEM_RANGE;
+					} else {
+						path = CTXM_PATH_SLOW;
+						flt = device_write(mar1, mdr1,
+						    &status, outa, &out_len,
+						    heap, heap_words, heap_top,
+						    &new_ref, &atom_addr,
+						    &atom_old, stk, sstride,
+						    sw, globals, cp, cpsize);
+					}
+					if (flt == FAULT_MEM_RANGE &&
+					    (long)mar1 >= (long)MM_STACK_BASE +
+					    sw && mar1 < MM_GLOBALS_BASE)
+						flt = FAULT_STACK_OVERFLOW;
+					if (flt != FAULT_NONE)
+						goto fault;
+				}
+				if (rd & !ok) {
 					flt = FAULT_MEM_RANGE;
 					goto fault;
 				}

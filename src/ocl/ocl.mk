@@ -58,3 +58,10 @@ tests_test_ocl_marks_SOURCES = tests/test-ocl-marks.c tests/tap.h \
 	src/dbg/engine-ref.c
 tests_test_ocl_marks_CPPFLAGS = $(ocl_test_cppflags)
 tests_test_ocl_marks_LDADD = $(ocl_test_ldadd)
+
+# The micro kernels' branch-free address decode against the plain one,
+# as a kernel on the default device (kernels/launch.h).
+unit_tests += tests/test-mem-where
+tests_test_mem_where_SOURCES = tests/test-mem-where.c tests/tap.h
+tests_test_mem_where_CPPFLAGS = $(ocl_test_cppflags)
+tests_test_mem_where_LDADD = $(ocl_test_ldadd)
