@@ -815,10 +815,22 @@ test_samples(struct odiff *od, const char *top, const char *dir,
 			free(names[i]);
 			continue;
 		}
+		/* every other sample with the GPU layouts too */
+		if (i % 2)
+			setenv("MICDB_OCL_LAYOUT", "gpu", 1);
 		if (sample_init(&s, top, dir, names[i]) != 0)
 			ok(0, "%s/%s loads", dir, names[i]);
-		else
+		else {
+			if (i % 2) {
+				char *name = xasprintf("%s, gpu layout",
+				    s.name);
+
+				free(s.name);
+				s.name = name;
+			}
 			test_subject(od, &s, cores, ncounts, budget);
+		}
+		unsetenv("MICDB_OCL_LAYOUT");
 		subject_free(&s);
 		free(names[i]);
 	}
