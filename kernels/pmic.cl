@@ -213,45 +213,49 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			WR(g1, 10);
 #undef WR
 
-			/* 2: WRITE mem[MAR] <- MDR */
-			if (W_MEM(w2)) {
+			/* 2: WRITE mem[MAR] <- MDR, 3: READ MDR <- mem[MAR],
+			 * on one address decoded without branches and with
+			 * predicated accesses (mem_where_sel: lanes on
+			 * different micro-instructions run one instruction
+			 * stream); only device words and faults branch. */
+			{
 				__global int *p;
-				uint wh = mem_where(mar, stk, sstride, sw,
-				    globals, heap, heap_words, cp, cpsize, &p);
+				const uint wh = mem_where_sel(mar, stk, sstride,
+				    sw, globals, heap, heap_words, cp, cpsize,
+				    &p);
+				const int wr = W_MEM(w2) != 0;
+				const int rd = W_MEM(w1) != 0;
+				const int wr_mem = wr & (mar >= 0) & (wh == 1);
+				const int rd_mem = rd & (mar >= 0) & (wh != 0);
 
-				if (mar >= 0) {
-					if (wh == 1)
-						*p = mdr;
-					else
+				if (wr_mem)
+					*p = mdr;
+				if (wr & !wr_mem) {
+					if (mar >= 0) {
 						flt = FAULT_MEM_RANGE;
-				} else {
-					path = CTXP_PATH_SLOW;
-					flt = device_write(mar, mdr, &status,
-					    outa, &out_len, heap, heap_words,
-					    heap_top, &new_ref, &atom_addr,
-					    &atom_old, stk, sstride, sw,
-					    globals, cp, cpsize);
+					} else {
+						path = CTXP_PATH_SLOW;
+						flt = device_write(mar, mdr,
+						    &status, outa, &out_len,
+						    heap, heap_words, heap_top,
+						    &new_ref, &atom_addr,
+						    &atom_old, stk, sstride,
+						    sw, globals, cp, cpsize);
+					}
+					if (flt == FAULT_MEM_RANGE &&
+					    (long)mar >= (long)MM_STACK_BASE +
+					    sw && mar < MM_GLOBALS_BASE)
+						flt = FAULT_STACK_OVERFLOW;
+					if (flt != FAULT_NONE)
+						goto fault;
 				}
-				if (flt == FAULT_MEM_RANGE &&
-				    (long)mar >= (long)MM_STACK_BASE + sw &&
-				    mar < MM_GLOBALS_BASE)
-					flt = FAULT_STACK_OVERFLOW;
-				if (flt != FAULT_NONE)
-					goto fault;
-			}
-			/* 3: READ MDR <- mem[MAR] */
-			if (W_MEM(w1)) {
-				__global int *p;
-				uint wh = mem_where(mar, stk, sstride, sw,
-				    globals, heap, heap_words, cp, cpsize, &p);
-
-				if (mar >= 0) {
-					if (wh == 0) {
+				if (rd_mem)
+					mdr = *p;
+				if (rd & !rd_mem) {
+					if (mar >= 0) {
 						flt = FAULT_MEM_RANGE;
 						goto fault;
 					}
-					mdr = *p;
-				} else {
 					path = CTXP_PATH_SLOW;
 					switch (mar) {
 					case MM_DEV_CONSOLE:
