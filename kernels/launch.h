@@ -216,6 +216,32 @@ device_write(int a, int v, uint *status, __global uchar *outa,
 	return FAULT_MEM_RANGE;
 }
 
+/* A micro level's WRITE of v to a that is not a plain store (mem_where
+ * said it is not a writable word): a device word, whose side effects
+ * make *slow 1 (the level's slow kernel path), or a fault, a stack
+ * overflow where a lies just above the core's stack.  FAULT_NONE or the
+ * fault. */
+static int
+micro_write_other(int a, int v, int *slow, uint *status,
+    __global uchar *outa, uint *out_len, __global int *heap,
+    uint heap_words, volatile __global uint *heap_top, int *new_ref,
+    int *atom_addr, int *atom_old, __global int *stk, uint sstride,
+    uint sw, __global int *globals, __global const int *cp, uint cpsize)
+{
+	int flt = FAULT_MEM_RANGE;
+
+	if (a < 0) {
+		*slow = 1;
+		flt = device_write(a, v, status, outa, out_len, heap,
+		    heap_words, heap_top, new_ref, atom_addr, atom_old, stk,
+		    sstride, sw, globals, cp, cpsize);
+	}
+	if (flt == FAULT_MEM_RANGE && (long)a >= (long)MM_STACK_BASE + sw &&
+	    a < MM_GLOBALS_BASE)
+		flt = FAULT_STACK_OVERFLOW;
+	return flt;
+}
+
 /* ---- prologue ----------------------------------------------------------- */
 
 #if MICDB_STACK_INTERLEAVED

@@ -339,21 +339,16 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				if (wr_mem)
 					*wp = mdr1;
 				if (wr & !wr_mem) {
-					if (mar1 >= 0) {
-						flt = FAULT_MEM_RANGE;
-					} else {
+					int slow = 0;
+
+					flt = micro_write_other(mar1, mdr1,
+					    &slow, &status, outa, &out_len,
+					    heap, heap_words, heap_top,
+					    &new_ref, &atom_addr, &atom_old,
+					    stk, sstride, sw, globals, cp,
+					    cpsize);
+					if (slow)
 						path = CTXM_PATH_SLOW;
-						flt = device_write(mar1, mdr1,
-						    &status, outa, &out_len,
-						    heap, heap_words, heap_top,
-						    &new_ref, &atom_addr,
-						    &atom_old, stk, sstride,
-						    sw, globals, cp, cpsize);
-					}
-					if (flt == FAULT_MEM_RANGE &&
-					    (long)mar1 >= (long)MM_STACK_BASE +
-					    sw && mar1 < MM_GLOBALS_BASE)
-						flt = FAULT_STACK_OVERFLOW;
 					if (flt != FAULT_NONE)
 						goto fault;
 				}

@@ -231,21 +231,16 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				if (wr_mem)
 					*p = mdr;
 				if (wr & !wr_mem) {
-					if (mar >= 0) {
-						flt = FAULT_MEM_RANGE;
-					} else {
+					int slow = 0;
+
+					flt = micro_write_other(mar, mdr,
+					    &slow, &status, outa, &out_len,
+					    heap, heap_words, heap_top,
+					    &new_ref, &atom_addr, &atom_old,
+					    stk, sstride, sw, globals, cp,
+					    cpsize);
+					if (slow)
 						path = CTXP_PATH_SLOW;
-						flt = device_write(mar, mdr,
-						    &status, outa, &out_len,
-						    heap, heap_words, heap_top,
-						    &new_ref, &atom_addr,
-						    &atom_old, stk, sstride,
-						    sw, globals, cp, cpsize);
-					}
-					if (flt == FAULT_MEM_RANGE &&
-					    (long)mar >= (long)MM_STACK_BASE +
-					    sw && mar < MM_GLOBALS_BASE)
-						flt = FAULT_STACK_OVERFLOW;
 					if (flt != FAULT_NONE)
 						goto fault;
 				}
