@@ -89,7 +89,8 @@
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
  * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
- * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0 or 1),
+ * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0, 1,
+ * or 2 for the one-step program with its fold kernel isa_fold1),
  * MICDB_DIV_CHUNK, MICDB_ISA_TEXT32 (see the text fetch below); the
  * kernel's own variants (MICDB_ISA_PRED and the others below) follow
  * them unless MICDB_OCL_OPTS sets them.
@@ -965,3 +966,7 @@ done:
 	LAUNCH_WRITE_STOPS;
 #undef F
 }
+
+#if MICDB_DIVERGENCE == 2
+LAUNCH_FOLD1_KERNEL(isa_fold1)
+#endif

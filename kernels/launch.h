@@ -22,7 +22,9 @@
  *	LAUNCH_WRITE_STOPS;
  *
  * Build-time defines: MICDB_WARP_W, MICDB_WG_SIZE, MICDB_STACK_INTERLEAVED,
- * MICDB_DIVERGENCE, MICDB_DIV_CHUNK (steps recorded per chunk),
+ * MICDB_DIVERGENCE (0: no records; 1: the step loop keeps them; 2: a
+ * one-step program, whose records a second kernel folds: see
+ * LAUNCH_RECORD below), MICDB_DIV_CHUNK (steps recorded per chunk),
  * MICDB_STOP_POLL (steps between reads of stop_at).
  */
 #ifndef MICDB_LAUNCH_H
@@ -330,7 +332,7 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	if (active && watch_stop && s > stop_seen) \
 		active = 0
 
-#if MICDB_DIVERGENCE
+#if MICDB_DIVERGENCE == 1
 /* The log, bytes packed four to a word so the fold reads a warp's step
  * in LANES / 4 loads and compares four lanes at a time. */
 #define LAUNCH_KP(l_, j_, i_) (((__local uchar *)(l_)[j_])[i_])
@@ -487,34 +489,42 @@ launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
 	}
 }
 
+#endif
+
+#if MICDB_DIVERGENCE
 /* The lanes in act grouped by program path pp[lane]: the number of
  * groups, and the converged mask (the largest group, ties to the group
- * holding the lowest lane), manycore.md section 3. */
-static ulong
-launch_converged(__local const int *pp, ulong act, uint *paths)
-{
-	ulong todo, grp, best = 0;
-	uint bestn = 0, n = 0;
-
-	for (todo = act; todo != 0; todo &= ~grp) {
-		const uint i = launch_lowest_bit(todo);
-		const int pi = pp[i];
-		uint m;
-
-		grp = 0;
-		for (uint j = i; j < LANES; j++)
-			if (((todo >> j) & 1) && pp[j] == pi)
-				grp |= (ulong)1 << j;
-		m = popcount(grp);
-		if (m > bestn) {
-			bestn = m;
-			best = grp;
-		}
-		n++;
-	}
-	*paths = n;
-	return best;
+ * holding the lowest lane), manycore.md section 3.  For program paths in
+ * local memory (the step loop's records) and in private memory (the
+ * one-step records' fold), from one body. */
+#define LAUNCH_CONVERGED(name, space) \
+static ulong \
+name(space const int *pp, ulong act, uint *paths) \
+{ \
+	ulong todo, grp, best = 0; \
+	uint bestn = 0, n = 0; \
+ \
+	for (todo = act; todo != 0; todo &= ~grp) { \
+		const uint i = launch_lowest_bit(todo); \
+		const int pi = pp[i]; \
+		uint m; \
+ \
+		grp = 0; \
+		for (uint j = i; j < LANES; j++) \
+			if (((todo >> j) & 1) && pp[j] == pi) \
+				grp |= (ulong)1 << j; \
+		m = popcount(grp); \
+		if (m > bestn) { \
+			bestn = m; \
+			best = grp; \
+		} \
+		n++; \
+	} \
+	*paths = n; \
+	return best; \
 }
+LAUNCH_CONVERGED(launch_converged, __local)
+LAUNCH_CONVERGED(launch_converged_p, __private)
 
 /* A launch's totals and last-step masks into the warp's record. */
 static void
@@ -534,6 +544,9 @@ launch_write_warp(__global uint *wrec, uint steps, uint nact, uint ksum,
 	wrec[CTX_W_LAST_K] = k;
 }
 
+#endif
+
+#if MICDB_DIVERGENCE == 1
 /* Once per launch, per warp: lane i adds histogram bin i; lane 0 adds
  * the totals and groups the lanes that ran the warp's last counted step
  * by program path (the largest group wins, ties to the group holding
@@ -581,17 +594,99 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 		    l_lpp, l_sum)
 #else
 #define LAUNCH_LOOP_BEGIN \
+	LAUNCH_STEP_REC_DECL \
 	{ \
 	    for (uint s = 1; s <= K; s++) {
 #define LAUNCH_STEP_GATE \
 	LAUNCH_POLL_STOP; \
 	if (!active) \
 		break;
-#define LAUNCH_RECORD(pp, kp) do { (void)(pp); (void)(kp); } while (0)
 #define LAUNCH_LOOP_END(npaths) \
 	    } \
 	}
+#if MICDB_DIVERGENCE == 2
+/*
+ * One-step records (MICDB_DIVERGENCE=2, launches of K = 1 only): no
+ * barrier and no local memory in the step kernel.  Each core leaves the
+ * kernel path and program path of its step in its CTX_C_STEP_REC word,
+ * and a second kernel, launch_fold1 (one work-item per warp), folds them
+ * into the warp's record as the step loop's fold and launch_records do
+ * for one step.  On POCL a barrier splits the kernel into loops over the
+ * work-items that keep every live variable in memory, and the step
+ * loop's fold is lane 0's alone: one step of 65,536 cores of the uniform
+ * workload (MICDB_OCL_TIMING, this machine, 2026-11-22) took a kernel
+ * time of 3.6-4.1 ms with the step loop's records, 1.4 with these and
+ * 1.2 with none.
+ */
+#define LAUNCH_STEP_REC_DECL uint step_rec = CTX_NONE;
+#define LAUNCH_RECORD(pp, kp) do { \
+	const uint kp_ = (kp); \
+	if (kp_ != P_NONE) \
+		step_rec = (kp_ & 0x1Fu) << 24 | ((uint)(pp) & 0xFFFFFFu); \
+} while (0)
+#define LAUNCH_WRITE_RECORDS \
+	if (valid) \
+		core[CTX_C_STEP_REC * fs] = step_rec
+
+/* The fold of one step for warp w; lanes whose STEP_REC is CTX_NONE did
+ * not run.  Program paths (PCs, MPCs) fit 24 bits, kernel paths 5. */
+static void
+launch_fold1(__global uint *ctx, uint w)
+{
+	const uint ncores = ctx[CTX_H_NCORES];
+	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
+	const uint c0 = w * MICDB_WARP_W;
+	const uint n = min((uint)MICDB_WARP_W, ncores - c0);
+	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
+	    w * CTX_WARP_WORDS(MICDB_WARP_W);
+	int pp[MICDB_WARP_W];
+	uint kp[MICDB_WARP_W];
+	ulong act = 0, conv;
+	uint nact = 0, k = 0, seen = 0, paths;
+
+	for (uint i = 0; i < n; i++) {
+		const uint r = ctx[CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs, fs,
+		    c0 + i, CTX_C_STEP_REC)];
+
+		kp[i] = r == CTX_NONE ? P_NONE : r >> 24;
+		pp[i] = (int)(r & 0xFFFFFFu);
+		if (r != CTX_NONE) {
+			act |= (ulong)1 << i;
+			nact++;
+			seen |= 1u << kp[i];
+		}
+	}
+	if (nact == 0)
+		return;
+	/* one histogram count per kernel path: the lanes on it */
+	for (uint todo = seen; todo != 0; todo &= todo - 1) {
+		const uint h = 31 - clz(todo & (0 - todo));
+		uint cnt = 0;
+
+		for (uint i = 0; i < n; i++)
+			cnt += kp[i] == h;
+		launch_add64(wrec + CTX_W_HIST + 2 * (cnt - 1), 1);
+		k++;
+	}
+	conv = launch_converged_p(pp, act, &paths);
+	launch_write_warp(wrec, 1, nact, k, act, conv, paths, k);
+}
+
+/* The fold kernel of a level's one-step program. */
+#define LAUNCH_FOLD1_KERNEL(name) \
+__kernel void \
+name(__global uint *ctx) \
+{ \
+	const uint w = (uint)get_global_id(0); \
+	if (w < ctx[CTX_H_NWARPS] && \
+	    (ctx[CTX_H_FLAGS] & CTX_F_DIVERGENCE)) \
+		launch_fold1(ctx, w); \
+}
+#else
+#define LAUNCH_STEP_REC_DECL
+#define LAUNCH_RECORD(pp, kp) do { (void)(pp); (void)(kp); } while (0)
 #define LAUNCH_WRITE_RECORDS
+#endif
 #endif
 
 /* ---- the end of a step, every level ------------------------------------

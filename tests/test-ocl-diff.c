@@ -165,13 +165,20 @@ cmp_warps(const struct ocl_warp_record *want, const struct ocl_warp_record *got,
 	return 1;
 }
 
+/* How test_divergence builds the kernel: with its predicated group (GPU
+ * layout, MICDB_ISA_PRED=1); with the step loop's records also for
+ * launches of one step (MICDB_OCL_STEP1=0), which otherwise run the
+ * one-step program and its fold kernel (launch.h). */
+#define DIV_PRED 1
+#define DIV_LOOP 2
+
 /* The records after nsteps steps (run with K steps per launch) against
- * the reference stepped one step at a time; pred: the kernel built with
- * its predicated group (GPU layout, MICDB_ISA_PRED=1). */
+ * the reference stepped one step at a time. */
 static void
 test_divergence(const char *top, const char *file, uint32_t ncores,
-    uint32_t W, uint64_t nsteps, uint64_t k, int pred)
+    uint32_t W, uint64_t nsteps, uint64_t k, int how)
 {
+	const int pred = how & DIV_PRED;
 	struct program prog;
 	const struct program *progs[1] = { &prog };
 	struct machine_config cfg = { ncores, ODIFF_STACK_WORDS,
@@ -188,8 +195,9 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	int good = 0, rc;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu%s", file, ncores, W, (unsigned long long)k,
-	    pred ? ", ISA_PRED" : "");
+	    "width %u, K=%llu%s%s", file, ncores, W, (unsigned long long)k,
+	    pred ? ", ISA_PRED" : "", how & DIV_LOOP ? ", step loop's records"
+	    : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
 		free(cause);
@@ -213,9 +221,12 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 		setenv("MICDB_OCL_LAYOUT", "gpu", 1);
 		setenv("MICDB_OCL_OPTS", "-DMICDB_ISA_PRED=1", 1);
 	}
+	if (how & DIV_LOOP)
+		setenv("MICDB_OCL_STEP1", "0", 1);
 	rc = engine_ocl_create(&eo, &mo, NULL, &cause);
 	unsetenv("MICDB_OCL_LAYOUT");
 	unsetenv("MICDB_OCL_OPTS");
+	unsetenv("MICDB_OCL_STEP1");
 	if (rc != 0) {
 		odiff_fail(what, "%s", cause);
 		free(cause);
@@ -259,10 +270,21 @@ isa_divergence(void *ctx, const char *top)
 	    100000, 0);
 	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000, 0);
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
-	    100000, 1);
+	    100000, DIV_PRED);
 	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 3000, 7,
-	    1);
-	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000, 1);
+	    DIV_PRED);
+	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000,
+	    DIV_PRED);
+	/* one-step launches: partial and odd warps, 64-bit masks, the
+	 * predicated group, and the step loop's records for them */
+	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 400, 1,
+	    0);
+	test_divergence(top, "programs/bench/divergent.jas", 50, 7, 400, 1, 0);
+	test_divergence(top, "programs/matmul.jas", 8, 4, 2000, 1, 0);
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 400, 1,
+	    DIV_PRED);
+	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 400, 1,
+	    DIV_LOOP);
 }
 
 /* ---- the engine pair -------------------------------------------------- */

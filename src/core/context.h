@@ -132,7 +132,10 @@ typedef int32_t  ctx_i32;
 #define CTX_C_IN_LEN        28   /* host: bytes in its input area */
 #define CTX_C_IN_POS        29   /* kernel: bytes it consumed */
 #define CTX_C_IN_MORE       30   /* host: more input waits beyond the area */
-#define CTX_C_RESERVED      31
+#define CTX_C_STEP_REC      31   /* kernel: after a one-step launch of a
+				    one-step program (launch.h), the kernel
+				    path << 24 | the program path of the
+				    core's step, CTX_NONE if it did not run */
 #define CTX_CORE_FIELDS     32
 
 #define CTX_NONE            0xFFFFFFFFu

@@ -191,6 +191,13 @@ struct ocl_engine {
 	cl_command_queue	 q;
 	cl_program		 prog;
 	cl_kernel		 kern;
+	/* One-step launches (K = 1) with the records, at a level that has
+	 * them (ocl_level.fold1_name): a build of the kernel without the
+	 * step loop's records, and its fold kernel (launch.h); step1 says
+	 * whether there are such kernels. */
+	cl_program		 prog1;
+	cl_kernel		 kern1, fold1;
+	int			 step1;
 
 	/* buffers; c_* are the checkpoint copies */
 	cl_mem	 b_ctx, b_stacks, b_globals, b_heap, b_text, b_cp, b_progs;
@@ -1109,6 +1116,8 @@ drain_output(struct ocl_engine *o, char **cause)
  * then the news blocks alone: the launch leaves the other cores that ran
  * behind on the host (o->since), and a quiet one sets o->quiet.
  */
+
+
 static int
 launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
     int checks, char **cause)
@@ -1143,8 +1152,19 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    cause) != 0 || ctx_close(o, cause) != 0)
 		return -1;
 	o->ctx_fresh = o->ctx_fresh_cores = 0;
-	TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL, &o->gsize,
-	    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+	if (K == 1 && o->step1) {
+		size_t nw = o->nwarps;
+
+		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern1, 1, NULL,
+		    &o->gsize, &local, 0, NULL, NULL),
+		    "clEnqueueNDRangeKernel");
+		TRY(o, clEnqueueNDRangeKernel(o->q, o->fold1, 1, NULL, &nw,
+		    NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+	} else {
+		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL,
+		    &o->gsize, &local, 0, NULL, NULL),
+		    "clEnqueueNDRangeKernel");
+	}
 	/* the in-order queue: this read waits for the kernel */
 	if (read_buf(o, o->b_ctx, CTX_H_STEPS * 4, (CTX_H_NOTE - CTX_H_STEPS +
 	    1) * 4, h + CTX_H_STEPS, cause) != 0)
@@ -1428,6 +1448,10 @@ upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
 			o->bp_cap = nw;
 			TRY(o, clSetKernelArg(o->kern, 9, sizeof o->b_bps,
 			    &o->b_bps), "clSetKernelArg");
+			if (o->kern1 != NULL)
+				TRY(o, clSetKernelArg(o->kern1, 9,
+				    sizeof o->b_bps, &o->b_bps),
+				    "clSetKernelArg");
 		}
 		if (write_buf(o, o->b_bps, 0, nw * 4, w, cause) != 0) {
 			free(w);
@@ -1813,6 +1837,12 @@ release_all(struct ocl_engine *o)
 		}
 	if (o->kern != NULL)
 		clReleaseKernel(o->kern);
+	if (o->kern1 != NULL)
+		clReleaseKernel(o->kern1);
+	if (o->fold1 != NULL)
+		clReleaseKernel(o->fold1);
+	if (o->prog1 != NULL)
+		clReleaseProgram(o->prog1);
 	if (o->prog != NULL)
 		clReleaseProgram(o->prog);
 	if (o->q != NULL)
@@ -2154,6 +2184,67 @@ host_copy(struct ocl_engine *o)
 	return o->hctx != NULL ? 0 : -1;
 }
 
+/* The step kernel's arguments: the buffers, then the level's section
+ * offset and scalars. */
+static int
+set_run_args(struct ocl_engine *o, cl_kernel k, char **cause)
+{
+	cl_mem *args[12];
+	cl_uint nargs = 11;
+
+	args[0] = &o->b_ctx;
+	args[1] = &o->b_stacks;
+	args[2] = &o->b_globals;
+	args[3] = &o->b_heap;
+	args[4] = &o->b_text;
+	args[5] = &o->b_cp;
+	args[6] = &o->b_progs;
+	args[7] = &o->b_out;
+	args[8] = &o->b_in;
+	args[9] = &o->b_bps;
+	args[10] = &o->b_mask;
+	if (o->b_side != NULL)
+		args[nargs++] = &o->b_side;
+	for (cl_uint i = 0; i < nargs; i++)
+		TRY(o, clSetKernelArg(k, i, sizeof(cl_mem), args[i]),
+		    "clSetKernelArg");
+	if (o->lv->section_fields > 0) {
+		cl_uint v[1 + OCL_MAX_SCALARS], n = 1;
+
+		v[0] = o->sec_off;
+		if (o->lv->scalars != NULL)
+			n += o->lv->scalars(o->st, v + 1);
+		for (cl_uint i = 0; i < n; i++)
+			TRY(o, clSetKernelArg(k, nargs + i, sizeof v[i],
+			    &v[i]), "clSetKernelArg");
+	}
+	return 0;
+}
+
+/* The one-step program's kernels (see struct ocl_engine), once the
+ * buffers exist. */
+static int
+step1_kernels(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+
+	o->fold1 = clCreateKernel(o->prog1, o->lv->fold1_name, &err);
+	if (err != CL_SUCCESS) {
+		o->fold1 = NULL;
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	o->kern1 = clCreateKernel(o->prog1, o->lv->kernel_name, &err);
+	if (err != CL_SUCCESS) {
+		o->kern1 = NULL;
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	TRY(o, clSetKernelArg(o->fold1, 0, sizeof o->b_ctx, &o->b_ctx),
+	    "clSetKernelArg");
+	return set_run_args(o, o->kern1, cause);
+}
+
 static int
 setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
@@ -2162,9 +2253,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	char *opts;
 	uint32_t *hdr;
 	const char *env;
-	cl_mem *args[12];
-	cl_uint nargs = 11;
-	char *nv_opts;
+	char *nv_opts, *full;
+	int records;
 
 	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
@@ -2181,17 +2271,29 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	/* MICDB_OCL_DIVERGENCE=0 builds the kernel without the records
 	 * (for measuring what they cost). */
 	env = getenv("MICDB_OCL_DIVERGENCE");
+	records = env == NULL || strcmp(env, "0") != 0;
 	nv_opts = nv_options(o, d);
 	/* MICDB_ISA_TEXT32 (word-wise text fetch, isa.cl) goes with the GPU
 	 * layout: it gains there and costs on a CPU */
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_DIVERGENCE=%d "
-	    "-DMICDB_ISA_TEXT32=%d%s", o->W, o->wg, o->interleaved,
-	    env != NULL && strcmp(env, "0") == 0 ? 0 : 1, o->interleaved,
-	    nv_opts);
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_ISA_TEXT32=%d%s", o->W,
+	    o->wg, o->interleaved, o->interleaved, nv_opts);
 	free(nv_opts);
-	err = ocl_build(o->cl, d->device, o->lv->kernel_file, opts, &o->prog,
+	full = xasprintf("%s -DMICDB_DIVERGENCE=%d", opts, records);
+	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
 	    cause);
+	free(full);
+	/* MICDB_OCL_STEP1=0: one-step launches too run the step loop's
+	 * records (for measuring, and for the tests of that path). */
+	env = getenv("MICDB_OCL_STEP1");
+	o->step1 = records && o->lv->fold1_name != NULL &&
+	    (env == NULL || strcmp(env, "0") != 0);
+	if (err == 0 && o->step1) {
+		full = xasprintf("%s -DMICDB_DIVERGENCE=2", opts);
+		err = ocl_build(o->cl, d->device, o->lv->kernel_file, full,
+		    &o->prog1, cause);
+		free(full);
+	}
 	free(opts);
 	if (err != 0)
 		return -1;
@@ -2229,7 +2331,6 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		if (mkbuf(o, &o->b_side, n, CL_MEM_READ_ONLY, cause) != 0 ||
 		    write_buf(o, o->b_side, 0, n, p, cause) != 0)
 			return -1;
-		args[nargs++] = &o->b_side;
 	}
 
 	/* The context: header, cores, zeroed warp records. */
@@ -2270,30 +2371,9 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	    cause) != 0)
 		return -1;
 
-	args[0] = &o->b_ctx;
-	args[1] = &o->b_stacks;
-	args[2] = &o->b_globals;
-	args[3] = &o->b_heap;
-	args[4] = &o->b_text;
-	args[5] = &o->b_cp;
-	args[6] = &o->b_progs;
-	args[7] = &o->b_out;
-	args[8] = &o->b_in;
-	args[9] = &o->b_bps;
-	args[10] = &o->b_mask;
-	for (cl_uint i = 0; i < nargs; i++)
-		TRY(o, clSetKernelArg(o->kern, i, sizeof(cl_mem), args[i]),
-		    "clSetKernelArg");
-	if (o->lv->section_fields > 0) {
-		cl_uint v[1 + OCL_MAX_SCALARS], n = 1;
-
-		v[0] = o->sec_off;
-		if (o->lv->scalars != NULL)
-			n += o->lv->scalars(o->st, v + 1);
-		for (cl_uint i = 0; i < n; i++)
-			TRY(o, clSetKernelArg(o->kern, nargs + i, sizeof v[i],
-			    &v[i]), "clSetKernelArg");
-	}
+	if (set_run_args(o, o->kern, cause) != 0 ||
+	    (o->step1 && step1_kernels(o, cause) != 0))
+		return -1;
 
 	o->seen = xcalloc(o->ncores, 1);
 	/* Faults from before (another level) are not news. */
@@ -2346,6 +2426,7 @@ static const struct ocl_level isa_level = {
 	.name = "opencl",
 	.kernel_file = "isa.cl",
 	.kernel_name = "isa_run",
+	.fold1_name = "isa_fold1",
 	.bp_words = CTX_BP_WORDS,
 	.bp_on = ENGINE_BP_ON_PC,
 };

@@ -58,6 +58,9 @@ struct ocl_level {
 	const char	*name;           /* engine_ops name */
 	const char	*kernel_file;    /* in the kernel directory */
 	const char	*kernel_name;
+	const char	*fold1_name;     /* the one-step records' fold kernel
+					    (launch.h), NULL: the level has
+					    no one-step program */
 	uint32_t	 section_fields; /* per-core words after the warp
 					    records, 0: none */
 	uint32_t	 bp_words;       /* words of a breakpoint entry: 3
