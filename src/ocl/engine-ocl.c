@@ -1116,8 +1116,6 @@ drain_output(struct ocl_engine *o, char **cause)
  * then the news blocks alone: the launch leaves the other cores that ran
  * behind on the host (o->since), and a quiet one sets o->quiet.
  */
-
-
 static int
 launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
     int checks, char **cause)
