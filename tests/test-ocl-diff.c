@@ -227,6 +227,16 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	unsetenv("MICDB_OCL_LAYOUT");
 	unsetenv("MICDB_OCL_OPTS");
 	unsetenv("MICDB_OCL_STEP1");
+	if (rc == 0 && pred &&
+	    strstr(engine_ocl_device_name(&eo), "NVIDIA") != NULL) {
+		/* isa.cl's vote (MICDB_ISA_VOTE, NVIDIA only) sends lanes
+		 * that agree to a switch arm: paths handler_of does not
+		 * model */
+		odiff_ok(1, "%s # SKIP the predicated group votes on NVIDIA",
+		    what);
+		engine_free(&eo);
+		goto out;
+	}
 	if (rc != 0) {
 		odiff_fail(what, "%s", cause);
 		free(cause);
@@ -245,6 +255,7 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 		engine_free(&eo);
 	}
 	odiff_ok(good, "%s (%llu steps)", what, (unsigned long long)mr.step);
+out:
 	free(want);
 	machine_free(&mr);
 	machine_free(&mo);
