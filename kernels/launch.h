@@ -244,6 +244,28 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	return flt;
 }
 
+/* A micro level's WRITE of v at a this cycle (wr: it has one), with
+ * mem_where_sel's kind wh and word p: a plain store, predicated, or
+ * micro_write_other, which may take the slow kernel path or fault.  Uses
+ * the kernel's launch state (LAUNCH_PROLOGUE, the micro registers) and
+ * its fault label. */
+#define LAUNCH_MICRO_WRITE(a, v, p, wh, wr, slow_path) do { \
+	const int plain_ = (wr) & ((a) >= 0) & ((wh) == 1); \
+	if (plain_) \
+		*(p) = (v); \
+	if ((wr) & !plain_) { \
+		int slow_ = 0; \
+		flt = micro_write_other((a), (v), &slow_, &status, outa, \
+		    &out_len, heap, heap_words, heap_top, &new_ref, \
+		    &atom_addr, &atom_old, stk, sstride, sw, globals, cp, \
+		    cpsize); \
+		if (slow_) \
+			path = (slow_path); \
+		if (flt != FAULT_NONE) \
+			goto fault; \
+	} \
+} while (0)
+
 /* ---- prologue ----------------------------------------------------------- */
 
 #if MICDB_STACK_INTERLEAVED

@@ -323,7 +323,6 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				 * that differ between lanes are data here,
 				 * and only the rare slow path branches */
 				const int wr = (mem >> 2) & 1u;
-				const int wr_mem = wr & (mar1 >= 0) & (wh == 1);
 				const int rd = (mem >> 1) & 1u;
 				const int dev_ok = (mar1 == MM_DEV_CONSOLE) |
 				    (mar1 == MM_DEV_COREID) |
@@ -336,22 +335,8 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				const int ok = ((mar1 >= 0) & (wh != 0)) |
 				    ((mar1 < 0) & dev_ok);
 
-				if (wr_mem)
-					*wp = mdr1;
-				if (wr & !wr_mem) {
-					int slow = 0;
-
-					flt = micro_write_other(mar1, mdr1,
-					    &slow, &status, outa, &out_len,
-					    heap, heap_words, heap_top,
-					    &new_ref, &atom_addr, &atom_old,
-					    stk, sstride, sw, globals, cp,
-					    cpsize);
-					if (slow)
-						path = CTXM_PATH_SLOW;
-					if (flt != FAULT_NONE)
-						goto fault;
-				}
+				LAUNCH_MICRO_WRITE(mar1, mdr1, wp, wh, wr,
+				    CTXM_PATH_SLOW);
 				if (rd & !ok) {
 					flt = FAULT_MEM_RANGE;
 					goto fault;

@@ -225,25 +225,10 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    &p);
 				const int wr = W_MEM(w2) != 0;
 				const int rd = W_MEM(w1) != 0;
-				const int wr_mem = wr & (mar >= 0) & (wh == 1);
 				const int rd_mem = rd & (mar >= 0) & (wh != 0);
 
-				if (wr_mem)
-					*p = mdr;
-				if (wr & !wr_mem) {
-					int slow = 0;
-
-					flt = micro_write_other(mar, mdr,
-					    &slow, &status, outa, &out_len,
-					    heap, heap_words, heap_top,
-					    &new_ref, &atom_addr, &atom_old,
-					    stk, sstride, sw, globals, cp,
-					    cpsize);
-					if (slow)
-						path = CTXP_PATH_SLOW;
-					if (flt != FAULT_NONE)
-						goto fault;
-				}
+				LAUNCH_MICRO_WRITE(mar, mdr, p, wh, wr,
+				    CTXP_PATH_SLOW);
 				if (rd_mem)
 					mdr = *p;
 				if (rd & !rd_mem) {
