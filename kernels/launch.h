@@ -532,9 +532,9 @@ name(space const int *pp, ulong act, uint *paths) \
 		uint m; \
  \
 		grp = 0; \
-		for (uint j = i; j < LANES; j++) \
-			if (((todo >> j) & 1) && pp[j] == pi) \
-				grp |= (ulong)1 << j; \
+		for (uint j = 0; j < LANES; j++) \
+			grp |= (ulong)(pp[j] == pi) << j; \
+		grp &= todo; \
 		m = popcount(grp); \
 		if (m > bestn) { \
 			bestn = m; \
@@ -662,32 +662,33 @@ launch_fold1(__global uint *ctx, uint w)
 	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
 	    w * CTX_WARP_WORDS(MICDB_WARP_W);
 	int pp[MICDB_WARP_W];
-	uint kp[MICDB_WARP_W];
+	uchar cnt[32];         /* lanes per kernel path (kp < 32) */
 	ulong act = 0, conv;
 	uint nact = 0, k = 0, seen = 0, paths;
 
+	for (uint h = 0; h < 32; h++)
+		cnt[h] = 0;
 	for (uint i = 0; i < n; i++) {
 		const uint r = ctx[CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs, fs,
 		    c0 + i, CTX_C_STEP_REC)];
 
-		kp[i] = r == CTX_NONE ? P_NONE : r >> 24;
 		pp[i] = (int)(r & 0xFFFFFFu);
 		if (r != CTX_NONE) {
 			act |= (ulong)1 << i;
 			nact++;
-			seen |= 1u << kp[i];
+			seen |= 1u << (r >> 24);
+			cnt[r >> 24]++;
 		}
 	}
+	for (uint i = n; i < MICDB_WARP_W; i++)
+		pp[i] = -1;
 	if (nact == 0)
 		return;
 	/* one histogram count per kernel path: the lanes on it */
 	for (uint todo = seen; todo != 0; todo &= todo - 1) {
 		const uint h = 31 - clz(todo & (0 - todo));
-		uint cnt = 0;
 
-		for (uint i = 0; i < n; i++)
-			cnt += kp[i] == h;
-		launch_add64(wrec + CTX_W_HIST + 2 * (cnt - 1), 1);
+		launch_add64(wrec + CTX_W_HIST + 2 * (cnt[h] - 1), 1);
 		k++;
 	}
 	conv = launch_converged_p(pp, act, &paths);
