@@ -166,20 +166,29 @@ enum {
  * depths defeat it, and on POCL one interactive step of 65,536 divergent
  * cores took 3.8-5.2 ms against 2.3-3.3 ms with D = 8 or 12 (this
  * machine, alternated runs; uniform and long launches unchanged).  The
- * GPU layout needs none: a warp's loads are one transaction.
+ * GPU layout needs none: a warp's loads are one transaction.  The host
+ * sets D for CPU devices with the CPU layout (engine-ocl.c).
  */
 #ifndef MICDB_PREFETCH
-#if !MICDB_STACK_INTERLEAVED && defined(__clang__)
-#define MICDB_PREFETCH 8
-#else
 #define MICDB_PREFETCH 0
 #endif
+#if MICDB_PREFETCH
+/* clang's builtin takes a generic pointer; a CPU device has one flat
+ * address space (NVIDIA's clang refuses a __global one: the host sets
+ * MICDB_PREFETCH for CPU devices only) */
+#define ISA_PREFETCH(p) __builtin_prefetch((const void *)(size_t)(p))
 #endif
 #ifndef MICDB_ISA_PRED
 #define MICDB_ISA_PRED 0
 #endif
 #ifndef MICDB_ISA_SELCHECK
 #define MICDB_ISA_SELCHECK MICDB_ISA_PRED
+#endif
+#ifndef MICDB_ISA_PREDEC
+#define MICDB_ISA_PREDEC (!MICDB_ISA_SELCHECK)
+#endif
+#if MICDB_ISA_PREDEC && MICDB_ISA_SELCHECK
+#error "MICDB_ISA_PREDEC (below) does not go with MICDB_ISA_SELCHECK"
 #endif
 #ifndef MICDB_ISA_VOTE
 #if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED
@@ -311,7 +320,10 @@ __constant uint op_info[256] = {
  * bytes shifted out of the window once (one 64-bit shift, not one per
  * byte).
  */
-#if MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
+#if MICDB_ISA_PREDEC
+#define ISA_TEXT32 0
+#define OB(k) ((ow >> (8 * (k))) & 0xFFu)
+#elif MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
 #define ISA_TEXT32 1
 #define TB(i) ((uint)(win >> (8 * (i))) & 0xFFu)
 #define OB(k) ((ow >> (8 * (k))) & 0xFFu)
@@ -320,6 +332,91 @@ __constant uint op_info[256] = {
 #define TB(i) ((uint)tx[pcf + (i)])
 #define OB(k) ((uint)tx[opnd + (k)])
 #endif
+
+/*
+ * Predecoded text (MICDB_ISA_PREDEC, the default without MICDB_ISA_PRED):
+ * what steps 1-4 of an instruction find depends on the PC alone (the text
+ * is read-only), so isa_predec works it out once per PC when the
+ * programs are loaded, into the side buffer: program p's entries for PC
+ * 0 .. tsize start at its text offset + p, entry tsize being "PC out of
+ * range" (a step clamps its PC into 0 .. tsize, so any PC outside has
+ * that entry).  An entry is two words:
+ *   x  op_info[op] with the instruction's whole length (WIDE included)
+ *      in its length field, bit 29 WIDE, bits 30-31 the fault of steps
+ *      1-4 (PD_F_*), x's other bits meaningless when that is not 0;
+ *   y  the three operand bytes after the opcode (and WIDE's prefix),
+ *      first byte lowest, and the opcode in bits 24-31.
+ * A step then makes one 64-bit load from the read-only cache where it
+ * made two or four text loads, a 64-bit shift, a __constant load (which
+ * a warp whose lanes sit at k opcodes makes k times) and five checks.
+ */
+enum { PD_F_NONE, PD_F_PC, PD_F_WIDE, PD_F_OPCODE };
+#define PD_WIDE(x)  (((x) >> 29) & 1u)
+#define PD_FAULT(x) ((x) >> 30)
+
+/* The entry of PC pc of a program of tsize bytes at tx. */
+static uint2
+isa_predecode(__global const uchar *tx, uint tsize, uint pc)
+{
+	uint op = 0, wide = 0, info = 0, f = PD_F_NONE, ow = 0, len;
+
+	if (pc >= tsize) {
+		f = PD_F_PC;
+	} else {
+		op = tx[pc];
+		if (op == OP_WIDE) {
+			if (pc + 1 >= tsize)
+				f = PD_F_PC;
+			else {
+				op = tx[pc + 1];
+				if (op != OP_ILOAD && op != OP_ISTORE &&
+				    op != OP_IINC)
+					f = PD_F_WIDE;
+				wide = 1;
+			}
+		}
+	}
+	if (f == PD_F_NONE) {
+		info = op_info[op];
+		len = OI_LEN(info) + 2 * wide;
+		if (!OI_KNOWN(info))
+			f = PD_F_OPCODE;
+		else if (pc + len > tsize)
+			f = PD_F_PC;
+		info = (info & ~(7u << 1)) | len << 1;
+		for (uint k = 0; k < 3; k++) {
+			const uint b = pc + 1 + wide + k;
+
+			if (b < tsize)
+				ow |= (uint)tx[b] << (8 * k);
+		}
+	}
+	return (uint2)(info | wide << 29 | f << 30, ow | op << 24);
+}
+
+/* One work-item per entry of the side buffer (above); nprogs programs. */
+__kernel void
+isa_predec(__global const uchar *restrict text,
+    __global const uint *restrict progs, uint nprogs, uint nentries,
+    __global uint2 *pre)
+{
+	const uint i = (uint)get_global_id(0);
+
+	if (i >= nentries)
+		return;
+	pre[i] = (uint2)(PD_F_PC << 30, 0);
+	for (uint p = 0; p < nprogs; p++) {
+		__global const uint *pt = progs + p * CTX_PROG_WORDS;
+		const uint base = pt[CTX_P_TEXT_OFF] + p;
+		const uint tsize = pt[CTX_P_TEXT_SIZE];
+
+		if (i >= base && i <= base + tsize) {
+			pre[i] = isa_predecode(text + pt[CTX_P_TEXT_OFF],
+			    tsize, i - base);
+			return;
+		}
+	}
+}
 
 /* Stack word a of this core (a checked to lie in the region). */
 #if MICDB_STACK_INTERLEAVED
@@ -370,11 +467,17 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global int *heap, __global const uchar *restrict text,
     __global const int *restrict cpool, __global const uint *restrict progs,
     __global uchar *out_area, __global const uchar *restrict in_area,
-    __global const uint *restrict bps, __global const uchar *restrict mask)
+    __global const uint *restrict bps, __global const uchar *restrict mask,
+    __global const uint2 *restrict pre)
 {
 	LAUNCH_PROLOGUE;
 	const int end = MM_STACK_BASE + (int)sw - 1;
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
+#if MICDB_ISA_PREDEC
+	__global const uint2 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
+#else
+	(void)pre;
+#endif
 
 	/* Registers, private for the launch. */
 	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
@@ -389,9 +492,9 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 	LAUNCH_ACTIVATE;
 #if MICDB_PREFETCH
-	/* Software prefetch, CPU layout only (see MICDB_PREFETCH above):
-	 * the words core c + D will touch first.  prefetch() of OpenCL C
-	 * is a no-op on POCL; clang's builtin is a real one. */
+	/* Software prefetch (MICDB_PREFETCH above): the words core c + D
+	 * will touch first.  prefetch() of OpenCL C is a no-op on POCL;
+	 * clang's builtin is a real one. */
 	if (c + MICDB_PREFETCH < ncores) {
 		__global const uint *core2 = core + MICDB_PREFETCH * cs;
 		__global const int *stk2 = stk + MICDB_PREFETCH * sw;
@@ -400,13 +503,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		const uint pc2 = core2[CTX_C_PC * fs];
 
 		if (sp2 >= MM_STACK_BASE && sp2 <= end)
-			__builtin_prefetch(stk2 + (sp2 - MM_STACK_BASE));
+			ISA_PREFETCH(stk2 + (sp2 - MM_STACK_BASE));
 		if (lv2 >= MM_STACK_BASE && lv2 <= end)
-			__builtin_prefetch(stk2 + (lv2 - MM_STACK_BASE));
+			ISA_PREFETCH(stk2 + (lv2 - MM_STACK_BASE));
 		if (pc2 < tsize)
-			__builtin_prefetch(tx + pc2);
+			ISA_PREFETCH(tx + pc2);
 		/* the second cache line of its block (AoS) */
-		__builtin_prefetch(core2 + CTX_CORE_FIELDS / 2 * fs);
+		ISA_PREFETCH(core2 + CTX_CORE_FIELDS / 2 * fs);
 	}
 #endif
 	/* The memory is authoritative (the host may have written the top
@@ -421,10 +524,15 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 		LAUNCH_STEP_GATE;
 		do {
-			uint info, op, wide = 0, len, opnd, pcf;
+			uint info, op, wide = 0, len;
 #if ISA_TEXT32
 			ulong win;
 			uint ow;
+#endif
+#if MICDB_ISA_PREDEC
+			uint ow;
+#else
+			uint opnd, pcf;
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, link = 0;
@@ -508,6 +616,26 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #endif
 #if !MICDB_ISA_SELCHECK || MICDB_ISA_VOTE
 			{
+#if MICDB_ISA_PREDEC
+			/* 1-4 from the PC's entry */
+			{
+				const uint2 d = pd[min((uint)pc, tsize)];
+
+				info = d.x;
+				ow = d.y & 0xFFFFFFu;
+				op = d.y >> 24;
+				wide = PD_WIDE(info);
+				if (PD_FAULT(info) != PD_F_NONE) {
+					flt = PD_FAULT(info) == PD_F_PC ?
+					    FAULT_PC_RANGE :
+					    PD_FAULT(info) == PD_F_WIDE ?
+					    FAULT_BAD_WIDE : FAULT_BAD_OPCODE;
+					goto done;
+				}
+				len = OI_LEN(info);
+				next = pc + (int)len;
+			}
+#else
 			/* 1-3: decode */
 			if ((uint)pc >= tsize) {
 				flt = FAULT_PC_RANGE;
@@ -553,6 +681,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			opnd = (uint)pc + 1 + wide;
 			next = pc + (int)len;
+#endif
 			/* 5-7: frame and stack depth */
 			pops = OI_POPS(info);
 			pushes = OI_PUSHES(info);

@@ -204,6 +204,7 @@ struct ocl_engine {
 	cl_mem	 b_out, b_in, b_bps, b_mask;
 	cl_mem	 c_ctx, c_stacks, c_globals, c_heap;
 	cl_mem	 b_side;          /* the level's read-only side buffer */
+	size_t	 text_bytes;      /* of b_text, padding included */
 	int	 ckpt_ok;         /* 1 allocated, 0 not yet, -1 impossible */
 
 	/* geometry */
@@ -1960,7 +1961,14 @@ engine_ocl_mem_need(const struct machine_config *cfg,
     const struct program *const *progs, size_t nprogs, int gpu,
     size_t max_wg, struct ocl_mem_need *need)
 {
+	uint64_t text = 8;
+
 	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
+	/* the predecoded text (isa.cl): 8 bytes per text byte, as
+	 * upload_programs pads it, and per program */
+	for (size_t i = 0; i < nprogs; i++)
+		text += ((progs[i]->text_size + 3) & ~3ull) + 1;
+	need->shared += 8 * text;
 }
 
 void
@@ -2107,6 +2115,7 @@ upload_programs(struct ocl_engine *o, char **cause)
 		cplen += p->cp_size;
 	}
 	tlen += 8;
+	o->text_bytes = tlen;
 	if (mkbuf(o, &o->b_text, tlen, CL_MEM_READ_ONLY, cause) == 0 &&
 	    mkbuf(o, &o->b_cp, cplen * 4, CL_MEM_READ_ONLY, cause) == 0 &&
 	    mkbuf(o, &o->b_progs, m->nprogs * CTX_PROG_WORDS * 4,
@@ -2243,6 +2252,50 @@ step1_kernels(struct ocl_engine *o, char **cause)
 	return set_run_args(o, o->kern1, cause);
 }
 
+/*
+ * The side buffer of a level whose kernel file predecodes the text
+ * (ocl_level.predec_name): one 8-byte entry per byte of the text buffer
+ * and one more per program, filled by that kernel once.
+ */
+static int
+predecode(struct ocl_engine *o, char **cause)
+{
+	const cl_uint nprogs = (cl_uint)o->m->nprogs;
+	const cl_uint n = (cl_uint)(o->text_bytes + nprogs);
+	const size_t gsize = n;
+	cl_kernel k;
+	cl_int err;
+	int rc = -1;
+
+	if (mkbuf(o, &o->b_side, (size_t)n * 8, CL_MEM_READ_WRITE,
+	    cause) != 0)
+		return -1;
+	k = clCreateKernel(o->prog, o->lv->predec_name, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	if ((err = clSetKernelArg(k, 0, sizeof o->b_text, &o->b_text)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 1, sizeof o->b_progs, &o->b_progs)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 2, sizeof nprogs, &nprogs)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 3, sizeof n, &n)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 4, sizeof o->b_side, &o->b_side)) !=
+	    CL_SUCCESS)
+		*cause = ocl_error("clSetKernelArg", err);
+	else if ((err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &gsize,
+	    NULL, 0, NULL, NULL)) != CL_SUCCESS)
+		*cause = ocl_error("clEnqueueNDRangeKernel", err);
+	else if ((err = clFinish(o->q)) != CL_SUCCESS)
+		*cause = ocl_error("clFinish", err);
+	else
+		rc = 0;
+	clReleaseKernel(k);
+	return rc;
+}
+
 static int
 setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
@@ -2273,9 +2326,11 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	nv_opts = nv_options(o, d);
 	/* MICDB_ISA_TEXT32 (word-wise text fetch, isa.cl) goes with the GPU
 	 * layout: it gains there and costs on a CPU */
+	/* MICDB_PREFETCH (isa.cl): a CPU device with the CPU layout */
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_ISA_TEXT32=%d%s", o->W,
-	    o->wg, o->interleaved, o->interleaved, nv_opts);
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_ISA_TEXT32=%d "
+	    "-DMICDB_PREFETCH=%d%s", o->W, o->wg, o->interleaved,
+	    o->interleaved, !o->is_gpu && !o->interleaved ? 8 : 0, nv_opts);
 	free(nv_opts);
 	full = xasprintf("%s -DMICDB_DIVERGENCE=%d", opts, records);
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
@@ -2329,7 +2384,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		if (mkbuf(o, &o->b_side, n, CL_MEM_READ_ONLY, cause) != 0 ||
 		    write_buf(o, o->b_side, 0, n, p, cause) != 0)
 			return -1;
-	}
+	} else if (o->lv->predec_name != NULL && predecode(o, cause) != 0)
+		return -1;
 
 	/* The context: header, cores, zeroed warp records. */
 	if (o->zero_copy) {
@@ -2425,6 +2481,7 @@ static const struct ocl_level isa_level = {
 	.kernel_file = "isa.cl",
 	.kernel_name = "isa_run",
 	.fold1_name = "isa_fold1",
+	.predec_name = "isa_predec",
 	.bp_words = CTX_BP_WORDS,
 	.bp_on = ENGINE_BP_ON_PC,
 };

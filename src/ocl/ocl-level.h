@@ -11,8 +11,9 @@
  * Kernel arguments every level's kernel takes, in this order:
  *   0 ctx, 1 stacks, 2 globals, 3 heap, 4 text, 5 cp, 6 progs, 7 out,
  *   8 in, 9 bps, 10 mask
- * and, for a level with a side buffer and a section, 11 the side buffer,
- * 12 the section's word offset, then nscalars uint arguments.
+ * and, for a level with a side buffer (its own or a predecoded text),
+ * 11 the side buffer; for a level with a section, then the section's
+ * word offset and nscalars uint arguments.
  *
  * Internal to src/ocl; callers use engine-ocl.h and the level headers.
  */
@@ -61,6 +62,10 @@ struct ocl_level {
 	const char	*fold1_name;     /* the one-step records' fold kernel
 					    (launch.h), NULL: the level has
 					    no one-step program */
+	const char	*predec_name;    /* a kernel that fills the side
+					    buffer from the text once the
+					    programs are loaded (engine-ocl.c
+					    predecode), NULL: none */
 	uint32_t	 section_fields; /* per-core words after the warp
 					    records, 0: none */
 	uint32_t	 bp_words;       /* words of a breakpoint entry: 3
