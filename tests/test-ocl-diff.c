@@ -298,6 +298,132 @@ isa_divergence(void *ctx, const char *top)
 	    DIV_LOOP);
 }
 
+/* ---- decode faults ----------------------------------------------------
+ * What the ISA kernel finds before dispatch (isa.cl's predecoded text,
+ * or its decode from the bytes with MICDB_ISA_PREDEC=0): every byte as
+ * an opcode alone in a text (an unknown opcode, an instruction cut off
+ * by the end of the text, or one that runs and leaves the PC at the
+ * end), after WIDE (a bad WIDE target, or a cut-off one), with two zero
+ * bytes after it (operands inside the text), and WIDE alone.  One core
+ * per text, one machine of them all, against the reference, which the
+ * assembler cannot reach: it makes neither unknown opcodes nor cut-off
+ * instructions.
+ */
+enum { DF_ALONE, DF_WIDE, DF_PADDED, DF_SETS };
+
+static void
+decode_faults(const char *layout, const char *opts)
+{
+	const uint32_t n = DF_SETS * 256 + 1;
+	struct program *pg = calloc(n, sizeof *pg);
+	const struct program **pp = calloc(n, sizeof *pp);
+	uint16_t *cp = calloc(n, sizeof *cp);
+	static int32_t pool[1];
+	struct machine_config cfg = { n, 64, 256, 32 };
+	struct machine mr, mo;
+	struct engine er, eo;
+	struct engine_run r = { .max_steps = 6, .stop_on_fault = 0 };
+	struct engine_stop st;
+	char *cause = NULL, what[96];
+	int bad = 0;
+
+	if (pg == NULL || pp == NULL || cp == NULL)
+		abort();
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *t = calloc(3, 1);
+		const uint32_t b = i % 256;
+
+		if (t == NULL)
+			abort();
+		switch (i < n - 1 ? i / 256 : DF_SETS) {
+		case DF_ALONE:
+			t[0] = (uint8_t)b;
+			pg[i].text_size = 1;
+			break;
+		case DF_WIDE:
+			t[0] = OP_WIDE;
+			t[1] = (uint8_t)b;
+			pg[i].text_size = 2;
+			break;
+		case DF_PADDED:
+			t[0] = (uint8_t)b;
+			pg[i].text_size = 3;
+			break;
+		default:
+			t[0] = OP_WIDE;
+			pg[i].text_size = 1;
+		}
+		pg[i].text = t;
+		pg[i].cp = pool;
+		pg[i].cp_size = 1;
+		pg[i].main_nlocals = 4;
+		pp[i] = &pg[i];
+		cp[i] = (uint16_t)i;
+	}
+	setenv("MICDB_OCL_LAYOUT", layout, 1);
+	if (opts != NULL)
+		setenv("MICDB_OCL_OPTS", opts, 1);
+	snprintf(what, sizeof what, "decode faults, %s layout%s%s", layout,
+	    opts ? ", " : "", opts ? opts : "");
+	if (machine_init(&mr, &cfg, pp, n, cp, &cause) != 0 ||
+	    machine_init(&mo, &cfg, pp, n, cp, &cause) != 0) {
+		odiff_ok(0, "%s: %s", what, cause);
+		exit(1);
+	}
+	if (engine_ref_create(&er, &mr, &cause) != 0 ||
+	    engine_ocl_create(&eo, &mo, NULL, &cause) != 0) {
+		odiff_ok(0, "%s: %s", what, cause);
+		exit(1);
+	}
+	if (er.ops->run(&er, &r, &st, &cause) != 0 ||
+	    eo.ops->run(&eo, &r, &st, &cause) != 0) {
+		odiff_ok(0, "%s: run: %s", what, cause);
+		exit(1);
+	}
+	for (uint32_t c = 0; c < n && bad < 5; c++) {
+		const struct core *x = &mr.cores[c], *y = &mo.cores[c];
+
+		if (x->status != y->status || x->fault != y->fault ||
+		    x->fault_pc != y->fault_pc ||
+		    x->fault_op != y->fault_op || x->pc != y->pc ||
+		    x->sp != y->sp || x->steps != y->steps) {
+			odiff_diag("%s: text %02x %02x %02x (%u bytes): status "
+			    "%u/%u fault %u/%u at %d/%d op %u/%u pc %d/%d sp "
+			    "%d/%d steps %llu/%llu", what, pg[c].text[0],
+			    pg[c].text[1], pg[c].text[2], pg[c].text_size,
+			    x->status, y->status, x->fault, y->fault,
+			    x->fault_pc, y->fault_pc, x->fault_op,
+			    y->fault_op, x->pc, y->pc, x->sp, y->sp,
+			    (unsigned long long)x->steps,
+			    (unsigned long long)y->steps);
+			bad++;
+		}
+	}
+	odiff_ok(bad == 0, "%s: %u texts, every core as the reference",
+	    what, n);
+	er.ops->free(&er);
+	eo.ops->free(&eo);
+	machine_free(&mr);
+	machine_free(&mo);
+	unsetenv("MICDB_OCL_LAYOUT");
+	unsetenv("MICDB_OCL_OPTS");
+	for (uint32_t i = 0; i < n; i++)
+		free(pg[i].text);
+	free(pg);
+	free(pp);
+	free(cp);
+}
+
+static void
+isa_extra(void *ctx, const char *top)
+{
+	isa_divergence(ctx, top);
+	decode_faults("cpu", NULL);
+	decode_faults("gpu", NULL);
+	decode_faults("cpu", "-DMICDB_ISA_PREDEC=0");
+	decode_faults("gpu", "-DMICDB_ISA_PREDEC=0");
+}
+
 /* ---- the engine pair -------------------------------------------------- */
 
 static int
@@ -323,7 +449,7 @@ main(int argc, char **argv)
 		.open_kernel = isa_open_kernel,
 		.set_steps_per_launch = engine_ocl_set_steps_per_launch,
 		.stats = engine_ocl_stats,
-		.extra_tests = isa_divergence,
+		.extra_tests = isa_extra,
 	};
 
 	return odiff_main(&isa, argc, argv);
