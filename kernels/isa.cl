@@ -340,25 +340,34 @@ __constant uint op_info[256] = {
  * programs are loaded, into the side buffer: program p's entries for PC
  * 0 .. tsize start at its text offset + p, entry tsize being "PC out of
  * range" (a step clamps its PC into 0 .. tsize, so any PC outside has
- * that entry).  An entry is two words:
+ * that entry).  An entry is four words:
  *   x  op_info[op] with the instruction's whole length (WIDE included)
  *      in its length field, bit 29 WIDE, bits 30-31 the fault of steps
  *      1-4 (PD_F_*), x's other bits meaningless when that is not 0;
  *   y  the three operand bytes after the opcode (and WIDE's prefix),
- *      first byte lowest, and the opcode in bits 24-31.
- * A step then makes one 64-bit load from the read-only cache where it
+ *      first byte lowest, and the opcode in bits 24-31;
+ *   z, w  in main, whose frame is known (main's locals, the stack
+ *      size), steps 5-8 pass exactly for the SPs z .. z + w - 1 (w = 0:
+ *      never, as for IRETURN or a local index past main's locals).
+ * A step then makes one 16-byte load from the read-only cache where it
  * made two or four text loads, a 64-bit shift, a __constant load (which
- * a warp whose lanes sit at k opcodes makes k times) and five checks.
+ * a warp whose lanes sit at k opcodes makes k times) and five checks;
+ * in main one test of its SP replaces the checks of 5-8, and only a
+ * step that fails it (or a step in a method) walks them in ref.c's
+ * order to find its fault.
  */
 enum { PD_F_NONE, PD_F_PC, PD_F_WIDE, PD_F_OPCODE };
 #define PD_WIDE(x)  (((x) >> 29) & 1u)
 #define PD_FAULT(x) ((x) >> 30)
 
-/* The entry of PC pc of a program of tsize bytes at tx. */
-static uint2
-isa_predecode(__global const uchar *tx, uint tsize, uint pc)
+/* The entry of PC pc of a program of tsize bytes at tx, main_nl locals
+ * in main, sw stack words. */
+static uint4
+isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
+    int sw)
 {
 	uint op = 0, wide = 0, info = 0, f = PD_F_NONE, ow = 0, len;
+	int lo = 0, hi = -1;
 
 	if (pc >= tsize) {
 		f = PD_F_PC;
@@ -391,20 +400,35 @@ isa_predecode(__global const uchar *tx, uint tsize, uint pc)
 				ow |= (uint)tx[b] << (8 * k);
 		}
 	}
-	return (uint2)(info | wide << 29 | f << 30, ow | op << 24);
+	if (f == PD_F_NONE && op != OP_IRETURN) {
+		/* main's frame is known: the SPs that pass 5-8 there */
+		const int pops = OI_POPS(info), pushes = OI_PUSHES(info);
+		const int end = MM_STACK_BASE + sw - 1;
+		const uint idx = wide ? (ow & 0xFFu) << 8 | (ow >> 8 & 0xFFu) :
+		    ow & 0xFFu;
+
+		lo = MM_STACK_BASE;
+		if (pops > 0 || OI_LOCAL(info))
+			lo = max(lo, MM_STACK_BASE + main_nl - 1 + pops);
+		hi = min(end, end + pops - pushes);
+		if (OI_LOCAL(info) && (main_nl <= 0 || idx >= (uint)main_nl))
+			hi = lo - 1;
+	}
+	return (uint4)(info | wide << 29 | f << 30, ow | op << 24, (uint)lo,
+	    hi >= lo ? (uint)(hi - lo) + 1 : 0u);
 }
 
 /* One work-item per entry of the side buffer (above); nprogs programs. */
 __kernel void
 isa_predec(__global const uchar *restrict text,
     __global const uint *restrict progs, uint nprogs, uint nentries,
-    __global uint2 *pre)
+    uint sw, __global uint4 *pre)
 {
 	const uint i = (uint)get_global_id(0);
 
 	if (i >= nentries)
 		return;
-	pre[i] = (uint2)(PD_F_PC << 30, 0);
+	pre[i] = (uint4)(PD_F_PC << 30, 0, 0, 0);
 	for (uint p = 0; p < nprogs; p++) {
 		__global const uint *pt = progs + p * CTX_PROG_WORDS;
 		const uint base = pt[CTX_P_TEXT_OFF] + p;
@@ -412,7 +436,8 @@ isa_predec(__global const uchar *restrict text,
 
 		if (i >= base && i <= base + tsize) {
 			pre[i] = isa_predecode(text + pt[CTX_P_TEXT_OFF],
-			    tsize, i - base);
+			    tsize, i - base, (int)pt[CTX_P_MAIN_NLOCALS],
+			    (int)sw);
 			return;
 		}
 	}
@@ -468,13 +493,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const int *restrict cpool, __global const uint *restrict progs,
     __global uchar *out_area, __global const uchar *restrict in_area,
     __global const uint *restrict bps, __global const uchar *restrict mask,
-    __global const uint2 *restrict pre)
+    __global const uint4 *restrict pre)
 {
 	LAUNCH_PROLOGUE;
 	const int end = MM_STACK_BASE + (int)sw - 1;
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
 #if MICDB_ISA_PREDEC
-	__global const uint2 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
+	__global const uint4 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
 #else
 	(void)pre;
 #endif
@@ -536,7 +561,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, link = 0;
-			int flt = FAULT_NONE, io_stop = 0, conv = 0;
+			int flt = FAULT_NONE, io_stop = 0, conv = 0, fast = 0;
 
 			hid = H_DECODE;
 #if MICDB_ISA_SELCHECK
@@ -619,7 +644,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if MICDB_ISA_PREDEC
 			/* 1-4 from the PC's entry */
 			{
-				const uint2 d = pd[min((uint)pc, tsize)];
+				const uint4 d = pd[min((uint)pc, tsize)];
 
 				info = d.x;
 				ow = d.y & 0xFFFFFFu;
@@ -634,6 +659,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				}
 				len = OI_LEN(info);
 				next = pc + (int)len;
+				fast = lv == MM_STACK_BASE &&
+				    (uint)sp - d.z < d.w;
 			}
 #else
 			/* 1-3: decode */
@@ -682,9 +709,15 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			opnd = (uint)pc + 1 + wide;
 			next = pc + (int)len;
 #endif
-			/* 5-7: frame and stack depth */
 			pops = OI_POPS(info);
 			pushes = OI_PUSHES(info);
+			if (fast) {
+				/* in main, 5-8 passed: the entry's range */
+				if (OI_LOCAL(info))
+					lcl = lv + (int)(wide ?
+					    OB(0) << 8 | OB(1) : OB(0));
+			} else {
+			/* 5-7: frame and stack depth */
 			if (sp < MM_STACK_BASE || sp > end) {
 				flt = FAULT_STACK_ACCESS;  /* see above */
 				goto done;
@@ -729,6 +762,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					goto done;
 				}
 				lcl = lv + (int)idx;
+			}
 			}
 			}
 #endif

@@ -304,22 +304,28 @@ isa_divergence(void *ctx, const char *top)
  * an opcode alone in a text (an unknown opcode, an instruction cut off
  * by the end of the text, or one that runs and leaves the PC at the
  * end), after WIDE (a bad WIDE target, or a cut-off one), with two zero
- * bytes after it (operands inside the text), and WIDE alone.  One core
- * per text, one machine of them all, against the reference, which the
- * assembler cannot reach: it makes neither unknown opcodes nor cut-off
- * instructions.
+ * bytes after it (operands inside the text), with two 0xFF bytes after
+ * it (a local index past main's locals, a branch to PC -1, a constant
+ * index past the pool), three times (a second push, pop or local), and
+ * WIDE alone; main with 4 locals in a stack of
+ * 64 words, and with 15 in the smallest stack, 16 words (a second push
+ * overflows).  One core
+ * per text, one machine of them all, against the reference.  The
+ * assembler makes neither unknown opcodes nor cut-off instructions, so
+ * no sample reaches these; they are also the edges of the predecoded
+ * entries' SP range in main.
  */
-enum { DF_ALONE, DF_WIDE, DF_PADDED, DF_SETS };
+enum { DF_ALONE, DF_WIDE, DF_PADDED, DF_FF, DF_THRICE, DF_SETS };
 
 static void
-decode_faults(const char *layout, const char *opts)
+decode_faults(const char *layout, const char *opts, uint32_t stack_words)
 {
 	const uint32_t n = DF_SETS * 256 + 1;
 	struct program *pg = calloc(n, sizeof *pg);
 	const struct program **pp = calloc(n, sizeof *pp);
 	uint16_t *cp = calloc(n, sizeof *cp);
 	static int32_t pool[1];
-	struct machine_config cfg = { n, 64, 256, 32 };
+	struct machine_config cfg = { n, stack_words, 256, 32 };
 	struct machine mr, mo;
 	struct engine er, eo;
 	struct engine_run r = { .max_steps = 6, .stop_on_fault = 0 };
@@ -349,6 +355,15 @@ decode_faults(const char *layout, const char *opts)
 			t[0] = (uint8_t)b;
 			pg[i].text_size = 3;
 			break;
+		case DF_FF:
+			t[0] = (uint8_t)b;
+			t[1] = t[2] = 0xFF;
+			pg[i].text_size = 3;
+			break;
+		case DF_THRICE:
+			t[0] = t[1] = t[2] = (uint8_t)b;
+			pg[i].text_size = 3;
+			break;
 		default:
 			t[0] = OP_WIDE;
 			pg[i].text_size = 1;
@@ -356,15 +371,15 @@ decode_faults(const char *layout, const char *opts)
 		pg[i].text = t;
 		pg[i].cp = pool;
 		pg[i].cp_size = 1;
-		pg[i].main_nlocals = 4;
+		pg[i].main_nlocals = stack_words == 16 ? 15 : 4;
 		pp[i] = &pg[i];
 		cp[i] = (uint16_t)i;
 	}
 	setenv("MICDB_OCL_LAYOUT", layout, 1);
 	if (opts != NULL)
 		setenv("MICDB_OCL_OPTS", opts, 1);
-	snprintf(what, sizeof what, "decode faults, %s layout%s%s", layout,
-	    opts ? ", " : "", opts ? opts : "");
+	snprintf(what, sizeof what, "decode faults, %s layout, %u stack words"
+	    "%s%s", layout, stack_words, opts ? ", " : "", opts ? opts : "");
 	if (machine_init(&mr, &cfg, pp, n, cp, &cause) != 0 ||
 	    machine_init(&mo, &cfg, pp, n, cp, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
@@ -418,10 +433,12 @@ static void
 isa_extra(void *ctx, const char *top)
 {
 	isa_divergence(ctx, top);
-	decode_faults("cpu", NULL);
-	decode_faults("gpu", NULL);
-	decode_faults("cpu", "-DMICDB_ISA_PREDEC=0");
-	decode_faults("gpu", "-DMICDB_ISA_PREDEC=0");
+	for (uint32_t sw = 16; sw <= 64; sw += 48) {
+		decode_faults("cpu", NULL, sw);
+		decode_faults("gpu", NULL, sw);
+		decode_faults("cpu", "-DMICDB_ISA_PREDEC=0", sw);
+		decode_faults("gpu", "-DMICDB_ISA_PREDEC=0", sw);
+	}
 }
 
 /* ---- the engine pair -------------------------------------------------- */

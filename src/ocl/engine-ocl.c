@@ -1964,11 +1964,11 @@ engine_ocl_mem_need(const struct machine_config *cfg,
 	uint64_t text = 8;
 
 	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
-	/* the predecoded text (isa.cl): 8 bytes per text byte, as
+	/* the predecoded text (isa.cl): 16 bytes per text byte, as
 	 * upload_programs pads it, and per program */
 	for (size_t i = 0; i < nprogs; i++)
 		text += ((progs[i]->text_size + 3) & ~3ull) + 1;
-	need->shared += 8 * text;
+	need->shared += 16 * text;
 }
 
 void
@@ -2254,7 +2254,7 @@ step1_kernels(struct ocl_engine *o, char **cause)
 
 /*
  * The side buffer of a level whose kernel file predecodes the text
- * (ocl_level.predec_name): one 8-byte entry per byte of the text buffer
+ * (ocl_level.predec_name): one 16-byte entry per byte of the text buffer
  * and one more per program, filled by that kernel once.
  */
 static int
@@ -2262,12 +2262,13 @@ predecode(struct ocl_engine *o, char **cause)
 {
 	const cl_uint nprogs = (cl_uint)o->m->nprogs;
 	const cl_uint n = (cl_uint)(o->text_bytes + nprogs);
+	const cl_uint sw = o->m->cfg.stack_words;
 	const size_t gsize = n;
 	cl_kernel k;
 	cl_int err;
 	int rc = -1;
 
-	if (mkbuf(o, &o->b_side, (size_t)n * 8, CL_MEM_READ_WRITE,
+	if (mkbuf(o, &o->b_side, (size_t)n * 16, CL_MEM_READ_WRITE,
 	    cause) != 0)
 		return -1;
 	k = clCreateKernel(o->prog, o->lv->predec_name, &err);
@@ -2282,7 +2283,8 @@ predecode(struct ocl_engine *o, char **cause)
 	    (err = clSetKernelArg(k, 2, sizeof nprogs, &nprogs)) !=
 	    CL_SUCCESS ||
 	    (err = clSetKernelArg(k, 3, sizeof n, &n)) != CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 4, sizeof o->b_side, &o->b_side)) !=
+	    (err = clSetKernelArg(k, 4, sizeof sw, &sw)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 5, sizeof o->b_side, &o->b_side)) !=
 	    CL_SUCCESS)
 		*cause = ocl_error("clSetKernelArg", err);
 	else if ((err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &gsize,
