@@ -85,6 +85,18 @@
  * the push/pop stack accesses moved after the dispatch where a divergent
  * warp is together again, I/O area pointers recomputed in their
  * handlers, work-groups of 64 or 256, no register cap.
+ * Then (2026-11-22) the predecoded text with main's one SP test (below):
+ * the bench's column 46.7-48.7G -> 54.5-54.6G divergent, 106-111G ->
+ * 133-136G uniform.  Where the rest goes, final code, one H200 session,
+ * a million cores, the whole workload per run: kernel 177 of 242 ms
+ * (divergent) and 116 of 163 ms (uniform), the host's conversions of
+ * the cores that halt or wait at the final barrier most of the rest;
+ * without the records (MICDB_OCL_DIVERGENCE=0) 74.8G and 171G.  A
+ * minimal switch interpreter on the same workloads and GPU (no checks,
+ * no records, no stop word) runs 1.7e11 and 5.9e11 kernel-only, 1.1e11
+ * and 2.2e11 with these checks as steps 1-8 below, 1.2e11 and 2.4e11
+ * with steps 1-4 predecoded; work-groups of 32 or 64 measured within
+ * the noise of 128.
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
