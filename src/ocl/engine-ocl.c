@@ -1956,19 +1956,31 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 		g->out_cap = g->in_cap = (uint32_t)atoi(io);
 }
 
+/*
+ * The text buffer (upload_programs): every program's text starts on a
+ * 4-byte boundary and TEXT_PAD zero bytes follow the last one, as the
+ * ISA kernel fetches an instruction with two aligned 32-bit loads
+ * (isa.cl, MICDB_ISA_TEXT32), which may read past the end of a program
+ * but never past the buffer.  TEXT_SPAN is a program's share.
+ */
+#define TEXT_PAD        8
+#define TEXT_SPAN(size) (((uint64_t)(size) + 3) & ~(uint64_t)3)
+/* The predecoded text (isa.cl isa_predec): an entry per byte of the text
+ * buffer and one more per program. */
+#define PREDEC_ENTRY_BYTES 16
+#define PREDEC_ENTRIES(text_bytes, nprogs) ((text_bytes) + (nprogs))
+
 void
 engine_ocl_mem_need(const struct machine_config *cfg,
     const struct program *const *progs, size_t nprogs, int gpu,
     size_t max_wg, struct ocl_mem_need *need)
 {
-	uint64_t text = 8;
+	uint64_t text = TEXT_PAD;
 
 	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
-	/* the predecoded text (isa.cl): 16 bytes per text byte, as
-	 * upload_programs pads it, and per program */
 	for (size_t i = 0; i < nprogs; i++)
-		text += ((progs[i]->text_size + 3) & ~3ull) + 1;
-	need->shared += 16 * text;
+		text += TEXT_SPAN(progs[i]->text_size);
+	need->shared += PREDEC_ENTRY_BYTES * PREDEC_ENTRIES(text, nprogs);
 }
 
 void
@@ -1981,9 +1993,9 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
 
 	geometry(cfg, gpu, max_wg ? max_wg : 1, sec_fields, &g);
 	/* text as upload_programs pads it */
-	text = 8;
+	text = TEXT_PAD;
 	for (size_t i = 0; i < nprogs; i++)
-		text += ((progs[i]->text_size + 3) & ~3ull) +
+		text += TEXT_SPAN(progs[i]->text_size) +
 		    4ull * progs[i]->cp_size + 4ull * CTX_PROG_WORDS;
 	need->ctx = g.ctx_bytes;
 	need->stacks = g.stack_bytes;
@@ -2085,15 +2097,12 @@ upload_programs(struct ocl_engine *o, char **cause)
 	uint32_t *pt;
 	int rc = -1;
 
-	/* Every program's text starts on a 4-byte boundary and 8 zero bytes
-	 * follow the last one: the ISA kernel fetches an instruction with
-	 * two aligned 32-bit loads (isa.cl, MICDB_ISA_TEXT32), which may
-	 * read past the end of a program but never past the buffer. */
+	/* TEXT_SPAN, TEXT_PAD: see engine_ocl_mem_need */
 	for (size_t i = 0; i < m->nprogs; i++) {
-		tlen += (m->progs[i]->text_size + 3) & ~(size_t)3;
+		tlen += TEXT_SPAN(m->progs[i]->text_size);
 		cplen += m->progs[i]->cp_size;
 	}
-	tlen += 8;
+	tlen += TEXT_PAD;
 	text = xcalloc(tlen, 1);
 	cp = xcalloc(cplen ? cplen : 1, sizeof *cp);
 	pt = xcalloc(m->nprogs * CTX_PROG_WORDS, sizeof *pt);
@@ -2111,10 +2120,10 @@ upload_programs(struct ocl_engine *o, char **cause)
 			memcpy(text + tlen, p->text, p->text_size);
 		if (p->cp_size)
 			memcpy(cp + cplen, p->cp, p->cp_size * sizeof *cp);
-		tlen += (p->text_size + 3) & ~(size_t)3;
+		tlen += TEXT_SPAN(p->text_size);
 		cplen += p->cp_size;
 	}
-	tlen += 8;
+	tlen += TEXT_PAD;
 	o->text_bytes = tlen;
 	if (mkbuf(o, &o->b_text, tlen, CL_MEM_READ_ONLY, cause) == 0 &&
 	    mkbuf(o, &o->b_cp, cplen * 4, CL_MEM_READ_ONLY, cause) == 0 &&
@@ -2254,22 +2263,22 @@ step1_kernels(struct ocl_engine *o, char **cause)
 
 /*
  * The side buffer of a level whose kernel file predecodes the text
- * (ocl_level.predec_name): one 16-byte entry per byte of the text buffer
- * and one more per program, filled by that kernel once.
+ * (ocl_level.predec_name): PREDEC_ENTRIES entries, filled by that kernel
+ * once.
  */
 static int
 predecode(struct ocl_engine *o, char **cause)
 {
 	const cl_uint nprogs = (cl_uint)o->m->nprogs;
-	const cl_uint n = (cl_uint)(o->text_bytes + nprogs);
+	const cl_uint n = (cl_uint)PREDEC_ENTRIES(o->text_bytes, nprogs);
 	const cl_uint sw = o->m->cfg.stack_words;
 	const size_t gsize = n;
 	cl_kernel k;
 	cl_int err;
 	int rc = -1;
 
-	if (mkbuf(o, &o->b_side, (size_t)n * 16, CL_MEM_READ_WRITE,
-	    cause) != 0)
+	if (mkbuf(o, &o->b_side, (size_t)n * PREDEC_ENTRY_BYTES,
+	    CL_MEM_READ_WRITE, cause) != 0)
 		return -1;
 	k = clCreateKernel(o->prog, o->lv->predec_name, &err);
 	if (err != CL_SUCCESS) {
