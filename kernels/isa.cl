@@ -197,10 +197,7 @@ enum {
 #define MICDB_ISA_SELCHECK MICDB_ISA_PRED
 #endif
 #ifndef MICDB_ISA_PREDEC
-#define MICDB_ISA_PREDEC (!MICDB_ISA_SELCHECK)
-#endif
-#if MICDB_ISA_PREDEC && MICDB_ISA_SELCHECK
-#error "MICDB_ISA_PREDEC (below) does not go with MICDB_ISA_SELCHECK"
+#define MICDB_ISA_PREDEC 1
 #endif
 #ifndef MICDB_ISA_VOTE
 #if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED
@@ -330,9 +327,11 @@ __constant uint op_info[256] = {
  * TB(i) is the byte at pc + i, OB(k) operand byte k (after the opcode
  * and a WIDE prefix), with TEXT32 from ow, the 32-bit word of operand
  * bytes shifted out of the window once (one 64-bit shift, not one per
- * byte).
+ * byte).  This is the fetch of MICDB_ISA_SELCHECK's select chain only:
+ * the branchy checks take the instruction's entry (below), whose ow the
+ * same OB reads.
  */
-#if MICDB_ISA_PREDEC
+#if !MICDB_ISA_SELCHECK
 #define ISA_TEXT32 0
 #define OB(k) ((ow >> (8 * (k))) & 0xFFu)
 #elif MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
@@ -346,7 +345,7 @@ __constant uint op_info[256] = {
 #endif
 
 /*
- * Predecoded text (MICDB_ISA_PREDEC, the default without MICDB_ISA_PRED):
+ * Predecoded text (MICDB_ISA_PREDEC, the default):
  * what steps 1-4 of an instruction find depends on the PC alone (the text
  * is read-only), so isa_predec works it out once per PC when the
  * programs are loaded, into the side buffer: program p's entries for PC
@@ -512,6 +511,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
 #if MICDB_ISA_PREDEC
 	__global const uint4 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
+
+	(void)pd;	/* MICDB_ISA_SELCHECK without the vote reads the text */
 #else
 	(void)pre;
 #endif
@@ -561,15 +562,12 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 		LAUNCH_STEP_GATE;
 		do {
-			uint info, op, wide = 0, len;
+			uint info, op, wide = 0, len, ow = 0;
+#if MICDB_ISA_SELCHECK
+			uint opnd, pcf;
 #if ISA_TEXT32
 			ulong win;
-			uint ow;
 #endif
-#if MICDB_ISA_PREDEC
-			uint ow;
-#else
-			uint opnd, pcf;
 #endif
 			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
 			int next, nsp, v, a, link = 0;
@@ -653,10 +651,16 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #endif
 #if !MICDB_ISA_SELCHECK || MICDB_ISA_VOTE
 			{
-#if MICDB_ISA_PREDEC
-			/* 1-4 from the PC's entry */
+			/* 1-4 from the PC's entry: the predecoded one, or
+			 * (MICDB_ISA_PREDEC=0, for measuring) the same
+			 * worked out from the text now */
 			{
+#if MICDB_ISA_PREDEC
 				const uint4 d = pd[min((uint)pc, tsize)];
+#else
+				const uint4 d = isa_predecode(tx, tsize,
+				    (uint)pc, main_nl, (int)sw);
+#endif
 
 				info = d.x;
 				ow = d.y & 0xFFFFFFu;
@@ -673,54 +677,12 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				next = pc + (int)len;
 				fast = lv == MM_STACK_BASE &&
 				    (uint)sp - d.z < d.w;
-			}
-#else
-			/* 1-3: decode */
-			if ((uint)pc >= tsize) {
-				flt = FAULT_PC_RANGE;
-				goto done;
-			}
-			pcf = (uint)pc;
-#if ISA_TEXT32
-			{
-				const uint wi = (uint)pc >> 2;
-				const ulong w = (ulong)tw[wi + 1] << 32 |
-				    tw[wi];
-
-				win = w >> (8 * ((uint)pc & 3));
-			}
+#if MICDB_ISA_SELCHECK
+				/* the vote's way in: its arms read the
+				 * operands as the select chain does */
+				opnd = (uint)pc + 1 + wide;
 #endif
-			op = TB(0);
-			if (op == OP_WIDE) {
-				if ((uint)pc + 1 >= tsize) {
-					flt = FAULT_PC_RANGE;
-					goto done;
-				}
-				op = TB(1);
-				if (op != OP_ILOAD && op != OP_ISTORE &&
-				    op != OP_IINC) {
-					flt = FAULT_BAD_WIDE;
-					goto done;
-				}
-				wide = 1;
 			}
-#if ISA_TEXT32
-			ow = (uint)(win >> (8 * (1 + wide)));
-#endif
-			info = op_info[op];
-			if (!OI_KNOWN(info)) {
-				flt = FAULT_BAD_OPCODE;
-				goto done;
-			}
-			/* 4: the whole instruction inside the text */
-			len = OI_LEN(info) + 2 * wide;
-			if ((uint)pc + len > tsize) {
-				flt = FAULT_PC_RANGE;
-				goto done;
-			}
-			opnd = (uint)pc + 1 + wide;
-			next = pc + (int)len;
-#endif
 			pops = OI_POPS(info);
 			pushes = OI_PUSHES(info);
 			if (fast) {
