@@ -171,8 +171,8 @@ enum {
 
 /*
  * MICDB_PREFETCH (D): with the CPU layout, before its first step core c
- * prefetches the stack top, frame and text byte of core c + D, which the
- * same thread runs a few work-items later.  A launch of few steps is
+ * prefetches the stack top, frame and instruction entry of core c + D,
+ * which the same thread runs a few work-items later.  A launch of few steps is
  * memory-bound there: a converged machine walks its stacks at one
  * stride, which the hardware prefetcher follows, but cores at different
  * depths defeat it, and on POCL one interactive step of 65,536 divergent
@@ -544,8 +544,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			ISA_PREFETCH(stk2 + (sp2 - MM_STACK_BASE));
 		if (lv2 >= MM_STACK_BASE && lv2 <= end)
 			ISA_PREFETCH(stk2 + (lv2 - MM_STACK_BASE));
+		/* its instruction's entry, where the step reads it */
+#if MICDB_ISA_PREDEC
+		ISA_PREFETCH(pd + min(pc2, tsize));
+#else
 		if (pc2 < tsize)
 			ISA_PREFETCH(tx + pc2);
+#endif
 		/* the second cache line of its block (AoS) */
 		ISA_PREFETCH(core2 + CTX_CORE_FIELDS / 2 * fs);
 	}
