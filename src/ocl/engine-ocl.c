@@ -108,6 +108,15 @@
  * convert 23 -> 26-29, other 45-49 -> 6; one step 21-26 -> 13-15
  * (bench "step ms").  What is left there is the kernel and one
  * conversion of a million cores.
+ *
+ * Round five: a launch with news reads only the statuses (into stat,
+ * with cnt) and the stop, event and output words of its news blocks;
+ * their registers wait, with everything else that ran, for the one
+ * conversion at the end of run() (the blocks are marked stale), and a
+ * barrier release changes stat alone.  When every core of a million
+ * halts or waits at a barrier, each such launch had converted them all:
+ * H200, the bench's workloads, a run's "convert" 45-54 -> 17-24 ms
+ * divergent, 30-33 -> 17-24 ms uniform, "other" 7 -> 2 ms.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -235,16 +244,23 @@ struct ocl_engine {
 	 * that run() reads (ctx_fresh_cores, see ctx_fetch_cores). */
 	int	 ctx_fresh, ctx_fresh_cores;
 	/* The host copy m->cores, kept proportional to what launches
-	 * change.  Between runs it is whole.  During a run every core's
-	 * status is exact (a status changes only with news, whose blocks
-	 * are converted after every launch), and so are cnt, the cores per
-	 * status (no ref_count over a million cores per launch); the other
-	 * registers of cores in blocks that ran since launch id `since`
-	 * may be behind (0: none are).  Every run() ends with them
-	 * converted (sync_cores), those blocks only. */
+	 * change.  Between runs it is whole.  During a run the status of
+	 * every core is exact in stat (a status changes only with news,
+	 * whose blocks absorb_news reads, or at a barrier release), and so
+	 * are cnt, the cores per status (no ref_count over a million cores
+	 * per launch).  m->cores may be behind in the blocks that ran since
+	 * launch id `since` (0: none did) and in the blocks marked stale
+	 * (news read into stat only, or a release); every run() ends with
+	 * those converted once (sync_cores), and so does anything that
+	 * reads m->cores in between.  Converting news blocks at every
+	 * launch converted a million cores two to four times per run of
+	 * the bench's workloads (H200: 30-50 ms of a 160-240 ms run). */
 	uint32_t launch_id;       /* of the last launch, never 0 */
 	uint32_t since;
 	uint32_t cnt[4];          /* per enum core_status */
+	uint8_t	*stat;            /* per core: its status, exact */
+	uint8_t	*stale;           /* per block: m->cores behind */
+	int	 any_stale;
 	struct ocl_news news;
 	int	 quiet;           /* the last launch was quiet */
 	uint32_t hdr[CTX_HEADER_WORDS];  /* staging for header words */
@@ -617,19 +633,31 @@ recount(struct ocl_engine *o)
 	const struct core *k = o->m->cores;
 
 	memset(o->cnt, 0, sizeof o->cnt);
-	for (uint32_t i = 0; i < o->ncores; i++)
+	for (uint32_t i = 0; i < o->ncores; i++) {
+		o->stat[i] = k[i].status;
 		o->cnt[k[i].status & 3]++;
+	}
 }
 
-/* A status change of the host copy, with cnt. */
-static void
-set_status(struct ocl_engine *o, uint32_t c, uint8_t st)
+/* Core c's status is st now, in stat and cnt. */
+static inline void
+set_stat(uint8_t *stat, uint32_t *cnt, uint32_t c, uint8_t st)
 {
-	struct core *k = &o->m->cores[c];
+	if (st != stat[c]) {
+		cnt[stat[c] & 3]--;
+		cnt[st & 3]++;
+		stat[c] = st;
+	}
+}
 
-	o->cnt[k->status & 3]--;
-	o->cnt[st & 3]++;
-	k->status = st;
+/* The status the host shows for device status v: a barrier release
+ * that the device has not seen yet (the next launch does it) as done
+ * already. */
+static inline uint8_t
+host_status(uint32_t v, int pending_release)
+{
+	return v == CORE_WAITING && pending_release ? CORE_RUNNING :
+	    (uint8_t)v;
 }
 
 /*
@@ -657,24 +685,18 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
 	FLD(CPP); FLD(OPC); FLD(H); FLD(MAR); FLD(MDR); FLD(MBR); FLD(MPC);
 	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI);
 #undef FLD
-	/* The host copy shows a barrier release that the device has not
-	 * seen yet (the next launch does it) as done already. */
-	const uint8_t waiting = o->pending_release ? CORE_RUNNING :
-	    CORE_WAITING;
+	uint8_t *restrict stat = o->stat;
+	const int release = o->pending_release;
 	uint32_t cnt[4];
 
 	memcpy(cnt, o->cnt, sizeof cnt);
 	for (size_t i = lo; i < hi; i++) {
 		const size_t j = i * cs;
 		struct core *c = &k[i];
-		const uint8_t st = f_STATUS[j] == CORE_WAITING ? waiting :
-		    (uint8_t)f_STATUS[j];
+		const uint8_t st = host_status(f_STATUS[j], release);
 
-		if (st != c->status) {
-			cnt[c->status & 3]--;
-			cnt[st & 3]++;
-			c->status = st;
-		}
+		set_stat(stat, cnt, (uint32_t)i, st);
+		c->status = st;
 		c->pc = (int32_t)f_PC[j];
 		c->sp = (int32_t)f_SP[j];
 		c->lv = (int32_t)f_LV[j];
@@ -724,6 +746,8 @@ ctx_to_cores(struct ocl_engine *o)
 	o->m->heap_top = o->hctx[CTX_H_HEAP_TOP];
 	o->warps_fresh = 0;
 	o->since = 0;
+	memset(o->stale, 0, o->nblocks);
+	o->any_stale = 0;
 }
 
 /* The block marks of array arr (CTX_B_*). */
@@ -742,11 +766,9 @@ mark_in(const struct ocl_engine *o, uint32_t mark, uint32_t since)
 
 /*
  * Which blocks a pass over the marks wants:
- *   NEWS_NOW  news in the last launch (absorb_news converts them);
- *   BEHIND    ran since launch `since` and not converted after that:
- *             absorb_news converted a block with news in launch L
- *             whole, as of L, so a block whose last news is no older
- *             than its last run is current.
+ *   NEWS_NOW  news in the last launch (absorb_news reads them);
+ *   BEHIND    m->cores is behind: ran since launch `since` (0: none
+ *             did), or marked stale.
  */
 enum { NEWS_NOW, BEHIND };
 
@@ -756,7 +778,7 @@ block_wanted(const struct ocl_engine *o, int what, uint32_t since,
 {
 	if (what == NEWS_NOW)
 		return news[b] == o->launch_id;
-	return mark_in(o, ran[b], since) && !mark_in(o, news[b], ran[b]);
+	return o->stale[b] || (since != 0 && mark_in(o, ran[b], since));
 }
 
 /*
@@ -785,38 +807,50 @@ next_marked(const struct ocl_engine *o, int what, uint32_t since,
 }
 
 /*
- * After a launch with news: convert the cores of its news blocks (their
- * status may have changed, cnt follows) and gather what launch_end and
- * drain_output need from them; nothing outside those blocks has a stop
- * record, an event or output.  hctx must be open and current.
+ * After a launch with news: the statuses of the cores of its news blocks
+ * (cnt follows), and what launch_end and drain_output need from them;
+ * nothing outside those blocks has a stop record, an event or output.
+ * Their other registers wait for sync_cores (the blocks are stale).
+ * hctx must be open and current.
  */
 static void
 absorb_news(struct ocl_engine *o)
 {
 	struct ocl_news *nw = &o->news;
-	uint32_t b = 0, lo, hi;
+	/* the fields as streams, in locals: stat's byte stores may alias
+	 * anything, so CF() would reload the engine's fields per core */
+	const uint32_t *restrict x = o->hctx + o->cores_off;
+	const size_t cs = o->core_stride, fs = o->field_stride;
+	const uint32_t *restrict f_st = x + CTX_C_STATUS * fs;
+	const uint32_t *restrict f_stop = x + CTX_C_STOP_STEP * fs;
+	const uint32_t *restrict f_ev = x + CTX_C_EVENT_STEP * fs;
+	const uint32_t *restrict f_out = x + CTX_C_OUT_LEN * fs;
+	const int release = o->pending_release;
+	uint8_t *restrict stat = o->stat;
+	uint32_t cnt[4], cut = CTX_NONE, event = 0;
+	uint32_t out_lo = UINT32_MAX, out_hi = 0, b = 0, lo, hi;
 
-	nw->cut = CTX_NONE;
-	nw->event = 0;
-	nw->out_lo = UINT32_MAX;
-	nw->out_hi = 0;
+	memcpy(cnt, o->cnt, sizeof cnt);
 	while (next_marked(o, NEWS_NOW, 0, &b, &lo, &hi)) {
-		convert_range(o, lo, hi);
+		memset(o->stale + (lo >> CTX_BLOCK_SHIFT), 1, b -
+		    (lo >> CTX_BLOCK_SHIFT));
 		for (uint32_t c = lo; c < hi; c++) {
-			uint32_t s = CF(o, c, CTX_C_STOP_STEP);
-			uint32_t ev = CF(o, c, CTX_C_EVENT_STEP);
-
-			if (s < nw->cut)
-				nw->cut = s;
-			if (ev > nw->event)
-				nw->event = ev;
-			if (CF(o, c, CTX_C_OUT_LEN) != 0) {
-				if (nw->out_lo == UINT32_MAX)
-					nw->out_lo = c;
-				nw->out_hi = c;
+			const size_t j = c * cs;
+			set_stat(stat, cnt, c, host_status(f_st[j], release));
+			cut = f_stop[j] < cut ? f_stop[j] : cut;
+			event = f_ev[j] > event ? f_ev[j] : event;
+			if (f_out[j] != 0) {
+				out_lo = out_lo == UINT32_MAX ? c : out_lo;
+				out_hi = c;
 			}
 		}
+		o->any_stale = 1;
 	}
+	memcpy(o->cnt, cnt, sizeof cnt);
+	nw->cut = cut;
+	nw->event = event;
+	nw->out_lo = out_lo;
+	nw->out_hi = out_hi;
 }
 
 /* Bring m->cores up to date where launches left them behind: the blocks
@@ -827,7 +861,7 @@ sync_cores(struct ocl_engine *o, char **cause)
 	double t0 = now();
 	uint32_t b = 0, lo, hi;
 
-	if (o->since == 0)
+	if (o->since == 0 && !o->any_stale)
 		return 0;
 	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
@@ -837,6 +871,8 @@ sync_cores(struct ocl_engine *o, char **cause)
 		convert_range(o, lo, hi);
 	o->warps_fresh = 0;
 	o->since = 0;
+	memset(o->stale, 0, o->nblocks);
+	o->any_stale = 0;
 	tmark(o, T_CONV, t0);
 	return 0;
 }
@@ -1228,7 +1264,7 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 }
 
 /* Any core that may run (RUNNING and inside the mask)?  Statuses are
- * exact on the host, and counted. */
+ * exact in stat, and counted. */
 static int
 any_runnable(const struct ocl_engine *o, const uint8_t *mask)
 {
@@ -1237,21 +1273,25 @@ any_runnable(const struct ocl_engine *o, const uint8_t *mask)
 	if (mask == NULL)
 		return 1;
 	for (uint32_t c = 0; c < o->ncores; c++)
-		if (o->m->cores[c].status == CORE_RUNNING && mask[c])
+		if (o->stat[c] == CORE_RUNNING && mask[c])
 			return 1;
 	return 0;
 }
 
-/* ref_barrier_release on the host copy, from the counts; the device
- * follows at the next launch. */
+/* ref_barrier_release, from the counts, in stat; m->cores follows at
+ * the next sync_cores (the released cores' blocks are stale), the
+ * device at the next launch. */
 static void
 release_barrier(struct ocl_engine *o)
 {
 	if (o->cnt[CORE_RUNNING] > 0 || o->cnt[CORE_WAITING] == 0)
 		return;
 	for (uint32_t c = 0; c < o->ncores; c++)
-		if (o->m->cores[c].status == CORE_WAITING)
-			set_status(o, c, CORE_RUNNING);
+		if (o->stat[c] == CORE_WAITING) {
+			set_stat(o->stat, o->cnt, c, CORE_RUNNING);
+			o->stale[c >> CTX_BLOCK_SHIFT] = 1;
+		}
+	o->any_stale = 1;
 	o->pending_release = 1;
 }
 
@@ -1522,6 +1562,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 		if (o->quiet)
 			continue;
 		if (cnt[CORE_ERROR] > faulted_before) {
+			if (sync_cores(o, cause) != 0)
+				return -1;
 			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
 			if (r->stop_on_fault) {
 				stop->reason = STOP_FAULT;
@@ -1706,6 +1748,8 @@ ocl_push_cores(struct engine *e, char **cause)
 	/* The host copy is the truth now, releases included. */
 	recount(o);
 	o->since = 0;
+	memset(o->stale, 0, o->nblocks);
+	o->any_stale = 0;
 	o->pending_release = 0;
 	o->ck.valid = 0;
 	return ctx_put(o, 0, o->ctx_words, cause);
@@ -1852,6 +1896,8 @@ release_all(struct ocl_engine *o)
 	if (!o->zero_copy && o->b_host == NULL)
 		free(o->hctx);
 	free(o->seen);
+	free(o->stat);
+	free(o->stale);
 	free(o->bp_words);
 	free(o->mask_host);
 	free(o->in_cores);
@@ -2427,6 +2473,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	hdr[CTX_H_NBLOCKS] = o->nblocks;
 	hdr[CTX_H_HEAP_TOP] = m->heap_top;
 	cores_to_ctx(o);
+	o->stat = xcalloc(o->ncores, 1);
+	o->stale = xcalloc(o->nblocks, 1);
 	recount(o);
 	if (ctx_put(o, 0, o->ctx_words, cause) != 0 ||
 	    upload_stacks(o, cause) != 0 ||
