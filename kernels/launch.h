@@ -333,7 +333,9 @@ micro_write_other(int a, int v, int *slow, uint *status,
  * the launch with its program path (PC or MPC) and kernel path.  After a
  * chunk the lanes of each warp fold the log in parallel, lane i the
  * steps i, i + W, ...: k and the active lanes for every step, the
- * histogram in per-warp local counters.  The grouping by program path is
+ * histogram in per-warp local counters (on NVIDIA the warp folds its
+ * chunk together with warp instructions instead: launch_fold_warp,
+ * MICDB_DIV_WARPSYNC).  The grouping by program path is
  * done once per launch, for the warp's last counted step only, as only
  * that one is shown.  (Lane 0 folding 16 x 32 entries alone every 16
  * steps, with the grouping per chunk, made the ISA kernel 2.5x slower on
@@ -355,10 +357,138 @@ micro_write_other(int a, int v, int *slow, uint *status,
 		active = 0
 
 #if MICDB_DIVERGENCE == 1
-/* The log, bytes packed four to a word so the fold reads a warp's step
- * in LANES / 4 loads and compares four lanes at a time. */
-#define LAUNCH_KP(l_, j_, i_) (((__local uchar *)(l_)[j_])[i_])
+/*
+ * The fold by warp operations (MICDB_DIV_WARPSYNC, launch_fold_warp
+ * below), where a warp of W = 32 lanes is one hardware warp: 1, NVIDIA's
+ * (PTX vote, match, shuffle and warp barrier), the default there; 2, the
+ * same operations through local memory and work-group barriers where a
+ * work-group is one warp of 32 (POCL's CPU layout), so that tests run the
+ * NVIDIA fold's logic on any device; 0, the SWAR fold between
+ * work-group barriers.  A geometry that does not fit falls back to 0.
+ */
+#ifndef MICDB_DIV_WARPSYNC
+#if defined(cl_nv_pragma_unroll)
+#define MICDB_DIV_WARPSYNC 1
+#else
+#define MICDB_DIV_WARPSYNC 0
+#endif
+#endif
+#if MICDB_DIV_WARPSYNC == 1 && (MICDB_WARP_W != 32 || \
+    MICDB_WG_SIZE % 32 != 0 || !defined(cl_nv_pragma_unroll))
+#undef MICDB_DIV_WARPSYNC
+#define MICDB_DIV_WARPSYNC 0
+#endif
+#if MICDB_DIV_WARPSYNC == 2 && (MICDB_WARP_W != 32 || MICDB_WG_SIZE != 32)
+#undef MICDB_DIV_WARPSYNC
+#define MICDB_DIV_WARPSYNC 0
+#endif
+
+#if MICDB_DIV_WARPSYNC == 1
+#define LAUNCH_SYNC() asm volatile("bar.warp.sync -1;" ::: "memory")
+#define LAUNCH_WX_DECL (void)0
+#define LAUNCH_WX ((__local uint *)0)
+#define LAUNCH_WBALLOT(p) launch_warp_ballot(p)
+#define LAUNCH_WMATCH(x) launch_warp_match(x)
+#define LAUNCH_WLANE0(x) launch_warp_lane0(x)
+static uint
+launch_warp_ballot(int p)
+{
+	uint r;
+
+	asm volatile("{\n\t.reg .pred q;\n\tsetp.ne.s32 q, %1, 0;\n\t"
+	    "vote.sync.ballot.b32 %0, q, -1;\n\t}" : "=r"(r) : "r"(p));
+	return r;
+}
+static uint
+launch_warp_lane0(uint x)
+{
+	uint r;
+
+	asm volatile("shfl.sync.idx.b32 %0, %1, 0, 31, -1;" : "=r"(r) :
+	    "r"(x));
+	return r;
+}
+static uint
+launch_warp_match(uint x)
+{
+	uint r;
+
+	asm volatile("match.any.sync.b32 %0, %1, -1;" : "=r"(r) : "r"(x));
+	return r;
+}
+#elif MICDB_DIV_WARPSYNC == 2
+#define LAUNCH_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#define LAUNCH_WX_DECL __local uint l_wx[32]
+#define LAUNCH_WX l_wx
+#define LAUNCH_WBALLOT(p) launch_emu_ballot(l_wx, lane, p)
+#define LAUNCH_WMATCH(x) launch_emu_match(l_wx, lane, x)
+#define LAUNCH_WLANE0(x) launch_emu_lane0(l_wx, lane, x)
+static uint
+launch_emu_ballot(__local uint *t, uint lane, int p)
+{
+	uint r = 0;
+
+	t[lane] = p != 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint i = 0; i < 32; i++)
+		r |= t[i] << i;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return r;
+}
+static uint
+launch_emu_match(__local uint *t, uint lane, uint x)
+{
+	uint r = 0;
+
+	t[lane] = x;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint i = 0; i < 32; i++)
+		r |= (uint)(t[i] == x) << i;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return r;
+}
+static uint
+launch_emu_lane0(__local uint *t, uint lane, uint x)
+{
+	uint r;
+
+	if (lane == 0)
+		t[0] = x;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	r = t[0];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return r;
+}
+#else
+#define LAUNCH_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#define LAUNCH_WX_DECL (void)0
+#define LAUNCH_WX ((__local uint *)0)
+#endif
+/* Whether a lane can still run: the warp's (a warp fold) or the
+ * work-group's (l_alive, set by the lanes before the chunk's barrier). */
+#if MICDB_DIV_WARPSYNC
+#define LAUNCH_ALIVE(q_) (LAUNCH_WBALLOT(active) != 0)
+#else
+#define LAUNCH_ALIVE(q_) l_alive[q_]
+#endif
+/* The log, bytes packed four to a word.  Step-major for the SWAR fold,
+ * which reads a warp's step in LANES / 4 loads and compares four lanes
+ * at a time; lane-major for the warp fold (MICDB_DIV_WARPSYNC), so that
+ * a lane reads its whole chunk in a few loads and a warp that ran one
+ * path all chunk long is seen at once (an odd stride in words keeps the
+ * lanes' byte stores on distinct banks). */
 #define LAUNCH_KP_WORDS ((MICDB_WG_SIZE + 3) / 4)
+#if MICDB_DIV_WARPSYNC
+#define LAUNCH_KP_CWORDS ((MICDB_DIV_CHUNK + 3) / 4)
+#define LAUNCH_KP_STRIDE (LAUNCH_KP_CWORDS | 1)
+#define LAUNCH_KP_ALL (MICDB_WG_SIZE * LAUNCH_KP_STRIDE)
+#define LAUNCH_KP(l_, j_, i_) \
+	(((__local uchar *)(l_))[4 * LAUNCH_KP_STRIDE * (i_) + (j_)])
+#else
+#define LAUNCH_KP_ALL (MICDB_DIV_CHUNK * LAUNCH_KP_WORDS)
+#define LAUNCH_KP(l_, j_, i_) \
+	(((__local uchar *)(l_))[4 * LAUNCH_KP_WORDS * (j_) + (i_)])
+#endif
 #if LANES % 4 == 0 && (MICDB_WARP_W % 4 == 0 || MICDB_WG_SIZE <= MICDB_WARP_W)
 #define LAUNCH_FOLD_SWAR 1
 #else
@@ -366,7 +496,7 @@ micro_write_other(int a, int v, int *slow, uint *status,
 #endif
 
 #define LAUNCH_LOOP_BEGIN \
-	__local uint l_kp4[MICDB_DIV_CHUNK][LAUNCH_KP_WORDS]; \
+	__local uint l_kp4[LAUNCH_KP_ALL]; \
 	__local uint l_hist[MICDB_WG_SIZE]; \
 	__local uint l_ls[MICDB_WG_SIZE]; \
 	__local int l_lpp[MICDB_WG_SIZE]; \
@@ -378,15 +508,17 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	const uint warp = gid / MICDB_WARP_W; \
 	const int recording = warp < ctx[CTX_H_NWARPS] && \
 	    (flags & CTX_F_DIVERGENCE); \
-	uint w_steps = 0, w_active = 0, w_k = 0; \
-	uint my_s = 0, my_kp = P_NONE; \
-	int my_pp = 0; \
+	LAUNCH_LAST_DECL; \
+	LAUNCH_WX_DECL; \
 	l_hist[lid] = 0; \
 	l_ls[lid] = 0; \
+	l_lpp[lid] = 0; \
 	l_sum[0][lid] = 0; \
+	l_sum[1][lid] = 0; \
+	l_sum[2][lid] = 0; \
 	if (lid == 0) \
 		l_alive[0] = l_alive[1] = 0; \
-	barrier(CLK_LOCAL_MEM_FENCE); \
+	LAUNCH_SYNC(); \
 	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) { \
 	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK); \
 	    for (uint j = 0; j < n; j++) { \
@@ -402,16 +534,33 @@ micro_write_other(int a, int v, int *slow, uint *status,
 		break; \
 	}
 
+/* The last step a lane ran, with its paths, for the launch's last-step
+ * grouping (written to l_ls and l_lpp at each chunk's end).  Storing
+ * them there at every step instead, to free three registers at the
+ * NVIDIA register cap, measured the same (H200, a million cores). */
+#define LAUNCH_LAST_DECL \
+	uint my_s = 0, my_kp = P_NONE; \
+	int my_pp = 0
+#define LAUNCH_LAST(s_, kp_, pp_) do { \
+	my_s = (s_); \
+	my_kp = (kp_); \
+	my_pp = (int)(pp_); \
+} while (0)
+#define LAUNCH_LAST_FLUSH do { \
+	l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
+	l_lpp[lid] = my_pp; \
+} while (0)
+
 #define LAUNCH_RECORD(pp, kp) do { \
 	const uint kp_ = (kp); \
 	LAUNCH_KP(l_kp4, j, lid) = (uchar)kp_; \
-	if (kp_ != P_NONE) { \
-		my_s = s; \
-		my_kp = kp_; \
-		my_pp = (int)(pp); \
-	} \
+	if (kp_ != P_NONE) \
+		LAUNCH_LAST(s, kp_, pp); \
 } while (0)
 
+#ifndef LAUNCH_FOLD_CHUNK
+#define LAUNCH_FOLD_CHUNK 1
+#endif
 /* Kernel paths are below 32 (k is counted in a 32-bit mask), so P_NONE
  * is the only byte of the log with bit 7 set. */
 #define LAUNCH_LOOP_END(npaths) \
@@ -424,17 +573,13 @@ micro_write_other(int a, int v, int *slow, uint *status,
 			l_alive[q] = 1; \
 		if (lid == 0) \
 			l_alive[q ^ 1] = 0; \
-		l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
-		l_lpp[lid] = my_pp; \
-		barrier(CLK_LOCAL_MEM_FENCE); \
+		LAUNCH_LAST_FLUSH; \
+		LAUNCH_SYNC(); \
 		if (recording) \
-			launch_fold(l_kp4, l_hist, wbase, lane, n, &w_steps, \
-			    &w_active, &w_k); \
-		l_sum[0][lid] = w_steps; \
-		l_sum[1][lid] = w_active; \
-		l_sum[2][lid] = w_k; \
-		alive = l_alive[q]; \
-		barrier(CLK_LOCAL_MEM_FENCE); \
+			LAUNCH_FOLD(l_kp4, l_hist, l_sum, LAUNCH_WX, lid, wbase, \
+			    lane, n); \
+		alive = LAUNCH_ALIVE(q); \
+		LAUNCH_SYNC(); \
 		if (!alive) \
 			break; \
 	    } \
@@ -444,10 +589,14 @@ micro_write_other(int a, int v, int *slow, uint *status,
  * active lanes, k (distinct kernel paths) and one histogram count per
  * path, in the warp's local counters. */
 static void
-launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
-    uint wbase, uint lane, uint n, uint *w_steps, uint *w_active,
-    uint *w_k)
+launch_fold(__local uint *l_kp4, __local uint *l_hist,
+    __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
+    uint wbase, uint lane, uint n)
 {
+	uint w_steps = 0, w_active = 0, w_k = 0;
+
+	(void)l_wx;
+
 	for (uint r = lane; r < n; r += LANES) {
 		uint nact = 0, k = 0;
 #if LAUNCH_FOLD_SWAR
@@ -457,7 +606,7 @@ launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
 		uint x[LANES / 4];
 
 		for (uint w = 0; w < LANES / 4; w++) {
-			x[w] = l_kp4[r][wbase / 4 + w];
+			x[w] = l_kp4[r * LAUNCH_KP_WORDS + wbase / 4 + w];
 			nact += 4 - popcount(x[w] & 0x80808080u);
 		}
 		for (;;) {
@@ -504,12 +653,85 @@ launch_fold(__local uint (*l_kp4)[LAUNCH_KP_WORDS], __local uint *l_hist,
 		}
 #endif
 		if (nact > 0) {
-			(*w_steps)++;
-			*w_active += nact;
-			*w_k += k;
+			w_steps++;
+			w_active += nact;
+			w_k += k;
 		}
 	}
+	l_sum[0][lid] += w_steps;
+	l_sum[1][lid] += w_active;
+	l_sum[2][lid] += w_k;
 }
+
+
+#if MICDB_DIV_WARPSYNC
+/* The fold of a chunk by the warp's lanes together.  A warp whose lanes
+ * ran one kernel path at every step of the chunk (or none: the steps
+ * after the warp stopped) is seen from the lanes' logs at once: each
+ * step in which they ran counts one path of all W lanes.  Otherwise a
+ * step at a time: each lane takes its own entry, match.any gives the
+ * lanes on its path and the lowest of them counts the group.  Lane 0
+ * keeps the totals.  Measured on an H200 at a million cores (ISA kernel
+ * time per run, the bench's workloads): the SWAR fold 177 ms divergent,
+ * 116 ms uniform; without its work-group barriers (warp barriers) no
+ * better; this fold a step at a time 158 and 106; with the whole-chunk
+ * test 155 and 92 (without any records 131 and 82).  The SWAR fold's
+ * cost was its group loop, O(paths x W / 4) per step. */
+static void
+launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
+    __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
+    uint wbase, uint lane, uint n)
+{
+	__local const uint *mine = l_kp4 + LAUNCH_KP_STRIDE * lid;
+	uint full = 0, w_steps = 0, w_active = 0, w_k = 0, same = 1, m = n;
+
+	(void)l_wx;
+	(void)mine;
+
+#if LAUNCH_FOLD_CHUNK
+	for (uint w = 0; w < LAUNCH_KP_CWORDS; w++) {
+		const uint x = mine[w];
+		const uint b = 4 * w;
+		/* the bytes of steps below n: later ones are stale */
+		const uint keep = b >= n ? 0u : n - b >= 4 ? 0xFFFFFFFFu :
+		    (1u << (8 * (n - b))) - 1u;
+
+		same &= ((x ^ LAUNCH_WLANE0(x)) & keep) == 0;
+		full += popcount(~x & keep & 0x80808080u);
+	}
+	if (LAUNCH_WBALLOT(same) == 0xFFFFFFFFu)
+		m = 0;
+#endif
+	/* Without branches around the warp operations (a barrier under a
+	 * condition, with MICDB_DIV_WARPSYNC=2, is not one POCL keeps
+	 * apart: it counted every lane's totals as lane 0's). */
+	full = m == 0 ? full : 0;
+	for (uint r = 0; r < m; r++) {
+		const uint h = LAUNCH_KP(l_kp4, r, lid);
+		const uint grp = LAUNCH_WMATCH(h);
+		const uint act = LAUNCH_WBALLOT(h != P_NONE);
+		const int lead = h != P_NONE && (grp & ((1u << lane) - 1u)) == 0;
+		const uint kb = LAUNCH_WBALLOT(lead);
+		const int one = grp == 0xFFFFFFFFu;	/* on one path, or none */
+
+		if (lead && !one)
+			atomic_inc(&l_hist[wbase + popcount(grp) - 1]);
+		full += one && h != P_NONE;
+		w_steps += !one;
+		w_active += one ? 0 : popcount(act);
+		w_k += one ? 0 : popcount(kb);
+	}
+	/* the same totals in every lane: launch_records reads lane 0's */
+	l_sum[0][lid] += w_steps + full;
+	l_sum[1][lid] += w_active + 32 * full;
+	l_sum[2][lid] += w_k + full;
+	if (lane == 0 && full != 0)
+		atomic_add(&l_hist[wbase + 31], full);
+}
+#define LAUNCH_FOLD launch_fold_warp
+#else
+#define LAUNCH_FOLD launch_fold
+#endif
 
 #endif
 
@@ -587,9 +809,12 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 	if (lane != 0)
 		return;
 	for (uint i = 0; i < LANES; i++) {
-		steps += l_sum[0][wbase + i];
-		nact += l_sum[1][wbase + i];
-		ksum += l_sum[2][wbase + i];
+		/* the warp fold's totals are the warp's in every lane */
+		if (!MICDB_DIV_WARPSYNC || i == 0) {
+			steps += l_sum[0][wbase + i];
+			nact += l_sum[1][wbase + i];
+			ksum += l_sum[2][wbase + i];
+		}
 		last = max(last, l_ls[wbase + i] >> 8);
 	}
 	if (steps == 0)

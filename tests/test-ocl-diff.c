@@ -168,9 +168,12 @@ cmp_warps(const struct ocl_warp_record *want, const struct ocl_warp_record *got,
 /* How test_divergence builds the kernel: with its predicated group (GPU
  * layout, MICDB_ISA_PRED=1); with the step loop's records also for
  * launches of one step (MICDB_OCL_STEP1=0), which otherwise run the
- * one-step program and its fold kernel (launch.h). */
+ * one-step program and its fold kernel (launch.h); with the fold by warp
+ * operations that NVIDIA builds use, in its form for any device
+ * (MICDB_DIV_WARPSYNC=2: CPU layout, work-groups of one warp of 32). */
 #define DIV_PRED 1
 #define DIV_LOOP 2
+#define DIV_WARP 4
 
 /* The records after nsteps steps (run with K steps per launch) against
  * the reference stepped one step at a time. */
@@ -195,9 +198,9 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	int good = 0, rc;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu%s%s", file, ncores, W, (unsigned long long)k,
+	    "width %u, K=%llu%s%s%s", file, ncores, W, (unsigned long long)k,
 	    pred ? ", ISA_PRED" : "", how & DIV_LOOP ? ", step loop's records"
-	    : "");
+	    : "", how & DIV_WARP ? ", warp fold" : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
 		free(cause);
@@ -223,10 +226,16 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	}
 	if (how & DIV_LOOP)
 		setenv("MICDB_OCL_STEP1", "0", 1);
+	if (how & DIV_WARP) {
+		setenv("MICDB_OCL_LAYOUT", "cpu", 1);
+		setenv("MICDB_OCL_WG", "32", 1);
+		setenv("MICDB_OCL_OPTS", "-DMICDB_DIV_WARPSYNC=2", 1);
+	}
 	rc = engine_ocl_create(&eo, &mo, NULL, &cause);
 	unsetenv("MICDB_OCL_LAYOUT");
 	unsetenv("MICDB_OCL_OPTS");
 	unsetenv("MICDB_OCL_STEP1");
+	unsetenv("MICDB_OCL_WG");
 	if (rc == 0 && pred &&
 	    strstr(engine_ocl_device_name(&eo), "NVIDIA") != NULL) {
 		/* isa.cl's vote (MICDB_ISA_VOTE, NVIDIA only) sends lanes
@@ -296,6 +305,19 @@ isa_divergence(void *ctx, const char *top)
 	    DIV_PRED);
 	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 400, 1,
 	    DIV_LOOP);
+	/* the warp fold: a partial warp, chunks cut by K, a uniform warp
+	 * (whole chunks at once), one-step launches */
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
+	    100000, DIV_WARP);
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000, 7,
+	    DIV_WARP);
+	test_divergence(top, "programs/bench/uniform.jas", 64, 32, 3000,
+	    100000, DIV_WARP);
+	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 300, 1,
+	    DIV_WARP | DIV_LOOP);
+	/* to the end: steps in which the whole warp is idle */
+	test_divergence(top, "programs/collatz.jas", 40, 32, 20000, 100000,
+	    DIV_WARP);
 }
 
 /* ---- decode faults ----------------------------------------------------
