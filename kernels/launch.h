@@ -702,9 +702,8 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 	if (LAUNCH_WBALLOT(same) == 0xFFFFFFFFu)
 		m = 0;
 #endif
-	/* Without branches around the warp operations (a barrier under a
-	 * condition, with MICDB_DIV_WARPSYNC=2, is not one POCL keeps
-	 * apart: it counted every lane's totals as lane 0's). */
+	/* No branch around the warp operations: every lane meets each one
+	 * (with MICDB_DIV_WARPSYNC=2 they are work-group barriers). */
 	full = m == 0 ? full : 0;
 	for (uint r = 0; r < m; r++) {
 		const uint h = LAUNCH_KP(l_kp4, r, lid);
@@ -721,7 +720,10 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 		w_active += one ? 0 : popcount(act);
 		w_k += one ? 0 : popcount(kb);
 	}
-	/* the same totals in every lane: launch_records reads lane 0's */
+	/* The totals are the warp's, the same in every lane, and every
+	 * lane stores them: launch_records reads lane 0's.  (Lane 0 alone
+	 * storing them, under MICDB_DIV_WARPSYNC=2 on POCL, came back as
+	 * every lane's: totals 32 times too large.) */
 	l_sum[0][lid] += w_steps + full;
 	l_sum[1][lid] += w_active + 32 * full;
 	l_sum[2][lid] += w_k + full;
