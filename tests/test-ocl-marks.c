@@ -345,7 +345,14 @@ main(void)
 		return done_testing();
 	}
 	p.main_nlocals = program_main_nlocals(&p);
-	for (size_t ci = 0; ci < sizeof cores / sizeof cores[0]; ci++)
+	/* thr: conversions split over 3 threads however small (the
+	 * engine does that from 65,536 cores on) */
+	for (int thr = 0; thr < 2; thr++) {
+	if (thr) {
+		setenv("MICDB_OCL_HOST_THREADS", "3", 1);
+		setenv("MICDB_OCL_CONVERT_MIN", "1", 1);
+	}
+	for (size_t ci = thr; ci < sizeof cores / sizeof cores[0]; ci++)
 		for (int li = 0; li < 2; li++)
 			for (int zi = 0; zi < 2; zi++)
 				for (int v = 0; v < 4; v++) {
@@ -358,18 +365,23 @@ main(void)
 						.bps = v == 1 || v == 3,
 					};
 					char *name = xasprintf("%u cores, %s "
-					    "layout, %s, K %s, %s%s",
+					    "layout, %s, K %s, %s%s%s",
 					    cf.ncores, cf.layout, zi ?
 					    "copied context" : "mapped context",
 					    cf.k ? "3" : "adaptive",
 					    cf.stop_on_fault ?
 					    "stop on fault" : "faults go on",
-					    cf.bps ? ", breakpoints" : "");
+					    cf.bps ? ", breakpoints" : "",
+					    thr ? ", 3 conversion threads" :
+					    "");
 
 					ok(compare(&p, &cf, name), "%s: every "
 					    "run as the reference's", name);
 					free(name);
 				}
+	}
+	unsetenv("MICDB_OCL_HOST_THREADS");
+	unsetenv("MICDB_OCL_CONVERT_MIN");
 	for (int li = 0; li < 2; li++)
 		for (int zi = 0; zi < 2; zi++)
 			ok(quiet_blocks_untouched(&p, layouts[li], copies[zi]),

@@ -118,11 +118,13 @@
  * H200, the bench's workloads, a run's "convert" 45-54 -> 17-24 ms
  * divergent, 30-33 -> 17-24 ms uniform, "other" 7 -> 2 ms.
  */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "engine-ocl.h"
@@ -261,6 +263,11 @@ struct ocl_engine {
 	uint8_t	*stat;            /* per core: its status, exact */
 	uint8_t	*stale;           /* per block: m->cores behind */
 	int	 any_stale;
+	/* Conversions of at least conv_min cores are split over
+	 * conv_threads threads (MICDB_OCL_HOST_THREADS, MICDB_OCL_CONVERT_MIN
+	 * for tests): one is memory-bound at about 12 ms a million cores on
+	 * an H200's host, where a run of the bench's workloads takes 115 ms. */
+	uint32_t conv_threads, conv_min;
 	struct ocl_news news;
 	int	 quiet;           /* the last launch was quiet */
 	uint32_t hdr[CTX_HEADER_WORDS];  /* staging for header words */
@@ -674,7 +681,8 @@ host_status(uint32_t v, int pending_release)
  * open.
  */
 static inline void
-convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
+convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
+    uint32_t *restrict counts)
 {
 	struct core *restrict k = o->m->cores;
 	const uint32_t *restrict x = o->hctx + o->cores_off;
@@ -689,7 +697,7 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
 	const int release = o->pending_release;
 	uint32_t cnt[4];
 
-	memcpy(cnt, o->cnt, sizeof cnt);
+	memcpy(cnt, counts, sizeof cnt);
 	for (size_t i = lo; i < hi; i++) {
 		const size_t j = i * cs;
 		struct core *c = &k[i];
@@ -718,18 +726,65 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all)
 		c->z = (uint8_t)f_Z[j];
 		c->cycles = (uint64_t)f_CYCLES_HI[j] << 32 | f_CYCLES_LO[j];
 	}
-	memcpy(o->cnt, cnt, sizeof cnt);
+	memcpy(counts, cnt, sizeof cnt);
 }
+
+/* A thread's share of a conversion; cnt gets its changes to the counts
+ * (unsigned: a decrement below 0 wraps, and the sum comes out right). */
+struct conv_part {
+	struct ocl_engine *o;
+	uint32_t	 lo, hi;
+	uint32_t	 cnt[4];
+};
+
+static void *
+convert_part(void *arg)
+{
+	struct conv_part *p = arg;
+
+	/* one pass over struct core either way: all is a constant in each
+	 * call, so each is a loop of its own */
+	if (p->o->lv->all_fields)
+		convert_cores(p->o, p->lo, p->hi, 1, p->cnt);
+	else
+		convert_cores(p->o, p->lo, p->hi, 0, p->cnt);
+	return NULL;
+}
+
+#define CONV_THREADS_MAX 8
 
 static void
 convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 {
-	/* one pass over struct core either way: all is a constant in each
-	 * call, so each is a loop of its own */
-	if (o->lv->all_fields)
-		convert_cores(o, lo, hi, 1);
-	else
-		convert_cores(o, lo, hi, 0);
+	struct conv_part part[CONV_THREADS_MAX];
+	pthread_t th[CONV_THREADS_MAX];
+	int started[CONV_THREADS_MAX] = { 0 };
+	uint32_t t = hi - lo >= o->conv_min ? o->conv_threads : 1;
+
+	if (t > hi - lo)
+		t = hi - lo;
+	if (t < 1)
+		t = 1;
+	for (uint32_t i = 0; i < t; i++) {
+		part[i].o = o;
+		part[i].lo = lo + (uint32_t)((uint64_t)(hi - lo) * i / t);
+		part[i].hi = lo + (uint32_t)((uint64_t)(hi - lo) * (i + 1) / t);
+		memset(part[i].cnt, 0, sizeof part[i].cnt);
+	}
+	/* a thread that cannot be started leaves its part to this one */
+	for (uint32_t i = 1; i < t; i++)
+		started[i] = pthread_create(&th[i], NULL, convert_part,
+		    &part[i]) == 0;
+	convert_part(&part[0]);
+	for (uint32_t i = 1; i < t; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			convert_part(&part[i]);
+	}
+	for (uint32_t i = 0; i < t; i++)
+		for (int j = 0; j < 4; j++)
+			o->cnt[j] += part[i].cnt[j];
 	if (o->lv->from_ctx != NULL) {
 		struct ocl_section sec;
 
@@ -2506,6 +2561,20 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->k_adapt = K_START;
 	o->timing = (env = getenv("MICDB_OCL_TIMING")) != NULL &&
 	    strcmp(env, "1") == 0;
+	{
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		o->conv_threads = n > CONV_THREADS_MAX ? CONV_THREADS_MAX :
+		    n > 1 ? (uint32_t)n : 1;
+		o->conv_min = 65536;
+		if ((env = getenv("MICDB_OCL_HOST_THREADS")) != NULL &&
+		    atoi(env) > 0)
+			o->conv_threads = atoi(env) > CONV_THREADS_MAX ?
+			    CONV_THREADS_MAX : (uint32_t)atoi(env);
+		if ((env = getenv("MICDB_OCL_CONVERT_MIN")) != NULL &&
+		    atoi(env) > 0)
+			o->conv_min = (uint32_t)atoi(env);
+	}
 	/* Testing: cores ignore the stop word, so most cuts need a replay. */
 	o->drift = (env = getenv("MICDB_OCL_DRIFT")) != NULL &&
 	    strcmp(env, "1") == 0;
