@@ -96,7 +96,12 @@
  * no records, no stop word) runs 1.7e11 and 5.9e11 kernel-only, 1.1e11
  * and 2.2e11 with these checks as steps 1-8 below, 1.2e11 and 2.4e11
  * with steps 1-4 predecoded; work-groups of 32 or 64 measured within
- * the noise of 128.
+ * the noise of 128.  Later the same day, with the warp fold of the
+ * records (launch.h): the word under the top loaded once at the start
+ * of every step, for the handlers that read it or pop to it (one load
+ * for a divergent warp's arms instead of one per arm), kernel time per
+ * run 155 -> 149 ms divergent but 92 -> 97 ms uniform; loaded only where
+ * the handler pops, 146 and 111: neither kept.
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when

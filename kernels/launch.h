@@ -676,7 +676,9 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
  * 116 ms uniform; without its work-group barriers (warp barriers) no
  * better; this fold a step at a time 158 and 106; with the whole-chunk
  * test 155 and 92 (without any records 131 and 82).  The SWAR fold's
- * cost was its group loop, O(paths x W / 4) per step. */
+ * cost was its group loop, O(paths x W / 4) per step.  Four steps at a
+ * time, each warp operation for all four before the next, was slower
+ * (149 -> 155, 97 -> 104). */
 static void
 launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
     __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
