@@ -2250,7 +2250,13 @@ static const struct ocl_level isa_level;
  * per SM, too few to hide the latency of the stack and text loads; at 64
  * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
  * divergent 1.5e10 -> 1.8e10 instructions/s, uniform within the noise,
- * 6.8e10 -> 6.9e10; a cap of 56 measured no better).
+ * 6.8e10 -> 6.9e10; a cap of 56 measured no better).  With the warp fold
+ * of the records (launch.h), kernel time per run of the bench's
+ * divergent and uniform workloads: 155 and 92 ms; cap 56, 151 and 91;
+ * chunks of 64 steps (-DMICDB_DIV_CHUNK=64), 152 and 87; cap 72 or 80,
+ * chunks of 16, work-groups of 64 or 256 no better.  The two small gains
+ * are not taken yet: together they were neither measured nor run
+ * through the tests on the GPU.
  * MICDB_OCL_NV_MAXRREG=N sets another cap, 0 none (for measuring).
  */
 #define NV_ISA_MAXRREG  64
