@@ -569,9 +569,9 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 		const uint q = (s0 / MICDB_DIV_CHUNK) & 1; \
 		int alive; \
 		(void)(npaths); \
-		if (active) \
+		if (!MICDB_DIV_WARPSYNC && active) \
 			l_alive[q] = 1; \
-		if (lid == 0) \
+		if (!MICDB_DIV_WARPSYNC && lid == 0) \
 			l_alive[q ^ 1] = 0; \
 		LAUNCH_LAST_FLUSH; \
 		LAUNCH_SYNC(); \

@@ -2,8 +2,9 @@
  * The OpenCL engine's block marks (context.h): after a launch the host
  * reads only the statuses of the blocks of 32 cores that had news, keeps
  * the status counts from them, and at the end of a run() converts only
- * the blocks that ran (or had news, or a barrier release).  Checked against the reference engine on a program built to
- * stress exactly that bookkeeping: blocks that go quiet at once (every
+ * the blocks that ran (or had news, or a barrier release).  Checked
+ * against the reference engine on a program built to stress exactly
+ * that bookkeeping: blocks that go quiet at once (every
  * core halts) next to blocks where some cores halt and others run, loop
  * lengths that differ per core so that cores stop in different launches,
  * a barrier (a release the host does before the device sees it), output

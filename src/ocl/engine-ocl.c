@@ -909,7 +909,7 @@ absorb_news(struct ocl_engine *o)
 }
 
 /* Bring m->cores up to date where launches left them behind: the blocks
- * that ran since o->since without news after. */
+ * that ran since o->since, and the stale ones (news, a release). */
 static int
 sync_cores(struct ocl_engine *o, char **cause)
 {
@@ -1204,9 +1204,10 @@ drain_output(struct ocl_engine *o, char **cause)
 /*
  * Run steps 1..K from the current state (m->step).  checks: breakpoints
  * and stop-on-fault cut the launch.  Reads back the header, and the
- * context only when a core has news (CTX_H_NOTE, or a stop), converting
- * then the news blocks alone: the launch leaves the other cores that ran
- * behind on the host (o->since), and a quiet one sets o->quiet.
+ * context only when a core has news (CTX_H_NOTE, or a stop), reading
+ * then the news blocks' statuses and stop words alone: the launch leaves
+ * the registers of the cores that ran behind on the host (o->since, the
+ * stale blocks), and a quiet one sets o->quiet.
  */
 static int
 launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
@@ -1631,7 +1632,7 @@ run_launches(struct engine *e, const struct engine_run *r,
 			return 0;
 		}
 		/* The check looks at every running core's registers: those
-		 * that ran without news must be converted first. */
+		 * that ran must be converted first. */
 		if (r->nbps > 0 && sync_cores(o, cause) != 0)
 			return -1;
 		if (r->nbps > 0 &&
