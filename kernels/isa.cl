@@ -375,6 +375,10 @@ __constant uint op_info[256] = {
 enum { PD_F_NONE, PD_F_PC, PD_F_WIDE, PD_F_OPCODE };
 #define PD_WIDE(x)  (((x) >> 29) & 1u)
 #define PD_FAULT(x) ((x) >> 30)
+/* The local index of an instruction whose operand bytes are ow (an
+ * entry's y, first byte lowest): one byte, two after WIDE. */
+#define PD_LOCAL_IDX(ow, wide) ((wide) ? ((ow) & 0xFFu) << 8 | \
+	((ow) >> 8 & 0xFFu) : (ow) & 0xFFu)
 
 /* The entry of PC pc of a program of tsize bytes at tx, main_nl locals
  * in main, sw stack words. */
@@ -420,8 +424,7 @@ isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
 		/* main's frame is known: the SPs that pass 5-8 there */
 		const int pops = OI_POPS(info), pushes = OI_PUSHES(info);
 		const int end = MM_STACK_BASE + sw - 1;
-		const uint idx = wide ? (ow & 0xFFu) << 8 | (ow >> 8 & 0xFFu) :
-		    ow & 0xFFu;
+		const uint idx = PD_LOCAL_IDX(ow, wide);
 
 		lo = MM_STACK_BASE;
 		if (pops > 0 || OI_LOCAL(info))
@@ -572,7 +575,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 		LAUNCH_STEP_GATE;
 		do {
-			uint info, op, wide = 0, len, ow = 0;
+			uint info, op, wide = 0, len, ow = 0, lidx;
 #if MICDB_ISA_SELCHECK
 			uint opnd, pcf;
 #if ISA_TEXT32
@@ -695,11 +698,11 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			pops = OI_POPS(info);
 			pushes = OI_PUSHES(info);
+			lidx = PD_LOCAL_IDX(ow, wide);
 			if (fast) {
 				/* in main, 5-8 passed: the entry's range */
 				if (OI_LOCAL(info))
-					lcl = lv + (int)(wide ?
-					    OB(0) << 8 | OB(1) : OB(0));
+					lcl = lv + (int)lidx;
 			} else {
 			/* 5-7: frame and stack depth */
 			if (sp < MM_STACK_BASE || sp > end) {
@@ -739,13 +742,11 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			/* 8: the local index */
 			if (OI_LOCAL(info)) {
-				uint idx = wide ? OB(0) << 8 | OB(1) : OB(0);
-
-				if (nlocals <= 0 || idx >= (uint)nlocals) {
+				if (nlocals <= 0 || lidx >= (uint)nlocals) {
 					flt = FAULT_LOCAL_INDEX;
 					goto done;
 				}
-				lcl = lv + (int)idx;
+				lcl = lv + (int)lidx;
 			}
 			}
 			}

@@ -462,7 +462,6 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 #else
 #define LAUNCH_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
 #define LAUNCH_WX_DECL (void)0
-#define LAUNCH_WX ((__local uint *)0)
 #endif
 /* Whether a lane can still run: the warp's (a warp fold) or the
  * work-group's (l_alive, set by the lanes before the chunk's barrier). */
@@ -508,7 +507,8 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 	const uint warp = gid / MICDB_WARP_W; \
 	const int recording = warp < ctx[CTX_H_NWARPS] && \
 	    (flags & CTX_F_DIVERGENCE); \
-	LAUNCH_LAST_DECL; \
+	uint my_s = 0, my_kp = P_NONE; \
+	int my_pp = 0; \
 	LAUNCH_WX_DECL; \
 	l_hist[lid] = 0; \
 	l_ls[lid] = 0; \
@@ -534,33 +534,16 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 		break; \
 	}
 
-/* The last step a lane ran, with its paths, for the launch's last-step
- * grouping (written to l_ls and l_lpp at each chunk's end).  Storing
- * them there at every step instead, to free three registers at the
- * NVIDIA register cap, measured the same (H200, a million cores). */
-#define LAUNCH_LAST_DECL \
-	uint my_s = 0, my_kp = P_NONE; \
-	int my_pp = 0
-#define LAUNCH_LAST(s_, kp_, pp_) do { \
-	my_s = (s_); \
-	my_kp = (kp_); \
-	my_pp = (int)(pp_); \
-} while (0)
-#define LAUNCH_LAST_FLUSH do { \
-	l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
-	l_lpp[lid] = my_pp; \
-} while (0)
-
 #define LAUNCH_RECORD(pp, kp) do { \
 	const uint kp_ = (kp); \
 	LAUNCH_KP(l_kp4, j, lid) = (uchar)kp_; \
-	if (kp_ != P_NONE) \
-		LAUNCH_LAST(s, kp_, pp); \
+	if (kp_ != P_NONE) { \
+		my_s = s; \
+		my_kp = kp_; \
+		my_pp = (int)(pp); \
+	} \
 } while (0)
 
-#ifndef LAUNCH_FOLD_CHUNK
-#define LAUNCH_FOLD_CHUNK 1
-#endif
 /* Kernel paths are below 32 (k is counted in a 32-bit mask), so P_NONE
  * is the only byte of the log with bit 7 set. */
 #define LAUNCH_LOOP_END(npaths) \
@@ -573,11 +556,11 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 			l_alive[q] = 1; \
 		if (!MICDB_DIV_WARPSYNC && lid == 0) \
 			l_alive[q ^ 1] = 0; \
-		LAUNCH_LAST_FLUSH; \
+		l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
+		l_lpp[lid] = my_pp; \
 		LAUNCH_SYNC(); \
 		if (recording) \
-			LAUNCH_FOLD(l_kp4, l_hist, l_sum, LAUNCH_WX, lid, wbase, \
-			    lane, n); \
+			LAUNCH_FOLD(n); \
 		alive = LAUNCH_ALIVE(q); \
 		LAUNCH_SYNC(); \
 		if (!alive) \
@@ -590,12 +573,10 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
  * path, in the warp's local counters. */
 static void
 launch_fold(__local uint *l_kp4, __local uint *l_hist,
-    __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
-    uint wbase, uint lane, uint n)
+    __local uint (*l_sum)[MICDB_WG_SIZE], uint lid, uint wbase, uint lane,
+    uint n)
 {
 	uint w_steps = 0, w_active = 0, w_k = 0;
-
-	(void)l_wx;
 
 	for (uint r = lane; r < n; r += LANES) {
 		uint nact = 0, k = 0;
@@ -670,8 +651,7 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
  * after the warp stopped) is seen from the lanes' logs at once: each
  * step in which they ran counts one path of all W lanes.  Otherwise a
  * step at a time: each lane takes its own entry, match.any gives the
- * lanes on its path and the lowest of them counts the group.  Lane 0
- * keeps the totals.  Measured on an H200 at a million cores (ISA kernel
+ * lanes on its path and the lowest of them counts the group.  Measured on an H200 at a million cores (ISA kernel
  * time per run, the bench's workloads): the SWAR fold 177 ms divergent,
  * 116 ms uniform; without its work-group barriers (warp barriers) no
  * better; this fold a step at a time 158 and 106; with the whole-chunk
@@ -687,10 +667,7 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 	__local const uint *mine = l_kp4 + LAUNCH_KP_STRIDE * lid;
 	uint full = 0, w_steps = 0, w_active = 0, w_k = 0, same = 1, m = n;
 
-	(void)l_wx;
-	(void)mine;
-
-#if LAUNCH_FOLD_CHUNK
+	(void)l_wx;	/* MICDB_DIV_WARPSYNC=2's scratch */
 	for (uint w = 0; w < LAUNCH_KP_CWORDS; w++) {
 		const uint x = mine[w];
 		const uint b = 4 * w;
@@ -703,7 +680,6 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 	}
 	if (LAUNCH_WBALLOT(same) == 0xFFFFFFFFu)
 		m = 0;
-#endif
 	/* No branch around the warp operations: every lane meets each one
 	 * (with MICDB_DIV_WARPSYNC=2 they are work-group barriers). */
 	full = m == 0 ? full : 0;
@@ -732,9 +708,11 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 	if (lane == 0 && full != 0)
 		atomic_add(&l_hist[wbase + 31], full);
 }
-#define LAUNCH_FOLD launch_fold_warp
+#define LAUNCH_FOLD(n_) launch_fold_warp(l_kp4, l_hist, l_sum, LAUNCH_WX, \
+	lid, wbase, lane, n_)
 #else
-#define LAUNCH_FOLD launch_fold
+#define LAUNCH_FOLD(n_) launch_fold(l_kp4, l_hist, l_sum, lid, wbase, lane, \
+	n_)
 #endif
 
 #endif
