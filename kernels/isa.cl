@@ -36,19 +36,18 @@
  * chunk instead of per step, and 32-lane groups, measured several times
  * faster.
  *
- * The dispatch is a switch, one arm per handler.  An alternative, off
- * by default (MICDB_ISA_PRED=1 in MICDB_OCL_OPTS, see below): the
- * frequent simple opcodes (NOP, GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC,
- * POP, DUP, SWAP, the ALU operations, the branches, GETSTATIC, PUTSTATIC) are one handler group,
- * H_COMMON, decoded into fields of the decode word (what it loads, what
- * it pushes, what else it writes, the ALU operation, the branch
- * condition) and run without branches: every lane computes every
- * candidate and selects, so a warp whose lanes sit at different opcodes
- * runs them in one pass (k = 1 where the switch ran 7).  The rare
- * opcodes keep their switch arms.  On NVIDIA, lanes that reach the
- * dispatch together and all run one arm take that arm (MICDB_ISA_VOTE).
+ * The dispatch is a switch, one arm per handler.  With MICDB_ISA_PRED
+ * (the default on NVIDIA, see below) the frequent simple opcodes (NOP,
+ * GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC, POP, DUP, the ALU operations,
+ * the branches) are one handler, H_COMMON: a template step whose fields
+ * the decode word gives, run without branches, so a warp whose lanes sit
+ * at different opcodes runs them in one pass (k = 1 where the switch ran
+ * 7).  The rare opcodes keep their switch arms.  On NVIDIA, lanes that
+ * reach the dispatch together and all run one arm take that arm
+ * (MICDB_ISA_VOTE).
  *
- * Throughput, kernel time only (H200, micdb bench --levels isa
+ * History (the figures of the variants measured on the way; the code
+ * the older ones describe is gone).  Throughput, kernel time only (H200, micdb bench --levels isa
  * --workloads divergent,uniform --cores 1048576 --no-ref with
  * MICDB_OCL_TIMING=1: steps x cores / kernel ms over the budget runs of
  * 2,048-8,192 steps, where every core runs), old and new kernels in the
@@ -102,15 +101,28 @@
  * for a divergent warp's arms instead of one per arm), kernel time per
  * run 155 -> 149 ms divergent but 92 -> 97 ms uniform; loaded only where
  * the handler pops, 146 and 111: neither kept.
+ * Then (same day, kernel ms per run of the two workloads, one H200
+ * session): the old predicated group with the predecoded checks 138 and
+ * 115 ms (133 and 187 without its vote: about 100 instructions of
+ * selects, 64-bit pointer selects among them).  It was replaced by the
+ * template step below (operands predecoded, fields turned into masks),
+ * the stop word read once per chunk, and the arms that cannot fault or
+ * stop jumping past those tests to the commit: switch alone 151 -> 138
+ * -> 151 and 93 -> 75 -> 64; template with the vote 87 -> 79 and 84 ->
+ * 77; template without the vote 80 -> 73 and 121 -> 109.  The bench's
+ * columns at the end: switch 77.6G and 273G, template with the vote
+ * 138G and 234G, without 149G and 172G.  NVIDIA builds take the template
+ * with the vote (engine-ocl.c, nv_options); the vote by shuffle and
+ * ballot measured no cheaper than match.any (87 / 88 ms).
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
  * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
  * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0, 1,
  * or 2 for the one-step program with its fold kernel isa_fold1),
- * MICDB_DIV_CHUNK, MICDB_ISA_TEXT32 (see the text fetch below); the
- * kernel's own variants (MICDB_ISA_PRED and the others below) follow
- * them unless MICDB_OCL_OPTS sets them.
+ * MICDB_DIV_CHUNK, MICDB_ISA_PRED_DEFAULT; the kernel's own variants
+ * (MICDB_ISA_PRED and the others below) follow them unless
+ * MICDB_OCL_OPTS sets them.
  *
  * Cost per step: no 64-bit arithmetic (steps are 32-bit and relative to
  * the launch; the divergence masks, up to 64 lanes, and the shift of
@@ -154,25 +166,27 @@ enum {
 #define ISLOCAL_STOP   0
 
 /*
- * MICDB_ISA_PRED: the frequent simple opcodes (H_COMMON below) run as one
- * branch-free handler group instead of one switch arm each, so that a
- * warp whose lanes sit at different opcodes runs them in one pass; with
- * it the checks before dispatch are one chain of selects
- * (MICDB_ISA_SELCHECK), without which a divergent warp splits before
- * the dispatch and the group does not pay.  MICDB_ISA_VOTE (inline PTX,
- * NVIDIA's compiler only): the lanes that reach the dispatch together
- * vote, and when they all run one arm they take it instead of H_COMMON,
- * so a converged warp pays no predication; it also sends a warp whose
- * lanes all sit at one PC through the branchy checks.  PRED is off
- * unless MICDB_OCL_OPTS=-DMICDB_ISA_PRED=1 (see the header for why),
- * VOTE follows PRED on NVIDIA (cl_nv_pragma_unroll is its compiler's
- * mark).  The tests run PRED=1 on POCL with the GPU layout
- * (tests/ocl-diff-lib.c, tests/test-ocl-diff.c), without VOTE, whose
- * arms are the plain switch's.
+ * MICDB_ISA_PRED: the frequent simple opcodes (the template group, T_ in
+ * their decode words below) run as one handler, H_COMMON, instead of one
+ * switch arm each, so that a warp whose lanes sit at different opcodes
+ * runs them in one pass.  Each such opcode is one instance of a template
+ * step whose shape its predecoded entry gives: at most one operand load
+ * (a local or the word below the top), one reload of the new top (the
+ * word below, or the one below that), an add, subtract, and or or of the
+ * operand with zero, the top, or a constant of the entry, at most one
+ * store (above the top, below it, or a local), and a branch on always,
+ * top == operand, top < 0.  Every lane computes the same steps with its
+ * own fields; nothing selects a pointer (the template's memory is the
+ * stack alone: GETSTATIC, PUTSTATIC and SWAP keep their arms).
+ * MICDB_ISA_VOTE (inline PTX, NVIDIA's compiler only): the lanes that
+ * reach the dispatch together vote, and when they all run one arm they
+ * take it instead of H_COMMON, so a converged warp pays no template.
+ * The vote does not change the records: k counts distinct handlers, and
+ * a warp whose lanes agree has k = 1 either way.  VOTE follows PRED on
+ * NVIDIA (cl_nv_pragma_unroll is its compiler's mark).  The tests run
+ * PRED=1 on POCL with the GPU layout (tests/ocl-diff-lib.c,
+ * tests/test-ocl-diff.c), without VOTE.
  */
-#ifndef MICDB_ISA_TEXT32
-#define MICDB_ISA_TEXT32 0
-#endif
 
 /*
  * MICDB_PREFETCH (D): with the CPU layout, before its first step core c
@@ -195,17 +209,20 @@ enum {
  * MICDB_PREFETCH for CPU devices only) */
 #define ISA_PREFETCH(p) __builtin_prefetch((const void *)(size_t)(p))
 #endif
+/* the host's choice (engine-ocl.c, nv_options), unless MICDB_OCL_OPTS
+ * sets MICDB_ISA_PRED itself */
 #ifndef MICDB_ISA_PRED
+#ifdef MICDB_ISA_PRED_DEFAULT
+#define MICDB_ISA_PRED MICDB_ISA_PRED_DEFAULT
+#else
 #define MICDB_ISA_PRED 0
 #endif
-#ifndef MICDB_ISA_SELCHECK
-#define MICDB_ISA_SELCHECK MICDB_ISA_PRED
 #endif
 #ifndef MICDB_ISA_PREDEC
 #define MICDB_ISA_PREDEC 1
 #endif
 #ifndef MICDB_ISA_VOTE
-#if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED
+#if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED && MICDB_WARP_W == 32
 #define MICDB_ISA_VOTE 1
 #else
 #define MICDB_ISA_VOTE 0
@@ -214,10 +231,10 @@ enum {
 
 /*
  * The kernel's handlers: the arms of the dispatch switch below, and
- * H_COMMON, the predicated group.  k of the divergence records counts
+ * H_COMMON, the template group.  k of the divergence records counts
  * these, so merged opcodes count once: that is what the kernel runs.
- * With MICDB_ISA_PRED the opcodes of H_COMMON are one handler; without
- * it the four ALU operations, IFEQ/IFLT and NOP/GC share an arm each.
+ * With MICDB_ISA_PRED the template opcodes are one handler; without it
+ * the four ALU operations, IFEQ/IFLT and NOP/GC share an arm each.
  * H_DECODE is the path of a core that faults before dispatch.
  */
 enum {
@@ -231,52 +248,75 @@ enum {
 };
 
 /*
- * What an H_COMMON opcode does, as fields of its decode word (pops and
- * pushes come from the .def: SP moves by pushes - pops, a pop-only
- * opcode's new top is the word below, IF_ICMPEQ's the one below that):
- *   A_  the one memory operand it loads (besides the word below the top)
- *   R_  the value it writes on the new top, when it pushes
- *   X_  the one other word it writes, and with what
- *   ALU_ the operation of R_ALU (the word below OP the top)
- *   C_  its branch condition (taken: PC + the signed 16-bit operand)
+ * A template opcode's fields (MICDB_ISA_PRED above; the switch arms read
+ * OPR and BR too).  y is its entry's operand word (below):
+ *   AM   the operand a: none (0), the local, the word below the top
+ *   RL   the word the new top is reloaded from: none (the top stays),
+ *        one below the top, two below
+ *   TS   what a is combined with, one bit each (none set: zero): the
+ *        top, y, y's IINC constant
+ *   OPR  add, subtract (a - t), and, or: the value v
+ *   ST   where a value is stored: nowhere, above the top (a push), the
+ *        word below the top, the local; SV: it is the top, not v
+ *   BR   branch to y: never, always, if the top equals a (a is 0
+ *        without AM: IFEQ), if the top is negative
+ * The new SP is SP + pushes - pops; the new top is the stored value
+ * when the store lands on it, else the reloaded word, else the top.
+ * The one-bit fields become masks with one shift pair and the step
+ * combines them with and/or: no branch for the compiler to make of a
+ * chain of selects, which would split a divergent warp again.
  */
-enum { A_NONE, A_CP, A_LOCAL, A_GLOBAL, A_BELOW2 };
-enum { R_NONE, R_IMM8, R_A, R_TOS, R_B, R_ALU };
-enum { X_NONE, X_LOCAL_TOS, X_LOCAL_INC, X_BELOW_TOS, X_GLOBAL_TOS };
-enum { ALU_ADD, ALU_SUB, ALU_AND, ALU_OR };
-enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
-
-/* A common opcode: its switch arm h and its fields (the switch still
- * runs it without MICDB_ISA_PRED, or with MICDB_ISA_VOTE in a warp
- * whose lanes all run h); a rare one: its arm. */
-#define CM(h, a, r, x, alu, cond) \
-	((uint)(h) << 9 | 1u << 14 | (uint)(a) << 15 | (uint)(r) << 18 | \
-	 (uint)(x) << 21 | (uint)(alu) << 24 | (uint)(cond) << 26)
+enum { AM_NONE, AM_LOCAL, AM_BELOW };
+enum { RL_NONE, RL_BELOW, RL_BELOW2 };
+#define TS_ZERO 0u
+#define TS_TOS  1u
+#define TS_Y    2u
+#define TS_C8   4u
+enum { OPR_ADD, OPR_SUB, OPR_AND, OPR_OR };
+enum { ST_NONE, ST_PUSH, ST_BELOW, ST_LOCAL };
+enum { BR_NEVER, BR_ALWAYS, BR_EQ, BR_LT };
+#define TM(h, am, rl, ts, opr, st, sv, br) \
+	((uint)(h) << 9 | 1u << 14 | (uint)(am) << 15 | (uint)(rl) << 17 | \
+	 (uint)(ts) << 19 | (uint)(opr) << 22 | (uint)(st) << 24 | \
+	 (uint)(sv) << 26 | (uint)(br) << 27)
 #define RARE(h) ((uint)(h) << 9)
 
 /* Every opcode of the .def needs a DEC_ line (a new opcode without one
  * does not compile, which is the point). */
-#define DEC_NOP       CM(H_NOP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
-#define DEC_GC        CM(H_NOP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
-#define DEC_BIPUSH    CM(H_BIPUSH, A_NONE, R_IMM8, X_NONE, 0, C_NEVER)
-#define DEC_LDC_W     CM(H_LDC_W, A_CP, R_A, X_NONE, 0, C_NEVER)
-#define DEC_ILOAD     CM(H_ILOAD, A_LOCAL, R_A, X_NONE, 0, C_NEVER)
-#define DEC_ISTORE    CM(H_ISTORE, A_NONE, R_NONE, X_LOCAL_TOS, 0, C_NEVER)
-#define DEC_IINC      CM(H_IINC, A_LOCAL, R_NONE, X_LOCAL_INC, 0, C_NEVER)
-#define DEC_POP       CM(H_POP, A_NONE, R_NONE, X_NONE, 0, C_NEVER)
-#define DEC_DUP       CM(H_DUP, A_NONE, R_TOS, X_NONE, 0, C_NEVER)
-#define DEC_SWAP      CM(H_SWAP, A_NONE, R_B, X_BELOW_TOS, 0, C_NEVER)
-#define DEC_IADD      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_ADD, C_NEVER)
-#define DEC_ISUB      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_SUB, C_NEVER)
-#define DEC_IAND      CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_AND, C_NEVER)
-#define DEC_IOR       CM(H_ALU, A_NONE, R_ALU, X_NONE, ALU_OR, C_NEVER)
-#define DEC_IFEQ      CM(H_IF1, A_NONE, R_NONE, X_NONE, 0, C_EQ0)
-#define DEC_IFLT      CM(H_IF1, A_NONE, R_NONE, X_NONE, 0, C_LT0)
-#define DEC_IF_ICMPEQ CM(H_IF_ICMPEQ, A_BELOW2, R_NONE, X_NONE, 0, C_EQ)
-#define DEC_GOTO      CM(H_GOTO, A_NONE, R_NONE, X_NONE, 0, C_ALWAYS)
-#define DEC_GETSTATIC CM(H_GETSTATIC, A_GLOBAL, R_A, X_NONE, 0, C_NEVER)
-#define DEC_PUTSTATIC CM(H_PUTSTATIC, A_NONE, R_NONE, X_GLOBAL_TOS, 0, \
-	C_NEVER)
+#define DEC_NOP       TM(H_NOP, AM_NONE, RL_NONE, TS_ZERO, OPR_ADD, \
+	ST_NONE, 0, 0)
+#define DEC_GC        DEC_NOP
+#define DEC_BIPUSH    TM(H_BIPUSH, AM_NONE, RL_NONE, TS_Y, OPR_ADD, \
+	ST_PUSH, 0, 0)
+#define DEC_LDC_W     TM(H_LDC_W, AM_NONE, RL_NONE, TS_Y, OPR_ADD, \
+	ST_PUSH, 0, 0)
+#define DEC_ILOAD     TM(H_ILOAD, AM_LOCAL, RL_NONE, TS_ZERO, OPR_ADD, \
+	ST_PUSH, 0, 0)
+#define DEC_ISTORE    TM(H_ISTORE, AM_NONE, RL_BELOW, TS_ZERO, OPR_ADD, \
+	ST_LOCAL, 1, 0)
+#define DEC_IINC      TM(H_IINC, AM_LOCAL, RL_NONE, TS_C8, OPR_ADD, \
+	ST_LOCAL, 0, 0)
+#define DEC_POP       TM(H_POP, AM_NONE, RL_BELOW, TS_ZERO, OPR_ADD, \
+	ST_NONE, 0, 0)
+#define DEC_DUP       TM(H_DUP, AM_NONE, RL_NONE, TS_TOS, OPR_ADD, \
+	ST_PUSH, 0, 0)
+#define DEC_ALU(opr)  TM(H_ALU, AM_BELOW, RL_NONE, TS_TOS, opr, \
+	ST_BELOW, 0, 0)
+#define DEC_IADD      DEC_ALU(OPR_ADD)
+#define DEC_ISUB      DEC_ALU(OPR_SUB)
+#define DEC_IAND      DEC_ALU(OPR_AND)
+#define DEC_IOR       DEC_ALU(OPR_OR)
+#define DEC_IFEQ      TM(H_IF1, AM_NONE, RL_BELOW, TS_ZERO, OPR_ADD, \
+	ST_NONE, 0, BR_EQ)
+#define DEC_IFLT      TM(H_IF1, AM_NONE, RL_BELOW, TS_ZERO, OPR_ADD, \
+	ST_NONE, 0, BR_LT)
+#define DEC_IF_ICMPEQ TM(H_IF_ICMPEQ, AM_BELOW, RL_BELOW2, TS_ZERO, \
+	OPR_ADD, ST_NONE, 0, BR_EQ)
+#define DEC_GOTO      TM(H_GOTO, AM_NONE, RL_NONE, TS_ZERO, OPR_ADD, \
+	ST_NONE, 0, BR_ALWAYS)
+#define DEC_SWAP          RARE(H_SWAP)
+#define DEC_GETSTATIC     RARE(H_GETSTATIC)
+#define DEC_PUTSTATIC     RARE(H_PUTSTATIC)
 #define DEC_IRETURN       RARE(H_IRETURN)
 #define DEC_ATOMICADD     RARE(H_ATOMICADD)
 #define DEC_INVOKEVIRTUAL RARE(H_INVOKE)
@@ -293,7 +333,7 @@ enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
 #define DEC_HALT          RARE(H_HALT)
 
 /* Decode word per opcode: known, length, pops, pushes, names a local,
- * handler, the H_COMMON fields.  Zero for an opcode the .def does not
+ * handler, the template's fields.  Zero for an opcode the .def does not
  * have. */
 #define OI_KNOWN(i)   ((i) & 1u)
 #define OI_LEN(i)     (((i) >> 1) & 7u)
@@ -301,12 +341,16 @@ enum { C_NEVER, C_ALWAYS, C_EQ0, C_LT0, C_EQ };
 #define OI_PUSHES(i)  ((int)(((i) >> 6) & 3u))
 #define OI_LOCAL(i)   (((i) >> 8) & 1u)
 #define OI_HANDLER(i) (((i) >> 9) & 31u)
-#define OI_COMMON(i)  (((i) >> 14) & 1u)
-#define OI_A(i)       (((i) >> 15) & 7u)
-#define OI_R(i)       (((i) >> 18) & 7u)
-#define OI_X(i)       (((i) >> 21) & 7u)
-#define OI_ALU(i)     (((i) >> 24) & 3u)
-#define OI_COND(i)    (((i) >> 26) & 7u)
+#define OI_TMPL(i)    (((i) >> 14) & 1u)
+#define OI_AM(i)      (((i) >> 15) & 3u)
+#define OI_RL(i)      (((i) >> 17) & 3u)
+#define OI_TS(i)      (((i) >> 19) & 7u)
+#define OI_OPR(i)     (((i) >> 22) & 3u)
+#define OI_ST(i)      (((i) >> 24) & 3u)
+#define OI_SV(i)      (((i) >> 26) & 1u)
+#define OI_BR(i)      (((i) >> 27) & 3u)
+/* bit b of i as a mask: 0 or all ones */
+#define OI_MASK(i, b) ((int)((i) << (31 - (b))) >> 31)
 #define OI(len, pops, pushes, names_local, dec) \
 	(1u | (uint)(len) << 1 | (uint)(pops) << 4 | (uint)(pushes) << 6 | \
 	 (uint)(names_local) << 8 | (dec))
@@ -320,73 +364,49 @@ __constant uint op_info[256] = {
 };
 
 /*
- * Text fetch.  MICDB_ISA_TEXT32: the instruction's bytes come from two
- * aligned 32-bit loads (the host starts every program on a 4-byte
- * boundary and pads the buffer's end), a 5-byte window from the PC, the
- * longest instruction being WIDE IINC; otherwise one byte load each.
- * The host sets it with the GPU layout: on an H200 it cut the spills of
- * the 64-register build from 28 to 12 bytes (divergent 27.8e9 ->
- * 29.0e9, uniform 67.3e9 -> 68.7e9 instructions/s, within the noise of
- * one --quick run); on POCL the shifts cost more than the byte loads
- * they save (uniform at 65,536 cores about 8% slower).
- * TB(i) is the byte at pc + i, OB(k) operand byte k (after the opcode
- * and a WIDE prefix), with TEXT32 from ow, the 32-bit word of operand
- * bytes shifted out of the window once (one 64-bit shift, not one per
- * byte).  This is the fetch of MICDB_ISA_SELCHECK's select chain only:
- * the branchy checks take the instruction's entry (below), whose ow the
- * same OB reads.
- */
-#if !MICDB_ISA_SELCHECK
-#define ISA_TEXT32 0
-#define OB(k) ((ow >> (8 * (k))) & 0xFFu)
-#elif MICDB_ISA_TEXT32 && defined(__ENDIAN_LITTLE__)
-#define ISA_TEXT32 1
-#define TB(i) ((uint)(win >> (8 * (i))) & 0xFFu)
-#define OB(k) ((ow >> (8 * (k))) & 0xFFu)
-#else
-#define ISA_TEXT32 0
-#define TB(i) ((uint)tx[pcf + (i)])
-#define OB(k) ((uint)tx[opnd + (k)])
-#endif
-
-/*
  * Predecoded text (MICDB_ISA_PREDEC, the default):
  * what steps 1-4 of an instruction find depends on the PC alone (the text
- * is read-only), so isa_predec works it out once per PC when the
- * programs are loaded, into the side buffer: program p's entries for PC
- * 0 .. tsize start at its text offset + p, entry tsize being "PC out of
- * range" (a step clamps its PC into 0 .. tsize, so any PC outside has
- * that entry).  An entry is four words:
+ * and the constant pool are read-only), so isa_predec works it out once
+ * per PC when the programs are loaded, into the side buffer: program p's
+ * entries for PC 0 .. tsize start at its text offset + p, entry tsize
+ * being "PC out of range" (a step clamps its PC into 0 .. tsize, so any
+ * PC outside has that entry).  An entry is four words:
  *   x  op_info[op] with the instruction's whole length (WIDE included)
- *      in its length field, bit 29 WIDE, bits 30-31 the fault of steps
- *      1-4 (PD_F_*), x's other bits meaningless when that is not 0;
- *   y  the three operand bytes after the opcode (and WIDE's prefix),
- *      first byte lowest, and the opcode in bits 24-31;
+ *      in its length field, bit 29 PD_CPBAD (an LDC_W whose index is
+ *      outside the pool: its arm faults, and it is no template opcode),
+ *      bits 30-31 the fault of steps 1-4 (PD_F_*), x's other bits
+ *      meaningless when that is not 0;
+ *   y  the operand, ready for use: a local's index (16 bits after WIDE),
+ *      IINC's index and its constant byte in bits 16-23, BIPUSH's value
+ *      sign-extended, LDC_W's constant, a branch's target PC, a global's
+ *      or the constant pool's index;
  *   z, w  in main, whose frame is known (main's locals, the stack
  *      size), steps 5-8 pass exactly for the SPs z .. z + w - 1 (w = 0:
- *      never, as for IRETURN or a local index past main's locals).
+ *      never, as for IRETURN, a local index past main's locals or a
+ *      fault of steps 1-4).
  * A step then makes one 16-byte load from the read-only cache where it
  * made two or four text loads, a 64-bit shift, a __constant load (which
  * a warp whose lanes sit at k opcodes makes k times) and five checks;
- * in main one test of its SP replaces the checks of 5-8, and only a
- * step that fails it (or a step in a method) walks them in ref.c's
- * order to find its fault.
+ * in main one test of its SP replaces all the checks, and only a step
+ * that fails it (or a step in a method) walks them in ref.c's order to
+ * find its fault.  Operand decoding (WIDE, byte order, sign) and LDC_W's
+ * pool load are gone from the handlers too.
  */
 enum { PD_F_NONE, PD_F_PC, PD_F_WIDE, PD_F_OPCODE };
-#define PD_WIDE(x)  (((x) >> 29) & 1u)
+#define PD_CPBAD    (1u << 29)
 #define PD_FAULT(x) ((x) >> 30)
-/* The local index of an instruction whose operand bytes are ow (an
- * entry's y, first byte lowest): one byte, two after WIDE. */
-#define PD_LOCAL_IDX(ow, wide) ((wide) ? ((ow) & 0xFFu) << 8 | \
-	((ow) >> 8 & 0xFFu) : (ow) & 0xFFu)
+/* a local's index, or IINC's */
+#define PD_LIDX(y)  ((y) & 0xFFFFu)
+/* IINC's constant, which stays 8 bits after WIDE */
+#define PD_C8(y)    ((int)(char)((y) >> 16))
 
-/* The entry of PC pc of a program of tsize bytes at tx, main_nl locals
- * in main, sw stack words. */
+/* The entry of PC pc of a program of tsize bytes at tx with a constant
+ * pool of cpsize words at cp, main_nl locals in main, sw stack words. */
 static uint4
-isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
-    int sw)
+isa_predecode(__global const uchar *tx, uint tsize,
+    __global const int *cp, uint cpsize, uint pc, int main_nl, int sw)
 {
-	uint op = 0, wide = 0, info = 0, f = PD_F_NONE, ow = 0, len;
+	uint op = 0, wide = 0, info = 0, f = PD_F_NONE, y = 0, len;
 	int lo = 0, hi = -1;
 
 	if (pc >= tsize) {
@@ -406,6 +426,8 @@ isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
 		}
 	}
 	if (f == PD_F_NONE) {
+		uint ob[3] = { 0, 0, 0 };
+
 		info = op_info[op];
 		len = OI_LEN(info) + 2 * wide;
 		if (!OI_KNOWN(info))
@@ -413,18 +435,35 @@ isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
 		else if (pc + len > tsize)
 			f = PD_F_PC;
 		info = (info & ~(7u << 1)) | len << 1;
+		/* the operand bytes after the opcode (and WIDE) */
 		for (uint k = 0; k < 3; k++) {
 			const uint b = pc + 1 + wide + k;
 
 			if (b < tsize)
-				ow |= (uint)tx[b] << (8 * k);
+				ob[k] = tx[b];
+		}
+		if (OI_LOCAL(info))
+			y = wide ? ob[0] << 8 | ob[1] : ob[0];
+		if (op == OP_IINC)
+			y |= ob[1 + wide] << 16;
+		else if (op == OP_BIPUSH)
+			y = (uint)(int)(char)ob[0];
+		else if (!OI_LOCAL(info) && len == 3)
+			y = ob[0] << 8 | ob[1];	/* 16-bit operands */
+		if (op == OP_LDC_W) {
+			if (y < cpsize)
+				y = (uint)cp[y];
+			else	/* its arm faults */
+				info = (info & ~(1u << 14)) | PD_CPBAD;
+		} else if (OI_BR(info) != 0) {
+			y = (uint)((int)pc + (int)(short)y);
 		}
 	}
 	if (f == PD_F_NONE && op != OP_IRETURN) {
 		/* main's frame is known: the SPs that pass 5-8 there */
 		const int pops = OI_POPS(info), pushes = OI_PUSHES(info);
 		const int end = MM_STACK_BASE + sw - 1;
-		const uint idx = PD_LOCAL_IDX(ow, wide);
+		const uint idx = PD_LIDX(y);
 
 		lo = MM_STACK_BASE;
 		if (pops > 0 || OI_LOCAL(info))
@@ -433,13 +472,14 @@ isa_predecode(__global const uchar *tx, uint tsize, uint pc, int main_nl,
 		if (OI_LOCAL(info) && (main_nl <= 0 || idx >= (uint)main_nl))
 			hi = lo - 1;
 	}
-	return (uint4)(info | wide << 29 | f << 30, ow | op << 24, (uint)lo,
+	return (uint4)(info | f << 30, y, (uint)lo,
 	    hi >= lo ? (uint)(hi - lo) + 1 : 0u);
 }
 
 /* One work-item per entry of the side buffer (above); nprogs programs. */
 __kernel void
 isa_predec(__global const uchar *restrict text,
+    __global const int *restrict cpool,
     __global const uint *restrict progs, uint nprogs, uint nentries,
     uint sw, __global uint4 *pre)
 {
@@ -455,16 +495,21 @@ isa_predec(__global const uchar *restrict text,
 
 		if (i >= base && i <= base + tsize) {
 			pre[i] = isa_predecode(text + pt[CTX_P_TEXT_OFF],
-			    tsize, i - base, (int)pt[CTX_P_MAIN_NLOCALS],
-			    (int)sw);
+			    tsize, cpool + pt[CTX_P_CP_OFF],
+			    pt[CTX_P_CP_SIZE], i - base,
+			    (int)pt[CTX_P_MAIN_NLOCALS], (int)sw);
 			return;
 		}
 	}
 }
 
-/* Stack word a of this core (a checked to lie in the region). */
+/* Stack word a of this core (a checked to lie in the region).
+ * Interleaved, the whole index is 32-bit (the host interleaves only
+ * stacks of fewer than 2^32 words), so an access is one multiply-add and
+ * one widening multiply-add; through stk (stacks + c) NVIDIA's compiler
+ * added in 64 bits and shifted, four more instructions an access. */
 #if MICDB_STACK_INTERLEAVED
-#define S(a) stk[(uint)((a) - MM_STACK_BASE) * sstride]
+#define S(a) stacks[(uint)((a) - MM_STACK_BASE) * sstride + c]
 #else
 #define S(a) stk[(a) - MM_STACK_BASE]
 #endif
@@ -482,17 +527,26 @@ isa_predec(__global const uchar *restrict text,
 } while (0)
 
 /* Whether every lane that runs this with this one runs x (only with
- * MICDB_ISA_VOTE; otherwise "no", and H_COMMON runs). */
+ * MICDB_ISA_VOTE; otherwise "no", and H_COMMON runs): the lowest active
+ * lane's x, shuffled to all, and a ballot of the lanes that agree
+ * (cheaper than match.any, which this only needs the all-or-none of).
+ * Only where the emulated warp is the hardware warp (W = 32, the
+ * work-groups whole warps or smaller): a vote of a hardware warp that
+ * holds several emulated warps, or part of one, would make one of them
+ * run a switch arm beside another's H_COMMON for the same opcodes. */
 #if MICDB_ISA_PRED && MICDB_ISA_VOTE
 static int
 warp_same(uint x)
 {
-	uint m, d;
+	uint m, x0, b;
 
 	asm volatile("activemask.b32 %0;" : "=r"(m));
-	asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(d) :
-	    "r"(x), "r"(m));
-	return d == m;
+	asm volatile("shfl.sync.idx.b32 %0, %1, %2, 31, %3;" : "=r"(x0) :
+	    "r"(x), "r"(popcount((m & (0u - m)) - 1u)), "r"(m));
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.eq.u32 p, %1, %2;\n\t"
+	    "vote.sync.ballot.b32 %0, p, %3;\n\t}" : "=r"(b) :
+	    "r"(x), "r"(x0), "r"(m));
+	return b == m;
 }
 #else
 static int
@@ -519,8 +573,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
 #if MICDB_ISA_PREDEC
 	__global const uint4 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
-
-	(void)pd;	/* MICDB_ISA_SELCHECK without the vote reads the text */
 #else
 	(void)pre;
 #endif
@@ -532,9 +584,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	uint fault = F(CTX_C_FAULT), fault_pc = F(CTX_C_FAULT_PC);
 	uint fault_op = F(CTX_C_FAULT_OP);
 	uint tos_dirty = 0;
-#if ISA_TEXT32
-	__global const uint *tw = (__global const uint *)tx;
-#endif
 
 	LAUNCH_ACTIVATE;
 #if MICDB_PREFETCH
@@ -575,141 +624,45 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 		LAUNCH_STEP_GATE;
 		do {
-			uint info, op, wide = 0, len, ow = 0, lidx;
-#if MICDB_ISA_SELCHECK
-			uint opnd, pcf;
-#if ISA_TEXT32
-			ulong win;
-#endif
-#endif
-			int pops, pushes, flr = 0, nlocals = 0, lcl = 0;
-			int next, nsp, v, a, link = 0;
-			int flt = FAULT_NONE, io_stop = 0, conv = 0, fast = 0;
-
-			hid = H_DECODE;
-#if MICDB_ISA_SELCHECK
-			/* A warp whose lanes all sit at one PC gains nothing
-			 * from the select chain (it costs a converged warp
-			 * ~16%): it takes the branchy checks and the switch
-			 * arm.  conv is 0 without MICDB_ISA_VOTE. */
-			conv = warp_same((uint)pc);
-			if (!conv) {
-			/* 1-8, the checks before dispatch, as one chain of
-			 * selects in ref.c's order and one branch: a value
-			 * that an earlier failed check makes meaningless
-			 * (the opcode at a PC out of range, the link of a
-			 * bad LV) is only computed from addresses clamped
-			 * into the buffers, and its check never decides. */
-			uint idx;
-			int needf, inmain, lv_ok;
-
-			pcf = (uint)pc < tsize ? (uint)pc : 0u;
-#if ISA_TEXT32
-			{
-				const uint wi = pcf >> 2;
-				const ulong w = (ulong)tw[wi + 1] << 32 |
-				    tw[wi];
-
-				win = w >> (8 * (pcf & 3));
-			}
-#endif
-			op = TB(0);
-			if (op == OP_WIDE) {
-				/* the buffer's padding holds pc + 1 */
-				op = TB(1);
-				wide = 1;
-			}
-#if ISA_TEXT32
-			ow = (uint)(win >> (8 * (1 + wide)));
-#endif
-			info = op_info[op];
-			len = OI_LEN(info) + 2 * wide;
-			opnd = pcf + 1 + wide;
-			next = pc + (int)len;
-			pops = OI_POPS(info);
-			pushes = OI_PUSHES(info);
-			needf = pops > 0 || OI_LOCAL(info);
-			inmain = lv == MM_STACK_BASE;
-			lv_ok = lv >= MM_STACK_BASE && lv <= end;
-			if (needf && !inmain && lv_ok)
-				link = S(lv);
-			flr = inmain ? MM_STACK_BASE + main_nl - 1 : link + 1;
-			nlocals = inmain ? main_nl : link - lv;
-			idx = wide ? OB(0) << 8 | OB(1) : OB(0);
-			lcl = lv + (int)idx;
-			flt = (uint)pc >= tsize ? FAULT_PC_RANGE :
-			    wide && (uint)pc + 1 >= tsize ? FAULT_PC_RANGE :
-			    wide && op != OP_ILOAD && op != OP_ISTORE &&
-			    op != OP_IINC ? FAULT_BAD_WIDE :
-			    !OI_KNOWN(info) ? FAULT_BAD_OPCODE :
-			    (uint)pc + len > tsize ? FAULT_PC_RANGE :
-			    /* an SP outside: see above */
-			    sp < MM_STACK_BASE || sp > end ?
-			    FAULT_STACK_ACCESS :
-			    op == OP_IRETURN && inmain ? FAULT_RETURN_MAIN :
-			    needf && !inmain && (!lv_ok ||
-			    link < MM_STACK_BASE || link > end - 1) ?
-			    FAULT_STACK_ACCESS :
-			    needf && sp - pops < flr ? FAULT_STACK_UNDERFLOW :
-			    sp - pops + pushes > end ? FAULT_STACK_OVERFLOW :
-			    OI_LOCAL(info) && (nlocals <= 0 ||
-			    idx >= (uint)nlocals) ? FAULT_LOCAL_INDEX :
-			    FAULT_NONE;
-			if (flt != FAULT_NONE)
-				goto done;
-			}
-#if MICDB_ISA_VOTE
-			else
-#endif
-#endif
-#if !MICDB_ISA_SELCHECK || MICDB_ISA_VOTE
-			{
 			/* 1-4 from the PC's entry: the predecoded one, or
 			 * (MICDB_ISA_PREDEC=0, for measuring) the same
 			 * worked out from the text now */
-			{
 #if MICDB_ISA_PREDEC
-				const uint4 d = pd[min((uint)pc, tsize)];
+			const uint4 d = pd[min((uint)pc, tsize)];
 #else
-				const uint4 d = isa_predecode(tx, tsize,
-				    (uint)pc, main_nl, (int)sw);
+			const uint4 d = isa_predecode(tx, tsize, cp, cpsize,
+			    (uint)pc, main_nl, (int)sw);
 #endif
+			const uint info = d.x, y = d.y;
+			/* a local's address (meaningless for the others) */
+			const int lcl = lv + (int)PD_LIDX(y);
+			int next = pc + (int)OI_LEN(info);
+			int nsp = sp, v;
+			int flt = FAULT_NONE, io_stop = 0;
 
-				info = d.x;
-				ow = d.y & 0xFFFFFFu;
-				op = d.y >> 24;
-				wide = PD_WIDE(info);
-				if (PD_FAULT(info) != PD_F_NONE) {
-					flt = PD_FAULT(info) == PD_F_PC ?
-					    FAULT_PC_RANGE :
-					    PD_FAULT(info) == PD_F_WIDE ?
-					    FAULT_BAD_WIDE : FAULT_BAD_OPCODE;
-					goto done;
-				}
-				len = OI_LEN(info);
-				next = pc + (int)len;
-				fast = lv == MM_STACK_BASE &&
-				    (uint)sp - d.z < d.w;
-#if MICDB_ISA_SELCHECK
-				/* the vote's way in: its arms read the
-				 * operands as the select chain does */
-				opnd = (uint)pc + 1 + wide;
-#endif
+			hid = H_DECODE;
+			if (lv != MM_STACK_BASE || (uint)sp - d.z >= d.w) {
+			/* Not main's entry range (see isa_predecode):
+			 * steps 1-8 in ref.c's order, to find the fault if
+			 * there is one. */
+			const int pops = OI_POPS(info);
+			const int pushes = OI_PUSHES(info);
+			int flr, nlocals = 0;
+
+			if (PD_FAULT(info) != PD_F_NONE) {
+				flt = PD_FAULT(info) == PD_F_PC ?
+				    FAULT_PC_RANGE :
+				    PD_FAULT(info) == PD_F_WIDE ?
+				    FAULT_BAD_WIDE : FAULT_BAD_OPCODE;
+				goto done;
 			}
-			pops = OI_POPS(info);
-			pushes = OI_PUSHES(info);
-			lidx = PD_LOCAL_IDX(ow, wide);
-			if (fast) {
-				/* in main, 5-8 passed: the entry's range */
-				if (OI_LOCAL(info))
-					lcl = lv + (int)lidx;
-			} else {
 			/* 5-7: frame and stack depth */
 			if (sp < MM_STACK_BASE || sp > end) {
 				flt = FAULT_STACK_ACCESS;  /* see above */
 				goto done;
 			}
-			if (op == OP_IRETURN && lv == MM_STACK_BASE) {
+			if (OI_HANDLER(info) == H_IRETURN &&
+			    lv == MM_STACK_BASE) {
 				flt = FAULT_RETURN_MAIN;
 				goto done;
 			}
@@ -718,6 +671,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					flr = MM_STACK_BASE + main_nl - 1;
 					nlocals = main_nl;
 				} else {
+					int link;
+
 					if (lv < MM_STACK_BASE || lv > end) {
 						flt = FAULT_STACK_ACCESS;
 						goto done;
@@ -741,185 +696,139 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				goto done;
 			}
 			/* 8: the local index */
-			if (OI_LOCAL(info)) {
-				if (nlocals <= 0 || lidx >= (uint)nlocals) {
-					flt = FAULT_LOCAL_INDEX;
-					goto done;
-				}
-				lcl = lv + (int)lidx;
+			if (OI_LOCAL(info) && (nlocals <= 0 ||
+			    PD_LIDX(y) >= (uint)nlocals)) {
+				flt = FAULT_LOCAL_INDEX;
+				goto done;
 			}
 			}
-			}
-#endif
 
-#define U16(k) (OB(k) << 8 | OB((k) + 1))
-#define S16(k) ((int)(short)U16(k))
 			/* 8-9: the handlers.  nsp/tos are the new SP and
 			 * top; nothing is committed before the end. */
 			hid = OI_HANDLER(info);
-			nsp = sp;
 #if MICDB_ISA_PRED
-			if (OI_COMMON(info) && !conv && !warp_same(hid)) {
-				/* Every lane computes every field's value
-				 * and selects; one load of a memory operand
-				 * (pointer selected), one of the word below
-				 * the top, at most two stores. */
-				const uint ka = OI_A(info), kr = OI_R(info);
-				const uint kx = OI_X(info), kc = OI_COND(info);
-				const uint alu = OI_ALU(info);
-				const uint u = U16(0);
-				const int cpbad = ka == A_CP && u >= cpsize;
-				const int stka = ka == A_LOCAL ||
-				    ka == A_BELOW2;
-				const int sa = ka == A_LOCAL ? lcl : sp - 2;
-				__global const int *pa = stka ?
-				    (__global const int *)&S(sa) :
-				    ka == A_CP && !cpbad ? cp + u :
-				    (__global const int *)globals + u;
-				const int xl = kx == X_LOCAL_TOS ||
-				    kx == X_LOCAL_INC;
-				__global int *px = xl ? &S(lcl) :
-				    kx == X_BELOW_TOS ? &S(sp - 1) : globals + u;
-				int va = 0, vb = 0, r, vx, ntos;
-				int taken;
+			if (OI_TMPL(info) && !warp_same(hid)) {
+				/* the template step (above): every lane the
+				 * same instructions, its own fields */
+				const uint am = OI_AM(info), rl = OI_RL(info);
+				const uint st = OI_ST(info), br = OI_BR(info);
+				const int t = (tos & OI_MASK(info, 19)) |
+				    ((int)y & OI_MASK(info, 20)) |
+				    (PD_C8(y) & OI_MASK(info, 21));
+				/* OPR: bit 22 subtracts (without 23) or ors
+				 * (with it), bit 23 and/or instead of +/- */
+				const int m0 = OI_MASK(info, 22);
+				const int m1 = OI_MASK(info, 23);
+				const int tn = (t ^ (m0 & ~m1)) - (m0 & ~m1);
+				const int w = st == ST_LOCAL ? lcl :
+				    st == ST_PUSH ? sp + 1 : sp - 1;
+				int a = 0, r = tos, sum, lg, sv;
 
 				hid = H_COMMON;
-
-				if (ka != A_NONE)
-					va = *pa;
-				/* a pop-only opcode's new top too */
-				if (pops == 2 || (pops == 1 && pushes == 0))
-					vb = S(sp - 1);
-				v = alu == ALU_ADD ? (int)((uint)vb + (uint)tos) :
-				    alu == ALU_SUB ? (int)((uint)vb - (uint)tos) :
-				    alu == ALU_AND ? vb & tos : vb | tos;
-				r = kr == R_IMM8 ? (int)(char)OB(0) :
-				    kr == R_A ? va : kr == R_TOS ? tos :
-				    kr == R_B ? vb : v;
-				/* the constant stays 8 bits after WIDE */
-				vx = kx == X_LOCAL_INC ? (int)((uint)va +
-				    (uint)(int)(char)OB(1 + wide)) : tos;
-				taken = kc == C_ALWAYS ||
-				    (kc == C_EQ0 && tos == 0) ||
-				    (kc == C_LT0 && tos < 0) ||
-				    (kc == C_EQ && tos == vb);
-				nsp = sp + pushes - pops;
-				ntos = pushes > 0 ? r : pops == 0 ? tos :
-				    pops == 2 ? va : vb;
-				/* a local that is the new top word */
-				if (xl && lcl == nsp)
-					ntos = vx;
-				if (cpbad) {
-					flt = FAULT_CP_INDEX;
-				} else {
-					if (pushes > 0)
-						S(nsp) = r;
-					if (kx != X_NONE)
-						*px = vx;
-					tos = ntos;
-					if (taken)
-						next = pc + (int)(short)u;
-				}
+				if (am != AM_NONE)
+					a = S(am == AM_LOCAL ? lcl : sp - 1);
+				if (rl != RL_NONE)
+					r = S(sp - (int)rl);
+				sum = (int)((uint)a + (uint)tn);
+				lg = (a & t) | ((a ^ t) & m0);
+				v = (lg & m1) | (sum & ~m1);
+				sv = OI_SV(info) ? tos : v;
+				nsp = sp + OI_PUSHES(info) - OI_POPS(info);
+				if ((br == BR_ALWAYS) | ((br == BR_EQ) & (tos == a)) |
+				    ((br == BR_LT) & (tos < 0)))
+					next = (int)y;
+				if (st != ST_NONE)
+					S(w) = sv;
+				tos = (st != ST_NONE) & (w == nsp) ? sv : r;
+				goto commit;
 			} else
 #endif
 			switch (hid) {
-#if !MICDB_ISA_PRED || MICDB_ISA_VOTE
 			case H_NOP:
-				break;
+				goto commit;
 			case H_BIPUSH:
-				PUSH((int)(char)OB(0));
-				break;
-			case H_LDC_W: {
-				uint idx = U16(0);
-
-				if (idx >= cpsize) {
+				PUSH((int)y);
+				goto commit;
+			case H_LDC_W:
+				if (info & PD_CPBAD) {
 					flt = FAULT_CP_INDEX;
 					break;
 				}
-				PUSH(cp[idx]);
-				break;
-			}
+				PUSH((int)y);
+				goto commit;
 			case H_ILOAD:
 				PUSH(S(lcl));
-				break;
+				goto commit;
 			case H_ISTORE:
 				S(lcl) = tos;
 				POP1();
-				break;
+				goto commit;
 			case H_IINC:
-				/* the constant stays 8 bits after WIDE */
-				v = (int)((uint)S(lcl) +
-				    (uint)(int)(char)OB(1 + wide));
+				v = (int)((uint)S(lcl) + (uint)PD_C8(y));
 				S(lcl) = v;
 				if (lcl == nsp)
 					tos = v;
-				break;
+				goto commit;
 			case H_POP:
 				POP1();
-				break;
+				goto commit;
 			case H_DUP:
 				PUSH(tos);
-				break;
+				goto commit;
 			case H_SWAP:
 				v = S(nsp - 1);
 				S(nsp - 1) = tos;
 				S(nsp) = v;
 				tos = v;
-				break;
+				goto commit;
 			case H_ALU: {
-				int b = S(nsp - 1);
+				const int b = S(nsp - 1);
+				const uint opr = OI_OPR(info);
 
-				a = tos;
-				if (op == OP_IADD)
-					v = (int)((uint)b + (uint)a);
-				else if (op == OP_ISUB)
-					v = (int)((uint)b - (uint)a);
-				else if (op == OP_IAND)
-					v = b & a;
-				else
-					v = b | a;
+				v = opr == OPR_ADD ? (int)((uint)b + (uint)tos) :
+				    opr == OPR_SUB ? (int)((uint)b - (uint)tos) :
+				    opr == OPR_AND ? b & tos : b | tos;
 				S(--nsp) = v;
 				tos = v;
-				break;
+				goto commit;
 			}
 			case H_IF1:
-				if (op == OP_IFEQ ? tos == 0 : tos < 0)
-					next = pc + S16(0);
+				if (OI_BR(info) == BR_EQ ? tos == 0 : tos < 0)
+					next = (int)y;
 				POP1();
-				break;
+				goto commit;
 			case H_IF_ICMPEQ:
 				if (tos == S(nsp - 1))
-					next = pc + S16(0);
+					next = (int)y;
 				nsp -= 2;
 				tos = S(nsp);
-				break;
+				goto commit;
 			case H_GOTO:
-				next = pc + S16(0);
-				break;
+				next = (int)y;
+				goto commit;
 			case H_GETSTATIC:
-				PUSH(globals[U16(0)]);
-				break;
+				PUSH(globals[y]);
+				goto commit;
 			case H_PUTSTATIC:
-				globals[U16(0)] = tos;
+				globals[y] = tos;
 				POP1();
-				break;
-#endif
+				goto commit;
 			case H_ATOMICADD:
 				v = atomic_add((volatile __global int *)
-				    &globals[U16(0)], tos);
+				    &globals[y], tos);
 				S(nsp) = v;
 				tos = v;
 				break;
 			case H_INVOKE: {
-				uint idx = U16(0), nargs, nloc;
-				int addr, newlv, link, link_nl;
+				uint nargs, nloc;
+				int addr, newlv, link, link_nl, flr;
 
-				if (idx >= cpsize) {
+				if (y >= cpsize) {
 					flt = FAULT_CP_INDEX;
 					break;
 				}
 				/* the header and one byte of code */
-				addr = cp[idx];
+				addr = cp[y];
 				if (addr < 0 || addr >= (int)tsize - 4) {
 					flt = FAULT_METHOD_ADDR;
 					break;
@@ -967,7 +876,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				break;
 			}
 			case H_IRETURN: {
-				int link = S(lv);	/* checked above */
+				const int link = S(lv);	/* checked above */
+				int a;
 
 				v = tos;
 				next = S(link);
@@ -1046,10 +956,10 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			case H_COREID:
 				PUSH((int)c);
-				break;
+				goto commit;
 			case H_NCORES:
 				PUSH((int)ncores);
-				break;
+				goto commit;
 			case H_BARRIER:
 				status = ST_WAITING;
 				break;
@@ -1082,8 +992,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				flt = FAULT_BAD_OPCODE;
 				break;
 			}
-#undef U16
-#undef S16
 			if (io_stop) {
 				/* Not executed: stop before this step.  s > 1
 				 * because the areas start each launch empty
@@ -1095,6 +1003,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				atomic_min(stop_at, s - 1);
 				break;
 			}
+			/* a rare arm that ran (HALT and BARRIER change the
+			 * status) */
 			if (flt == FAULT_NONE) {
 				pc = next;
 				sp = nsp;
@@ -1104,6 +1014,7 @@ done:
 			/* steps run 1, 2, ... up to the one that stops the
 			 * core: last_step is also how many it executed */
 			last_step = s;
+			LAUNCH_RAN(pc0, hid);
 			if (flt != FAULT_NONE) {
 				/* Registers stay as before the instruction. */
 				status = ST_ERROR;
@@ -1114,6 +1025,16 @@ done:
 				 * tos still caches the old top. */
 			}
 			LAUNCH_STOP_IF_DONE
+			goto bps;
+commit:
+			/* The template and the arms that can neither fault
+			 * nor stop the core come here past those tests. */
+			pc = next;
+			sp = nsp;
+			tos_dirty = 1;
+			last_step = s;
+			LAUNCH_RAN(pc0, hid);
+bps:
 			/* Breakpoints at the boundary after this step. */
 			for (uint i = 0; i < nbps; i++) {
 				__global const uint *e = bps + i * CTX_BP_WORDS;
@@ -1134,7 +1055,7 @@ done:
 			}
 		} while (0);
 
-		LAUNCH_RECORD(pc0, hid);
+		LAUNCH_LOG(hid);
 	} LAUNCH_LOOP_END(H_COUNT);
 
 	LAUNCH_WRITE_RECORDS;

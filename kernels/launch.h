@@ -25,7 +25,7 @@
  * MICDB_DIVERGENCE (0: no records; 1: the step loop keeps them; 2: a
  * one-step program, whose records a second kernel folds: see
  * LAUNCH_RECORD below), MICDB_DIV_CHUNK (steps recorded per chunk),
- * MICDB_STOP_POLL (steps between reads of stop_at).
+ * MICDB_STOP_POLL (steps between reads of stop_at without records).
  */
 #ifndef MICDB_LAUNCH_H
 #define MICDB_LAUNCH_H
@@ -341,8 +341,9 @@ micro_write_other(int a, int v, int *slow, uint *status,
  * steps, with the grouping per chunk, made the ISA kernel 2.5x slower on
  * an H200 at a million cores than the same kernel without records.)
  *
- * stop_at is read every MICDB_STOP_POLL steps (default: a chunk), not
- * every step: it is a volatile load that goes to L2 on a GPU and sat on
+ * stop_at is read once per chunk by the step loop with records (the
+ * chunk's step bound, lim), every MICDB_STOP_POLL steps by the others
+ * (default: a chunk's length), not every step: it is a volatile load that goes to L2 on a GPU and sat on
  * the critical path of every step (H200, a million cores, ISA: divergent
  * 9.8e9 -> 1.7e10, uniform 6.1e10 -> 7.1e10 instructions/s).  A core
  * that reads it late runs a few steps past a cut, which cores of other
@@ -521,27 +522,41 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 	LAUNCH_SYNC(); \
 	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) { \
 	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK); \
+	    uint lim = n; \
+	    if (active && watch_stop) { \
+		stop_seen = *stop_at; \
+		lim = stop_seen > s0 ? min(n, stop_seen - s0) : 0u; \
+	    } \
 	    for (uint j = 0; j < n; j++) { \
 		const uint s = s0 + j + 1;
 
-/* Ends the core's steps for this launch once it is not active (or the
- * stop word is below this step). */
+/* Ends the core's steps for this launch once it is not active or the
+ * stop word, read at the start of the chunk, is below this step (j >= lim:
+ * one compare a step where LAUNCH_POLL_STOP made three). */
 #define LAUNCH_STEP_GATE \
-	LAUNCH_POLL_STOP; \
+	if (j >= lim) \
+		active = 0; \
 	if (!active) { \
 		for (; j < n; j++) \
 			LAUNCH_KP(l_kp4, j, lid) = P_NONE; \
 		break; \
 	}
 
+/* LAUNCH_RECORD's two halves, for a kernel that knows where a step
+ * ran (isa.cl: its commit and its fault paths) and saves the selects of
+ * a test on every step: LAUNCH_LOG(kernel_path) for every step,
+ * LAUNCH_RAN(program_path, kernel_path) for the steps that ran. */
+#define LAUNCH_LOG(kp) (LAUNCH_KP(l_kp4, j, lid) = (uchar)(kp))
+#define LAUNCH_RAN(pp, kp) do { \
+	my_s = s; \
+	my_kp = (kp); \
+	my_pp = (int)(pp); \
+} while (0)
 #define LAUNCH_RECORD(pp, kp) do { \
 	const uint kp_ = (kp); \
-	LAUNCH_KP(l_kp4, j, lid) = (uchar)kp_; \
-	if (kp_ != P_NONE) { \
-		my_s = s; \
-		my_kp = kp_; \
-		my_pp = (int)(pp); \
-	} \
+	LAUNCH_LOG(kp_); \
+	if (kp_ != P_NONE) \
+		LAUNCH_RAN(pp, kp_); \
 } while (0)
 
 /* Kernel paths are below 32 (k is counted in a 32-bit mask), so P_NONE
@@ -848,10 +863,13 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
  * 1.2 with none.
  */
 #define LAUNCH_STEP_REC_DECL uint step_rec = CTX_NONE;
+#define LAUNCH_LOG(kp) ((void)(kp))
+#define LAUNCH_RAN(pp, kp) \
+	(step_rec = ((kp) & 0x1Fu) << 24 | ((uint)(pp) & 0xFFFFFFu))
 #define LAUNCH_RECORD(pp, kp) do { \
 	const uint kp_ = (kp); \
 	if (kp_ != P_NONE) \
-		step_rec = (kp_ & 0x1Fu) << 24 | ((uint)(pp) & 0xFFFFFFu); \
+		LAUNCH_RAN(pp, kp_); \
 } while (0)
 #define LAUNCH_WRITE_RECORDS \
 	if (valid) \
@@ -914,6 +932,8 @@ name(__global uint *ctx) \
 }
 #else
 #define LAUNCH_STEP_REC_DECL
+#define LAUNCH_LOG(kp) ((void)(kp))
+#define LAUNCH_RAN(pp, kp) do { (void)(pp); (void)(kp); } while (0)
 #define LAUNCH_RECORD(pp, kp) do { (void)(pp); (void)(kp); } while (0)
 #define LAUNCH_WRITE_RECORDS
 #endif

@@ -1225,12 +1225,13 @@ test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
     size_t ncounts, uint64_t budget)
 {
 	/* Half of them with the GPU layouts (half of those with the ISA
-	 * kernel's predicated group, an option off by default: isa.cl), a
-	 * third with cores that run past every cut (so cuts are replayed
-	 * from checkpoints). */
+	 * kernel's template group, the other half with the switch alone:
+	 * the device decides otherwise, isa.cl), a third with cores that
+	 * run past every cut (so cuts are replayed from checkpoints). */
 	setenv("MICDB_OCL_LAYOUT", seed % 2 ? "cpu" : "gpu", 1);
-	if (seed % 4 == 0)
-		setenv("MICDB_OCL_OPTS", "-DMICDB_ISA_PRED=1", 1);
+	if (seed % 2 == 0)
+		setenv("MICDB_OCL_OPTS", seed % 4 == 0 ? "-DMICDB_ISA_PRED=1" :
+		    "-DMICDB_ISA_PRED=0", 1);
 	else
 		unsetenv("MICDB_OCL_OPTS");
 	setenv("MICDB_OCL_DRIFT", seed % 3 == 0 ? "1" : "0", 1);

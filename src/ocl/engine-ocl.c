@@ -751,7 +751,9 @@ convert_part(void *arg)
 	return NULL;
 }
 
-#define CONV_THREADS_MAX 8
+/* 16: the H200 machine's processors; 16 threads against 8 took a
+ * million cores' conversion from about 10 to 9.5 ms (memory-bound). */
+#define CONV_THREADS_MAX 16
 
 static void
 convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
@@ -2060,10 +2062,10 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 
 /*
  * The text buffer (upload_programs): every program's text starts on a
- * 4-byte boundary and TEXT_PAD zero bytes follow the last one, as the
- * ISA kernel fetches an instruction with two aligned 32-bit loads
- * (isa.cl, MICDB_ISA_TEXT32), which may read past the end of a program
- * but never past the buffer.  TEXT_SPAN is a program's share.
+ * 4-byte boundary and TEXT_PAD zero bytes follow the last one, so that a
+ * kernel may fetch a program's text by aligned 32-bit words without
+ * reading past the buffer (the ISA kernel once did; it now reads the
+ * predecoded entries instead).  TEXT_SPAN is a program's share.
  */
 #define TEXT_PAD        8
 #define TEXT_SPAN(size) (((uint64_t)(size) + 3) & ~(uint64_t)3)
@@ -2246,7 +2248,11 @@ static const struct ocl_level isa_level;
 
 /*
  * Extra build options for NVIDIA's compiler (cl_nv_compiler_options), ""
- * elsewhere.  The ISA kernel is capped at NV_ISA_MAXRREG registers: left
+ * elsewhere.  The ISA kernel runs its frequent opcodes as the template
+ * group there, with the warp's vote (isa.cl, MICDB_ISA_PRED): on an
+ * H200 at a million cores, 138G instructions/s divergent and 234G
+ * uniform in the bench's column, against 78G and 273G for the switch
+ * alone.  The ISA kernel is capped at NV_ISA_MAXRREG registers: left
  * alone the compiler takes 72 (no spills), which leaves 28 warps of 64
  * per SM, too few to hide the latency of the stack and text loads; at 64
  * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
@@ -2276,8 +2282,9 @@ nv_options(const struct ocl_engine *o, const struct ocl_device *d)
 	if (env != NULL && *env != '\0')
 		cap = strtol(env, NULL, 10);
 	if (cap <= 0)
-		return xstrdup("");
-	return xasprintf(" -cl-nv-maxrregcount=%ld", cap);
+		return xstrdup(" -DMICDB_ISA_PRED_DEFAULT=1");
+	return xasprintf(" -DMICDB_ISA_PRED_DEFAULT=1 -cl-nv-maxrregcount=%ld",
+	    cap);
 }
 
 /*
@@ -2395,13 +2402,15 @@ predecode(struct ocl_engine *o, char **cause)
 	}
 	if ((err = clSetKernelArg(k, 0, sizeof o->b_text, &o->b_text)) !=
 	    CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 1, sizeof o->b_progs, &o->b_progs)) !=
+	    (err = clSetKernelArg(k, 1, sizeof o->b_cp, &o->b_cp)) !=
 	    CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 2, sizeof nprogs, &nprogs)) !=
+	    (err = clSetKernelArg(k, 2, sizeof o->b_progs, &o->b_progs)) !=
 	    CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 3, sizeof n, &n)) != CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 4, sizeof sw, &sw)) != CL_SUCCESS ||
-	    (err = clSetKernelArg(k, 5, sizeof o->b_side, &o->b_side)) !=
+	    (err = clSetKernelArg(k, 3, sizeof nprogs, &nprogs)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 4, sizeof n, &n)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 5, sizeof sw, &sw)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 6, sizeof o->b_side, &o->b_side)) !=
 	    CL_SUCCESS)
 		*cause = ocl_error("clSetKernelArg", err);
 	else if ((err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &gsize,
@@ -2443,13 +2452,11 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	env = getenv("MICDB_OCL_DIVERGENCE");
 	records = env == NULL || strcmp(env, "0") != 0;
 	nv_opts = nv_options(o, d);
-	/* MICDB_ISA_TEXT32 (word-wise text fetch, isa.cl) goes with the GPU
-	 * layout: it gains there and costs on a CPU */
 	/* MICDB_PREFETCH (isa.cl): a CPU device with the CPU layout */
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_ISA_TEXT32=%d "
-	    "-DMICDB_PREFETCH=%d%s", o->W, o->wg, o->interleaved,
-	    o->interleaved, !o->is_gpu && !o->interleaved ? 8 : 0, nv_opts);
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_PREFETCH=%d%s", o->W,
+	    o->wg, o->interleaved, !o->is_gpu && !o->interleaved ? 8 : 0,
+	    nv_opts);
 	free(nv_opts);
 	full = xasprintf("%s -DMICDB_DIVERGENCE=%d", opts, records);
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
