@@ -47,7 +47,8 @@
  * (MICDB_ISA_VOTE).
  *
  * History (the figures of the variants measured on the way; the code
- * the older ones describe is gone).  Throughput, kernel time only (H200, micdb bench --levels isa
+ * the older ones describe is gone).  Throughput, kernel time only
+ * (H200, micdb bench --levels isa
  * --workloads divergent,uniform --cores 1048576 --no-ref with
  * MICDB_OCL_TIMING=1: steps x cores / kernel ms over the budget runs of
  * 2,048-8,192 steps, where every core runs), old and new kernels in the

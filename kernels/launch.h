@@ -343,8 +343,9 @@ micro_write_other(int a, int v, int *slow, uint *status,
  *
  * stop_at is read once per chunk by the step loop with records (the
  * chunk's step bound, lim), every MICDB_STOP_POLL steps by the others
- * (default: a chunk's length), not every step: it is a volatile load that goes to L2 on a GPU and sat on
- * the critical path of every step (H200, a million cores, ISA: divergent
+ * (default: a chunk's length), not every step: it is a volatile load
+ * that goes to L2 on a GPU and sat on the critical path of every step
+ * (H200, a million cores, ISA: divergent
  * 9.8e9 -> 1.7e10, uniform 6.1e10 -> 7.1e10 instructions/s).  A core
  * that reads it late runs a few steps past a cut, which cores of other
  * work-groups do anyway: the host replays. */
@@ -666,7 +667,8 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
  * after the warp stopped) is seen from the lanes' logs at once: each
  * step in which they ran counts one path of all W lanes.  Otherwise a
  * step at a time: each lane takes its own entry, match.any gives the
- * lanes on its path and the lowest of them counts the group.  Measured on an H200 at a million cores (ISA kernel
+ * lanes on its path and the lowest of them counts the group.  Measured
+ * on an H200 at a million cores (ISA kernel
  * time per run, the bench's workloads): the SWAR fold 177 ms divergent,
  * 116 ms uniform; without its work-group barriers (warp barriers) no
  * better; this fold a step at a time 158 and 106; with the whole-chunk
