@@ -2252,7 +2252,14 @@ static const struct ocl_level isa_level;
  * group there, with the warp's vote (isa.cl, MICDB_ISA_PRED): on an
  * H200 at a million cores, 138G instructions/s divergent and 234G
  * uniform in the bench's column, against 78G and 273G for the switch
- * alone.  The ISA kernel is capped at NV_ISA_MAXRREG registers: left
+ * alone.  Measured and not kept: both builds, the engine choosing per
+ * launch the one whose last launch of 64 steps or more took less time
+ * a step (and probing the other when its figure was older or from a
+ * launch of less than half as many steps): 92G and 244G.  The
+ * divergent workload starts converged and its launches grow within a
+ * run, so a probe of the switch fell on one of the run's two big
+ * launches in every run.
+ * The ISA kernel is capped at NV_ISA_MAXRREG registers: left
  * alone the compiler takes 72 (no spills), which leaves 28 warps of 64
  * per SM, too few to hide the latency of the stack and text loads; at 64
  * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
@@ -2263,7 +2270,9 @@ static const struct ocl_level isa_level;
  * chunks of 64 steps (-DMICDB_DIV_CHUNK=64), 152 and 87; cap 72 or 80,
  * chunks of 16, work-groups of 64 or 256 no better.  The two small gains
  * are not taken yet: together they were neither measured nor run
- * through the tests on the GPU.
+ * through the tests on the GPU (and they were measured on the switch
+ * alone, before the template group: with it, a cap of 72 ran the
+ * uniform workload slower, 87 -> 93 ms of kernel a run).
  * MICDB_OCL_NV_MAXRREG=N sets another cap, 0 none (for measuring).
  */
 #define NV_ISA_MAXRREG  64
