@@ -114,7 +114,9 @@
  * columns at the end: switch 77.6G and 273G, template with the vote
  * 138G and 234G, without 149G and 172G.  NVIDIA builds take the template
  * with the vote (engine-ocl.c, nv_options); the vote by shuffle and
- * ballot measured no cheaper than match.any (87 / 88 ms).
+ * ballot measured no cheaper than match.any (87 / 88 ms), nor a vote on
+ * the PC at the start of the step, beside the entry's load (79 and 79
+ * ms against 79 and 77).
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
