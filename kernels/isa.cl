@@ -42,9 +42,9 @@
  * the branches) are one handler, H_COMMON: a template step whose fields
  * the decode word gives, run without branches, so a warp whose lanes sit
  * at different opcodes runs them in one pass (k = 1 where the switch ran
- * 7).  The rare opcodes keep their switch arms.  On NVIDIA, lanes that
- * reach the dispatch together and all run one arm take that arm
- * (MICDB_ISA_VOTE).
+ * 7).  The rare opcodes keep their switch arms.  On NVIDIA a warp whose
+ * lanes all sit at one PC when a chunk of steps starts runs that chunk
+ * on the switch's arms (MICDB_ISA_VOTE).
  *
  * History (the figures of the variants measured on the way; the code
  * the older ones describe is gone).  Throughput, kernel time only
@@ -116,7 +116,11 @@
  * with the vote (engine-ocl.c, nv_options); the vote by shuffle and
  * ballot measured no cheaper than match.any (87 / 88 ms), nor a vote on
  * the PC at the start of the step, beside the entry's load (79 and 79
- * ms against 79 and 77).
+ * ms against 79 and 77).  The vote was the whole of the template's cost
+ * on the uniform workload: compiled but never taken, 64 ms like the
+ * switch; the vote's result thrown away, 76.  So the vote is now one per
+ * chunk, on the PC: 74 and 70 ms, the bench's columns 145-146G and
+ * 238-254G (the spread is the host's conversion, 7-15 ms a run).
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
@@ -181,11 +185,13 @@ enum {
  * top == operand, top < 0.  Every lane computes the same steps with its
  * own fields; nothing selects a pointer (the template's memory is the
  * stack alone: GETSTATIC, PUTSTATIC and SWAP keep their arms).
- * MICDB_ISA_VOTE (inline PTX, NVIDIA's compiler only): the lanes that
- * reach the dispatch together vote, and when they all run one arm they
- * take it instead of H_COMMON, so a converged warp pays no template.
- * The vote does not change the records: k counts distinct handlers, and
- * a warp whose lanes agree has k = 1 either way.  VOTE follows PRED on
+ * MICDB_ISA_VOTE (inline PTX, NVIDIA's compiler only): when a chunk of
+ * steps starts (every step at one step a launch), a warp whose running
+ * lanes all sit at one PC runs the chunk on the switch's arms instead of
+ * H_COMMON, so a converged warp pays no template; a warp that diverges
+ * inside such a chunk runs the arms apart, and its records count them
+ * (test-ocl-diff models the chunks).  A vote a step cost the uniform
+ * workload as much as the template (header).  VOTE follows PRED on
  * NVIDIA (cl_nv_pragma_unroll is its compiler's mark).  The tests run
  * PRED=1 on POCL with the GPU layout (tests/ocl-diff-lib.c,
  * tests/test-ocl-diff.c), without VOTE.
@@ -529,10 +535,9 @@ isa_predec(__global const uchar *restrict text,
 	tos = S(nsp); \
 } while (0)
 
-/* Whether every lane that runs this with this one runs x (only with
+/* Whether every lane that runs this with this one has x (only with
  * MICDB_ISA_VOTE; otherwise "no", and H_COMMON runs): the lowest active
- * lane's x, shuffled to all, and a ballot of the lanes that agree
- * (cheaper than match.any, which this only needs the all-or-none of).
+ * lane's x, shuffled to all, and a ballot of the lanes that agree.
  * Only where the emulated warp is the hardware warp (W = 32, the
  * work-groups whole warps or smaller): a vote of a hardware warp that
  * holds several emulated warps, or part of one, would make one of them
@@ -621,11 +626,21 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	if (active && sp >= MM_STACK_BASE && sp <= end)
 		tos = S(sp);
 
+#if MICDB_ISA_PRED
+	/* the chunk's vote (MICDB_ISA_VOTE): lanes all at one PC run the
+	 * switch's arms for the chunk */
+	int conv = 0;
+#endif
+
 	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;
 
 		LAUNCH_STEP_GATE;
+#if MICDB_ISA_PRED
+		if (LAUNCH_CHUNK_START)
+			conv = warp_same((uint)pc);
+#endif
 		do {
 			/* 1-4 from the PC's entry: the predecoded one, or
 			 * (MICDB_ISA_PREDEC=0, for measuring) the same
@@ -710,7 +725,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * top; nothing is committed before the end. */
 			hid = OI_HANDLER(info);
 #if MICDB_ISA_PRED
-			if (OI_TMPL(info) && !warp_same(hid)) {
+			if (OI_TMPL(info) && !conv) {
 				/* the template step (above): every lane the
 				 * same instructions, its own fields */
 				const uint am = OI_AM(info), rl = OI_RL(info);

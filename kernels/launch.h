@@ -531,6 +531,9 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 	    for (uint j = 0; j < n; j++) { \
 		const uint s = s0 + j + 1;
 
+/* The first step of a chunk (a kernel may decide things per chunk). */
+#define LAUNCH_CHUNK_START (j == 0)
+
 /* Ends the core's steps for this launch once it is not active or the
  * stop word, read at the start of the chunk, is below this step (j >= lim:
  * one compare a step where LAUNCH_POLL_STOP made three). */
@@ -839,6 +842,7 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 		    CTX_WARP_WORDS(MICDB_WARP_W), wbase, lane, l_hist, l_ls, \
 		    l_lpp, l_sum)
 #else
+#define LAUNCH_CHUNK_START 1	/* every step is a chunk of its own */
 #define LAUNCH_LOOP_BEGIN \
 	LAUNCH_STEP_REC_DECL \
 	{ \
