@@ -282,11 +282,16 @@ enum { RL_NONE, RL_BELOW, RL_BELOW2 };
 #define TS_Y    2u
 #define TS_C8   4u
 enum { OPR_ADD, OPR_SUB, OPR_AND, OPR_OR };
+/* where TS and OPR lie in the decode word: the template reads them a
+ * bit at a time (OI_MASK) */
+#define OI_TS_BIT  19
+#define OI_OPR_BIT 22
 enum { ST_NONE, ST_PUSH, ST_BELOW, ST_LOCAL };
 enum { BR_NEVER, BR_ALWAYS, BR_EQ, BR_LT };
 #define TM(h, am, rl, ts, opr, st, sv, br) \
 	((uint)(h) << 9 | 1u << 14 | (uint)(am) << 15 | (uint)(rl) << 17 | \
-	 (uint)(ts) << 19 | (uint)(opr) << 22 | (uint)(st) << 24 | \
+	 (uint)(ts) << OI_TS_BIT | (uint)(opr) << OI_OPR_BIT | \
+	 (uint)(st) << 24 | \
 	 (uint)(sv) << 26 | (uint)(br) << 27)
 #define RARE(h) ((uint)(h) << 9)
 
@@ -353,8 +358,7 @@ enum { BR_NEVER, BR_ALWAYS, BR_EQ, BR_LT };
 #define OI_TMPL(i)    (((i) >> 14) & 1u)
 #define OI_AM(i)      (((i) >> 15) & 3u)
 #define OI_RL(i)      (((i) >> 17) & 3u)
-#define OI_TS(i)      (((i) >> 19) & 7u)
-#define OI_OPR(i)     (((i) >> 22) & 3u)
+#define OI_OPR(i)     (((i) >> OI_OPR_BIT) & 3u)
 #define OI_ST(i)      (((i) >> 24) & 3u)
 #define OI_SV(i)      (((i) >> 26) & 1u)
 #define OI_BR(i)      (((i) >> 27) & 3u)
@@ -730,13 +734,14 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				 * same instructions, its own fields */
 				const uint am = OI_AM(info), rl = OI_RL(info);
 				const uint st = OI_ST(info), br = OI_BR(info);
-				const int t = (tos & OI_MASK(info, 19)) |
-				    ((int)y & OI_MASK(info, 20)) |
-				    (PD_C8(y) & OI_MASK(info, 21));
+				const int t =
+				    (tos & OI_MASK(info, OI_TS_BIT)) |
+				    ((int)y & OI_MASK(info, OI_TS_BIT + 1)) |
+				    (PD_C8(y) & OI_MASK(info, OI_TS_BIT + 2));
 				/* OPR: bit 22 subtracts (without 23) or ors
 				 * (with it), bit 23 and/or instead of +/- */
-				const int m0 = OI_MASK(info, 22);
-				const int m1 = OI_MASK(info, 23);
+				const int m0 = OI_MASK(info, OI_OPR_BIT);
+				const int m1 = OI_MASK(info, OI_OPR_BIT + 1);
 				const int tn = (t ^ (m0 & ~m1)) - (m0 & ~m1);
 				const int w = st == ST_LOCAL ? lcl :
 				    st == ST_PUSH ? sp + 1 : sp - 1;
@@ -752,7 +757,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				v = (lg & m1) | (sum & ~m1);
 				sv = OI_SV(info) ? tos : v;
 				nsp = sp + OI_PUSHES(info) - OI_POPS(info);
-				if ((br == BR_ALWAYS) | ((br == BR_EQ) & (tos == a)) |
+				if ((br == BR_ALWAYS) |
+				    ((br == BR_EQ) & (tos == a)) |
 				    ((br == BR_LT) & (tos < 0)))
 					next = (int)y;
 				if (st != ST_NONE)
@@ -803,8 +809,10 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				const int b = S(nsp - 1);
 				const uint opr = OI_OPR(info);
 
-				v = opr == OPR_ADD ? (int)((uint)b + (uint)tos) :
-				    opr == OPR_SUB ? (int)((uint)b - (uint)tos) :
+				v = opr == OPR_ADD ?
+				    (int)((uint)b + (uint)tos) :
+				    opr == OPR_SUB ?
+				    (int)((uint)b - (uint)tos) :
 				    opr == OPR_AND ? b & tos : b | tos;
 				S(--nsp) = v;
 				tos = v;
