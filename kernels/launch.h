@@ -49,6 +49,10 @@
 #ifndef MICDB_DIV_CHUNK
 #define MICDB_DIV_CHUNK 32
 #endif
+/* What a kernel does when a chunk of steps starts, where every lane of
+ * the work-group is, before the first step's gate (isa.cl's vote):
+ * redefined by a kernel before its step loop. */
+#define LAUNCH_CHUNK_HOOK (void)0
 #if MICDB_WG_SIZE < MICDB_WARP_W
 #define LANES MICDB_WG_SIZE
 #else
@@ -528,11 +532,9 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 		stop_seen = *stop_at; \
 		lim = stop_seen > s0 ? min(n, stop_seen - s0) : 0u; \
 	    } \
+	    LAUNCH_CHUNK_HOOK; \
 	    for (uint j = 0; j < n; j++) { \
 		const uint s = s0 + j + 1;
-
-/* The first step of a chunk (a kernel may decide things per chunk). */
-#define LAUNCH_CHUNK_START (j == 0)
 
 /* Ends the core's steps for this launch once it is not active or the
  * stop word, read at the start of the chunk, is below this step (j >= lim:
@@ -842,11 +844,11 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 		    CTX_WARP_WORDS(MICDB_WARP_W), wbase, lane, l_hist, l_ls, \
 		    l_lpp, l_sum)
 #else
-#define LAUNCH_CHUNK_START 1	/* every step is a chunk of its own */
 #define LAUNCH_LOOP_BEGIN \
 	LAUNCH_STEP_REC_DECL \
 	{ \
-	    for (uint s = 1; s <= K; s++) {
+	    for (uint s = 1; s <= K; s++) { \
+		LAUNCH_CHUNK_HOOK;	/* every step a chunk of its own */
 #define LAUNCH_STEP_GATE \
 	LAUNCH_POLL_STOP; \
 	if (!active) \
