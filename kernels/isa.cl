@@ -120,7 +120,9 @@
  * on the uniform workload: compiled but never taken, 64 ms like the
  * switch; the vote's result thrown away, 76.  So the vote is now one per
  * chunk, on the PC: 74 and 70 ms, the bench's columns 145-146G and
- * 238-254G (the spread is the host's conversion, 7-15 ms a run).
+ * 238-254G (the spread is the host's conversion, 7-15 ms a run); at the
+ * chunk's head rather than behind a test in its first step, 73 and 67
+ * ms, 139-145G and 249-257G.
  *
  * Build-time defines (the host passes them): MICDB_WARP_W (W),
  * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when

@@ -2250,8 +2250,8 @@ static const struct ocl_level isa_level;
  * Extra build options for NVIDIA's compiler (cl_nv_compiler_options), ""
  * elsewhere.  The ISA kernel runs its frequent opcodes as the template
  * group there, with the warps' vote per chunk (isa.cl, MICDB_ISA_PRED):
- * on an H200 at a million cores, 145G instructions/s divergent and
- * 238-254G uniform in the bench's column, against 78G and 273G for the
+ * on an H200 at a million cores, 139-145G instructions/s divergent and
+ * 249-257G uniform in the bench's column, against 78G and 273G for the
  * switch alone.  Measured and not kept: both builds, the engine choosing per
  * launch the one whose last launch of 64 steps or more took less time
  * a step (and probing the other when its figure was older or from a
