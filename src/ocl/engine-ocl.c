@@ -263,10 +263,11 @@ struct ocl_engine {
 	uint8_t	*stat;            /* per core: its status, exact */
 	uint8_t	*stale;           /* per block: m->cores behind */
 	int	 any_stale;
-	/* Conversions of at least conv_min cores are split over
+	/* Conversions and news of at least conv_min cores are split over
 	 * conv_threads threads (MICDB_OCL_HOST_THREADS, MICDB_OCL_CONVERT_MIN
-	 * for tests): one is memory-bound at about 12 ms a million cores on
-	 * an H200's host, where a run of the bench's workloads takes 115 ms. */
+	 * for tests): on an H200's host one thread takes 15 ms to convert
+	 * a million cores, where a run of the bench's workloads takes 75-80
+	 * ms. */
 	uint32_t conv_threads, conv_min;
 	struct ocl_news news;
 	int	 quiet;           /* the last launch was quiet */
@@ -729,6 +730,34 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 	memcpy(counts, cnt, sizeof cnt);
 }
 
+/* 16: the H200 machine's processors.  There, the conversion loop of a
+ * million cores alone took 15 ms on one thread and 2-2.6 ms on 16 (a
+ * stand-alone copy of it, 2026-11-22); the "convert" of a run was 8-10
+ * ms then because absorb_news ran on one thread. */
+#define CONV_THREADS_MAX 16
+
+/* work(part) for t parts of size bytes each, parts 1 .. t - 1 on
+ * threads of their own; one that cannot be started leaves its part to
+ * this thread. */
+static void
+spread(uint32_t t, void *(*work)(void *), void *parts, size_t size)
+{
+	pthread_t th[CONV_THREADS_MAX];
+	int started[CONV_THREADS_MAX] = { 0 };
+	char *p = parts;
+
+	for (uint32_t i = 1; i < t; i++)
+		started[i] = pthread_create(&th[i], NULL, work,
+		    p + i * size) == 0;
+	work(p);
+	for (uint32_t i = 1; i < t; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else
+			work(p + i * size);
+	}
+}
+
 /* A thread's share of a conversion; cnt gets its changes to the counts
  * (unsigned: a decrement below 0 wraps, and the sum comes out right). */
 struct conv_part {
@@ -751,16 +780,10 @@ convert_part(void *arg)
 	return NULL;
 }
 
-/* 16: the H200 machine's processors; 16 threads against 8 took a
- * million cores' conversion from about 10 to 9.5 ms (memory-bound). */
-#define CONV_THREADS_MAX 16
-
 static void
 convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 {
 	struct conv_part part[CONV_THREADS_MAX];
-	pthread_t th[CONV_THREADS_MAX];
-	int started[CONV_THREADS_MAX] = { 0 };
 	uint32_t t = hi - lo >= o->conv_min ? o->conv_threads : 1;
 
 	if (t > hi - lo)
@@ -773,17 +796,7 @@ convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 		part[i].hi = lo + (uint32_t)((uint64_t)(hi - lo) * (i + 1) / t);
 		memset(part[i].cnt, 0, sizeof part[i].cnt);
 	}
-	/* a thread that cannot be started leaves its part to this one */
-	for (uint32_t i = 1; i < t; i++)
-		started[i] = pthread_create(&th[i], NULL, convert_part,
-		    &part[i]) == 0;
-	convert_part(&part[0]);
-	for (uint32_t i = 1; i < t; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else
-			convert_part(&part[i]);
-	}
+	spread(t, convert_part, part, sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++)
 		for (int j = 0; j < 4; j++)
 			o->cnt[j] += part[i].cnt[j];
@@ -839,22 +852,23 @@ block_wanted(const struct ocl_engine *o, int what, uint32_t since,
 }
 
 /*
- * The next run of consecutive blocks from *b on that the pass `what`
- * wants, as cores [*lo, *hi); 0 when there is none.  hctx must be open.
+ * The next run of consecutive blocks from *b on, before block end, that
+ * the pass `what` wants, as cores [*lo, *hi); 0 when there is none.
+ * hctx must be open.
  */
 static int
 next_marked(const struct ocl_engine *o, int what, uint32_t since,
-    uint32_t *b, uint32_t *lo, uint32_t *hi)
+    uint32_t end, uint32_t *b, uint32_t *lo, uint32_t *hi)
 {
 	const uint32_t *ran = marks(o, CTX_B_RAN), *news = marks(o, CTX_B_NEWS);
 	uint32_t i = *b, e;
 
-	while (i < o->nblocks && !block_wanted(o, what, since, ran, news, i))
+	while (i < end && !block_wanted(o, what, since, ran, news, i))
 		i++;
-	if (i >= o->nblocks)
+	if (i >= end)
 		return 0;
-	for (e = i + 1; e < o->nblocks && block_wanted(o, what, since, ran,
-	    news, e); e++)
+	for (e = i + 1; e < end && block_wanted(o, what, since, ran, news, e);
+	    e++)
 		;
 	*b = e;
 	*lo = i << CTX_BLOCK_SHIFT;
@@ -863,17 +877,21 @@ next_marked(const struct ocl_engine *o, int what, uint32_t since,
 	return 1;
 }
 
-/*
- * After a launch with news: the statuses of the cores of its news blocks
- * (cnt follows), and what launch_end and drain_output need from them;
- * nothing outside those blocks has a stop record, an event or output.
- * Their other registers wait for sync_cores (the blocks are stale).
- * hctx must be open and current.
- */
-static void
-absorb_news(struct ocl_engine *o)
+/* A thread's share of absorb_news: blocks b0 .. b1 - 1; cnt gets its
+ * changes to the counts, as in struct conv_part. */
+struct news_part {
+	struct ocl_engine *o;
+	uint32_t	 b0, b1;
+	uint32_t	 cnt[4];
+	uint32_t	 cut, event, out_lo, out_hi;
+	int		 any;
+};
+
+static void *
+absorb_part(void *arg)
 {
-	struct ocl_news *nw = &o->news;
+	struct news_part *p = arg;
+	struct ocl_engine *o = p->o;
 	/* the fields as streams, in locals: stat's byte stores may alias
 	 * anything, so CF() would reload the engine's fields per core */
 	const uint32_t *restrict x = o->hctx + o->cores_off;
@@ -884,11 +902,10 @@ absorb_news(struct ocl_engine *o)
 	const uint32_t *restrict f_out = x + CTX_C_OUT_LEN * fs;
 	const int release = o->pending_release;
 	uint8_t *restrict stat = o->stat;
-	uint32_t cnt[4], cut = CTX_NONE, event = 0;
-	uint32_t out_lo = UINT32_MAX, out_hi = 0, b = 0, lo, hi;
+	uint32_t cnt[4] = { 0, 0, 0, 0 }, cut = CTX_NONE, event = 0;
+	uint32_t out_lo = UINT32_MAX, out_hi = 0, b = p->b0, lo, hi;
 
-	memcpy(cnt, o->cnt, sizeof cnt);
-	while (next_marked(o, NEWS_NOW, 0, &b, &lo, &hi)) {
+	while (next_marked(o, NEWS_NOW, 0, p->b1, &b, &lo, &hi)) {
 		memset(o->stale + (lo >> CTX_BLOCK_SHIFT), 1, b -
 		    (lo >> CTX_BLOCK_SHIFT));
 		for (uint32_t c = lo; c < hi; c++) {
@@ -901,13 +918,71 @@ absorb_news(struct ocl_engine *o)
 				out_hi = c;
 			}
 		}
-		o->any_stale = 1;
+		p->any = 1;
 	}
-	memcpy(o->cnt, cnt, sizeof cnt);
-	nw->cut = cut;
-	nw->event = event;
-	nw->out_lo = out_lo;
-	nw->out_hi = out_hi;
+	memcpy(p->cnt, cnt, sizeof cnt);
+	p->cut = cut;
+	p->event = event;
+	p->out_lo = out_lo;
+	p->out_hi = out_hi;
+	return NULL;
+}
+
+/*
+ * After a launch with news: the statuses of the cores of its news blocks
+ * (cnt follows), and what launch_end and drain_output need from them;
+ * nothing outside those blocks has a stop record, an event or output.
+ * Their other registers wait for sync_cores (the blocks are stale).
+ * hctx must be open and current.  News of at least conv_min cores is
+ * split over the conversion's threads, in shares of equal news: the
+ * launch in which a million cores halt had one thread read four
+ * streams of them (H200: most of the 8-10 ms a run spent converting).
+ */
+static void
+absorb_news(struct ocl_engine *o)
+{
+	struct ocl_news *nw = &o->news;
+	struct news_part part[CONV_THREADS_MAX];
+	const uint32_t *news = marks(o, CTX_B_NEWS);
+	uint32_t t = 1, nnews = 0;
+
+	if (o->conv_threads > 1 && o->ncores >= o->conv_min)
+		for (uint32_t b = 0; b < o->nblocks; b++)
+			nnews += news[b] == o->launch_id;
+	if ((uint64_t)nnews << CTX_BLOCK_SHIFT >= o->conv_min)
+		t = o->conv_threads;
+	for (uint32_t i = 0, b = 0, seen = 0; i < t; i++) {
+		/* share i ends after the news block that brings the news
+		 * seen to nnews * (i + 1) / t */
+		const uint32_t want = (uint32_t)((uint64_t)nnews * (i + 1) / t);
+
+		memset(&part[i], 0, sizeof part[i]);
+		part[i].o = o;
+		part[i].b0 = b;
+		while (i + 1 < t && b < o->nblocks && seen < want)
+			seen += news[b++] == o->launch_id;
+		part[i].b1 = i + 1 < t ? b : o->nblocks;
+	}
+	spread(t, absorb_part, part, sizeof part[0]);
+	nw->cut = CTX_NONE;
+	nw->event = 0;
+	nw->out_lo = UINT32_MAX;
+	nw->out_hi = 0;
+	for (uint32_t i = 0; i < t; i++) {
+		const struct news_part *p = &part[i];
+
+		for (int j = 0; j < 4; j++)
+			o->cnt[j] += p->cnt[j];
+		o->any_stale |= p->any;
+		nw->cut = p->cut < nw->cut ? p->cut : nw->cut;
+		nw->event = p->event > nw->event ? p->event : nw->event;
+		if (p->out_lo <= p->out_hi) {
+			nw->out_lo = p->out_lo < nw->out_lo ? p->out_lo :
+			    nw->out_lo;
+			nw->out_hi = p->out_hi > nw->out_hi ? p->out_hi :
+			    nw->out_hi;
+		}
+	}
 }
 
 /* Bring m->cores up to date where launches left them behind: the blocks
@@ -924,7 +999,7 @@ sync_cores(struct ocl_engine *o, char **cause)
 		return -1;
 	tmark(o, T_FETCH, t0);
 	t0 = now();
-	while (next_marked(o, BEHIND, o->since, &b, &lo, &hi))
+	while (next_marked(o, BEHIND, o->since, o->nblocks, &b, &lo, &hi))
 		convert_range(o, lo, hi);
 	o->warps_fresh = 0;
 	o->since = 0;
@@ -2252,7 +2327,8 @@ static const struct ocl_level isa_level;
  * group there, with the warps' vote per chunk (isa.cl, MICDB_ISA_PRED):
  * on an H200 at a million cores, 139-145G instructions/s divergent and
  * 249-257G uniform in the bench's column, against 78G and 273G for the
- * switch alone.  Measured and not kept: both builds, the engine choosing per
+ * switch alone (156G and 277G since absorb_news runs on the conversion's
+ * threads, 5 ms less a run).  Measured and not kept: both builds, the engine choosing per
  * launch the one whose last launch of 64 steps or more took less time
  * a step (and probing the other when its figure was older or from a
  * launch of less than half as many steps): 92G and 244G.  The
