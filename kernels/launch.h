@@ -47,7 +47,7 @@
  * no better: 47.5e9, 107e9; POCL, 4,096 cores: the same or better at
  * every level). */
 #ifndef MICDB_DIV_CHUNK
-#define MICDB_DIV_CHUNK 32
+#define MICDB_DIV_CHUNK CTX_DIV_CHUNK
 #endif
 /* What a kernel does when a chunk of steps starts, where every lane of
  * the work-group is, before the first step's gate (isa.cl's vote):

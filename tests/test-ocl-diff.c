@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "engine-ocl.h"
 #include "engine.h"
 #include "ijvm.h"
@@ -238,14 +239,14 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	/* isa.cl's chunk vote (MICDB_ISA_VOTE: NVIDIA, W = 32): a warp
 	 * whose running lanes all sit at one PC when a chunk starts runs the
 	 * chunk on the switch's arms.  Launches of k steps, chunks of
-	 * MICDB_DIV_CHUNK (32) from each launch's start; one-step launches
-	 * are a chunk each. */
+	 * CTX_DIV_CHUNK from each launch's start; one-step launches are a
+	 * chunk each. */
 	vote = rc == 0 && pred && W == 32 &&
 	    strstr(engine_ocl_device_name(&eo), "NVIDIA") != NULL;
 	for (i = 0; i < nsteps; i++) {
 		struct ref_summary sum;
 
-		if (vote && (i % k) % 32 == 0)
+		if (vote && (i % k) % CTX_DIV_CHUNK == 0)
 			for (size_t w = 0; w < nwarps; w++) {
 				int pc = -1, one = 1;
 

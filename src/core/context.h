@@ -173,6 +173,11 @@ typedef int32_t  ctx_i32;
 #define CTX_W_LAST_K        13   /* distinct kernel paths */
 #define CTX_W_HIST          16   /* lo/hi pairs: HIST + 2 (n - 1) */
 #define CTX_WARP_WORDS(w)   (CTX_W_HIST + 2 * (w))
+/* Steps per chunk of a launch (launch.h MICDB_DIV_CHUNK's default): the
+ * step loop folds its records, polls the stop word and, on NVIDIA, takes
+ * the ISA kernel's warp vote once per chunk, counted from each launch's
+ * start; the host's model of the records (test-ocl-diff) follows it. */
+#define CTX_DIV_CHUNK       32
 
 /* ---- breakpoint table (its own buffer) --------------------------------
  * nbps entries of CTX_BP_WORDS, then core-set bitmaps (bit c of word
