@@ -360,7 +360,6 @@ enum { BR_NEVER, BR_ALWAYS, BR_EQ, BR_LT };
 #define OI_TMPL(i)    (((i) >> 14) & 1u)
 #define OI_AM(i)      (((i) >> 15) & 3u)
 #define OI_RL(i)      (((i) >> 17) & 3u)
-#define OI_OPR(i)     (((i) >> OI_OPR_BIT) & 3u)
 #define OI_ST(i)      (((i) >> 24) & 3u)
 #define OI_SV(i)      (((i) >> 26) & 1u)
 #define OI_BR(i)      (((i) >> 27) & 3u)
@@ -369,6 +368,32 @@ enum { BR_NEVER, BR_ALWAYS, BR_EQ, BR_LT };
 #define OI(len, pops, pushes, names_local, dec) \
 	(1u | (uint)(len) << 1 | (uint)(pops) << 4 | (uint)(pushes) << 6 | \
 	 (uint)(names_local) << 8 | (dec))
+
+/* The ALU of IADD, ISUB, IAND and IOR: a (the word below the top) op t,
+ * the operation from OPR's two bits as masks, so that the template step
+ * (any lane, any of them) and the H_ALU arm compute it one way.  Bit 22
+ * negates t for ISUB (without bit 23) and turns "and" into "or" (with
+ * it); bit 23 takes the logical result instead of the sum. */
+static inline int
+isa_alu(int a, int t, uint info)
+{
+	const int m0 = OI_MASK(info, OI_OPR_BIT);
+	const int m1 = OI_MASK(info, OI_OPR_BIT + 1);
+	const int tn = (t ^ (m0 & ~m1)) - (m0 & ~m1);
+	const int sum = (int)((uint)a + (uint)tn);
+	const int lg = (a & t) | ((a ^ t) & m0);
+
+	return (lg & m1) | (sum & ~m1);
+}
+
+/* Whether a branch of kind br is taken: always, if the top equals a
+ * (IFEQ: a = 0), or if the top is negative (IFLT). */
+static inline int
+isa_taken(uint br, int tos, int a)
+{
+	return (br == BR_ALWAYS) | ((br == BR_EQ) & (tos == a)) |
+	    ((br == BR_LT) & (tos < 0));
+}
 
 __constant uint op_info[256] = {
 #define IJVM_OP(sym, code, k1, k2, npops, npushes, klass, desc) \
@@ -743,28 +768,19 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				    (tos & OI_MASK(info, OI_TS_BIT)) |
 				    ((int)y & OI_MASK(info, OI_TS_BIT + 1)) |
 				    (PD_C8(y) & OI_MASK(info, OI_TS_BIT + 2));
-				/* OPR: bit 22 subtracts (without 23) or ors
-				 * (with it), bit 23 and/or instead of +/- */
-				const int m0 = OI_MASK(info, OI_OPR_BIT);
-				const int m1 = OI_MASK(info, OI_OPR_BIT + 1);
-				const int tn = (t ^ (m0 & ~m1)) - (m0 & ~m1);
 				const int w = st == ST_LOCAL ? lcl :
 				    st == ST_PUSH ? sp + 1 : sp - 1;
-				int a = 0, r = tos, sum, lg, sv;
+				int a = 0, r = tos, sv;
 
 				hid = H_COMMON;
 				if (am != AM_NONE)
 					a = S(am == AM_LOCAL ? lcl : sp - 1);
 				if (rl != RL_NONE)
 					r = S(sp - (int)rl);
-				sum = (int)((uint)a + (uint)tn);
-				lg = (a & t) | ((a ^ t) & m0);
-				v = (lg & m1) | (sum & ~m1);
+				v = isa_alu(a, t, info);
 				sv = OI_SV(info) ? tos : v;
 				nsp = sp + OI_PUSHES(info) - OI_POPS(info);
-				if ((br == BR_ALWAYS) |
-				    ((br == BR_EQ) & (tos == a)) |
-				    ((br == BR_LT) & (tos < 0)))
+				if (isa_taken(br, tos, a))
 					next = (int)y;
 				if (st != ST_NONE)
 					S(w) = sv;
@@ -810,21 +826,13 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				S(nsp) = v;
 				tos = v;
 				goto commit;
-			case H_ALU: {
-				const int b = S(nsp - 1);
-				const uint opr = OI_OPR(info);
-
-				v = opr == OPR_ADD ?
-				    (int)((uint)b + (uint)tos) :
-				    opr == OPR_SUB ?
-				    (int)((uint)b - (uint)tos) :
-				    opr == OPR_AND ? b & tos : b | tos;
+			case H_ALU:
+				v = isa_alu(S(nsp - 1), tos, info);
 				S(--nsp) = v;
 				tos = v;
 				goto commit;
-			}
 			case H_IF1:
-				if (OI_BR(info) == BR_EQ ? tos == 0 : tos < 0)
+				if (isa_taken(OI_BR(info), tos, 0))
 					next = (int)y;
 				POP1();
 				goto commit;
