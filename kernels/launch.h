@@ -860,7 +860,8 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 /*
  * One-step records (MICDB_DIVERGENCE=2, launches of K = 1 only): no
  * barrier and no local memory in the step kernel.  Each core leaves the
- * kernel path and program path of its step in its CTX_C_STEP_REC word,
+ * kernel path and program path of its step in its one-step record
+ * (context.h CTX_H_STEPREC_OFF),
  * and a second kernel, launch_fold1 (one work-item per warp), folds them
  * into the warp's record as the step loop's fold and launch_records do
  * for one step.  On POCL a barrier splits the kernel into loops over the
@@ -881,16 +882,16 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
 } while (0)
 #define LAUNCH_WRITE_RECORDS \
 	if (valid) \
-		core[CTX_C_STEP_REC * fs] = step_rec
+		ctx[ctx[CTX_H_STEPREC_OFF] + c] = step_rec
 
-/* The fold of one step for warp w; lanes whose STEP_REC is CTX_NONE did
+/* The fold of one step for warp w; lanes whose record is CTX_NONE did
  * not run.  Program paths (PCs, MPCs) fit 24 bits, kernel paths 5. */
 static void
 launch_fold1(__global uint *ctx, uint w)
 {
 	const uint ncores = ctx[CTX_H_NCORES];
-	const uint cs = ctx[CTX_H_CORE_STRIDE], fs = ctx[CTX_H_FIELD_STRIDE];
 	const uint c0 = w * MICDB_WARP_W;
+	__global const uint *rec = ctx + ctx[CTX_H_STEPREC_OFF] + c0;
 	const uint n = min((uint)MICDB_WARP_W, ncores - c0);
 	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
 	    w * CTX_WARP_WORDS(MICDB_WARP_W);
@@ -902,8 +903,7 @@ launch_fold1(__global uint *ctx, uint w)
 	for (uint h = 0; h < 32; h++)
 		cnt[h] = 0;
 	for (uint i = 0; i < n; i++) {
-		const uint r = ctx[CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs, fs,
-		    c0 + i, CTX_C_STEP_REC)];
+		const uint r = rec[i];
 
 		pp[i] = (int)(r & 0xFFFFFFu);
 		if (r != CTX_NONE) {

@@ -11,6 +11,7 @@
  *   CTX_H_WARPS_OFF ..        the per-warp divergence records
  *   (a level's own section, then)
  *   CTX_H_BLOCKS_OFF ..       the block marks: what a launch changed
+ *   CTX_H_STEPREC_OFF ..      one word per core: its one-step record
  *
  * Per-core blocks, layout decision.  Field f of core c lives at
  *
@@ -84,6 +85,15 @@ typedef int32_t  ctx_i32;
 #define CTX_H_LAUNCH_ID     22   /* host: a number no earlier launch of
 				    this context had (never 0), that the
 				    kernel writes into the block marks */
+#define CTX_H_STEPREC_OFF   23   /* word offset of the one-step records:
+				    after a one-step launch of a one-step
+				    program (launch.h), word c is the
+				    kernel path << 24 | the program path
+				    of core c's step, CTX_NONE if it did
+				    not run.  Core-major in every layout,
+				    so that a warp's fold reads 32
+				    consecutive words, not a word of 32
+				    cores' blocks (AoS on a CPU) */
 #define CTX_HEADER_WORDS    32
 
 /* CTX_H_FLAGS */
@@ -132,10 +142,7 @@ typedef int32_t  ctx_i32;
 #define CTX_C_IN_LEN        28   /* host: bytes in its input area */
 #define CTX_C_IN_POS        29   /* kernel: bytes it consumed */
 #define CTX_C_IN_MORE       30   /* host: more input waits beyond the area */
-#define CTX_C_STEP_REC      31   /* kernel: after a one-step launch of a
-				    one-step program (launch.h), the kernel
-				    path << 24 | the program path of the
-				    core's step, CTX_NONE if it did not run */
+				 /* 31: unused */
 #define CTX_CORE_FIELDS     32
 
 #define CTX_NONE            0xFFFFFFFFu

@@ -224,6 +224,7 @@ struct ocl_engine {
 	uint32_t core_stride, field_stride, cores_off, warps_off;
 	uint32_t sec_off;         /* the level's section (ocl-level.h) */
 	uint32_t blocks_off, nblocks;  /* block marks (context.h) */
+	uint32_t steprec_off;          /* one-step records (context.h) */
 	int	 interleaved;     /* stack layout */
 	uint32_t out_cap, in_cap;
 	size_t	 ctx_words, stack_words_total;
@@ -2126,7 +2127,7 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 	    CTX_BLOCK_SHIFT);
 	g->ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + g->npad *
 	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W) +
-	    g->npad * sec_fields + 2ull * g->nblocks);
+	    g->npad * sec_fields + 2ull * g->nblocks + g->npad);
 	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
 	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
 	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
@@ -2230,6 +2231,7 @@ plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->blocks_off = (uint32_t)(o->sec_off +
 	    npad * o->lv->section_fields);
 	o->nblocks = g.nblocks;
+	o->steprec_off = o->blocks_off + 2 * o->nblocks;
 	stack_bytes = g.stack_bytes;
 	/* Interleaved indices are 32-bit in the kernel. */
 	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
@@ -2625,6 +2627,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	hdr[CTX_H_STACK_LAYOUT] = (uint32_t)o->interleaved;
 	hdr[CTX_H_BLOCKS_OFF] = o->blocks_off;
 	hdr[CTX_H_NBLOCKS] = o->nblocks;
+	hdr[CTX_H_STEPREC_OFF] = o->steprec_off;
 	hdr[CTX_H_HEAP_TOP] = m->heap_top;
 	cores_to_ctx(o);
 	o->stat = xcalloc(o->ncores, 1);
