@@ -2329,7 +2329,7 @@ static const struct ocl_level isa_level;
  * group there, with the warps' vote per chunk (isa.cl, MICDB_ISA_PRED):
  * on an H200 at a million cores, 139-145G instructions/s divergent and
  * 249-257G uniform in the bench's column, against 78G and 273G for the
- * switch alone (154-156G and 271-277G since absorb_news runs on the
+ * switch alone (154-158G and 271-277G since absorb_news runs on the
  * conversion's threads, 5 ms less a run).  Measured and not kept: both builds, the engine choosing per
  * launch the one whose last launch of 64 steps or more took less time
  * a step (and probing the other when its figure was older or from a
