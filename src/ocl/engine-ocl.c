@@ -2137,14 +2137,13 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 }
 
 /*
- * The text buffer (upload_programs): every program's text starts on a
- * 4-byte boundary and TEXT_PAD zero bytes follow the last one, so that a
- * kernel may fetch a program's text by aligned 32-bit words without
- * reading past the buffer (the ISA kernel once did; it now reads the
- * predecoded entries instead).  TEXT_SPAN is a program's share.
+ * The text buffer (upload_programs): the programs' texts one after
+ * another, then TEXT_PAD zero bytes, so that a program of empty text
+ * still has a byte at its offset for a kernel's clamped fetch (mic.cl
+ * reads tx[0] when the PC is outside the text).  Texts were aligned to
+ * 4 bytes for a word-wise fetch that no kernel makes any more.
  */
-#define TEXT_PAD        8
-#define TEXT_SPAN(size) (((uint64_t)(size) + 3) & ~(uint64_t)3)
+#define TEXT_PAD        1
 /* The predecoded text (isa.cl isa_predec): an entry per byte of the text
  * buffer and one more per program. */
 #define PREDEC_ENTRY_BYTES 16
@@ -2159,7 +2158,7 @@ engine_ocl_mem_need(const struct machine_config *cfg,
 
 	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
 	for (size_t i = 0; i < nprogs; i++)
-		text += TEXT_SPAN(progs[i]->text_size);
+		text += progs[i]->text_size;
 	need->shared += PREDEC_ENTRY_BYTES * PREDEC_ENTRIES(text, nprogs);
 }
 
@@ -2175,7 +2174,7 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	/* text as upload_programs pads it */
 	text = TEXT_PAD;
 	for (size_t i = 0; i < nprogs; i++)
-		text += TEXT_SPAN(progs[i]->text_size) +
+		text += progs[i]->text_size +
 		    4ull * progs[i]->cp_size + 4ull * CTX_PROG_WORDS;
 	need->ctx = g.ctx_bytes;
 	need->stacks = g.stack_bytes;
@@ -2278,9 +2277,9 @@ upload_programs(struct ocl_engine *o, char **cause)
 	uint32_t *pt;
 	int rc = -1;
 
-	/* TEXT_SPAN, TEXT_PAD: see engine_ocl_mem_need */
+	/* TEXT_PAD: see engine_ocl_mem_need */
 	for (size_t i = 0; i < m->nprogs; i++) {
-		tlen += TEXT_SPAN(m->progs[i]->text_size);
+		tlen += m->progs[i]->text_size;
 		cplen += m->progs[i]->cp_size;
 	}
 	tlen += TEXT_PAD;
@@ -2301,7 +2300,7 @@ upload_programs(struct ocl_engine *o, char **cause)
 			memcpy(text + tlen, p->text, p->text_size);
 		if (p->cp_size)
 			memcpy(cp + cplen, p->cp, p->cp_size * sizeof *cp);
-		tlen += TEXT_SPAN(p->text_size);
+		tlen += p->text_size;
 		cplen += p->cp_size;
 	}
 	tlen += TEXT_PAD;
