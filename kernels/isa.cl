@@ -202,14 +202,16 @@ enum {
 /*
  * MICDB_PREFETCH (D): with the CPU layout, before its first step core c
  * prefetches the stack top, frame and instruction entry of core c + D,
- * which the same thread runs a few work-items later.  A launch of few steps is
- * memory-bound there: a converged machine walks its stacks at one
- * stride, which the hardware prefetcher follows, but cores at different
- * depths defeat it, and on POCL one interactive step of 65,536 divergent
- * cores took 3.8-5.2 ms against 2.3-3.3 ms with D = 8 or 12 (this
- * machine, alternated runs; uniform and long launches unchanged).  The
- * GPU layout needs none: a warp's loads are one transaction.  The host
- * sets D for CPU devices with the CPU layout (engine-ocl.c).
+ * which the same thread runs a few work-items later, and the block of
+ * core c + 2D, whose SP, LV and PC the prefetch reads D cores later.  A
+ * launch of few steps is memory-bound there: a converged machine walks
+ * its stacks at one stride, which the hardware prefetcher follows, but
+ * cores at different depths defeat it, and on POCL one interactive step
+ * of 65,536 divergent cores took 3.8-5.2 ms against 2.3-3.3 ms with D =
+ * 8 or 12 (this machine, alternated runs; uniform and long launches
+ * unchanged).  The GPU layout needs none: a warp's loads are one
+ * transaction.  The host sets D for CPU devices with the CPU layout
+ * (engine-ocl.c).
  */
 #ifndef MICDB_PREFETCH
 #define MICDB_PREFETCH 0
@@ -628,7 +630,16 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if MICDB_PREFETCH
 	/* Software prefetch (MICDB_PREFETCH above): the words core c + D
 	 * will touch first.  prefetch() of OpenCL C is a no-op on POCL;
-	 * clang's builtin is a real one. */
+	 * clang's builtin is a real one.  Two stages: core c + 2D's block
+	 * now, so that the reads of core c + D's block below hit the cache
+	 * (they stalled: 5% of a one-step launch's samples, and the step
+	 * took 3-5% longer). */
+	if (c + 2 * MICDB_PREFETCH < ncores) {
+		__global const uint *core3 = core + 2 * MICDB_PREFETCH * cs;
+
+		ISA_PREFETCH(core3);
+		ISA_PREFETCH(core3 + CTX_CORE_FIELDS / 2 * fs);
+	}
 	if (c + MICDB_PREFETCH < ncores) {
 		__global const uint *core2 = core + MICDB_PREFETCH * cs;
 		__global const int *stk2 = stk + MICDB_PREFETCH * sw;
@@ -647,8 +658,6 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		if (pc2 < tsize)
 			ISA_PREFETCH(tx + pc2);
 #endif
-		/* the second cache line of its block (AoS) */
-		ISA_PREFETCH(core2 + CTX_CORE_FIELDS / 2 * fs);
 	}
 #endif
 	/* The memory is authoritative (the host may have written the top

@@ -42,6 +42,18 @@
 #ifndef MICDB_DIVERGENCE
 #define MICDB_DIVERGENCE 1
 #endif
+/* Steps of this launch.  The one-step program runs only launches of
+ * K = 1 (engine-ocl.c), and a constant lets the compiler drop the step
+ * loop: with K read from the header, POCL kept the loop's carried
+ * registers in per-work-item arrays on the stack, and one step of 65,536
+ * cores took 20-25% longer (this machine, 2026-11-22, steps interleaved
+ * with the constant's in one process, medians of 300: divergent 2.65 ->
+ * 2.17-2.21 ms, uniform 3.25 -> 2.44 ms). */
+#if MICDB_DIVERGENCE == 2
+#define LAUNCH_K(ctx) 1u
+#else
+#define LAUNCH_K(ctx) ((ctx)[CTX_H_STEPS])
+#endif
 /* 32: half the barriers of 16 (H200, a million cores, ISA, one run each:
  * divergent 43.9e9 -> 49.1e9, uniform 102e9 -> 114e9 instructions/s; 64
  * no better: 47.5e9, 107e9; POCL, 4,096 cores: the same or better at
@@ -287,7 +299,7 @@ micro_write_other(int a, int v, int *slow, uint *status,
 #define LAUNCH_PROLOGUE \
 	const uint gid = (uint)get_global_id(0); \
 	const uint ncores = ctx[CTX_H_NCORES]; \
-	const uint K = ctx[CTX_H_STEPS]; \
+	const uint K = LAUNCH_K(ctx); \
 	const uint flags = ctx[CTX_H_FLAGS]; \
 	const uint nbps = (flags & CTX_F_STOPS) ? ctx[CTX_H_NBPS] : 0; \
 	const int stop_on_fault = (flags & (CTX_F_STOPS | \
@@ -745,21 +757,26 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
  * holding the lowest lane), manycore.md section 3.  For program paths in
  * local memory (the step loop's records) and in private memory (the
  * one-step records' fold), from one body. */
+#if LANES <= 32
+#define LAUNCH_LMASK uint	/* a CPU's vector compares twice the lanes */
+#else
+#define LAUNCH_LMASK ulong
+#endif
 #define LAUNCH_CONVERGED(name, space) \
 static ulong \
 name(space const int *pp, ulong act, uint *paths) \
 { \
-	ulong todo, grp, best = 0; \
+	LAUNCH_LMASK todo, grp, best = 0; \
 	uint bestn = 0, n = 0; \
  \
-	for (todo = act; todo != 0; todo &= ~grp) { \
+	for (todo = (LAUNCH_LMASK)act; todo != 0; todo &= ~grp) { \
 		const uint i = launch_lowest_bit(todo); \
 		const int pi = pp[i]; \
 		uint m; \
  \
 		grp = 0; \
 		for (uint j = 0; j < LANES; j++) \
-			grp |= (ulong)(pp[j] == pi) << j; \
+			grp |= (LAUNCH_LMASK)(pp[j] == pi) << j; \
 		grp &= todo; \
 		m = popcount(grp); \
 		if (m > bestn) { \
@@ -896,32 +913,37 @@ launch_fold1(__global uint *ctx, uint w)
 	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
 	    w * CTX_WARP_WORDS(MICDB_WARP_W);
 	int pp[MICDB_WARP_W];
-	uchar cnt[32];         /* lanes per kernel path (kp < 32) */
+	uint kp[MICDB_WARP_W];  /* kernel path, 32: did not run */
 	ulong act = 0, conv;
 	uint nact = 0, k = 0, seen = 0, paths;
 
-	for (uint h = 0; h < 32; h++)
-		cnt[h] = 0;
 	for (uint i = 0; i < n; i++) {
 		const uint r = rec[i];
 
 		pp[i] = (int)(r & 0xFFFFFFu);
+		kp[i] = r != CTX_NONE ? r >> 24 : 32u;
 		if (r != CTX_NONE) {
 			act |= (ulong)1 << i;
 			nact++;
 			seen |= 1u << (r >> 24);
-			cnt[r >> 24]++;
 		}
 	}
-	for (uint i = n; i < MICDB_WARP_W; i++)
+	for (uint i = n; i < MICDB_WARP_W; i++) {
 		pp[i] = -1;
+		kp[i] = 32u;
+	}
 	if (nact == 0)
 		return;
-	/* one histogram count per kernel path: the lanes on it */
+	/* one histogram count per kernel path: the lanes on it, counted by
+	 * compares that vectorise (a counter per path in memory was a
+	 * chain of dependent increments, 12% of the fold's samples) */
 	for (uint todo = seen; todo != 0; todo &= todo - 1) {
 		const uint h = 31 - clz(todo & (0 - todo));
+		uint cnt = 0;
 
-		launch_add64(wrec + CTX_W_HIST + 2 * (cnt[h] - 1), 1);
+		for (uint i = 0; i < MICDB_WARP_W; i++)
+			cnt += kp[i] == h;
+		launch_add64(wrec + CTX_W_HIST + 2 * (cnt - 1), 1);
 		k++;
 	}
 	conv = launch_converged_p(pp, act, &paths);
