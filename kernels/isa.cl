@@ -216,6 +216,11 @@ enum {
 #ifndef MICDB_PREFETCH
 #define MICDB_PREFETCH 0
 #endif
+/* MICDB_HOST_MIRROR: the one-step program on a CPU device also writes
+ * the host's struct core (context.h CTX_HC_*, engine-ocl.c's mirror) */
+#ifndef MICDB_HOST_MIRROR
+#define MICDB_HOST_MIRROR 0
+#endif
 #if MICDB_PREFETCH
 /* clang's builtin takes a generic pointer; a CPU device has one flat
  * address space (NVIDIA's clang refuses a __global one: the host sets
@@ -607,7 +612,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const int *restrict cpool, __global const uint *restrict progs,
     __global uchar *out_area, __global const uchar *restrict in_area,
     __global const uint *restrict bps, __global const uchar *restrict mask,
-    __global const uint4 *restrict pre)
+    __global const uint4 *restrict pre, __global uchar *hcores)
 {
 	LAUNCH_PROLOGUE;
 	const int end = MM_STACK_BASE + (int)sw - 1;
@@ -1121,6 +1126,28 @@ bps:
 	F(CTX_C_FAULT_OP) = fault_op;
 	LAUNCH_COUNT(CTX_C_STEPS_LO, CTX_C_STEPS_HI, last_step);
 	LAUNCH_WRITE_STOPS;
+#if MICDB_HOST_MIRROR
+	/* The mirror (context.h CTX_HC_*): what the host's conversion
+	 * would write for a core that ran.  A core that did not run
+	 * changed nothing the host does not know (a release is the
+	 * host's, a fault is news, which the host converts). */
+	if (last_step != 0) {
+		__global uchar *hc = hcores + (size_t)c * CTX_HC_BYTES;
+
+		*(__global int *)(hc + CTX_HC_PC) = pc;
+		*(__global int *)(hc + CTX_HC_SP) = sp;
+		*(__global int *)(hc + CTX_HC_LV) = lv;
+		*(__global int *)(hc + CTX_HC_TOS) = tos;
+		hc[CTX_HC_STATUS] = (uchar)status;
+		hc[CTX_HC_FAULT] = (uchar)fault;
+		*(__global uint *)(hc + CTX_HC_FAULT_PC) = fault_pc;
+		hc[CTX_HC_FAULT_OP] = (uchar)fault_op;
+		*(__global ulong *)(hc + CTX_HC_STEPS) =
+		    (ulong)F(CTX_C_STEPS_HI) << 32 | F(CTX_C_STEPS_LO);
+	}
+#else
+	(void)hcores;
+#endif
 #undef F
 }
 

@@ -2,8 +2,9 @@
 # micdb run uses the OpenCL engine unless --engine ref says otherwise, and
 # the engine's read-back paths agree with the reference: zero-copy
 # (mapped) and copied contexts, one step per launch (every launch has
-# news) and adaptive launches (most are quiet: only the header is read
-# back until run() ends), tiny I/O areas (launches cut by I/O).
+# news; with and without a CPU device's mirror) and adaptive launches
+# (most are quiet: only the header is read back until run() ends), tiny
+# I/O areas (launches cut by I/O).
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMP" || exit 1
@@ -32,7 +33,8 @@ for prog in collatz parsum echo reverse workqueue; do
 	    >"$TMP/$prog.ref" 2>&1
 	want=$?
 	for v in "MICDB_OCL_ZERO_COPY=1" "MICDB_OCL_ZERO_COPY=0" \
-	    "MICDB_STEPS_PER_LAUNCH=1" "MICDB_OCL_ZERO_COPY=0 MICDB_OCL_IO_CAP=8" \
+	    "MICDB_STEPS_PER_LAUNCH=1" "MICDB_STEPS_PER_LAUNCH=1 MICDB_OCL_MIRROR=0" \
+	    "MICDB_OCL_ZERO_COPY=0 MICDB_OCL_IO_CAP=8" \
 	    "MICDB_OCL_ZERO_COPY=1 MICDB_OCL_IO_CAP=8 MICDB_OCL_LAYOUT=gpu"; do
 		# shellcheck disable=SC2086
 		env $v "$MICDB" run $opts "$PROGRAMS/$prog.jas" <"$input" \

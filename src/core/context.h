@@ -155,6 +155,23 @@ typedef int32_t  ctx_i32;
 
 #define CTX_NONE            0xFFFFFFFFu
 
+/* ---- the host's struct core (machine.h), written by a kernel -----------
+ * On a CPU device the one-step program also writes the registers of
+ * every core that ran straight into the host's array of struct core (a
+ * buffer over it, CL_MEM_USE_HOST_PTR), so that a one-step launch needs
+ * no conversion pass over the context afterwards (engine-ocl.c, "the
+ * mirror").  Byte offsets; the host checks them against offsetof. */
+#define CTX_HC_PC           0    /* int */
+#define CTX_HC_SP           4
+#define CTX_HC_LV           8
+#define CTX_HC_TOS          16
+#define CTX_HC_STATUS       44   /* uchar */
+#define CTX_HC_FAULT        45   /* uchar */
+#define CTX_HC_FAULT_PC     48   /* int */
+#define CTX_HC_FAULT_OP     52   /* uchar */
+#define CTX_HC_STEPS        56   /* 64 bits */
+#define CTX_HC_BYTES        72   /* sizeof (struct core) */
+
 /* CTX_C_STOP_KIND */
 #define CTX_STOP_BP         1    /* breakpoint at the boundary */
 #define CTX_STOP_FAULT      2    /* faulted in that step, stop-on-fault */

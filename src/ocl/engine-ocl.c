@@ -134,6 +134,23 @@
 #include "ocl.h"
 #include "ref.h"
 
+/* the mirror's layout (context.h) is struct core's */
+_Static_assert(offsetof(struct core, pc) == CTX_HC_PC, "CTX_HC_PC");
+_Static_assert(offsetof(struct core, sp) == CTX_HC_SP, "CTX_HC_SP");
+_Static_assert(offsetof(struct core, lv) == CTX_HC_LV, "CTX_HC_LV");
+_Static_assert(offsetof(struct core, tos) == CTX_HC_TOS, "CTX_HC_TOS");
+_Static_assert(offsetof(struct core, status) == CTX_HC_STATUS,
+    "CTX_HC_STATUS");
+_Static_assert(offsetof(struct core, fault) == CTX_HC_FAULT,
+    "CTX_HC_FAULT");
+_Static_assert(offsetof(struct core, fault_pc) == CTX_HC_FAULT_PC,
+    "CTX_HC_FAULT_PC");
+_Static_assert(offsetof(struct core, fault_op) == CTX_HC_FAULT_OP,
+    "CTX_HC_FAULT_OP");
+_Static_assert(offsetof(struct core, steps) == CTX_HC_STEPS,
+    "CTX_HC_STEPS");
+_Static_assert(sizeof(struct core) == CTX_HC_BYTES, "CTX_HC_BYTES");
+
 #define CKPT_AGE        0.25    /* seconds of launches between checkpoints */
 /* Adapt K to keep launches in this band.  Its floor was 20 ms, where K
  * stayed wherever it first landed: a million Mic-1 cores ran launches of
@@ -209,6 +226,15 @@ struct ocl_engine {
 	cl_program		 prog1;
 	cl_kernel		 kern1, fold1;
 	int			 step1;
+	/* The mirror (context.h CTX_HC_*): on a CPU device the one-step
+	 * kernel writes the registers of the cores that ran into m->cores
+	 * itself, through b_mirror, a buffer over m->cores, which the host
+	 * keeps mapped but during such a launch.  It saves the conversion
+	 * of every core that ran, which was a fifth of a one-step run's
+	 * samples at 65,536 cores on POCL. */
+	int			 mirror;
+	cl_mem			 b_mirror;
+	void			*hmirror;  /* mapped: m->cores; NULL: not */
 
 	/* buffers; c_* are the checkpoint copies */
 	cl_mem	 b_ctx, b_stacks, b_globals, b_heap, b_text, b_cp, b_progs;
@@ -448,6 +474,70 @@ ctx_close(struct ocl_engine *o, char **cause)
 	TRY(o, clEnqueueUnmapMemObject(o->q, o->b_ctx, o->hctx, 0, NULL, NULL),
 	    "clEnqueueUnmapMemObject");
 	o->hctx = NULL;
+	return 0;
+}
+
+/* The mirror's buffer back to the host (blocking: after the launch that
+ * wrote it), or to the device before a one-step launch. */
+static int
+mirror_map(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+	void *p;
+
+	if (!o->mirror || o->hmirror != NULL)
+		return 0;
+	p = clEnqueueMapBuffer(o->q, o->b_mirror, CL_TRUE, CL_MAP_READ |
+	    CL_MAP_WRITE, 0, (size_t)o->ncores * sizeof(struct core), 0, NULL,
+	    NULL, &err);
+	if (err != CL_SUCCESS) {
+		*cause = cl_failure(o, "clEnqueueMapBuffer", err);
+		return -1;
+	}
+	o->hmirror = p;
+	return 0;
+}
+
+static int
+mirror_unmap(struct ocl_engine *o, char **cause)
+{
+	if (o->hmirror == NULL)
+		return 0;
+	TRY(o, clEnqueueUnmapMemObject(o->q, o->b_mirror, o->hmirror, 0, NULL,
+	    NULL), "clEnqueueUnmapMemObject");
+	o->hmirror = NULL;
+	return 0;
+}
+
+/*
+ * The mirror over m->cores, where the device can take it as it is: a
+ * mapping of it must be m->cores itself, or the "mirror" would be a
+ * copy that the host reads through a pointer it does not use (then
+ * there is none, and the one-step program converts as the others do).
+ */
+static int
+mirror_make(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+
+	o->b_mirror = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+	    CL_MEM_USE_HOST_PTR, (size_t)o->ncores * sizeof(struct core),
+	    o->m->cores, &err);
+	if (err != CL_SUCCESS) {
+		o->b_mirror = NULL;
+		o->mirror = 0;
+		return 0;
+	}
+	if (mirror_map(o, cause) != 0)
+		return -1;
+	if (o->hmirror != (void *)o->m->cores) {
+		if (mirror_unmap(o, cause) != 0)
+			return -1;
+		TRY(o, clFinish(o->q), "clFinish");
+		clReleaseMemObject(o->b_mirror);
+		o->b_mirror = NULL;
+		o->mirror = 0;
+	}
 	return 0;
 }
 
@@ -1324,6 +1414,8 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (K == 1 && o->step1) {
 		size_t nw = o->nwarps;
 
+		if (mirror_unmap(o, cause) != 0)
+			return -1;
 		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern1, 1, NULL,
 		    &o->gsize, &local, 0, NULL, NULL),
 		    "clEnqueueNDRangeKernel");
@@ -1338,6 +1430,14 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (read_buf(o, o->b_ctx, CTX_H_STEPS * 4, (CTX_H_NOTE - CTX_H_STEPS +
 	    1) * 4, h + CTX_H_STEPS, cause) != 0)
 		return -1;
+	if (o->mirror && K == 1) {
+		if (mirror_map(o, cause) != 0)
+			return -1;
+		/* m->cores holds what this launch changed: behind only if
+		 * an earlier launch left it so */
+		if (o->since == o->launch_id)
+			o->since = 0;
+	}
 	t_kernel = now() - t0;
 	tmark(o, T_KERNEL, t0);
 	if (o->timing && o->tm_nk < sizeof o->tm_k / sizeof o->tm_k[0])
@@ -1997,6 +2097,13 @@ release_all(struct ocl_engine *o)
 		&o->b_side,
 	};
 
+	if (o->b_mirror != NULL) {
+		if (o->hmirror != NULL)
+			(void)clEnqueueUnmapMemObject(o->q, o->b_mirror,
+			    o->hmirror, 0, NULL, NULL);
+		(void)clFinish(o->q);
+		clReleaseMemObject(o->b_mirror);
+	}
 	if (o->b_host != NULL) {
 		if (o->hctx != NULL)
 			(void)clEnqueueUnmapMemObject(o->q, o->b_host, o->hctx,
@@ -2434,6 +2541,15 @@ set_run_args(struct ocl_engine *o, cl_kernel k, char **cause)
 		for (cl_uint i = 0; i < n; i++)
 			TRY(o, clSetKernelArg(k, nargs + i, sizeof v[i],
 			    &v[i]), "clSetKernelArg");
+		nargs += n;
+	}
+	/* only the one-step program writes it (MICDB_HOST_MIRROR) */
+	if (o->lv->mirror) {
+		const cl_mem *mb = k == o->kern1 && o->mirror ? &o->b_mirror :
+		    NULL;
+
+		TRY(o, clSetKernelArg(k, nargs, sizeof(cl_mem), mb),
+		    "clSetKernelArg");
 	}
 	return 0;
 }
@@ -2537,6 +2653,19 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	 * (for measuring what they cost). */
 	env = getenv("MICDB_OCL_DIVERGENCE");
 	records = env == NULL || strcmp(env, "0") != 0;
+	/* MICDB_OCL_STEP1=0: one-step launches too run the step loop's
+	 * records (for measuring, and for the tests of that path). */
+	env = getenv("MICDB_OCL_STEP1");
+	o->step1 = records && o->lv->fold1_name != NULL &&
+	    (env == NULL || strcmp(env, "0") != 0);
+	/* The mirror where the device's memory is the host's; on a GPU its
+	 * writes would cross the bus.  MICDB_OCL_MIRROR=0: the one-step
+	 * program converts as the others do (measuring, tests). */
+	env = getenv("MICDB_OCL_MIRROR");
+	o->mirror = o->step1 && o->lv->mirror && o->zero_copy &&
+	    !o->is_gpu && (env == NULL || strcmp(env, "0") != 0);
+	if (o->mirror && mirror_make(o, cause) != 0)
+		return -1;
 	nv_opts = nv_options(o, d);
 	/* MICDB_PREFETCH (isa.cl): a CPU device with the CPU layout */
 	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
@@ -2548,13 +2677,9 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
 	    cause);
 	free(full);
-	/* MICDB_OCL_STEP1=0: one-step launches too run the step loop's
-	 * records (for measuring, and for the tests of that path). */
-	env = getenv("MICDB_OCL_STEP1");
-	o->step1 = records && o->lv->fold1_name != NULL &&
-	    (env == NULL || strcmp(env, "0") != 0);
 	if (err == 0 && o->step1) {
-		full = xasprintf("%s -DMICDB_DIVERGENCE=2", opts);
+		full = xasprintf("%s -DMICDB_DIVERGENCE=2 "
+		    "-DMICDB_HOST_MIRROR=%d", opts, o->mirror);
 		err = ocl_build(o->cl, d->device, o->lv->kernel_file, full,
 		    &o->prog1, cause);
 		free(full);
@@ -2713,6 +2838,7 @@ static const struct ocl_level isa_level = {
 	.predec_name = "isa_predec",
 	.bp_words = CTX_BP_WORDS,
 	.bp_on = ENGINE_BP_ON_PC,
+	.mirror = 1,
 };
 
 int

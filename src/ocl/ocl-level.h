@@ -13,7 +13,9 @@
  *   8 in, 9 bps, 10 mask
  * and, for a level with a side buffer (its own or a predecoded text),
  * 11 the side buffer; for a level with a section, then the section's
- * word offset and nscalars uint arguments.
+ * word offset and nscalars uint arguments; for a level with a mirror,
+ * then the host's struct core array (NULL but in the one-step program
+ * on a CPU device, context.h CTX_HC_*).
  *
  * Internal to src/ocl; callers use engine-ocl.h and the level headers.
  */
@@ -79,6 +81,9 @@ struct ocl_level {
 					     (another level) are not news */
 	int		 whole_heap;     /* the kernel may write the heap above
 					    heap_top: checkpoints copy it all */
+	int		 mirror;         /* its one-step program can write the
+					    registers it changes into struct
+					    core (context.h CTX_HC_*) */
 
 	/* The level's host state (owned by the engine once created). */
 	/* Side buffer contents (bytes; NULL: the level has none). */
