@@ -815,15 +815,20 @@ test_samples(struct odiff *od, const char *top, const char *dir,
 			free(names[i]);
 			continue;
 		}
-		/* every other sample with the GPU layouts too */
+		/* every other sample with the GPU layouts too, every third
+		 * one-step launch converting the context where a CPU
+		 * device's kernel would write struct core itself */
 		if (i % 2)
 			setenv("MICDB_OCL_LAYOUT", "gpu", 1);
+		if (i % 3 == 2)
+			setenv("MICDB_OCL_MIRROR", "0", 1);
 		if (sample_init(&s, top, dir, names[i]) != 0)
 			ok(0, "%s/%s loads", dir, names[i]);
 		else {
-			if (i % 2) {
-				char *name = xasprintf("%s, gpu layout",
-				    s.name);
+			if (i % 2 || i % 3 == 2) {
+				char *name = xasprintf("%s%s%s", s.name,
+				    i % 2 ? ", gpu layout" : "",
+				    i % 3 == 2 ? ", no mirror" : "");
 
 				free(s.name);
 				s.name = name;
@@ -831,6 +836,7 @@ test_samples(struct odiff *od, const char *top, const char *dir,
 			test_subject(od, &s, cores, ncounts, budget);
 		}
 		unsetenv("MICDB_OCL_LAYOUT");
+		unsetenv("MICDB_OCL_MIRROR");
 		subject_free(&s);
 		free(names[i]);
 	}
