@@ -9,7 +9,8 @@
  * each engine it is a warm-up run on a fresh machine, then --reps timed
  * runs, each on a fresh machine: only the engine's run() is timed, never
  * program loading, machine set-up or engine creation.  Figures are the
- * median over the timed runs, with min and max.
+ * median over the timed runs, with min and max.  The two engines' timed
+ * runs alternate (paired_runs), for the first steps per launch.
  *
  * Step budgets.  Running every workload to completion is impossible at a
  * million cores on a two-core CPU and pointless to time at one core, so
@@ -1131,7 +1132,61 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
 	    NAN;
 }
 
-/* reps timed runs, each on a fresh machine, of the warm-up's budget. */
+/* Timed run i (of reps) on a fresh machine, of the warm-up's budget:
+ * ips[i], and the SIMD and cycle figures into t. */
+static int
+timed_run(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct warm *wu, unsigned i, double *ips, struct timed *t,
+    char **cause)
+{
+	struct machine m;
+	struct engine e;
+	uint64_t ran;
+	int done, rc = -1;
+	double secs;
+
+	if (machine_make(b, w, wp, n, &m, cause) != 0)
+		return -1;
+	if (engine_make(b, ref, &m, K, &e, cause) != 0) {
+		machine_free(&m);
+		return -1;
+	}
+	if (drive(&e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
+	    cause) != 0 || check_output(&m, w, done, cause) != 0)
+		goto out;
+	if (done != wu->done || ran != wu->steps ||
+	    instructions(&m) != wu->instr) {
+		*cause = xasprintf("repetition %u ran %llu steps and retired "
+		    "%llu instructions, the warm-up %llu and %llu: the %s "
+		    "engine is not deterministic", i + 1,
+		    (unsigned long long)ran,
+		    (unsigned long long)instructions(&m),
+		    (unsigned long long)wu->steps,
+		    (unsigned long long)wu->instr,
+		    ref ? "reference" : "OpenCL");
+		goto out;
+	}
+	/* a run too short for the clock still counts, as a bound */
+	ips[i] = (double)wu->instr / (secs > 1e-9 ? secs : 1e-9);
+	if (!ref && i + 1 == b->o.reps)
+		simd_figures(&e, b->o.warp_width, ran, t);
+	t->cpi = NAN;
+	if (e.ops->at_boundary != NULL && wu->instr > 0) {
+		uint64_t cyc = 0;
+
+		for (uint32_t c = 0; c < m.cfg.ncores; c++)
+			cyc += m.cores[c].cycles;
+		t->cpi = (double)cyc / (double)wu->instr;
+	}
+	rc = 0;
+out:
+	engine_free(&e);
+	machine_free(&m);
+	return rc;
+}
+
+/* reps timed runs of one engine. */
 static int
 timed_runs(const struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
@@ -1140,58 +1195,52 @@ timed_runs(const struct bench *b, const struct workload *w,
 	double *ips = xcalloc(b->o.reps, sizeof *ips);
 	int rc = -1;
 
-	for (unsigned i = 0; i < b->o.reps; i++) {
-		struct machine m;
-		struct engine e;
-		uint64_t ran;
-		int done;
-		double secs;
-
-		if (machine_make(b, w, wp, n, &m, cause) != 0)
+	for (unsigned i = 0; i < b->o.reps; i++)
+		if (timed_run(b, w, wp, n, ref, K, wu, i, ips, t, cause) != 0)
 			goto out;
-		if (engine_make(b, ref, &m, K, &e, cause) != 0) {
-			machine_free(&m);
-			goto out;
-		}
-		if (drive(&e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
-		    cause) != 0 || check_output(&m, w, done, cause) != 0)
-			goto fail;
-		if (done != wu->done || ran != wu->steps ||
-		    instructions(&m) != wu->instr) {
-			*cause = xasprintf("repetition %u ran %llu steps and "
-			    "retired %llu instructions, the warm-up %llu and "
-			    "%llu: the %s engine is not deterministic", i + 1,
-			    (unsigned long long)ran,
-			    (unsigned long long)instructions(&m),
-			    (unsigned long long)wu->steps,
-			    (unsigned long long)wu->instr,
-			    ref ? "reference" : "OpenCL");
-			goto fail;
-		}
-		/* a run too short for the clock still counts, as a bound */
-		ips[i] = (double)wu->instr / (secs > 1e-9 ? secs : 1e-9);
-		if (!ref && i + 1 == b->o.reps)
-			simd_figures(&e, b->o.warp_width, ran, t);
-		t->cpi = NAN;
-		if (e.ops->at_boundary != NULL && wu->instr > 0) {
-			uint64_t cyc = 0;
-
-			for (uint32_t c = 0; c < m.cfg.ncores; c++)
-				cyc += m.cores[c].cycles;
-			t->cpi = (double)cyc / (double)wu->instr;
-		}
-		engine_free(&e);
-		machine_free(&m);
-		continue;
-fail:
-		engine_free(&e);
-		machine_free(&m);
-		goto out;
-	}
 	t->ips = spread_of(ips, b->o.reps);
 	rc = 0;
 out:
 	free(ips);
+	return rc;
+}
+
+/*
+ * The timed runs of both engines, paired: repetition i of the reference
+ * and of OpenCL one after the other (in ABBA order), so that the ratio
+ * compares runs made in the same seconds.  On a shared machine whose
+ * speed drifts from minute to minute, the reference's five runs and
+ * OpenCL's, made a minute apart, could fall in different periods: this
+ * VM measured the same OpenCL binary at 50-74M instructions/s and the
+ * reference at 24-38M within minutes (2026-11-22).  *ref_failed says
+ * which one failed.
+ */
+static int
+paired_runs(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, uint64_t K,
+    const struct warm *rwu, struct timed *rt, const struct warm *owu,
+    struct timed *ot, int *ref_failed, char **cause)
+{
+	double *rips = xcalloc(b->o.reps, sizeof *rips);
+	double *oips = xcalloc(b->o.reps, sizeof *oips);
+	int rc = -1;
+
+	for (unsigned i = 0; i < b->o.reps; i++)
+		for (int j = 0; j < 2; j++) {
+			const int ref = (i % 2 == 0) == (j == 0);
+
+			*ref_failed = ref;
+			if (timed_run(b, w, wp, n, ref, ref ? 0 : K,
+			    ref ? rwu : owu, i, ref ? rips : oips,
+			    ref ? rt : ot, cause) != 0)
+				goto out;
+		}
+	rt->ips = spread_of(rips, b->o.reps);
+	ot->ips = spread_of(oips, b->o.reps);
+	rc = 0;
+out:
+	free(rips);
+	free(oips);
 	return rc;
 }
 
@@ -1709,20 +1758,29 @@ measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 			fprintf(stderr, "\r\033[Kbench: [%zu/%zu] %s %s, %u "
 			    "cores: reference ...", b->done + 1, b->total,
 			    levels[lv].name, w->name, n);
-		if (warm_up(b, w, wp, n, 1, 0, &rwarm, &msg) != 0 ||
-		    timed_runs(b, w, wp, n, 1, 0, &rwarm, &rt, &msg) != 0)
+		if (warm_up(b, w, wp, n, 1, 0, &rwarm, &msg) != 0)
 			goto fail_ref;
 	}
 	for (size_t k = 0; k < b->o.nspl; k++) {
 		struct result *r = new_result(b, wl, lv, n, b->o.spl[k]);
+		int ref_failed = 0;
 
 		progress(b, r, 1);
 		r->mem = mu;
 		if (warm_up(b, w, wp, n, 0, r->spl, &owarm, &msg) != 0 ||
-		    (!b->o.no_ref && cross_check(&owarm, &rwarm, &msg) != 0) ||
-		    timed_runs(b, w, wp, n, 0, r->spl, &owarm, &ot,
-		    &msg) != 0)
+		    (!b->o.no_ref && cross_check(&owarm, &rwarm, &msg) != 0))
 			goto fail_ocl;
+		/* the reference's runs are paired with the first steps
+		 * per launch's; the other rows share its figure */
+		if (k == 0 && !b->o.no_ref ?
+		    paired_runs(b, w, wp, n, r->spl, &rwarm, &rt, &owarm,
+		    &ot, &ref_failed, &msg) != 0 :
+		    timed_runs(b, w, wp, n, 0, r->spl, &owarm, &ot,
+		    &msg) != 0) {
+			if (ref_failed)
+				goto fail_ref;
+			goto fail_ocl;
+		}
 		if (k == 0 && latency(b, w, wp, n, &lat, &msg) != 0)
 			goto fail_ocl;
 		r->done = owarm.done;
