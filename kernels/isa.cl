@@ -1128,16 +1128,18 @@ bps:
 	LAUNCH_WRITE_STOPS;
 #if MICDB_HOST_MIRROR
 	/* The mirror (context.h CTX_HC_*): what the host's conversion
-	 * would write for a core that ran.  A core that did not run
-	 * changed nothing the host does not know (a release is the
-	 * host's, a fault is news, which the host converts). */
+	 * of the block above would write, for a core that ran (a
+	 * faulting core too: its block also has news, which the host
+	 * converts).  A core that did not run changed nothing the host
+	 * does not know: a barrier release is the host's own. */
 	if (last_step != 0) {
 		__global uchar *hc = hcores + (size_t)c * CTX_HC_BYTES;
 
 		*(__global int *)(hc + CTX_HC_PC) = pc;
 		*(__global int *)(hc + CTX_HC_SP) = sp;
 		*(__global int *)(hc + CTX_HC_LV) = lv;
-		*(__global int *)(hc + CTX_HC_TOS) = tos;
+		if (tos_dirty)
+			*(__global int *)(hc + CTX_HC_TOS) = tos;
 		hc[CTX_HC_STATUS] = (uchar)status;
 		hc[CTX_HC_FAULT] = (uchar)fault;
 		*(__global uint *)(hc + CTX_HC_FAULT_PC) = fault_pc;

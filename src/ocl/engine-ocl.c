@@ -518,11 +518,24 @@ mirror_unmap(struct ocl_engine *o, char **cause)
 	return 0;
 }
 
+/* After a failure between mirror_unmap and mirror_map: m->cores back
+ * to the host, which goes on reading it; the failure already reported
+ * is the one that counts. */
+static void
+mirror_reclaim(struct ocl_engine *o)
+{
+	char *ignored = NULL;
+
+	if (mirror_map(o, &ignored) != 0)
+		free(ignored);
+}
+
 /*
- * The mirror over m->cores, where the device can take it as it is: a
- * mapping of it must be m->cores itself, or the "mirror" would be a
- * copy that the host reads through a pointer it does not use (then
- * there is none, and the one-step program converts as the others do).
+ * The mirror: a buffer over m->cores, mapped.  POCL uses the host's
+ * memory as it is (mapping returns m->cores and copies nothing, and the
+ * kernel's writes land there: measured); an implementation that kept a
+ * copy would copy on every map and unmap, which is right, only slower.
+ * Without the buffer the one-step program converts as the others do.
  */
 static int
 mirror_make(struct ocl_engine *o, char **cause)
@@ -537,17 +550,7 @@ mirror_make(struct ocl_engine *o, char **cause)
 		o->mirror = 0;
 		return 0;
 	}
-	if (mirror_map(o, cause) != 0)
-		return -1;
-	if (o->hmirror != (void *)o->m->cores) {
-		if (mirror_unmap(o, cause) != 0)
-			return -1;
-		TRY(o, clFinish(o->q), "clFinish");
-		clReleaseMemObject(o->b_mirror);
-		o->b_mirror = NULL;
-		o->mirror = 0;
-	}
-	return 0;
+	return mirror_map(o, cause);
 }
 
 static int
@@ -1423,13 +1426,20 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	if (K == 1 && o->step1) {
 		size_t nw = o->nwarps;
 
+		cl_int err;
+
 		if (mirror_unmap(o, cause) != 0)
 			return -1;
-		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern1, 1, NULL,
-		    &o->gsize, &local, 0, NULL, NULL),
-		    "clEnqueueNDRangeKernel");
-		TRY(o, clEnqueueNDRangeKernel(o->q, o->fold1, 1, NULL, &nw,
-		    NULL, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+		err = clEnqueueNDRangeKernel(o->q, o->kern1, 1, NULL,
+		    &o->gsize, &local, 0, NULL, NULL);
+		if (err == CL_SUCCESS)
+			err = clEnqueueNDRangeKernel(o->q, o->fold1, 1, NULL,
+			    &nw, NULL, 0, NULL, NULL);
+		if (err != CL_SUCCESS) {
+			*cause = cl_failure(o, "clEnqueueNDRangeKernel", err);
+			mirror_reclaim(o);
+			return -1;
+		}
 	} else {
 		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL,
 		    &o->gsize, &local, 0, NULL, NULL),
@@ -1437,8 +1447,10 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	}
 	/* the in-order queue: this read waits for the kernel */
 	if (read_buf(o, o->b_ctx, CTX_H_STEPS * 4, (CTX_H_NOTE - CTX_H_STEPS +
-	    1) * 4, h + CTX_H_STEPS, cause) != 0)
+	    1) * 4, h + CTX_H_STEPS, cause) != 0) {
+		mirror_reclaim(o);
 		return -1;
+	}
 	if (o->mirror && K == 1) {
 		if (mirror_map(o, cause) != 0)
 			return -1;
