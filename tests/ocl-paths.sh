@@ -33,7 +33,8 @@ for prog in collatz parsum echo reverse workqueue; do
 	    >"$TMP/$prog.ref" 2>&1
 	want=$?
 	for v in "MICDB_OCL_ZERO_COPY=1" "MICDB_OCL_ZERO_COPY=0" \
-	    "MICDB_STEPS_PER_LAUNCH=1" "MICDB_STEPS_PER_LAUNCH=1 MICDB_OCL_MIRROR=0" \
+	    "MICDB_STEPS_PER_LAUNCH=1" \
+	    "MICDB_STEPS_PER_LAUNCH=1 MICDB_OCL_MIRROR=0" \
 	    "MICDB_OCL_ZERO_COPY=0 MICDB_OCL_IO_CAP=8" \
 	    "MICDB_OCL_ZERO_COPY=1 MICDB_OCL_IO_CAP=8 MICDB_OCL_LAYOUT=gpu"; do
 		# shellcheck disable=SC2086
