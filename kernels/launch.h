@@ -632,71 +632,36 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
 
 	for (uint r = lane; r < n; r += LANES) {
 		uint nact = 0, k = 0;
-#if LAUNCH_FOLD_SWAR && LANES == 32
-		/* A warp's step is 32 bytes of the log, eight words, in
-		 * vector operations: the paths seen as a mask of bits
-		 * (P_NONE, 0xFF, sets none), then per path the lanes on it,
-		 * the zero bytes of x ^ path, where the group loop below
-		 * searches word by word for a lane not yet counted.  POCL,
-		 * 4,096 cores, K = 512, runs alternated: divergent 3-8%
-		 * faster, uniform 2-17%. */
-		const uint8 x = vload8(0, l_kp4 + r * LAUNCH_KP_WORDS +
-		    wbase / 4);
-		const uint8 none = popcount(x & 0x80808080u);
-		uint8 bits = (uint8)0;
-		uint seen;
-
-		for (uint j = 0; j < 32; j += 8) {
-			const uint8 b = (x >> j) & 0xFFu;
-
-			bits |= ((uint8)1u << b) & as_uint8(b < 32u);
-		}
-		seen = bits.s0 | bits.s1 | bits.s2 | bits.s3 | bits.s4 |
-		    bits.s5 | bits.s6 | bits.s7;
-		nact = 32 - (none.s0 + none.s1 + none.s2 + none.s3 +
-		    none.s4 + none.s5 + none.s6 + none.s7);
-		for (uint todo = seen; todo != 0; todo &= todo - 1) {
-			const uint h = 31 - clz(todo & (0 - todo));
-			const uint8 t = x ^ (h * 0x01010101u);
-			const uint8 z = ~(((t & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) |
-			    t) & 0x80808080u;
-			const uint8 c = (z >> 7) * 0x01010101u >> 24;
-			const uint cnt = c.s0 + c.s1 + c.s2 + c.s3 + c.s4 +
-			    c.s5 + c.s6 + c.s7;
-
-			atomic_inc(&l_hist[wbase + cnt - 1]);
-			k++;
-		}
-#elif LAUNCH_FOLD_SWAR
-		/* Take the path of some lane not yet counted, count the
-		 * lanes on it four at a time (a byte of x ^ hh is zero
-		 * where a lane is on it), mark them counted (0xFF). */
-		uint x[LANES / 4];
+#if LAUNCH_FOLD_SWAR
+		/* A warp's step is LANES / 4 words of the log: the paths
+		 * seen as a mask of bits (P_NONE, 0xFF, sets none), then
+		 * per path the lanes on it, the zero bytes of x ^ path,
+		 * word loops that a CPU runs as vector operations.  A
+		 * group loop that searched word by word for a lane not yet
+		 * counted, once per path, was slower (POCL, 4,096 cores,
+		 * K = 512, runs alternated: divergent 3-8%, uniform 2-17%). */
+		uint x[LANES / 4], seen = 0;
 
 		for (uint w = 0; w < LANES / 4; w++) {
 			x[w] = l_kp4[r * LAUNCH_KP_WORDS + wbase / 4 + w];
 			nact += 4 - popcount(x[w] & 0x80808080u);
-		}
-		for (;;) {
-			uint h = P_NONE, hh, cnt = 0;
+			for (uint j = 0; j < 32; j += 8) {
+				const uint b = (x[w] >> j) & 0xFFu;
 
-			for (uint w = 0; w < LANES / 4; w++) {
-				const uint y = ~x[w] & 0x80808080u;
-
-				if (y != 0)
-					h = (x[w] >> (24 - clz(y & (0 - y)))) &
-					    0xFFu;
+				seen |= b < 32u ? 1u << b : 0u;
 			}
-			if (h == P_NONE)
-				break;
-			hh = h * 0x01010101u;
+		}
+		for (uint todo = seen; todo != 0; todo &= todo - 1) {
+			const uint hh = (31 - clz(todo & (0 - todo))) *
+			    0x01010101u;
+			uint cnt = 0;
+
 			for (uint w = 0; w < LANES / 4; w++) {
 				const uint t = x[w] ^ hh;
 				const uint z = ~(((t & 0x7F7F7F7Fu) +
 				    0x7F7F7F7Fu) | t) & 0x80808080u;
 
-				cnt += popcount(z);
-				x[w] |= (z >> 7) * 0xFFu;
+				cnt += (z >> 7) * 0x01010101u >> 24;
 			}
 			atomic_inc(&l_hist[wbase + cnt - 1]);
 			k++;
