@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-mic.h"
+#include "engine-micro.h"
+#include "microcode.h"
 #include "engine.h"
 #include "ijvm.h"
 #include "machine.h"
@@ -78,13 +79,13 @@ main(int argc, char **argv)
 	struct machine_config cfg = { 0, MM_DEFAULT_STACK_WORDS,
 	    MM_DEFAULT_HEAP_WORDS, 32 };
 	struct machine m;
-	struct mic1_store cs;
+	struct microcode mc = { .level = LEVEL_MIC };
 	struct engine e;
 	struct engine_bp bp = { 1, -1, NULL, ENGINE_BP_ON_MPC };
 	struct engine_run er;
 	struct engine_stop stop;
 	uint16_t *core_prog;
-	char *cause = NULL, *deflt = NULL;
+	char *cause = NULL;
 	int rc = 0, any_fault = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -169,14 +170,11 @@ main(int argc, char **argv)
 		free(data);
 	}
 	if (strcmp(level, "mic") == 0) {
-		if (microcode == NULL)
-			microcode = deflt = engine_mic_default_microcode();
-		if (engine_mic_load_microcode(microcode, &cs, NULL,
-		    &cause) != 0) {
+		if (microcode_load(&mc, LEVEL_MIC, microcode, &cause) != 0) {
 			fprintf(stderr, "mic-run: %s\n", cause);
 			return 2;
 		}
-		rc = engine_mic_create(&e, &m, &cs, &cause);
+		rc = engine_micro_create(&e, &m, LEVEL_MIC, &mc.cs, &cause);
 	} else {
 		rc = engine_ref_create(&e, &m, &cause);
 	}
@@ -231,9 +229,9 @@ main(int argc, char **argv)
 		rc = 1;
 	fflush(stdout);
 	engine_free(&e);
+	microcode_free(&mc);
 	machine_free(&m);
 	for (size_t i = 0; i < nprogs; i++)
 		program_free(&progs[i]);
-	free(deflt);
 	return rc;
 }

@@ -25,71 +25,26 @@
 
 /* ---- the two levels ------------------------------------------------------ */
 
-static void *
-mic1_new(const struct machine *m, const void *cs)
-{
-	struct mic1_state *st = xcalloc(1, sizeof *st);
+const struct micro_level md_mic1 = { "Mic-1", "micro-cycles", &mic1_model };
+const struct micro_level md_pmic = { "PMIC", "PMIC cycles", &pmic_model };
 
-	mic1_state_init(st, m, cs);
+/* A model's state over m with store cs, made and freed here. */
+static void *
+state_new(const struct micro_level *l, const struct machine *m,
+    const void *cs)
+{
+	void *st = xcalloc(1, l->md->state_size);
+
+	l->md->state_init(st, m, cs);
 	return st;
 }
 
 static void
-mic1_del(void *st)
+state_free(const struct micro_level *l, void *st)
 {
-	mic1_state_free(st);
+	l->md->state_free(st);
 	free(st);
 }
-
-static void mic1_start(void *st, struct machine *m, uint32_t c)
-{ mic1_start_core(st, m, c); }
-static void mic1_in(void *st, struct machine *m, uint32_t c)
-{ mic1_enter(st, m, c); }
-static int mic1_out(void *st, struct machine *m, uint32_t c)
-{ return mic1_leave(st, m, c); }
-static int mic1_bnd(const void *st, const struct machine *m, uint32_t c)
-{ return mic1_at_boundary(st, m, c); }
-static void mic1_stp(void *st, struct machine *m, const struct ref_mask *k,
-    struct ref_summary *s)
-{ mic1_step(st, m, k, s); }
-
-const struct micro_level md_mic1 = {
-	"Mic-1", "micro-cycles", mic1_new, mic1_del, mic1_start, mic1_in,
-	mic1_out, mic1_bnd, mic1_stp,
-};
-
-static void *
-pmic_new(const struct machine *m, const void *cs)
-{
-	struct pmic_state *st = xcalloc(1, sizeof *st);
-
-	pmic_state_init(st, m, cs);
-	return st;
-}
-
-static void
-pmic_del(void *st)
-{
-	pmic_state_free(st);
-	free(st);
-}
-
-static void pmic_start(void *st, struct machine *m, uint32_t c)
-{ pmic_start_core(st, m, c); }
-static void pmic_in(void *st, struct machine *m, uint32_t c)
-{ pmic_enter(st, m, c); }
-static int pmic_out(void *st, struct machine *m, uint32_t c)
-{ return pmic_leave(st, m, c); }
-static int pmic_bnd(const void *st, const struct machine *m, uint32_t c)
-{ return pmic_at_boundary(st, m, c); }
-static void pmic_stp(void *st, struct machine *m, const struct ref_mask *k,
-    struct ref_summary *s)
-{ pmic_step(st, m, k, s); }
-
-const struct micro_level md_pmic = {
-	"PMIC", "PMIC cycles", pmic_new, pmic_del, pmic_start, pmic_in,
-	pmic_out, pmic_bnd, pmic_stp,
-};
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -287,7 +242,7 @@ md_run_micro(const struct micro_level *l, void *st, struct machine *m,
 	while (!md_all_stopped(m)) {
 		if (limit-- == 0)
 			return -1;
-		l->step(st, m, NULL, NULL);
+		l->md->step(st, m, NULL, NULL);
 	}
 	return 0;
 }
@@ -381,9 +336,9 @@ md_diff_one(const struct micro_level *l, const void *cs,
 		machine_free(&a);
 		return;
 	}
-	st = l->state_new(&b, cs);
+	st = state_new(l, &b, cs);
 	for (uint32_t c = 0; c < ncores; c++)
-		l->start_core(st, &b, c);
+		l->md->start_core(st, &b, c);
 	ra = md_run_ref(&a, 50000000);
 	rb = md_run_micro(l, st, &b, 500000000);
 	*finished = ra == 0 && rb == 0;
@@ -393,7 +348,7 @@ md_diff_one(const struct micro_level *l, const void *cs,
 	    (unsigned long long)total(&b, 1), l->cycles,
 	    total(&a, 0) ? (double)total(&b, 1) / (double)total(&a, 0) : 0.0,
 	    md_now() - t0);
-	l->state_free(st);
+	state_free(l, st);
 	machine_free(&a);
 	machine_free(&b);
 }
@@ -414,7 +369,7 @@ to_boundaries(const struct micro_level *l, void *st, struct machine *m)
 			const struct core *k = &m->cores[c];
 
 			mask[c] = (k->status == CORE_RUNNING) &&
-			    !l->at_boundary(st, m, c);
+			    !l->md->at_boundary(st, m, c);
 			any |= mask[c];
 		}
 		if (!any)
@@ -423,7 +378,7 @@ to_boundaries(const struct micro_level *l, void *st, struct machine *m)
 			rc = -1;
 			break;
 		}
-		l->step(st, m, &rm, NULL);
+		l->md->step(st, m, &rm, NULL);
 	}
 	free(mask);
 	return rc;
@@ -442,7 +397,7 @@ leave_level(const struct micro_level *const *levels, void **st, int i,
 	if (to_boundaries(levels[i - 1], st[i - 1], m) != 0)
 		rc = -1;
 	for (uint32_t c = 0; c < m->cfg.ncores; c++)
-		if (levels[i - 1]->leave(st[i - 1], m, c) != 0)
+		if (levels[i - 1]->md->leave(st[i - 1], m, c) != 0)
 			rc = -1;
 	return rc;
 }
@@ -466,7 +421,7 @@ md_switch_one(const struct micro_level *const *levels,
 		return 0;
 	}
 	for (int i = 0; i < nlevels; i++)
-		st[i] = levels[i]->state_new(&b, cs[i]);
+		st[i] = state_new(levels[i], &b, cs[i]);
 	(void)md_run_ref(&a, 50000000);
 	while (!md_all_stopped(&b) && guard++ < 10000) {
 		uint64_t r;
@@ -480,13 +435,13 @@ md_switch_one(const struct micro_level *const *levels,
 		*used |= 1u << level;
 		(*switches)++;
 		for (uint32_t c = 0; c < ncores && level != 0; c++)
-			levels[level - 1]->enter(st[level - 1], &b, c);
+			levels[level - 1]->md->enter(st[level - 1], &b, c);
 		r = md_rnd(&x) % (level == 0 ? 3000 : 20000);
 		for (uint64_t i = 0; i < r && !md_all_stopped(&b); i++) {
 			if (level == 0)
 				ref_step(&b, NULL, NULL);
 			else
-				levels[level - 1]->step(st[level - 1], &b,
+				levels[level - 1]->md->step(st[level - 1], &b,
 				    NULL, NULL);
 		}
 	}
@@ -495,7 +450,7 @@ md_switch_one(const struct micro_level *const *levels,
 	(void)md_run_ref(&b, 50000000);
 	same = !stuck && md_same_state(&a, &b, 1, 1);
 	for (int i = 0; i < nlevels; i++)
-		levels[i]->state_free(st[i]);
+		state_free(levels[i], st[i]);
 	machine_free(&a);
 	machine_free(&b);
 	return same;
@@ -522,8 +477,8 @@ fault_run(const struct micro_level *l, const void *cs,
 		machine_free(&a);
 		return 0;
 	}
-	st = l->state_new(&b, cs);
-	l->start_core(st, &b, 0);
+	st = state_new(l, &b, cs);
+	l->md->start_core(st, &b, 0);
 	(void)md_run_ref(&a, limit);
 	(void)md_run_micro(l, st, &b, limit * 100);
 	x = &a.cores[0];
@@ -535,7 +490,7 @@ fault_run(const struct micro_level *l, const void *cs,
 	    y->sp == x->sp && y->lv == x->lv && y->steps == x->steps &&
 	    memcmp(a.stacks, b.stacks, a.cfg.stack_words *
 	    sizeof *a.stacks) == 0;
-	l->state_free(st);
+	state_free(l, st);
 	machine_free(&a);
 	machine_free(&b);
 	return same;

@@ -6,8 +6,8 @@
  * between levels at instruction boundaries, and fault checks of
  * hand-built programs.
  *
- * A micro level is a struct micro_level: its simulator's functions behind
- * void pointers, so that one harness drives both (and the switching runs
+ * A micro level is a struct micro_level: its golden model's interface
+ * (micro-sim.h), so that one harness drives both (and the switching runs
  * mix them).  The harness returns results; the test programs own the TAP
  * stream (tap.h's counters are per translation unit): the runs both make
  * (md_diff_samples) report through the ok they pass in.
@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "machine.h"
+#include "micro-sim.h"
 #include "program.h"
 #include "ref.h"
 
@@ -46,19 +47,11 @@ struct sample {
 	size_t		 input_len;
 };
 
-/* A micro level's simulator (mic1.h, pmic.h), state and store opaque. */
+/* A micro level's golden model (mic1_model, pmic_model), named. */
 struct micro_level {
-	const char	*name;          /* "Mic-1" */
-	const char	*cycles;        /* "micro-cycles", for diagnostics */
-	void	*(*state_new)(const struct machine *m, const void *cs);
-	void	 (*state_free)(void *st);
-	void	 (*start_core)(void *st, struct machine *m, uint32_t core);
-	void	 (*enter)(void *st, struct machine *m, uint32_t core);
-	int	 (*leave)(void *st, struct machine *m, uint32_t core);
-	int	 (*at_boundary)(const void *st, const struct machine *m,
-		    uint32_t core);
-	void	 (*step)(void *st, struct machine *m,
-		    const struct ref_mask *mask, struct ref_summary *sum);
+	const char		 *name;    /* "Mic-1" */
+	const char		 *cycles;  /* "micro-cycles", for diagnostics */
+	const struct micro_model *md;
 };
 
 /* The two levels. */

@@ -1378,7 +1378,7 @@ odiff_micro_divergence(const struct odiff_level *lv, const char *top,
 	struct engine e;
 	struct engine_run r = { .max_steps = nsteps, .stop_on_fault = 1 };
 	struct engine_stop st;
-	const struct ocl_warp_record *w;
+	const struct engine_warp_record *w;
 	char *cause = NULL, *path = odiff_path(top, file), what[160];
 	size_t nw = 0;
 	int good = 1;

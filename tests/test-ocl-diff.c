@@ -68,12 +68,12 @@ handler_of(const struct machine *m, uint32_t c, int pred)
  * expected records. */
 static void
 expect_step(const struct machine *m, uint32_t W, int pred,
-    const uint8_t *arms, struct ocl_warp_record *rec)
+    const uint8_t *arms, struct engine_warp_record *rec)
 {
 	uint32_t nwarps = (m->cfg.ncores + W - 1) / W;
 
 	for (uint32_t w = 0; w < nwarps; w++) {
-		struct ocl_warp_record *r = &rec[w];
+		struct engine_warp_record *r = &rec[w];
 		uint64_t act = 0, done = 0, best = 0;
 		uint32_t bestn = 0, paths = 0, k = 0, nact = 0;
 
@@ -135,11 +135,11 @@ expect_step(const struct machine *m, uint32_t W, int pred,
 }
 
 static int
-cmp_warps(const struct ocl_warp_record *want, const struct ocl_warp_record *got,
+cmp_warps(const struct engine_warp_record *want, const struct engine_warp_record *got,
     size_t nwarps, uint32_t W, const char *what)
 {
 	for (size_t w = 0; w < nwarps; w++) {
-		const struct ocl_warp_record *a = &want[w], *b = &got[w];
+		const struct engine_warp_record *a = &want[w], *b = &got[w];
 
 		if (a->steps != b->steps || a->active != b->active ||
 		    a->kpaths != b->kpaths || a->last_active != b->last_active ||
@@ -194,8 +194,8 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	struct engine eo;
 	struct engine_run r = { .max_steps = nsteps };
 	struct engine_stop st;
-	struct ocl_warp_record *want;
-	const struct ocl_warp_record *got;
+	struct engine_warp_record *want;
+	const struct engine_warp_record *got;
 	size_t nwarps = (ncores + W - 1) / W;
 	char *path = odiff_path(top, file), *cause = NULL, what[160];
 	uint64_t i;

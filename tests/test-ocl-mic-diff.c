@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-mic.h"
+#include "engine-micro.h"
+#include "microcode.h"
 #include "engine-ocl-mic.h"
 #include "engine-ocl.h"
 #include "engine.h"
@@ -29,7 +30,7 @@
 
 /* The microprogram, loaded once by mic_setup. */
 struct mic_test {
-	struct mic1_store store;
+	struct microcode mc;
 	const struct odiff_level *lv;	/* for the divergence checks */
 };
 
@@ -40,12 +41,9 @@ mic_setup(void *ctx, const char *top, char **cause)
 {
 	struct mic_test *t = ctx;
 	char *path = odiff_path(top, "microcode/mic1.mal");
-	struct mal_syms syms;
 	int rc;
 
-	rc = engine_mic_load_microcode(path, &t->store, &syms, cause);
-	if (rc == 0)
-		mal_syms_free(&syms);
+	rc = microcode_load(&t->mc, LEVEL_MIC, path, cause);
 	free(path);
 	return rc;
 }
@@ -55,7 +53,7 @@ mic_open_golden(void *ctx, struct engine *e, struct machine *m, char **cause)
 {
 	struct mic_test *t = ctx;
 
-	return engine_mic_create(e, m, &t->store, cause);
+	return engine_micro_create(e, m, LEVEL_MIC, &t->mc.cs, cause);
 }
 
 static int
@@ -63,7 +61,7 @@ mic_open_kernel(void *ctx, struct engine *e, struct machine *m, char **cause)
 {
 	struct mic_test *t = ctx;
 
-	return engine_ocl_mic_create(e, m, &t->store, NULL, cause);
+	return engine_ocl_mic_create(e, m, &t->mc.cs, NULL, cause);
 }
 
 /* The micro side state of core c, beyond struct core. */
@@ -71,8 +69,10 @@ static int
 mic_cmp_side(void *ctx, struct engine *golden, struct engine *kernel,
     uint32_t c, const char *what)
 {
-	const struct mic1_core *u = &engine_mic_state(golden)->core[c];
-	const struct mic1_core *v = &engine_ocl_mic_state(kernel)->core[c];
+	const struct mic1_core *u = &((struct mic1_state *)
+	    golden->ops->level_state(golden))->core[c];
+	const struct mic1_core *v = &((struct mic1_state *)
+	    kernel->ops->level_state(kernel))->core[c];
 
 	(void)ctx;
 	if (u->mar_latch != v->mar_latch || u->pc_latch != v->pc_latch ||
@@ -109,8 +109,8 @@ main(int argc, char **argv)
 		.setup = mic_setup,
 		.open_golden = mic_open_golden,
 		.open_kernel = mic_open_kernel,
-		.set_steps_per_launch = engine_ocl_mic_set_steps_per_launch,
-		.stats = engine_ocl_mic_stats,
+		.set_steps_per_launch = engine_ocl_set_steps_per_launch,
+		.stats = engine_ocl_stats,
 		.cmp_side = mic_cmp_side,
 		.extra_bps = odiff_micro_mpc_bps,
 		.extra_tests = mic_divergence,

@@ -19,7 +19,8 @@
 
 #include "engine-ocl-pmic.h"
 #include "engine-ocl.h"
-#include "engine-pmic.h"
+#include "engine-micro.h"
+#include "microcode.h"
 #include "engine.h"
 #include "machine.h"
 #include "mal.h"
@@ -29,7 +30,7 @@
 
 /* The microprogram, compiled once by pmic_setup. */
 struct pmic_test {
-	struct pmic_store store;
+	struct microcode mc;
 	const struct odiff_level *lv;	/* for the divergence checks */
 };
 
@@ -40,12 +41,9 @@ pmic_setup(void *ctx, const char *top, char **cause)
 {
 	struct pmic_test *t = ctx;
 	char *path = odiff_path(top, "microcode/pmic.pm");
-	struct mal_syms syms;
 	int rc;
 
-	rc = engine_pmic_load_microcode(path, &t->store, &syms, cause);
-	if (rc == 0)
-		mal_syms_free(&syms);
+	rc = microcode_load(&t->mc, LEVEL_PMIC, path, cause);
 	free(path);
 	return rc;
 }
@@ -56,7 +54,7 @@ pmic_open_golden(void *ctx, struct engine *e, struct machine *m,
 {
 	struct pmic_test *t = ctx;
 
-	return engine_pmic_create(e, m, &t->store, cause);
+	return engine_micro_create(e, m, LEVEL_PMIC, &t->mc.pcs, cause);
 }
 
 static int
@@ -65,7 +63,7 @@ pmic_open_kernel(void *ctx, struct engine *e, struct machine *m,
 {
 	struct pmic_test *t = ctx;
 
-	return engine_ocl_pmic_create(e, m, &t->store, NULL, cause);
+	return engine_ocl_pmic_create(e, m, &t->mc.pcs, NULL, cause);
 }
 
 /* The PMIC side state of core c, beyond struct core. */
@@ -73,8 +71,10 @@ static int
 pmic_cmp_side(void *ctx, struct engine *golden, struct engine *kernel,
     uint32_t c, const char *what)
 {
-	const struct pmic_core *u = &engine_pmic_state(golden)->core[c];
-	const struct pmic_core *v = &engine_ocl_pmic_state(kernel)->core[c];
+	const struct pmic_core *u = &((struct pmic_state *)
+	    golden->ops->level_state(golden))->core[c];
+	const struct pmic_core *v = &((struct pmic_state *)
+	    kernel->ops->level_state(kernel))->core[c];
 
 	(void)ctx;
 	if (u->g0 != v->g0 || u->g1 != v->g1 ||

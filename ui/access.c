@@ -12,6 +12,7 @@
  * programs (MIMD) a PC breakpoint is marked in every program that has
  * code at its address.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,6 @@
 #include "engine.h"
 #include "session.h"
 #include "tui.h"
-#ifdef HAVE_ENGINE_OCL
-#include "engine-ocl.h"
-#endif
 
 void
 access_bps_free(struct ui_bps *bps)
@@ -260,47 +258,35 @@ access_frames(struct session *s, struct lines *out, char **cause)
 }
 
 int
-access_warp_k(const struct engine *e, int engine_ocl, uint32_t w)
+access_warp_k(const struct engine *e, uint32_t w)
 {
-#ifdef HAVE_ENGINE_OCL
-	if (engine_ocl && e != NULL) {
-		size_t n = 0;
-		const struct ocl_warp_record *r =
-		    engine_ocl_warps((struct engine *)(uintptr_t)e, &n);
+	const struct engine_warp_record *r;
+	size_t n = 0;
 
-		if (r != NULL && w < n && r[w].steps > 0)
-			return (int)r[w].last_k;
-	}
-#else
-	(void)e;
-	(void)engine_ocl;
-	(void)w;
-#endif
+	if (e == NULL || e->ops == NULL || e->ops->warps == NULL)
+		return -1;
+	/* the op only reads: it is not const-qualified */
+	r = e->ops->warps((struct engine *)(uintptr_t)e, &n);
+	if (r != NULL && w < n && r[w].steps > 0)
+		return (int)r[w].last_k;
 	return -1;
 }
 
 double
-access_simd_efficiency(const struct engine *e, int engine_ocl,
-    uint32_t width)
+access_simd_efficiency(const struct engine *e, uint32_t width)
 {
-#ifdef HAVE_ENGINE_OCL
-	if (engine_ocl && e != NULL) {
-		size_t n = 0;
-		const struct ocl_warp_record *r =
-		    engine_ocl_warps((struct engine *)(uintptr_t)e, &n);
-		uint64_t active = 0, k = 0;
+	const struct engine_warp_record *r;
+	uint64_t active = 0, k = 0;
+	size_t n = 0;
 
-		for (size_t i = 0; r != NULL && i < n; i++) {
-			active += r[i].active;
-			k += r[i].kpaths;
-		}
-		if (k > 0)
-			return (double)active / ((double)width * (double)k);
+	if (e == NULL || e->ops == NULL || e->ops->warps == NULL)
+		return -1;
+	r = e->ops->warps((struct engine *)(uintptr_t)e, &n);
+	for (size_t i = 0; r != NULL && i < n; i++) {
+		active += r[i].active;
+		k += r[i].kpaths;
 	}
-#else
-	(void)e;
-	(void)engine_ocl;
-	(void)width;
-#endif
+	if (k > 0)
+		return (double)active / ((double)width * (double)k);
 	return -1;
 }

@@ -45,7 +45,7 @@ warps_caption(struct tui *t, char *text, size_t size)
 
 	snprintf(text, size, "%u warp%s of %u  focus warp %u lane %u  k: %s",
 	    census_nwarps(m), census_nwarps(m) == 1 ? "" : "s", W, focus / W,
-	    focus % W, t->engine_ocl ? "kernel paths" :
+	    focus % W, t->engine_warps ? "kernel paths" :
 	    "- (the reference engine records no k)");
 }
 
@@ -142,7 +142,7 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 		const struct warp_paths *wp = &v[i];
 		uint32_t wi = first + i;
 		int y = 1 + (int)i, kk = access_warp_k(t->engine,
-		    t->engine_ocl, wi);
+		    wi);
 		char ks[16];
 		double eff;
 
@@ -189,8 +189,7 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 		const struct census_totals *c = &t->totals;
 		double eff = c->paths ? 100.0 * (double)c->active /
 		    ((double)W * (double)c->paths) : 0.0;
-		double keff = access_simd_efficiency(t->engine, t->engine_ocl,
-		    W);
+		double keff = access_simd_efficiency(t->engine, W);
 		int y = h - 1 - leg;
 		size_t n;
 

@@ -157,7 +157,7 @@ render_adopt(struct tui_render *r, struct engine *e)
 	t->m = m;
 	t->engine = e;
 	t->engine_name = e->ops->name;
-	t->engine_ocl = strncmp(e->ops->name, "opencl", 6) == 0;
+	t->engine_warps = e->ops->warps != NULL;
 	t->progs = m->progs;
 	t->nprogs = m->nprogs;
 	t->dsyms = xcalloc(m->nprogs, sizeof *t->dsyms);

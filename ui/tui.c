@@ -225,8 +225,8 @@ after_stop(struct tui *t, int ran)
 	t->engine = session_engine(t->s);
 	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
 	    t->engine->ops->name : "?";
-	t->engine_ocl = t->engine != NULL && t->engine->ops != NULL &&
-	    strncmp(t->engine->ops->name, "opencl", 6) == 0;
+	t->engine_warps = t->engine != NULL && t->engine->ops != NULL &&
+	    t->engine->ops->warps != NULL;
 	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
 		free(cause);
 		cause = NULL;

@@ -250,10 +250,9 @@ int	 access_frames(struct session *s, struct lines *out, char **cause);
 void	 access_format_frames(const struct session_frame *f, size_t n,
 	    const int32_t *const *stack, struct lines *out);
 /* k of warp w when the engine records it; -1 when it does not. */
-int	 access_warp_k(const struct engine *e, int engine_ocl, uint32_t w);
+int	 access_warp_k(const struct engine *e, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
-double	 access_simd_efficiency(const struct engine *e, int engine_ocl,
-	    uint32_t width);
+double	 access_simd_efficiency(const struct engine *e, uint32_t width);
 
 /* --- datapath.c: the Mic-1 datapath pane's contents (pure) ------------ */
 
@@ -423,7 +422,7 @@ struct tui {
 	struct listing		*listings;     /* per program, built lazily */
 	char			*title;        /* program file names */
 	struct engine		*engine;       /* inside the session; for k */
-	int			 engine_ocl;   /* the OpenCL engine made it */
+	int			 engine_warps; /* it keeps warp records (k) */
 	const char		*engine_name;
 	const char		*device;       /* --device, for the engine */
 

@@ -31,7 +31,7 @@ micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
 unit_tests += ui/test-tui
 ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/datapath.c \
 	ui/layout.c \
-	ui/lines.c ui/names.c ui/tui.h $(dbg_sources) src/dbg/engine-ref.c \
+	ui/lines.c ui/names.c ui/tui.h $(dbg_sources) \
 	tests/tap.h
 ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
 	-I$(srcdir)/src/ocl -I$(srcdir)/tests

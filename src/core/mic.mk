@@ -3,7 +3,9 @@
 #
 # src/core gains the Mic-1 encoding and golden-model simulator (mic1.c)
 # and the MAL assembler (mal.c); src/dbg the engine that runs the
-# simulator (engine-mic.c); src/mic1-as is the assembler's command line.
+# simulator (mic1.c) behind the engine contract (engine-micro.c, with
+# microcode.c, where microprograms come from); src/mic1-as is the
+# assembler's command line.
 # microcode/*.mal are installed, with the default microprogram assembled,
 # under $(pkgdatadir)/microcode, where an installed micdb looks for it.
 # Every unit test is built twice, plain and with ASan/UBSan, as
@@ -12,15 +14,16 @@
 core_sources += \
 	src/core/devword.c \
 	src/core/devword.h \
+	src/core/engine-micro.c \
+	src/core/engine-micro.h \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \
 	src/core/mic1.h \
 	src/core/micro-sim.c \
-	src/core/micro-sim.h
-micdb_sources += \
-	src/dbg/engine-mic.c \
-	src/dbg/engine-mic.h
+	src/core/micro-sim.h \
+	src/core/microcode.c \
+	src/core/microcode.h
 
 bin_PROGRAMS += src/mic1-as
 src_mic1_as_SOURCES = src/tools/mic1-as.c src/tools/ucode-cli.c \
@@ -79,8 +82,7 @@ tests_test_mic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 # A driver of the mic engine for the shell tests, until micdb run
 # creates it (--level mic).
 check_PROGRAMS += tests/mic-run
-tests_mic_run_SOURCES = tests/mic-run.c src/dbg/engine-mic.c \
-	src/dbg/engine-mic.h src/dbg/engine-ref.c src/dbg/engine.h
+tests_mic_run_SOURCES = tests/mic-run.c
 tests_mic_run_CPPFLAGS = $(mic_cppflags)
 tests_mic_run_LDADD = src/core/libcore.a
 

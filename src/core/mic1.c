@@ -536,3 +536,6 @@ mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core)
 {
 	return micro_leave(m, core, mic1_at_boundary(st, m, core));
 }
+
+/* The model (micro-sim.h). */
+MICRO_MODEL(mic1_model, mic1, struct mic1_state, LEVEL_MIC);

@@ -57,3 +57,35 @@ micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
 		sum->executed = executed;
 	}
 }
+
+const struct micro_model *
+micro_model_of(enum level level)
+{
+	switch (level) {
+	case LEVEL_MIC:
+		return &mic1_model;
+	case LEVEL_PMIC:
+		return &pmic_model;
+	case LEVEL_ISA:
+		break;
+	}
+	return NULL;
+}
+
+void
+micro_attach(const struct micro_model *md, void *st, struct machine *m,
+    const void *cs, uint8_t *seen)
+{
+	md->state_init(st, m, cs);
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *core = &m->cores[c];
+
+		if (seen != NULL && core->status == CORE_ERROR)
+			seen[c] = 1;
+		if (core->steps == 0 && core->cycles == 0 &&
+		    core->status == CORE_RUNNING)
+			md->start_core(st, m, c);
+		else
+			md->enter(st, m, c);
+	}
+}

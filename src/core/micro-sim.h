@@ -3,12 +3,19 @@
  * the ISA-level fault a micro-cycle raises, TOS as the ISA level keeps
  * it, leaving the micro level at an instruction boundary, and the step
  * of every core by one cycle.  The cycle itself stays in each model.
+ *
+ * Each model is also one interface, struct micro_model (mic1_model,
+ * pmic_model): every engine of a micro level - the host engine of
+ * engine-micro.c and the OpenCL engine's level in src/ocl - starts,
+ * enters, leaves and asks boundaries through it, so a level's rules are
+ * written once, in its model.
  */
 #ifndef MICDB_MICRO_SIM_H
 #define MICDB_MICRO_SIM_H
 
 #include <stdint.h>
 
+#include "engine.h"
 #include "machine.h"
 #include "ref.h"
 
@@ -29,5 +36,113 @@ typedef int	micro_cycle_fn(void *st, struct machine *m, uint32_t core);
  * one cycle, then the barrier, then sum (which may be NULL). */
 void	micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
 	    const struct ref_mask *mask, struct ref_summary *sum);
+
+/*
+ * A micro level's golden model.  st is the model's own state (struct
+ * mic1_state, struct pmic_state: state_size bytes), cs its control store
+ * (struct mic1_store, struct pmic_store).
+ */
+struct micro_model {
+	enum level	 level;          /* LEVEL_MIC or LEVEL_PMIC */
+	size_t		 state_size;
+	void	 (*state_init)(void *st, const struct machine *m,
+		    const void *cs);
+	void	 (*state_free)(void *st);
+	/* A core that never ran: the level's start state. */
+	void	 (*start_core)(void *st, struct machine *m, uint32_t core);
+	/* A core at an ISA boundary enters the level there. */
+	void	 (*enter)(void *st, struct machine *m, uint32_t core);
+	/* Back to the ISA level: -1 if the core is inside an instruction. */
+	int	 (*leave)(void *st, struct machine *m, uint32_t core);
+	int	 (*at_boundary)(const void *st, const struct machine *m,
+		    uint32_t core);
+	/* One global step of the cores of mask (engine_step_fn). */
+	void	 (*step)(void *st, struct machine *m,
+		    const struct ref_mask *mask, struct ref_summary *sum);
+	/* The per-core side state a snapshot keeps: its array in st and
+	 * its bytes. */
+	void	*(*side)(void *st, size_t *bytes);
+};
+
+/*
+ * Define the model name_ over a level's typed functions PFX_state_init,
+ * PFX_state_free, PFX_start_core, PFX_enter, PFX_leave, PFX_at_boundary,
+ * PFX_step and its state type (whose per-core side state is the array
+ * core of ncores entries): the void * slots are written here once.
+ */
+#define MICRO_MODEL(name_, pfx, state_t, level_)			\
+static void								\
+name_##_init(void *st, const struct machine *m, const void *cs)	\
+{									\
+	pfx##_state_init(st, m, cs);					\
+}									\
+static void								\
+name_##_free(void *st)							\
+{									\
+	pfx##_state_free(st);						\
+}									\
+static void								\
+name_##_start(void *st, struct machine *m, uint32_t core)		\
+{									\
+	pfx##_start_core(st, m, core);					\
+}									\
+static void								\
+name_##_enter(void *st, struct machine *m, uint32_t core)		\
+{									\
+	pfx##_enter(st, m, core);					\
+}									\
+static int								\
+name_##_leave(void *st, struct machine *m, uint32_t core)		\
+{									\
+	return pfx##_leave(st, m, core);				\
+}									\
+static int								\
+name_##_boundary(const void *st, const struct machine *m,		\
+    uint32_t core)							\
+{									\
+	return pfx##_at_boundary(st, m, core);				\
+}									\
+static void								\
+name_##_step(void *st, struct machine *m,				\
+    const struct ref_mask *mask, struct ref_summary *sum)		\
+{									\
+	pfx##_step(st, m, mask, sum);					\
+}									\
+static void *								\
+name_##_side(void *st, size_t *bytes)					\
+{									\
+	state_t *s_ = st;						\
+									\
+	*bytes = (size_t)s_->ncores * sizeof *s_->core;			\
+	return s_->core;						\
+}									\
+const struct micro_model name_ = {					\
+	.level = (level_),						\
+	.state_size = sizeof(state_t),					\
+	.state_init = name_##_init,					\
+	.state_free = name_##_free,					\
+	.start_core = name_##_start,					\
+	.enter = name_##_enter,						\
+	.leave = name_##_leave,						\
+	.at_boundary = name_##_boundary,				\
+	.step = name_##_step,						\
+	.side = name_##_side,						\
+}
+
+extern const struct micro_model mic1_model;   /* mic1.c */
+extern const struct micro_model pmic_model;   /* pmic-sim.c */
+
+/* The model of a micro level; NULL for LEVEL_ISA. */
+const struct micro_model *micro_model_of(enum level level);
+
+/*
+ * Initialise st over m with cs and put every core in the level: a core
+ * that never ran starts in the level's start state, every other one
+ * enters at its ISA boundary (mic1.md section 5).  seen (may be NULL),
+ * one byte per core, is set for cores that faulted before: a fault from
+ * another level is not news.
+ */
+void	micro_attach(const struct micro_model *md, void *st,
+	    struct machine *m, const void *cs, uint8_t *seen);
 
 #endif

@@ -262,3 +262,6 @@ pmic_leave(struct pmic_state *st, struct machine *m, uint32_t core)
 {
 	return micro_leave(m, core, pmic_at_boundary(st, m, core));
 }
+
+/* The model (micro-sim.h). */
+MICRO_MODEL(pmic_model, pmic, struct pmic_state, LEVEL_PMIC);

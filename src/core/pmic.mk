@@ -20,9 +20,6 @@ src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \
 src_pmic_cc_LDADD = src/core/libcore.a
 
 dist_man_MANS += man/pmic-cc.1
-micdb_sources += \
-	src/dbg/engine-pmic.c \
-	src/dbg/engine-pmic.h
 
 # ---- tests ----------------------------------------------------------------
 

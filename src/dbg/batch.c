@@ -30,9 +30,6 @@
 #include "engine.h"
 #include "opts.h"
 #include "session.h"
-#ifdef HAVE_ENGINE_OCL
-#include "engine-ocl.h"
-#endif
 
 static const char batch_usage[] =
 "usage: micdb --batch FILE [options] PROGRAM\n"
@@ -126,31 +123,6 @@ flush_pending(struct transcript *t)
 		}
 	newline_if_needed(t);
 }
-
-#ifdef HAVE_ENGINE_OCL
-/* The OpenCL engine's divergence records, for info warps/divergence. */
-static int
-ocl_warps(void *arg, struct engine *e, uint32_t w,
-    struct session_warp_record *rec)
-{
-	const struct ocl_warp_record *r;
-	size_t n;
-
-	(void)arg;
-	/* every level's OpenCL engine is named opencl[-LEVEL] */
-	if (strncmp(e->ops->name, "opencl", 6) != 0)
-		return -1;
-	r = engine_ocl_warps(e, &n);
-	if (r == NULL || w >= n)
-		return -1;
-	rec->steps = r[w].steps;
-	rec->active = r[w].active;
-	rec->kpaths = r[w].kpaths;
-	rec->last_k = r[w].last_k;
-	rec->hist = r[w].hist;
-	return 0;
-}
-#endif
 
 static int
 check_options(const struct micdb_opts *o, char **cause)
@@ -267,10 +239,6 @@ batch_main(int argc, char **argv)
 	cfg.input_len = input_len;
 	cfg.max_steps = o.max_steps;
 	cfg.repeat = 0;
-#ifdef HAVE_ENGINE_OCL
-	/* any level: set level may bring an OpenCL engine later */
-	cfg.warps = ocl_warps;
-#endif
 	t.raw = o.output_raw || l.ncores == 1;
 	t.at_bol = 1;
 	t.ncores = l.ncores;

@@ -168,18 +168,22 @@ put_mask(struct buf *out, uint64_t mask, uint32_t width)
 static const char *
 k_note(const struct session *s)
 {
-	return strcmp(s->e.ops->name, "ref") == 0 ?
+	return s->e.ops->kind == ENGINE_REF ?
 	    "k (kernel paths) is not available for the reference engine" :
 	    "k (kernel paths) is not reported by this engine";
 }
 
 /* The engine's kernel divergence record of warp w, if it keeps them. */
-static int
-warp_record(struct session *s, uint32_t w, struct session_warp_record *r)
+static const struct engine_warp_record *
+warp_record(struct session *s, uint32_t w)
 {
-	if (s->cfg.warps == NULL)
-		return -1;
-	return s->cfg.warps(s->cfg.warps_arg, &s->e, w, r);
+	const struct engine_warp_record *r;
+	size_t n;
+
+	if (s->e.ops->warps == NULL ||
+	    (r = s->e.ops->warps(&s->e, &n)) == NULL || w >= n)
+		return NULL;
+	return &r[w];
 }
 
 static int
@@ -188,7 +192,7 @@ cmd_info_warps_exec(struct session *s, const struct cmd_call *c,
 {
 	uint32_t first, last, width = s->m.cfg.warp_width;
 	struct warp_view v;
-	struct session_warp_record rec;
+	const struct engine_warp_record *rec;
 	int have_k = 0, mw;
 
 	if (warp_range(s, c->args, &first, &last, cause) != 0)
@@ -205,8 +209,8 @@ cmd_info_warps_exec(struct session *s, const struct cmd_call *c,
 		put_mask(out, v.active, width);
 		buf_printf(out, "%*s", mw - (int)((width + 3) / 4 + 2), "");
 		buf_printf(out, " %6u %5u ", v.nactive, v.npaths);
-		if (warp_record(s, w, &rec) == 0) {
-			buf_printf(out, "%4u ", rec.last_k);
+		if ((rec = warp_record(s, w)) != NULL) {
+			buf_printf(out, "%4u ", rec->last_k);
 			have_k = 1;
 		} else
 			buf_printf(out, "%4s ", "-");
@@ -307,20 +311,20 @@ kernel_divergence(struct session *s, struct buf *out)
 {
 	uint32_t nw = div_nwarps(&s->m), width = s->m.cfg.warp_width;
 	uint64_t active = 0, kpaths = 0, *hist;
-	struct session_warp_record rec;
+	const struct engine_warp_record *rec;
 
-	if (warp_record(s, 0, &rec) != 0) {
+	if (warp_record(s, 0) == NULL) {
 		buf_printf(out, "%s\n", k_note(s));
 		return;
 	}
 	hist = xcalloc(width + 1, sizeof *hist);
 	for (uint32_t w = 0; w < nw; w++) {
-		if (warp_record(s, w, &rec) != 0)
+		if ((rec = warp_record(s, w)) == NULL)
 			continue;
-		active += rec.active;
-		kpaths += rec.kpaths;
-		for (uint32_t k = 1; k <= width; k++)
-			hist[k] += rec.hist[k - 1];
+		active += rec->active;
+		kpaths += rec->kpaths;
+		for (uint32_t k = 1; k <= width && k <= 64; k++)
+			hist[k] += rec->hist[k - 1];
 	}
 	if (kpaths == 0)
 		buf_printf(out, "kernel divergence (%s engine): no step run "

@@ -35,9 +35,7 @@ dbg_session_sources = \
 	src/dbg/watch.c
 
 dbg_sources = $(dbg_session_sources) \
-	src/dbg/levels.c src/dbg/levels.h \
-	src/dbg/engine-mic.c src/dbg/engine-mic.h \
-	src/dbg/engine-pmic.c src/dbg/engine-pmic.h
+	src/dbg/levels.c src/dbg/levels.h
 
 micdb_sources += $(dbg_session_sources) src/dbg/batch.c src/dbg/batch.h
 
@@ -45,8 +43,7 @@ unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
 shell_tests += tests/batch.sh tests/level-switch.sh
 
-tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources) \
-	src/dbg/engine.h src/dbg/engine-ref.c
+tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources)
 tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
 tests_test_dbg_LDADD = src/core/libcore.a
 tests_test_dbg_asan_SOURCES = $(tests_test_dbg_SOURCES) $(core_sources)
@@ -64,7 +61,7 @@ EXTRA_DIST += \
 # (not built with ASan, like the other OpenCL tests: the runtime is not).
 unit_tests += tests/test-reverse
 tests_test_reverse_SOURCES = tests/test-reverse.c tests/tap.h \
-	$(dbg_sources) src/dbg/engine.h src/dbg/engine-ref.c
+	$(dbg_sources)
 tests_test_reverse_CPPFLAGS = $(AM_CPPFLAGS) -DHAVE_ENGINE_OCL \
 	-I$(srcdir)/src/dbg -I$(srcdir)/src/ocl
 tests_test_reverse_LDADD = src/ocl/libocl.a src/core/libcore.a \

@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-mic.h"
-#include "engine-pmic.h"
+#include "engine-micro.h"
 #include "levels.h"
 #include "util.h"
 #ifdef HAVE_ENGINE_OCL
@@ -13,69 +12,6 @@
 #include "engine-ocl-mic.h"
 #include "engine-ocl-pmic.h"
 #endif
-
-static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
-
-const char *
-level_name(enum level level)
-{
-	return (unsigned)level < NLEVEL ? level_names[level] : "?";
-}
-
-int
-level_parse(const char *name, enum level *out)
-{
-	for (int i = 0; i < NLEVEL; i++)
-		if (strcmp(name, level_names[i]) == 0) {
-			*out = (enum level)i;
-			return 0;
-		}
-	return -1;
-}
-
-int
-microcode_load(struct microcode *mc, enum level level, const char *path,
-    char **cause)
-{
-	memset(mc, 0, sizeof *mc);
-	mc->level = level;
-	if (level == LEVEL_PMIC) {
-		mc->path = path != NULL ? xstrdup(path) :
-		    engine_pmic_default_microcode();
-		if (engine_pmic_load_microcode(mc->path, &mc->pcs, &mc->syms,
-		    cause) != 0) {
-			free(mc->path);
-			mc->path = NULL;
-			return -1;
-		}
-		mc->loaded = 1;
-		return 0;
-	}
-	if (level != LEVEL_MIC) {
-		*cause = xasprintf("the %s level has no microprogram",
-		    level_name(level));
-		return -1;
-	}
-	mc->path = path != NULL ? xstrdup(path) :
-	    engine_mic_default_microcode();
-	if (engine_mic_load_microcode(mc->path, &mc->cs, &mc->syms,
-	    cause) != 0) {
-		free(mc->path);
-		mc->path = NULL;
-		return -1;
-	}
-	mc->loaded = 1;
-	return 0;
-}
-
-void
-microcode_free(struct microcode *mc)
-{
-	if (mc->loaded)
-		mal_syms_free(&mc->syms);
-	free(mc->path);
-	memset(mc, 0, sizeof *mc);
-}
 
 /* The OpenCL kernels are the default where this build has them for the
  * level. */
@@ -119,7 +55,7 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 #endif
 	case LEVEL_MIC:
 		if (kind == ENGINE_REF)
-			return engine_mic_create(e, m, &mc->cs, cause);
+			return engine_micro_create(e, m, level, &mc->cs, cause);
 #ifdef HAVE_ENGINE_OCL
 		return engine_ocl_mic_create(e, m, &mc->cs, device, cause);
 #else
@@ -129,7 +65,7 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 #endif
 	case LEVEL_PMIC:
 		if (kind == ENGINE_REF)
-			return engine_pmic_create(e, m, &mc->pcs, cause);
+			return engine_micro_create(e, m, level, &mc->pcs, cause);
 #ifdef HAVE_ENGINE_OCL
 		return engine_ocl_pmic_create(e, m, &mc->pcs, device, cause);
 #else

@@ -22,19 +22,14 @@
  * opened, the old level's engine is opened again over the unchanged
  * state.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dbg.h"
 #include "history.h"
-#include "engine-mic.h"
-#include "engine-pmic.h"
 #include "ijvm.h"
-#ifdef HAVE_ENGINE_OCL
-#include "engine-ocl-mic.h"
-#include "engine-ocl-pmic.h"
-#endif
 
 /* Micro-cycles a core may take to reach its next boundary before the
  * switch gives up (a looping student microprogram). */
@@ -61,34 +56,29 @@ session_microcode(const struct session *s, enum level level)
 	return &s->mc[level];
 }
 
+/* Every engine of a micro level keeps the level's state on the host
+ * (engine.h level_state); the op is not const-qualified, it only reads. */
+static void *
+level_state(const struct session *s, enum level level)
+{
+	struct engine *e = (struct engine *)(uintptr_t)&s->e;
+
+	if (s->level != level || !s->have_engine ||
+	    e->ops->level != level || e->ops->level_state == NULL)
+		return NULL;
+	return e->ops->level_state(e);
+}
+
 const void *
 session_level_state(const struct session *s)
 {
-	/* both Mic-1 engines keep the side state on the host */
-	if (s->level != LEVEL_MIC || !s->have_engine)
-		return NULL;
-	if (strcmp(s->e.ops->name, "mic") == 0)
-		return engine_mic_state((struct engine *)&s->e);
-#ifdef HAVE_ENGINE_OCL
-	if (strcmp(s->e.ops->name, "opencl-mic") == 0)
-		return engine_ocl_mic_state((struct engine *)&s->e);
-#endif
-	return NULL;
+	return level_state(s, LEVEL_MIC);
 }
 
 const struct pmic_state *
 session_pmic_state(const struct session *s)
 {
-	/* both PMIC engines keep the side state (G0, G1) on the host */
-	if (s->level != LEVEL_PMIC || !s->have_engine)
-		return NULL;
-	if (strcmp(s->e.ops->name, "pmic") == 0)
-		return engine_pmic_state((struct engine *)&s->e);
-#ifdef HAVE_ENGINE_OCL
-	if (strcmp(s->e.ops->name, "opencl-pmic") == 0)
-		return engine_ocl_pmic_state((struct engine *)&s->e);
-#endif
-	return NULL;
+	return level_state(s, LEVEL_PMIC);
 }
 
 int

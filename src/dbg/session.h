@@ -46,22 +46,6 @@ typedef int (*session_engine_fn)(void *arg, struct engine *e,
 typedef void (*session_output_fn)(void *arg, uint32_t core,
     const uint8_t *data, size_t len);
 
-/*
- * Kernel divergence records of one warp (manycore.md section 3), from
- * engines that keep them; totals since the machine started.
- */
-struct session_warp_record {
-	uint64_t	 steps;      /* steps with an active lane */
-	uint64_t	 active;     /* sum of active lanes */
-	uint64_t	 kpaths;     /* sum of k, the kernel paths run */
-	uint32_t	 last_k;     /* k of the last such step */
-	const uint64_t	*hist;       /* hist[n-1]: kernel paths of n lanes;
-					warp_width entries */
-};
-/* Fill *rec for warp w of engine e: 0, or -1 if the engine has none. */
-typedef int (*session_warps_fn)(void *arg, struct engine *e, uint32_t w,
-    struct session_warp_record *rec);
-
 struct session_config {
 	struct machine_config	  machine;
 	const struct program	**progs;       /* not owned */
@@ -83,9 +67,6 @@ struct session_config {
 						  given again at every run */
 	size_t			  input_len;
 	uint64_t		  max_steps;   /* step limit; 0: none */
-	session_warps_fn	  warps;       /* NULL: the engine records no
-						  kernel divergence */
-	void			 *warps_arg;
 	int			  repeat;      /* an empty line repeats the
 						  last command (not in batch) */
 };

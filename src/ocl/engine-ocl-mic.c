@@ -18,6 +18,7 @@
  * header-only read-back and zero-copy are the shared engine's, in
  * micro-steps.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "context-mic.h"
@@ -25,11 +26,14 @@
 #include "engine-ocl-mic.h"
 #include "ocl-level.h"
 
-/* The level state: the micro side state and the pre-decoded store. */
+/* The level state: the micro side state (first, ocl-level.h) and the
+ * pre-decoded store. */
 struct mic_level_state {
 	struct mic1_state	st;
 	uint32_t		cs[CTXM_CS_WORDS * MIC1_STORE_WORDS];
 };
+_Static_assert(offsetof(struct mic_level_state, st) == 0,
+    "the model's state comes first");
 
 /* The MIR goes both ways (a checkpoint restore brings it back); its
  * fields only up, for the datapath view. */
@@ -120,14 +124,6 @@ mic_scalars(void *p, uint32_t *v)
 	return 1;
 }
 
-static int
-mic_at_boundary(void *p, struct machine *m, uint32_t core)
-{
-	struct mic_level_state *ls = p;
-
-	return mic1_at_boundary(&ls->st, m, core);
-}
-
 static void
 mic_free(void *p)
 {
@@ -139,6 +135,8 @@ mic_free(void *p)
 
 static const struct ocl_level mic_level = {
 	.name = "opencl-mic",
+	.level = LEVEL_MIC,
+	.model = &mic1_model,
 	.kernel_file = "mic.cl",
 	.kernel_name = "mic_run",
 	.section_fields = CTXM_CORE_FIELDS,
@@ -151,7 +149,6 @@ static const struct ocl_level mic_level = {
 	.scalars = mic_scalars,
 	.to_ctx = mic_to_ctx,
 	.from_ctx = mic_from_ctx,
-	.at_boundary = mic_at_boundary,
 	.free_state = mic_free,
 };
 
@@ -161,53 +158,9 @@ engine_ocl_mic_create(struct engine *e, struct machine *m,
 {
 	struct mic_level_state *ls = xcalloc(1, sizeof *ls);
 
-	/* The micro level's start, as engine_mic_create: cores that never
-	 * ran start at MPC 0, the others enter at their ISA boundary. */
-	mic1_state_init(&ls->st, m, cs);
-	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
-		const struct core *core = &m->cores[c];
-
-		if (core->steps == 0 && core->cycles == 0 &&
-		    core->status == CORE_RUNNING)
-			mic1_start_core(&ls->st, m, c);
-		else
-			mic1_enter(&ls->st, m, c);
-	}
+	micro_attach(&mic1_model, &ls->st, m, cs, NULL);
 	return ocl_engine_create(e, m, &mic_level, ls, device_sel, cause);
 }
-
-const struct ocl_warp_record *
-engine_ocl_mic_warps(struct engine *e, size_t *nwarps)
-{
-	return engine_ocl_warps(e, nwarps);
-}
-
-void
-engine_ocl_mic_set_steps_per_launch(struct engine *e, uint64_t k)
-{
-	engine_ocl_set_steps_per_launch(e, k);
-}
-
-void
-engine_ocl_mic_stats(struct engine *e, struct ocl_engine_stats *st)
-{
-	engine_ocl_stats(e, st);
-}
-
-const char *
-engine_ocl_mic_device_name(struct engine *e)
-{
-	return engine_ocl_device_name(e);
-}
-
-struct mic1_state *
-engine_ocl_mic_state(struct engine *e)
-{
-	struct mic_level_state *ls = ocl_engine_level_state(e);
-
-	return &ls->st;
-}
-
 void
 engine_ocl_mic_mem_need(const struct machine_config *cfg,
     const struct program *const *progs, size_t nprogs, int gpu,

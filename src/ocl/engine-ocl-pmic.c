@@ -7,6 +7,7 @@
  * instruction boundary (context-mic.h's table), and a kernel that writes
  * back every register of struct core.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "context-mic.h"
@@ -15,10 +16,14 @@
 #include "engine-ocl-pmic.h"
 #include "ocl-level.h"
 
+/* The level state: the PMIC side state (first, ocl-level.h) and the
+ * control store as the kernel reads it. */
 struct pmic_level_state {
 	struct pmic_state	st;
 	uint32_t		cs[CTXP_CS_WORDS * PMIC_STORE_WORDS];
 };
+_Static_assert(offsetof(struct pmic_level_state, st) == 0,
+    "the model's state comes first");
 
 static void
 pmic_to_ctx(void *p, const struct ocl_section *s)
@@ -81,14 +86,6 @@ pmic_side(void *p, size_t *bytes)
 	return ls->cs;
 }
 
-static int
-pmic_boundary_op(void *p, struct machine *m, uint32_t core)
-{
-	struct pmic_level_state *ls = p;
-
-	return pmic_at_boundary(&ls->st, m, core);
-}
-
 static void
 pmic_free_op(void *p)
 {
@@ -100,6 +97,8 @@ pmic_free_op(void *p)
 
 static const struct ocl_level pmic_level = {
 	.name = "opencl-pmic",
+	.level = LEVEL_PMIC,
+	.model = &pmic_model,
 	.kernel_file = "pmic.cl",
 	.kernel_name = "pmic_run",
 	.section_fields = CTXP_CORE_FIELDS,
@@ -111,7 +110,6 @@ static const struct ocl_level pmic_level = {
 	.side = pmic_side,
 	.to_ctx = pmic_to_ctx,
 	.from_ctx = pmic_from_ctx,
-	.at_boundary = pmic_boundary_op,
 	.free_state = pmic_free_op,
 };
 
@@ -121,26 +119,8 @@ engine_ocl_pmic_create(struct engine *e, struct machine *m,
 {
 	struct pmic_level_state *ls = xcalloc(1, sizeof *ls);
 
-	/* The PMIC level's start, as engine_pmic_create. */
-	pmic_state_init(&ls->st, m, cs);
-	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
-		const struct core *core = &m->cores[c];
-
-		if (core->steps == 0 && core->cycles == 0 &&
-		    core->status == CORE_RUNNING)
-			pmic_start_core(&ls->st, m, c);
-		else
-			pmic_enter(&ls->st, m, c);
-	}
+	micro_attach(&pmic_model, &ls->st, m, cs, NULL);
 	return ocl_engine_create(e, m, &pmic_level, ls, device_sel, cause);
-}
-
-struct pmic_state *
-engine_ocl_pmic_state(struct engine *e)
-{
-	struct pmic_level_state *ls = ocl_engine_level_state(e);
-
-	return &ls->st;
 }
 
 void

@@ -1,8 +1,8 @@
 /*
- * The OpenCL engine of the PMIC level: struct engine (src/dbg/engine.h)
+ * The OpenCL engine of the PMIC level: struct engine (src/core/engine.h)
  * over the branch-free PMIC kernel (kernels/pmic.cl), one global step =
  * one PMIC cycle of every running core, cycle for cycle what the C
- * simulator (src/core/pmic-sim.c, engine-pmic.c) does; a level of the
+ * simulator (src/core/pmic-sim.c, engine-micro.c) does; a level of the
  * shared OpenCL host engine (engine-ocl.h: engine_ocl_warps,
  * engine_ocl_stats, engine_ocl_set_steps_per_launch work on it).
  * Breakpoints compare an MPC, or a PC at the instruction boundary; the
@@ -21,15 +21,12 @@
 /*
  * An engine on the device chosen by device_sel (NULL: MICDB_DEVICE, else
  * the default, see ocl.h) over m with control store cs (neither owned;
- * cs must outlive the engine).  Cores start as engine_pmic_create starts
+ * cs must outlive the engine).  Cores start as micro_attach starts
  * them.  0, or -1 with *cause.
  */
 int	engine_ocl_pmic_create(struct engine *e, struct machine *m,
 	    const struct pmic_store *cs, const char *device_sel,
 	    char **cause);
-/* The host copy of the PMIC side state (current after every run), as
- * engine_pmic_state. */
-struct pmic_state *engine_ocl_pmic_state(struct engine *e);
 /* engine_ocl_mem_need for this level. */
 void	engine_ocl_pmic_mem_need(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,

@@ -337,7 +337,7 @@ struct ocl_engine {
 	double	 tm[T_NPHASES];
 	uint32_t tm_k[8];         /* the first launches' K */
 	size_t	 tm_nk;
-	struct ocl_warp_record *warps;
+	struct engine_warp_record *warps;
 	int	 warps_fresh;
 };
 
@@ -2191,11 +2191,22 @@ ocl_at_boundary(struct engine *e, uint32_t core)
 {
 	struct ocl_engine *o = e->impl;
 
-	return o->lv->at_boundary(o->st, e->m, core);
+	return o->lv->model->at_boundary(o->st, e->m, core);
+}
+
+/* The model's state is the level state's first member (ocl-level.h). */
+static void *
+ocl_level_state(struct engine *e)
+{
+	struct ocl_engine *o = e->impl;
+
+	return o->lv->model != NULL ? o->st : NULL;
 }
 
 static const struct engine_ops ocl_ops = {
 	.name = "opencl",
+	.kind = ENGINE_OPENCL,
+	.level = LEVEL_ISA,
 	.run = ocl_run,
 	.read_words = ocl_read_words,
 	.write_word = ocl_write_word,
@@ -2204,6 +2215,7 @@ static const struct engine_ops ocl_ops = {
 	.add_input = ocl_add_input,
 	.save = ocl_save,
 	.load = ocl_load,
+	.warps = engine_ocl_warps,
 	.free = ocl_free,
 };
 
@@ -2853,6 +2865,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
  * no state of its own. */
 static const struct ocl_level isa_level = {
 	.name = "opencl",
+	.level = LEVEL_ISA,
 	.kernel_file = "isa.cl",
 	.kernel_name = "isa_run",
 	.fold1_name = "isa_fold1",
@@ -2894,8 +2907,11 @@ ocl_engine_create(struct engine *e, struct machine *m,
 	o->st = st;
 	o->ops = ocl_ops;
 	o->ops.name = level->name;
-	if (level->at_boundary != NULL)
+	o->ops.level = level->level;
+	if (level->model != NULL) {
 		o->ops.at_boundary = ocl_at_boundary;
+		o->ops.level_state = ocl_level_state;
+	}
 	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
 	    l.dev[di].name);
 	o->is_gpu = (l.dev[di].type & CL_DEVICE_TYPE_GPU) != 0;
@@ -2930,15 +2946,7 @@ ocl_engine_create(struct engine *e, struct machine *m,
 	return 0;
 }
 
-void *
-ocl_engine_level_state(struct engine *e)
-{
-	struct ocl_engine *o = e->impl;
-
-	return o->st;
-}
-
-const struct ocl_warp_record *
+const struct engine_warp_record *
 engine_ocl_warps(struct engine *e, size_t *nwarps)
 {
 	struct ocl_engine *o = e->impl;
@@ -2964,7 +2972,7 @@ engine_ocl_warps(struct engine *e, size_t *nwarps)
 	for (uint32_t w = 0; w < o->nwarps; w++) {
 		const uint32_t *r = o->hctx + o->warps_off +
 		    (size_t)w * CTX_WARP_WORDS(o->W);
-		struct ocl_warp_record *d = &o->warps[w];
+		struct engine_warp_record *d = &o->warps[w];
 
 #define U64(lo) ((uint64_t)r[(lo) + 1] << 32 | r[lo])
 		memset(d, 0, sizeof *d);

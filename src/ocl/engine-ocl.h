@@ -1,5 +1,5 @@
 /*
- * The OpenCL engine: struct engine (src/dbg/engine.h) over the ISA kernel
+ * The OpenCL engine: struct engine (src/core/engine.h) over the ISA kernel
  * (kernels/isa.cl), plus what only the OpenCL engines have: the per-warp
  * divergence records (manycore.md section 3) and the steps-per-launch
  * knob that tests and `micdb bench` turn.  One host engine serves every
@@ -13,19 +13,6 @@
 #include <stdint.h>
 
 #include "engine.h"
-
-/* One warp's divergence record, totals since the machine started. */
-struct ocl_warp_record {
-	uint64_t	steps;            /* steps with at least one active lane */
-	uint64_t	active;           /* sum of active lanes over them */
-	uint64_t	kpaths;           /* sum of k (kernel handlers run) */
-	uint64_t	last_active;      /* the last such step: active lanes */
-	uint64_t	last_converged;   /* largest group on one PC */
-	uint64_t	last_divergent;   /* active and not converged */
-	uint32_t	last_paths;       /* distinct PCs */
-	uint32_t	last_k;           /* distinct handlers */
-	uint64_t	hist[64];         /* hist[n-1]: handler paths of n lanes */
-};
 
 /* What the engine did, for tests and micdb bench. */
 struct ocl_engine_stats {
@@ -45,7 +32,7 @@ int	engine_ocl_create(struct engine *e, struct machine *m,
 	    const char *device_sel, char **cause);
 /* The records of every warp after the last run; nwarps may be NULL.  The
  * functions from here on work on the engine of any level. */
-const struct ocl_warp_record *engine_ocl_warps(struct engine *e,
+const struct engine_warp_record *engine_ocl_warps(struct engine *e,
 	    size_t *nwarps);
 /* Steps per launch: 0 adapts to the device (the default; the environment
  * variable MICDB_STEPS_PER_LAUNCH sets it at creation). */

@@ -27,6 +27,7 @@
 
 #include "engine-ocl.h"
 #include "engine.h"
+#include "micro-sim.h"
 
 /* Where the level's per-core section lives in the host view of the
  * context (context-mic.h's CTXM_CORE_WORD convention: it follows the
@@ -59,6 +60,11 @@ ocl_sec_strides(const struct ocl_section *s, size_t *cs, size_t *fs)
 
 struct ocl_level {
 	const char	*name;           /* engine_ops name */
+	enum level	 level;          /* engine_ops level */
+	/* A micro level's golden model (micro-sim.h): the rules of its
+	 * start, boundaries and state, which the level state keeps as its
+	 * first member (ops->level_state returns it).  NULL: ISA. */
+	const struct micro_model *model;
 	const char	*kernel_file;    /* in the kernel directory */
 	const char	*kernel_name;
 	const char	*fold1_name;     /* the one-step records' fold kernel
@@ -96,8 +102,6 @@ struct ocl_level {
 	void		 (*to_ctx)(void *st, const struct ocl_section *s);
 	void		 (*from_ctx)(void *st, const struct ocl_section *s,
 			    uint32_t lo, uint32_t hi);
-	int		 (*at_boundary)(void *st, struct machine *m,
-			    uint32_t core);
 	void		 (*free_state)(void *st);
 };
 
@@ -106,7 +110,5 @@ struct ocl_level {
 int	ocl_engine_create(struct engine *e, struct machine *m,
 	    const struct ocl_level *level, void *st, const char *device_sel,
 	    char **cause);
-/* The level state of an engine made by ocl_engine_create. */
-void	*ocl_engine_level_state(struct engine *e);
 
 #endif

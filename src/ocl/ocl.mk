@@ -14,8 +14,7 @@ src_ocl_libocl_a_SOURCES = \
 	src/ocl/ocl-level.h \
 	src/ocl/ocl.c \
 	src/ocl/ocl.h
-src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg \
-	-I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
+src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
 
 # libcore again after libocl: the archive needs core symbols that the
 # objects before it may not have pulled in.
@@ -37,15 +36,14 @@ ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 # step and by whole runs, on every sample and on generated programs.
 unit_tests += tests/test-ocl-diff
 tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h \
-	tests/ocl-diff-lib.c tests/ocl-diff-lib.h \
-	src/dbg/engine-ref.c
+	tests/ocl-diff-lib.c tests/ocl-diff-lib.h
 tests_test_ocl_diff_CPPFLAGS = $(ocl_test_cppflags)
 tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)
 
 # A small driver of either engine for the shell tests, until micdb run
 # drives engines itself.
 check_PROGRAMS += tests/ocl-run
-tests_ocl_run_SOURCES = tests/ocl-run.c src/dbg/engine-ref.c
+tests_ocl_run_SOURCES = tests/ocl-run.c
 tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags)
 tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
@@ -54,8 +52,7 @@ shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh
 # The block marks: the host converts only what launches changed, against
 # the reference (engine-ocl.c, context.h).
 unit_tests += tests/test-ocl-marks
-tests_test_ocl_marks_SOURCES = tests/test-ocl-marks.c tests/tap.h \
-	src/dbg/engine-ref.c
+tests_test_ocl_marks_SOURCES = tests/test-ocl-marks.c tests/tap.h
 tests_test_ocl_marks_CPPFLAGS = $(ocl_test_cppflags)
 tests_test_ocl_marks_LDADD = $(ocl_test_ldadd)
 

@@ -1114,7 +1114,7 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
     struct timed *t)
 {
 	size_t nw = 0;
-	const struct ocl_warp_record *wr = engine_ocl_warps(e, &nw);
+	const struct engine_warp_record *wr = engine_ocl_warps(e, &nw);
 	struct ocl_engine_stats st;
 	uint64_t act = 0, k = 0, steps = 0;
 

@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "engine.h"
-#include "engine-mic.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
 #endif

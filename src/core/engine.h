@@ -1,8 +1,12 @@
 /*
- * An execution engine: something that steps a struct machine.  Two exist:
- * the reference interpreter (engine-ref.c) and the OpenCL kernels
- * (src/ocl/engine-ocl.c).  The debugger session and micdb run drive either
- * through this interface and never know which one runs.
+ * The engine contract: something that steps a struct machine at one level
+ * (ISA, Mic-1 or PMIC).  The host engines live in src/core (engine-ref.c
+ * for the ISA level, engine-micro.c for the micro levels over the golden
+ * models), the OpenCL engine in src/ocl; the debugger session, micdb run,
+ * bench and every front end drive any of them through this interface and
+ * never ask which one runs: what differs between engines is an operation
+ * or a field of struct engine_ops, never a name to compare
+ * (doc/architecture.md).
  *
  * The machine (e->m) is the host copy of the state.  After every run() its
  * registers (struct core), counters, step and console output are current;
@@ -27,6 +31,32 @@
 
 #include "machine.h"
 #include "ref.h"
+
+/* The level an engine steps (mic1.md section 5). */
+enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
+#define NLEVEL 3
+
+/* Which implementation: ENGINE_DEFAULT is only a request (the user named
+ * none: the fastest one this build has, levels.h), never an engine's. */
+enum engine_kind { ENGINE_DEFAULT, ENGINE_REF, ENGINE_OPENCL };
+
+/*
+ * One warp's divergence record as an engine that groups cores into
+ * hardware warps keeps it (manycore.md section 3), totals since the
+ * machine started.  A kernel path is one handler of the kernel's dispatch
+ * that a warp ran in a step: k paths in one step cost k passes.
+ */
+struct engine_warp_record {
+	uint64_t	steps;            /* steps with at least one active lane */
+	uint64_t	active;           /* sum of active lanes over them */
+	uint64_t	kpaths;           /* sum of k (kernel handlers run) */
+	uint64_t	last_active;      /* the last such step: active lanes */
+	uint64_t	last_converged;   /* largest group on one PC */
+	uint64_t	last_divergent;   /* active and not converged */
+	uint32_t	last_paths;       /* distinct PCs */
+	uint32_t	last_k;           /* distinct handlers */
+	uint64_t	hist[64];         /* hist[n-1]: handler paths of n lanes */
+};
 
 enum stop_reason {
 	STOP_STEPS,        /* ran the requested number of steps */
@@ -76,7 +106,9 @@ struct engine_stop {
 struct engine;
 
 struct engine_ops {
-	const char	*name;
+	const char	*name;       /* for messages ("ref", "opencl-mic") */
+	enum engine_kind kind;       /* ENGINE_REF or ENGINE_OPENCL */
+	enum level	 level;      /* what one step is */
 	int	(*run)(struct engine *e, const struct engine_run *r,
 		    struct engine_stop *stop, char **cause);
 	/* Copy nwords of a core's view of memory (memory-map addresses)
@@ -108,6 +140,16 @@ struct engine_ops {
 	int	(*save)(struct engine *e, void *out, size_t *bytes,
 		    char **cause);
 	int	(*load)(struct engine *e, const void *side, char **cause);
+	/* The divergence record of every warp after the last run, *nwarps
+	 * of them; NULL for an engine that keeps none (the host engines
+	 * step core after core: they have no kernel paths). */
+	const struct engine_warp_record *(*warps)(struct engine *e,
+		    size_t *nwarps);
+	/* A micro level's state beside the machine, current after every
+	 * run: struct mic1_state at LEVEL_MIC, struct pmic_state at
+	 * LEVEL_PMIC (the golden model's own type, which every engine of
+	 * the level keeps on the host).  NULL at the ISA level. */
+	void	*(*level_state)(struct engine *e);
 	void	(*free)(struct engine *e);
 };
 
@@ -124,8 +166,8 @@ struct engine {
 int	engine_ref_create(struct engine *e, struct machine *m, char **cause);
 
 /*
- * Helpers engines share (engine-ref.c defines them), so that every engine
- * reports stops exactly as the reference does.
+ * Helpers engines share (engine.c), so that every engine reports stops
+ * exactly as the reference does.
  */
 void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
@@ -156,6 +198,17 @@ int	engine_host_read_words(struct engine *e, uint32_t core, int32_t addr,
 	    uint32_t nwords, int32_t *out, char **cause);
 int	engine_host_write_word(struct engine *e, uint32_t core, int32_t addr,
 	    int32_t val, char **cause);
+/* add_input of host engines: into the machine's input queue. */
+void	engine_host_add_input(struct engine *e, uint32_t core,
+	    const uint8_t *data, size_t len);
+/* push_cores and sync_memory of engines whose state is the machine's
+ * own: nothing to send. */
+int	engine_host_nothing(struct engine *e, char **cause);
+
+/* "isa", "mic", "pmic" (a level that does not exist: "?"). */
+const char	*level_name(enum level level);
+/* 0 and *out, or -1 if name is no level. */
+int		 level_parse(const char *name, enum level *out);
 
 static inline void
 engine_free(struct engine *e)

@@ -1,8 +1,11 @@
 /*
- * The reference interpreter behind the engine interface.  Memory is the
- * machine's own, so reads and writes are direct and there is nothing to
- * synchronise; a run checks the stop conditions at every boundary, which
- * is the definition the OpenCL engine is tested against.
+ * What every engine shares (engine.h): the stop arrays, the breakpoint
+ * and fault checks with which each engine reports stops exactly as the
+ * reference does, and the run loop of the host engines, which step the
+ * machine in place one global step at a time (engine-ref.c at the ISA
+ * level, engine-micro.c at the micro levels).  The run loop checks the
+ * stop conditions at every step boundary: that is the definition the
+ * OpenCL engine is tested against.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,25 @@
 #include "engine.h"
 #include "ijvm.h"
 #include "ref.h"
+
+static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
+
+const char *
+level_name(enum level level)
+{
+	return (unsigned)level < NLEVEL ? level_names[level] : "?";
+}
+
+int
+level_parse(const char *name, enum level *out)
+{
+	for (int i = 0; i < NLEVEL; i++)
+		if (strcmp(name, level_names[i]) == 0) {
+			*out = (enum level)i;
+			return 0;
+		}
+	return -1;
+}
 
 void
 engine_stop_reset(struct engine *e, struct engine_stop *stop)
@@ -166,91 +188,18 @@ engine_host_write_word(struct engine *e, uint32_t core, int32_t addr,
 	return 0;
 }
 
-static void
-ref_step_fn(void *arg, struct machine *m, const struct ref_mask *mask,
-    struct ref_summary *sum)
-{
-	(void)arg;
-	ref_step(m, mask, sum);
-}
 
-static int
-ref_run(struct engine *e, const struct engine_run *r,
-    struct engine_stop *stop, char **cause)
-{
-	(void)cause;
-	return engine_host_run(e, r, stop, ref_step_fn, NULL, e->impl,
-	    ENGINE_BP_ON_PC);
-}
-
-static int
-ref_nothing(struct engine *e, char **cause)
-{
-	(void)e;
-	(void)cause;
-	return 0;
-}
-
-static void
-ref_add_input(struct engine *e, uint32_t core, const uint8_t *data,
+void
+engine_host_add_input(struct engine *e, uint32_t core, const uint8_t *data,
     size_t len)
 {
 	machine_add_input(e->m, core, data, len);
 }
 
-static void
-ref_free(struct engine *e)
-{
-	free(e->stop_cores);
-	free(e->stop_bps);
-	free(e->impl);
-	memset(e, 0, sizeof *e);
-}
-
-/* The machine is the engine's whole state: only the faults already
- * reported need to match the restored cut. */
-static int
-ref_save(struct engine *e, void *out, size_t *bytes, char **cause)
+int
+engine_host_nothing(struct engine *e, char **cause)
 {
 	(void)e;
-	(void)out;
 	(void)cause;
-	*bytes = 0;
-	return 0;
-}
-
-static int
-ref_load(struct engine *e, const void *side, char **cause)
-{
-	uint8_t *seen = e->impl;
-
-	(void)side;
-	(void)cause;
-	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
-		seen[c] = e->m->cores[c].status == CORE_ERROR;
-	return 0;
-}
-
-static const struct engine_ops ref_ops = {
-	.name = "ref",
-	.run = ref_run,
-	.read_words = engine_host_read_words,
-	.write_word = engine_host_write_word,
-	.push_cores = ref_nothing,
-	.sync_memory = ref_nothing,
-	.add_input = ref_add_input,
-	.save = ref_save,
-	.load = ref_load,
-	.free = ref_free,
-};
-
-int
-engine_ref_create(struct engine *e, struct machine *m, char **cause)
-{
-	(void)cause;
-	memset(e, 0, sizeof *e);
-	e->ops = &ref_ops;
-	e->m = m;
-	e->impl = xcalloc(m->cfg.ncores, 1);	/* faults already reported */
 	return 0;
 }

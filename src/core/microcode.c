@@ -1,0 +1,258 @@
+/*
+ * Where a micro level's microprogram comes from (microcode.h): a control
+ * store file written by mic1-as or pmic-cc (.mic1, .pmic, recognised by
+ * its magic or its suffix, with the symbols of a sibling FILE.sym when
+ * there is one), or a source (.mal, .pm) translated now by the level's
+ * own translator; by default the microprogram installed with micdb, or
+ * the source tree's when micdb runs from the build tree.
+ */
+/* realpath, readlink, access: POSIX with XSI, not C11 (the curses flags
+ * may define it already for the whole of micdb). */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mal.h"
+#include "microcode.h"
+#include "pmc.h"
+
+#ifndef MICDB_SRCDIR
+#define MICDB_SRCDIR "."
+#endif
+#ifndef MICDB_PKGDATADIR
+#define MICDB_PKGDATADIR "/usr/local/share/micdb"
+#endif
+
+static int
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* A control-store file format and the translator of its source. */
+struct format {
+	uint32_t	 magic, magic_swapped;
+	const char	*suffix;        /* ".mic1" */
+	const char	*source;        /* the default microprogram's file */
+	int	(*parse)(void *cs, const char *path, const uint8_t *data,
+		    size_t len, char **cause);
+	int	(*translate)(const char *path, const char *src, size_t len,
+		    void *cs, struct mal_syms *syms, struct mal_errors *errs);
+	/* Symbols of a stored control store were found (NULL: ignore). */
+	void	(*syms_loaded)(void *cs, const struct mal_syms *s);
+};
+
+static int
+load_file(const struct format *f, const char *path, void *cs,
+    struct mal_syms *syms, char **cause)
+{
+	struct mal_errors errs;
+	struct mal_syms tmp;
+	struct buf b = { 0 };
+	uint8_t *data;
+	size_t len;
+	uint32_t magic;
+	int rc;
+
+	if (syms != NULL)
+		memset(syms, 0, sizeof *syms);
+	if (read_file(path, &data, &len, cause) != 0)
+		return -1;
+	magic = len >= 4 ? get_be32(data) : 0;
+	if (magic == f->magic || magic == f->magic_swapped ||
+	    has_suffix(path, f->suffix)) {
+		size_t k = strlen(f->suffix);
+		char *sympath, *ignored = NULL;
+		struct mal_syms s;
+
+		rc = f->parse(cs, path, data, len, cause);
+		free(data);
+		if (rc != 0 || syms == NULL)
+			return rc;
+		/* Symbols, if the translator's -s left them next to the
+		 * store. */
+		sympath = has_suffix(path, f->suffix) ?
+		    xasprintf("%.*s.sym", (int)(strlen(path) - k), path) :
+		    xasprintf("%s.sym", path);
+		if (access(sympath, R_OK) == 0 &&
+		    mal_syms_load_file(&s, sympath, &ignored) == 0) {
+			*syms = s;
+			if (f->syms_loaded != NULL)
+				f->syms_loaded(cs, &s);
+		}
+		free(ignored);
+		free(sympath);
+		return 0;
+	}
+	rc = f->translate(path, (const char *)data, len, cs,
+	    syms ? syms : &tmp, &errs);
+	free(data);
+	if (rc == 0) {
+		if (syms == NULL)
+			mal_syms_free(&tmp);
+		return 0;
+	}
+	for (size_t i = 0; i < errs.count; i++)
+		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
+	buf_put_u8(&b, 0);
+	*cause = (char *)b.data;
+	mal_errors_free(&errs);
+	return -1;
+}
+
+static int
+mic_parse(void *cs, const char *path, const uint8_t *data, size_t len,
+    char **cause)
+{
+	return mic1_store_parse(cs, path, data, len, cause);
+}
+
+static int
+mic_translate(const char *path, const char *src, size_t len, void *cs,
+    struct mal_syms *syms, struct mal_errors *errs)
+{
+	return mal_assemble(path, src, len, cs, syms, errs);
+}
+
+/* A .mic1 does not record where Main1 is; its symbols do. */
+static void
+mic_syms_loaded(void *cs, const struct mal_syms *s)
+{
+	((struct mic1_store *)cs)->main1 = s->main1;
+}
+
+static int
+pmic_parse(void *cs, const char *path, const uint8_t *data, size_t len,
+    char **cause)
+{
+	return pmic_store_parse(cs, path, data, len, cause);
+}
+
+static int
+pmic_translate(const char *path, const char *src, size_t len, void *cs,
+    struct mal_syms *syms, struct mal_errors *errs)
+{
+	return pmc_compile(path, src, len, cs, syms, errs);
+}
+
+static const struct format formats[NLEVEL] = {
+	[LEVEL_MIC] = {
+		.magic = MIC1_FILE_MAGIC,
+		.magic_swapped = 0x78563412u,
+		.suffix = ".mic1",
+		.source = "mic1.mal",
+		.parse = mic_parse,
+		.translate = mic_translate,
+		.syms_loaded = mic_syms_loaded,
+	},
+	[LEVEL_PMIC] = {
+		.magic = PMIC_FILE_MAGIC,
+		.magic_swapped = 0x43494D50u,
+		.suffix = ".pmic",
+		.source = "pmic.pm",
+		.parse = pmic_parse,
+		.translate = pmic_translate,
+		.syms_loaded = NULL,
+	},
+};
+
+/* The directory of the running executable, NULL if unknown. */
+static char *
+exe_dir(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL)
+		return NULL;
+	*slash = '\0';
+	return xstrdup(buf);
+}
+
+char *
+microcode_default_path(enum level level)
+{
+	const char *file = formats[level].source;
+	const char *env = getenv("MICDB_MICROCODE_DIR");
+	char *exe, *src, *installed;
+	int in_tree = 0;
+	struct stat sb;
+
+	if (env != NULL && *env != '\0')
+		return xasprintf("%s/%s", env, file);
+	/* Run from the build tree (an in-tree build puts the binaries
+	 * under the source tree): the microcode being edited there. */
+	src = realpath(MICDB_SRCDIR, NULL);
+	if ((exe = exe_dir()) != NULL && src != NULL) {
+		size_t k = strlen(src);
+
+		in_tree = strncmp(exe, src, k) == 0 &&
+		    (exe[k] == '/' || exe[k] == '\0');
+	}
+	free(exe);
+	free(src);
+	installed = xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+	if (!in_tree && stat(installed, &sb) == 0)
+		return installed;
+	free(installed);
+	src = xasprintf("%s/microcode/%s", MICDB_SRCDIR, file);
+	if (in_tree || stat(src, &sb) == 0)
+		return src;
+	free(src);
+	return xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+}
+
+int
+microcode_load(struct microcode *mc, enum level level, const char *path,
+    char **cause)
+{
+	void *cs;
+
+	memset(mc, 0, sizeof *mc);
+	mc->level = level;
+	if (level != LEVEL_MIC && level != LEVEL_PMIC) {
+		*cause = xasprintf("the %s level has no microprogram",
+		    level_name(level));
+		return -1;
+	}
+	cs = level == LEVEL_MIC ? (void *)&mc->cs : (void *)&mc->pcs;
+	mc->path = path != NULL ? xstrdup(path) :
+	    microcode_default_path(level);
+	if (load_file(&formats[level], mc->path, cs, &mc->syms,
+	    cause) != 0) {
+		free(mc->path);
+		mc->path = NULL;
+		return -1;
+	}
+	mc->loaded = 1;
+	return 0;
+}
+
+const void *
+microcode_store(const struct microcode *mc)
+{
+	return mc->level == LEVEL_MIC ? (const void *)&mc->cs :
+	    (const void *)&mc->pcs;
+}
+
+void
+microcode_free(struct microcode *mc)
+{
+	if (mc->loaded)
+		mal_syms_free(&mc->syms);
+	free(mc->path);
+	memset(mc, 0, sizeof *mc);
+}
