@@ -480,6 +480,7 @@ static void
 set_level_now(struct tui *t, enum level level)
 {
 	enum level was = session_level(t->s);
+	int told = session_told_mic1(t->s);
 	char *cause = NULL;
 
 	if (session_set_level(t->s, level, 1, &cause) != 0) {
@@ -500,6 +501,8 @@ set_level_now(struct tui *t, enum level level)
 	t->ucode.follow = 1;
 	lines_addf(&t->log, "level %s (was %s), layout %s", level_name(level),
 	    level_name(was), layout_name(t->layout));
+	if (!told && session_told_mic1(t->s))
+		lines_addf(&t->log, "%s", session_mic1_note);
 	after_stop(t, 1);
 	tui_message(t, 0, "level %s%s", level_name(level), level ==
 	    LEVEL_ISA ? "" : ": i/F6 steps a micro-cycle, F2 in the "

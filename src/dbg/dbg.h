@@ -126,6 +126,8 @@ struct session {
 	struct div_acc		 div;         /* divergence sampled at stops */
 	char			*last_line;   /* for an empty line */
 	int32_t			 list_next;   /* list continues here; -1 */
+	int			 told_mic1;   /* the Mic-1 level's missing
+					 checks were said (once) */
 	uint32_t		 list_core;   /* ... for this core */
 	char			 prompt[96];  /* session_prompt's text */
 	struct session_bp	*views;       /* session_breakpoints' array */
