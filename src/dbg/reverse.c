@@ -11,8 +11,9 @@
  * there) newest segment first: segment k is the cuts after snapshot k up
  * to and including the next snapshot's (the oldest segment includes its
  * own first cut), so a property that compares a cut with the one before
- * is seen once.  Hit and ignore counts are not touched: going back runs
- * nothing of the program's future, and the counts stay the present's.
+ * is seen once.  Hit and ignore counts are not touched (hit_test
+ * counts nothing): a cut found going back is not a stop that counts, and
+ * an ignore count does not hide it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,6 @@ settle(struct session *s)
 		free(err);
 	}
 }
-
 
 static void
 report_back(struct session *s, uint64_t from, struct buf *out)
