@@ -26,9 +26,11 @@ dbg_session_sources = \
 	src/dbg/dsym.c src/dbg/dsym.h \
 	src/dbg/expr.c src/dbg/expr.h \
 	src/dbg/history.c src/dbg/history.h \
+	src/dbg/hit.c \
 	src/dbg/loc.c \
 	src/dbg/regs.c src/dbg/regs.h \
 	src/dbg/resume.c \
+	src/dbg/reverse.c src/dbg/reverse.h \
 	src/dbg/session.c src/dbg/session.h \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
