@@ -1,8 +1,8 @@
 /*
  * micdb PROGRAM: the interactive debugger (debugger.md sections 2-4).
  *
- * tui_main builds a session as the batch front end does (options,
- * programs, machine, engine), takes over the terminal (term.c) and runs
+ * tui_main opens a session as the batch front end does
+ * (src/dbg/session-open.c: options, programs, machine, engine), takes over the terminal (term.c) and runs
  * the main loop:
  *
  *   draw what is dirty -> poll(stdin, signal pipe; no wait while a run
@@ -44,13 +44,11 @@
 
 #include <curses.h>
 
-#include "batch.h"
 #include "cmd.h"
 #include "dsym.h"
 #include "engine.h"
 #include "history.h"
-#include "opts.h"
-#include "session.h"
+#include "session-open.h"
 #include "tui.h"
 
 static const char tui_usage[] =
@@ -996,15 +994,6 @@ main_loop(struct tui *t)
 
 /* --- setting up ------------------------------------------------------------- */
 
-static int
-check_options(const struct micdb_opts *o, struct tui *t, char **cause)
-{
-	if (opts_check_debugger(o, cause) != 0)
-		return -1;
-	t->device = o->device;
-	return 0;
-}
-
 static char *
 program_titles(const struct loaded *l)
 {
@@ -1059,10 +1048,8 @@ tui_main(int argc, char **argv)
 {
 	struct micdb_opts o;
 	struct loaded l;
-	struct session_config cfg;
+	struct session_frontend fe;
 	struct tui t;
-	uint8_t *input = NULL;
-	size_t input_len = 0;
 	char *cause = NULL;
 	int rc;
 
@@ -1071,40 +1058,23 @@ tui_main(int argc, char **argv)
 	memset(&t, 0, sizeof t);
 	rc = opts_parse(&o, argc, argv, tui_usage, &cause);
 	if (rc == 1) {
+		fputs(tui_usage, stdout);
 		opts_free(&o);
 		return 0;
 	}
 	if (rc == 0 && o.batch_path != NULL) {
 		/* micdb -x FILE PROGRAM: the same debugger, without a screen */
 		opts_free(&o);
-		return batch_main(argc, argv);
+		return TUI_BATCH;
 	}
-	if (rc != 0 || check_options(&o, &t, &cause) != 0 ||
-	    (o.input_path != NULL && read_file(o.input_path, &input,
-	    &input_len, &cause) != 0) ||
-	    opts_load(&o, &l, &cause) != 0)
+	memset(&fe, 0, sizeof fe);
+	fe.output = on_output;
+	fe.output_arg = &t;
+	fe.repeat = 0;		/* the UI repeats lines itself */
+	/* the session needs on_output's t only once it runs */
+	if (rc != 0 || session_open(&t.s, &l, &o, &fe, &cause) != 0)
 		goto fail;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.machine.ncores = l.ncores;
-	cfg.machine.stack_words = o.stack_words;
-	cfg.machine.heap_words = o.heap_words;
-	cfg.machine.warp_width = o.warp_width;
-	cfg.progs = l.ptrs;
-	cfg.nprogs = l.nprogs;
-	cfg.core_prog = l.core_prog;
-	/* the session makes every engine through the level factory */
-	cfg.level = o.level;
-	cfg.engine = o.engine;
-	cfg.device = o.device;
-	if (o.level != LEVEL_ISA || o.microcode != NULL)
-		cfg.microcode[LEVEL_MIC] = o.microcode;
-	cfg.output = on_output;
-	cfg.output_arg = &t;
-	cfg.input = input;
-	cfg.input_len = input_len;
-	cfg.max_steps = o.max_steps;
-	cfg.repeat = 0;		/* the UI repeats lines itself */
+	t.device = o.device;
 
 	t.progs = l.ptrs;
 	t.nprogs = l.nprogs;
@@ -1123,9 +1093,6 @@ tui_main(int argc, char **argv)
 	t.colon_from = -1;
 	t.code.follow = 1;
 	t.budget = 64;
-	/* the session needs on_output's t.s only once it runs */
-	if (session_create(&t.s, &cfg, &cause) != 0)
-		goto fail;
 	if (term_start(&t, &cause) != 0) {
 		session_free(t.s);
 		t.s = NULL;
@@ -1152,7 +1119,6 @@ tui_main(int argc, char **argv)
 	session_free(t.s);
 	tui_free(&t);
 	loaded_free(&l);
-	free(input);
 	opts_free(&o);
 	if (t.quit_signal != 0) {
 		/* the terminal is back: now die of the signal as asked */
@@ -1164,9 +1130,7 @@ fail:
 	fprintf(stderr, "micdb: %s\n", cause);
 	free(cause);
 	tui_free(&t);
-	if (l.ptrs != NULL)
-		loaded_free(&l);
-	free(input);
+	loaded_free(&l);
 	opts_free(&o);
 	return 2;
 }

@@ -29,7 +29,7 @@
  *                    commands.
  *
  * Dependencies point one way: ui -> dbg (session.h; cmd.h for the command
- * table; dsym.h and regs.h, pure helpers; batch.h) -> core.  This header
+ * table; dsym.h and regs.h, pure helpers; session-open.h) -> core.  This header
  * keeps curses out (windows are void *), so the pure parts and their unit
  * test (ui/test-tui.c) build without it.  Nothing in ui/ writes to stdout
  * or stderr while curses owns the terminal.
@@ -52,7 +52,13 @@ struct session;
 struct engine;
 struct dsym;
 
-/* micdb [options] PROGRAM, interactive.  Returns the exit status. */
+/*
+ * micdb [options] PROGRAM, interactive.  Returns the exit status, or
+ * TUI_BATCH when the options name a script (--batch or -x in a form
+ * micdb's dispatcher did not spot, such as an abbreviation): the caller
+ * runs the batch front end, which the UI does not know.
+ */
+#define TUI_BATCH (-1)
 int	tui_main(int argc, char **argv);
 
 /* --- layout (layout.c, pure) ------------------------------------------ */
