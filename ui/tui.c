@@ -102,25 +102,6 @@ tui_message(struct tui *t, int error, const char *fmt, ...)
 	t->dirty |= DIRTY_MSG;
 }
 
-struct listing *
-tui_listing(struct tui *t, uint16_t prog)
-{
-	struct listing *l = &t->listings[prog];
-
-	if (l->rows == NULL && prog < t->nprogs)
-		listing_build(l, t->progs[prog]);
-	return l;
-}
-
-const struct core *
-tui_prev_core(const struct tui *t, uint32_t core)
-{
-	if (t->prev == NULL || core < t->prev_first ||
-	    core - t->prev_first >= t->prev_n)
-		return NULL;
-	return &t->prev[core - t->prev_first];
-}
-
 static void
 log_buf(struct tui *t, const struct buf *b)
 {
@@ -173,17 +154,6 @@ on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 }
 
 /* --- after a stop ------------------------------------------------------------ */
-
-size_t
-tui_output_len(const struct tui *t, uint32_t core)
-{
-	const struct buf *b = core < t->out.ncores ? t->out.core[core] : NULL;
-
-	if (b == NULL)
-		return 0;
-	return t->out.hide[core] < b->len ? b->len - (size_t)t->out.hide[core] :
-	    0;
-}
 
 /*
  * Match the output buffers to the session's cut.  Bytes beyond the
@@ -731,9 +701,13 @@ tui_command(struct tui *t, const char *line)
 		after_stop(t, 0);
 }
 
-void
-tui_accept_line(struct tui *t, const char *line)
+/* term.c's hooks: readline's line, completions and redraws. */
+
+static void
+term_line(void *arg, const char *line)
 {
+	struct tui *t = arg;
+
 	if (line == NULL) {
 		/* Ctrl-D on an empty line */
 		lines_addf(&t->log, "%s quit", session_prompt(t->s));
@@ -752,9 +726,10 @@ tui_accept_line(struct tui *t, const char *line)
 	}
 }
 
-void
-tui_show_completions(struct tui *t, char **matches, int n)
+static void
+term_show(void *arg, char **matches, int n)
 {
+	struct tui *t = arg;
 	struct buf b = { 0 };
 
 	buf_printf(&b, "%d completions:", n);
@@ -767,6 +742,24 @@ tui_show_completions(struct tui *t, char **matches, int n)
 	t->log_scroll = 0;
 	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_CMD;
 }
+
+static void
+term_redraw(void *arg)
+{
+	struct tui *t = arg;
+
+	t->dirty |= DIRTY_CMD;
+}
+
+static char **
+term_complete(void *arg, const char *line, int start)
+{
+	return complete_words(arg, line, start);
+}
+
+static const struct term_hooks tui_term_hooks = {
+	NULL, term_redraw, term_line, term_complete, term_show
+};
 
 /* --- keys ---------------------------------------------------------------------- */
 
@@ -1049,6 +1042,7 @@ tui_main(int argc, char **argv)
 	struct micdb_opts o;
 	struct loaded l;
 	struct session_frontend fe;
+	struct term_hooks hooks;
 	struct tui t;
 	char *cause = NULL;
 	int rc;
@@ -1093,7 +1087,9 @@ tui_main(int argc, char **argv)
 	t.colon_from = -1;
 	t.code.follow = 1;
 	t.budget = 64;
-	if (term_start(&t, &cause) != 0) {
+	hooks = tui_term_hooks;
+	hooks.arg = &t;
+	if (term_start(&hooks, &t.rows, &t.cols, &cause) != 0) {
 		session_free(t.s);
 		t.s = NULL;
 		goto fail;

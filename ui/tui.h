@@ -377,7 +377,7 @@ struct code_state {
 };
 struct tui;
 /* The listing panes (code, microcode) share their cursor, scrolling and
- * marks (pane-code.c), so that both read and move the same way. */
+ * marks (listing.c), so that both read and move the same way. */
 /* Clamp the cursor to total rows and keep it in view; a jump puts it a
  * third down. */
 void	 listing_scroll(struct code_state *c, size_t rows, size_t total);
@@ -406,7 +406,7 @@ struct outstore {
 	uint64_t	 *hide;      /* of them, produced after the cut */
 	uint32_t	  ncores;
 };
-/* Output the focused core has produced up to the present cut. */
+/* Output the focused core has produced up to the present cut (access.c). */
 size_t	 tui_output_len(const struct tui *t, uint32_t core);
 
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
@@ -505,7 +505,7 @@ struct tui {
 	int			 exit_status;
 };
 
-/* --- render.c --------------------------------------------------------- */
+/* --- access.c: what the panes draw from ------------------------------ */
 
 /* The machine and the focused core the panes draw: the session's, or
  * without a session (bench's off-screen render) t->m and core 0. */
@@ -514,34 +514,24 @@ uint32_t tui_focus(const struct tui *t);
 /* The instruction a core executes: census_pc, or at the micro level
  * inside an instruction the one its microcode is running. */
 int32_t	 tui_core_pc(const struct tui *t, uint32_t core);
+/* The level the session runs at (ISA without a session). */
+enum level tui_level(const struct tui *t);
+/* Program prog's listing, built on first use. */
+struct listing *tui_listing(struct tui *t, uint16_t prog);
+/* The registers of core before the last run, or NULL if not kept. */
+const struct core *tui_prev_core(const struct tui *t, uint32_t core);
 
-/* micdb bench's render hook (bench.h): the whole screen of e->m drawn
- * off-screen by the TUI's own code, at a fixed 200x60 size. */
-struct tui_render;
-struct tui_render *tui_render_new(void);
-void	 tui_render_free(struct tui_render *r);
-int	 tui_render_hook(void *arg, struct engine *e, char **cause);
-
-/* --- tui.c: used by the panes and term.c ------------------------------ */
+/* --- tui.c: the actions panes ask the top for ------------------------- */
 
 /* Run a command line as if typed (keys use this too). */
 void	 tui_command(struct tui *t, const char *line);
 void	 tui_message(struct tui *t, int error, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
-/* Readline accepted a line (NULL: end of file). */
-void	 tui_accept_line(struct tui *t, const char *line);
-/* Readline wants to list completions. */
-void	 tui_show_completions(struct tui *t, char **matches, int n);
-struct listing *tui_listing(struct tui *t, uint16_t prog);
-/* The registers of core before the last run, or NULL if not kept. */
-const struct core *tui_prev_core(const struct tui *t, uint32_t core);
 
 /* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
 void	 code_toggle_break(struct tui *t);
 /* F2 in the microcode pane: an MPC breakpoint at its cursor. */
 void	 micro_toggle_break(struct tui *t);
-/* The level the session runs at (ISA without a session). */
-enum level tui_level(const struct tui *t);
 
 /* --- complete.c ------------------------------------------------------- */
 
@@ -572,7 +562,7 @@ extern const struct pane_ops pane_code_ops, pane_cores_ops,
     pane_warps_ops, pane_regs_ops, pane_stack_ops, pane_output_ops,
     pane_log_ops, pane_datapath_ops, pane_micro_ops;
 
-/* Colours and attributes by role (draw.c). */
+/* Colours and attributes by role (paint.c, below the panes). */
 enum role {
 	ROLE_NORMAL, ROLE_TITLE, ROLE_TITLE_FOCUS, ROLE_STATUS, ROLE_ERROR,
 	ROLE_CHANGED, ROLE_PC, ROLE_BREAK, ROLE_CURSOR, ROLE_DIM, ROLE_LABEL,
@@ -593,6 +583,7 @@ int	 draw_textf(void *win, int y, int x, int w, unsigned long attr,
  * by scroll; returns rows the text needs. */
 size_t	 draw_wrapped(void *win, int y0, int h, int w, const struct lines *l,
 	    size_t scroll, unsigned long attr);
+/* The frame (draw.c): every dirty pane, then the terminal. */
 void	 draw_all(struct tui *t);
 void	 draw_free_windows(struct tui *t);
 /* Per-pane glyphs shared by panes and the legend lines. */
@@ -602,8 +593,24 @@ char	 opclass_glyph(int opclass);
 
 /* --- term.c: terminal, signals, readline ------------------------------ */
 
-/* Take over the terminal (curses, signals, stderr).  0 or -1 + cause. */
-int	 term_start(struct tui *t, char **cause);
+/* What readline's callbacks call in the UI above term.c (arg: its
+ * model).  complete returns a complete_words() array, which term.c frees
+ * with complete_free. */
+struct term_hooks {
+	void	 *arg;
+	/* the line being edited changed: draw it */
+	void	  (*redraw)(void *arg);
+	/* readline accepted a line (NULL: end of file) */
+	void	  (*line)(void *arg, const char *line);
+	/* words that may complete the word at start of line */
+	char	**(*complete)(void *arg, const char *line, int start);
+	/* readline wants to list completions */
+	void	  (*show)(void *arg, char **matches, int n);
+};
+/* Take over the terminal (curses, signals, stderr) for hooks->arg's UI
+ * and give its size.  0 or -1 + cause. */
+int	 term_start(const struct term_hooks *hooks, int *rows, int *cols,
+	    char **cause);
 /* Give it back (idempotent; also run by atexit). */
 void	 term_stop(void);
 /* The self-pipe's read end and stdin, for poll(). */

@@ -10,6 +10,7 @@
 #include "batch.h"
 #include "bench.h"
 #include "devices.h"
+#include "render.h"
 #include "run.h"
 #include "tui.h"
 
