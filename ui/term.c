@@ -324,7 +324,8 @@ comp_hook(const char *text, int start, int end)
 {
 	(void)end;
 	rl_attempted_completion_over = 1;	/* never file names */
-	complete_free(comp_words);
+	if (comp_words != NULL)
+		g_hooks.free_words(comp_words);
 	comp_words = g_hooks.arg != NULL ? g_hooks.complete(g_hooks.arg,
 	    rl_line_buffer, start) : NULL;
 	return rl_completion_matches(text, comp_gen);
@@ -540,7 +541,8 @@ term_stop(void)
 		delscreen(screen);
 		screen = NULL;
 	}
-	complete_free(comp_words);
+	if (comp_words != NULL)
+		g_hooks.free_words(comp_words);
 	comp_words = NULL;
 	memset(&g_hooks, 0, sizeof g_hooks);
 	sig_interrupt = NULL;

@@ -26,9 +26,10 @@
  * does is a command line run through tui_command(), echoed in the
  * transcript, so keys teach the commands.
  *
- * A few commands belong to the screen and are handled here before the
- * session sees the line: layout, focus (fs), colour, view, zoom, refresh;
- * help lists them after the session's commands.  The session is made
+ * A few commands belong to the screen (cmd-screen.c, a table like the
+ * session's) and are offered the line before the session sees it:
+ * layout, focus (fs), colour, view, zoom, refresh, set level; help lists
+ * them after the session's commands.  The session is made
  * with repeat off: the UI repeats the last line on Enter itself, because
  * it also runs hidden commands (access.c) that must not be repeated.
  */
@@ -318,130 +319,6 @@ interrupt_run(struct tui *t)
 	tui_message(t, 0, "stopping...");
 }
 
-/* --- screen commands ------------------------------------------------------------ */
-
-static int
-pane_shown(const struct tui *t, int pane)
-{
-	struct screen_layout l;
-
-	layout_compute(t->layout, t->rows, t->cols, &l);
-	return l.pane[pane].h > 0;
-}
-
-static void
-focus_pane(struct tui *t, int pane)
-{
-	t->focus = (enum pane_id)pane;
-	t->dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
-}
-
-/* Tab order: the panes of the layout, then the command window. */
-static void
-cycle_pane(struct tui *t, int dir)
-{
-	static const int ring[] = { PANE_MICRO, PANE_CODE, PANE_CORES,
-	    PANE_WARPS, PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
-	int n = (int)(sizeof ring / sizeof *ring), at = 0;
-
-	t->colon_from = -1;
-	for (int i = 0; i < n; i++)
-		if (ring[i] == (int)t->focus)
-			at = i;
-	for (int k = 1; k <= n; k++) {
-		int p = ring[((at + dir * k) % n + n) % n];
-
-		if (t->win[p] != NULL) {
-			focus_pane(t, p);
-			return;
-		}
-	}
-}
-
-static void
-cmd_layout(struct tui *t, const char *arg)
-{
-	int id;
-
-	if (*arg == '\0') {
-		lines_addf(&t->log, "layout %s (layouts: default code cores "
-		    "warps micro; gdb's src and asm work too)",
-		    layout_name(t->layout));
-		t->dirty |= DIRTY_PANE(PANE_LOG);
-		return;
-	}
-	if ((id = layout_find(arg)) < 0) {
-		tui_message(t, 1, "unknown layout '%s' (layouts: default code "
-		    "cores warps micro)", arg);
-		return;
-	}
-	if (id == LAYOUT_MICRO && tui_level(t) == LEVEL_ISA) {
-		tui_message(t, 1, "layout %s: the machine runs at the ISA "
-		    "level; set level mic first", arg);
-		return;
-	}
-	if (strcmp(arg, "src") == 0 || strcmp(arg, "source") == 0)
-		t->code.view = VIEW_SOURCE;
-	else if (strcmp(arg, "asm") == 0)
-		t->code.view = VIEW_ASM;
-	t->layout = (enum layout_id)id;
-	t->dirty |= DIRTY_LAYOUT;
-	tui_message(t, 0, "layout %s", layout_name(t->layout));
-}
-
-static void
-cmd_focus(struct tui *t, const char *arg)
-{
-	int p;
-
-	if (strcmp(arg, "next") == 0 || *arg == '\0') {
-		cycle_pane(t, 1);
-		return;
-	}
-	if (strcmp(arg, "prev") == 0) {
-		cycle_pane(t, -1);
-		return;
-	}
-	if ((p = pane_find(arg)) < 0) {
-		tui_message(t, 1, "unknown pane '%s' (panes: code cores warps "
-		    "regs stack output cmd microcode datapath)", arg);
-		return;
-	}
-	if (pane_table[p]->unavailable != NULL &&
-	    pane_table[p]->unavailable(t) != NULL) {
-		tui_message(t, 1, "focus %s: %s", arg,
-		    pane_table[p]->unavailable(t));
-		return;
-	}
-	if (!pane_shown(t, p)) {
-		tui_message(t, 1, "pane '%s' is not in layout %s (layout "
-		    "default shows every pane)", arg, layout_name(t->layout));
-		return;
-	}
-	focus_pane(t, p);
-}
-
-static void
-cmd_zoom(struct tui *t, const char *arg)
-{
-	uint32_t g = t->grid.group ? t->grid.group : 1;
-	uint32_t n = session_machine(t->s)->cfg.ncores;
-
-	if (strcmp(arg, "in") == 0)
-		t->zoom = g > 1 ? g / 2 : 1;
-	else if (strcmp(arg, "out") == 0)
-		t->zoom = g < n ? g * 2 : g;
-	else if (strcmp(arg, "fit") == 0 || *arg == '\0')
-		t->zoom = 0;
-	else {
-		tui_message(t, 1, "zoom takes in, out or fit, not '%s'", arg);
-		return;
-	}
-	tui_message(t, 0, "cores grid: %s", t->zoom ? "zoomed (cores per "
-	    "cell fixed; the grid scrolls to the focus)" : "the whole machine");
-	t->dirty |= DIRTY_PANE(PANE_CORES);
-}
-
 /* --- levels ---------------------------------------------------------------- */
 
 static void
@@ -479,8 +356,8 @@ set_level_now(struct tui *t, enum level level)
  * run to their next boundary (mic1.md section 5), which changes the
  * machine: ask before doing it, as gdb asks before killing a program.
  */
-static void
-cmd_set_level(struct tui *t, const char *arg)
+void
+tui_set_level(struct tui *t, const char *arg)
 {
 	enum level level;
 	uint32_t n;
@@ -529,96 +406,6 @@ answer(struct tui *t, int key)
 	    level_name(session_level(t->s)));
 }
 
-static const char ui_help[] =
-"screen commands (the TUI):\n"
-"  layout NAME              default, code (src, asm), cores, warps,\n"
-"                           micro (datapath, microcode; at micro levels)\n"
-"  set level isa|mic        switch levels; asks (y/n) before running cores\n"
-"                           that are inside an instruction to a boundary\n"
-"  focus PANE (fs)          code cores warps regs stack output cmd, next,\n"
-"                           microcode datapath (micro levels)\n"
-"  colour status|opcode     what the cores grid is coloured by (F4)\n"
-"  view asm|source          the code pane's view (F3)\n"
-"  zoom in|out|fit          cores per cell of the grid (+ and - there)\n"
-"  refresh                  repaint the screen (Ctrl-L)\n"
-"keys (with an empty command line, outside the command window):\n"
-"  c/F5 continue  s/F7 step  S/Shift-F7 reverse-step  n/F8 next\n"
-"  i/F6 stepi (micro-cycle)  F2 breakpoint at the cursor  Tab pane\n"
-"  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
-"  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
-
-/* The screen's own commands; returns 1 if line was one. */
-static int
-ui_command(struct tui *t, const char *line)
-{
-	char word[32];
-	const char *arg = line;
-	size_t n = strcspn(line, " \t");
-
-	if (n >= sizeof word)
-		return 0;
-	memcpy(word, line, n);
-	word[n] = '\0';
-	arg += n;
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	if (strcmp(word, "layout") == 0)
-		cmd_layout(t, arg);
-	else if (strcmp(word, "focus") == 0 || strcmp(word, "fs") == 0)
-		cmd_focus(t, arg);
-	else if (strcmp(word, "colour") == 0 || strcmp(word, "color") == 0) {
-		if (*arg == '\0')
-			t->by_opcode = !t->by_opcode;
-		else if (strcmp(arg, "opcode") == 0)
-			t->by_opcode = 1;
-		else if (strcmp(arg, "status") == 0)
-			t->by_opcode = 0;
-		else {
-			tui_message(t, 1, "%s takes status or opcode, not '%s'",
-			    word, arg);
-			return 1;
-		}
-		tui_message(t, 0, "cores grid coloured by %s",
-		    t->by_opcode ? "opcode class" : "status");
-		t->dirty |= DIRTY_PANE(PANE_CORES);
-	} else if (strcmp(word, "view") == 0) {
-		if (*arg == '\0')
-			t->code.view = t->code.view == VIEW_ASM ? VIEW_SOURCE :
-			    VIEW_ASM;
-		else if (strcmp(arg, "asm") == 0)
-			t->code.view = VIEW_ASM;
-		else if (strcmp(arg, "source") == 0 || strcmp(arg, "src") == 0)
-			t->code.view = VIEW_SOURCE;
-		else {
-			tui_message(t, 1, "view takes asm or source, not '%s'",
-			    arg);
-			return 1;
-		}
-		t->code.follow = 1;
-		t->code.top = 0;
-		t->dirty |= DIRTY_PANE(PANE_CODE);
-	} else if (strcmp(word, "zoom") == 0)
-		cmd_zoom(t, arg);
-	else if (strcmp(word, "set") == 0 && strncmp(arg, "level", 5) == 0 &&
-	    (arg[5] == '\0' || arg[5] == ' ' || arg[5] == '\t'))
-		cmd_set_level(t, arg + 5);
-	else if (strcmp(word, "refresh") == 0)
-		t->dirty |= DIRTY_ALL;
-	else if (strcmp(word, "help") == 0 && *arg != '\0' &&
-	    strcspn(arg, " \t") == strlen(arg)) {
-		/* help for a screen command */
-		for (size_t i = 0; ui_commands[i] != NULL; i++)
-			if (strcmp(arg, ui_commands[i]) == 0) {
-				lines_add(&t->log, ui_help, strlen(ui_help));
-				t->dirty |= DIRTY_PANE(PANE_LOG);
-				return 1;
-			}
-		return 0;
-	} else
-		return 0;
-	return 1;
-}
-
 /* Should an empty line repeat line?  As gdb: not run, quit, ... */
 static int
 repeatable(const char *line)
@@ -633,9 +420,8 @@ repeatable(const char *line)
 	word[n] = '\0';
 	if ((slash = strchr(word, '/')) != NULL)
 		*slash = '\0';
-	for (size_t i = 0; ui_commands[i] != NULL; i++)
-		if (strcmp(word, ui_commands[i]) == 0)
-			return 0;
+	if (screen_cmd_word(word))
+		return 0;
 	if (cmd_find(cmd_table, word, "command", &e, &cause) != 0) {
 		free(cause);
 		return 0;
@@ -675,7 +461,7 @@ tui_command(struct tui *t, const char *line)
 	t->log_scroll = 0;
 	t->msg[0] = '\0';
 	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_MSG;
-	if (ui_command(t, text)) {
+	if (screen_command(t, text)) {
 		free(text);
 		return;
 	}
@@ -684,7 +470,7 @@ tui_command(struct tui *t, const char *line)
 	rc = session_execute(t->s, text, &out, &cause);
 	log_buf(t, &out);
 	if (strcmp(text, "help") == 0 || strcmp(text, "h") == 0)
-		lines_add(&t->log, ui_help, strlen(ui_help));
+		screen_help(t);
 	buf_free(&out);
 	if (rc == SESSION_QUIT)
 		t->quit = 1;
@@ -721,7 +507,7 @@ term_line(void *arg, const char *line)
 	t->pending[t->npending++] = xstrdup(line);
 	if (t->colon_from >= 0) {
 		if (t->win[t->colon_from] != NULL)
-			focus_pane(t, t->colon_from);
+			screen_focus_pane(t, t->colon_from);
 		t->colon_from = -1;
 	}
 }
@@ -758,7 +544,7 @@ term_complete(void *arg, const char *line, int start)
 }
 
 static const struct term_hooks tui_term_hooks = {
-	NULL, term_redraw, term_line, term_complete, term_show
+	NULL, term_redraw, term_line, term_complete, complete_free, term_show
 };
 
 /* --- keys ---------------------------------------------------------------------- */
@@ -857,12 +643,12 @@ handle_key(struct tui *t, int key)
 		t->dirty |= DIRTY_ALL;
 		return;
 	case KEY_BTAB:
-		cycle_pane(t, -1);
+		screen_cycle_pane(t, -1);
 		return;
 	}
 	if (end == 0) {
 		if (key == '\t') {
-			cycle_pane(t, 1);
+			screen_cycle_pane(t, 1);
 			return;
 		}
 		switch (key) {
@@ -879,7 +665,7 @@ handle_key(struct tui *t, int key)
 			/* one command, then back to this pane (gdb's
 			 * SingleKey mode does the same) */
 			t->colon_from = (int)t->focus;
-			focus_pane(t, PANE_LOG);
+			screen_focus_pane(t, PANE_LOG);
 			return;
 		}
 		if ((is_move_key(key) || key == '+' || key == '-') &&

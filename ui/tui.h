@@ -15,18 +15,30 @@
  *   names.c          pure: a PC as a label, an instruction with local
  *                    names, the code pane's listing of a program.
  *   lines.c          the bounded line store of the transcript.
- *   access.c         breakpoints, frames and k from the session's
+ *   access.c         what the panes draw from: the machine, focus,
+ *                    level, listings, output (tui_machine, ...), and
+ *                    breakpoints, frames and k from the session's
  *                    accessors, in the forms the panes draw.
  *   datapath.c       pure: the Mic-1 datapath pane's decoding and
  *                    diagram (a character canvas with roles).
+ *   paint.c          what panes draw with: colours by role, clipped and
+ *                    wrapped text, glyphs.
+ *   listing.c        the cursor, paging and marks the code and microcode
+ *                    panes share.
  *   pane-*.c, draw.c the panes (a small vtable each) and the frame
- *                    around them; drawing only reads the model.
+ *                    around them (draw.c calls the panes); drawing only
+ *                    reads the model.
+ *   render.c         the off-screen render bench times (render.h).
  *   complete.c       completion words (commands, labels, registers).
+ *   cmd-screen.c     the screen's own commands, a table like the
+ *                    session's.
  *   term.c           the only file with static state: curses ownership,
  *                    signals (self-pipe), stderr capture and the readline
- *                    callbacks that readline's C API forces to be global.
+ *                    callbacks that readline's C API forces to be global;
+ *                    it reaches the UI only through struct term_hooks.
  *   tui.c            tui_main: options, session, main loop, keys,
- *                    commands.
+ *                    commands.  Only tui.c is called back (tui_command,
+ *                    tui_message) by the files below it.
  *
  * Dependencies point one way: ui -> dbg (session.h; cmd.h for the command
  * table; dsym.h and regs.h, pure helpers; session-open.h) -> core.  This header
@@ -525,6 +537,9 @@ const struct core *tui_prev_core(const struct tui *t, uint32_t core);
 
 /* Run a command line as if typed (keys use this too). */
 void	 tui_command(struct tui *t, const char *line);
+/* set level LEVEL from the screen: asks (y/n) first when cores are inside
+ * an instruction (cmd-screen.c's set level). */
+void	 tui_set_level(struct tui *t, const char *arg);
 void	 tui_message(struct tui *t, int error, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
 
@@ -539,8 +554,31 @@ void	 micro_toggle_break(struct tui *t);
  * NULL-terminated malloc'd array of malloc'd strings. */
 char	**complete_words(struct tui *t, const char *line, int start);
 void	 complete_free(char **words);
-/* UI commands, handled before the session's table. */
-extern const char *const ui_commands[];
+
+/* --- cmd-screen.c: the screen's own commands -------------------------- */
+
+/* One command of the screen, tmux's cmd_entry style. */
+struct screen_cmd {
+	const char	*name;      /* one word, or two ("set level") */
+	const char	*alias;     /* one word, or NULL */
+	const char	*usage;
+	const char	*help;      /* one line for help's list (a long one
+				       wraps at \n) */
+	/* word: the command word as typed; arg: the rest, blanks skipped */
+	void		(*exec)(struct tui *t, const char *word,
+			    const char *arg);
+};
+/* The table, in help's order, ended by an entry with a NULL name. */
+extern const struct screen_cmd screen_cmds[];
+/* Run line if it is a screen command (or help for one); 1 if it was. */
+int	 screen_command(struct tui *t, const char *line);
+/* Does word name a one-word screen command (name or alias)? */
+int	 screen_cmd_word(const char *word);
+/* Add the screen's commands and keys to the transcript (for help). */
+void	 screen_help(struct tui *t);
+/* The focus to pane, or the next (dir 1) or previous (-1) pane shown. */
+void	 screen_focus_pane(struct tui *t, int pane);
+void	 screen_cycle_pane(struct tui *t, int dir);
 
 /* --- panes (pane-*.c) and the frame (draw.c) -------------------------- */
 
@@ -594,16 +632,17 @@ char	 opclass_glyph(int opclass);
 /* --- term.c: terminal, signals, readline ------------------------------ */
 
 /* What readline's callbacks call in the UI above term.c (arg: its
- * model).  complete returns a complete_words() array, which term.c frees
- * with complete_free. */
+ * model). */
 struct term_hooks {
 	void	 *arg;
 	/* the line being edited changed: draw it */
 	void	  (*redraw)(void *arg);
 	/* readline accepted a line (NULL: end of file) */
 	void	  (*line)(void *arg, const char *line);
-	/* words that may complete the word at start of line */
+	/* words that may complete the word at start of line, and how to
+	 * free them (complete_words, complete_free) */
 	char	**(*complete)(void *arg, const char *line, int start);
+	void	  (*free_words)(char **words);
 	/* readline wants to list completions */
 	void	  (*show)(void *arg, char **matches, int n);
 };

@@ -8,6 +8,7 @@
 ui_sources = \
 	ui/access.c \
 	ui/census.c \
+	ui/cmd-screen.c \
 	ui/complete.c \
 	ui/datapath.c \
 	ui/draw.c \
