@@ -308,7 +308,7 @@ access_simd_efficiency(const struct engine *e, int engine_ocl,
 	return -1;
 }
 
-/* --- what the panes draw from ---------------------------------------------- */
+/* --- what the panes draw from ------------------------------------- */
 
 /*
  * The panes read the machine, the focused core, the level and the

@@ -57,7 +57,7 @@ static const char screen_keys_help[] =
 "  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
 "  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
 
-/* --- panes ------------------------------------------------------------------ */
+/* --- panes -------------------------------------------------------- */
 
 static int
 pane_shown(const struct tui *t, int pane)

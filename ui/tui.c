@@ -2,8 +2,8 @@
  * micdb PROGRAM: the interactive debugger (debugger.md sections 2-4).
  *
  * tui_main opens a session as the batch front end does
- * (src/dbg/session-open.c: options, programs, machine, engine), takes over the terminal (term.c) and runs
- * the main loop:
+ * (src/dbg/session-open.c: options, programs, machine, engine), takes
+ * over the terminal (term.c) and runs the main loop:
  *
  *   draw what is dirty -> poll(stdin, signal pipe; no wait while a run
  *   is in progress) -> signals -> keys -> lines readline accepted ->

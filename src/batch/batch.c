@@ -1,7 +1,7 @@
 /*
  * The batch front end: parse the usual options, open a session over them
- * (src/dbg/session-open.c, as the screen does), and run every line of the script as a command, writing a
- * transcript on stdout:
+ * (src/dbg/session-open.c, as the screen does), and run every line of
+ * the script as a command, writing a transcript on stdout:
  *
  *   (micdb) break loop core 8-15        each command, echoed
  *   breakpoint 1 at 0x0012 (...)        then its output
