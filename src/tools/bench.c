@@ -1259,8 +1259,7 @@ latency(const struct bench *b, const struct workload *w,
 	size_t ns = 0;
 	uint64_t ran;
 	int done = 0, rc = -1;
-	int (*render)(void *, struct engine *, char **) =
-	    b->hooks != NULL ? b->hooks->render : NULL;
+	tui_render_fn render = b->hooks != NULL ? b->hooks->render : NULL;
 
 	if (machine_make(b, w, wp, n, &m, cause) != 0)
 		return -1;
