@@ -227,6 +227,8 @@ drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
 	}
 }
 
+/* ---- warm-up, timed runs, latency ------------------------------------- */
+
 /*
  * A warm-up on a fresh machine, which also sets the budget: doubling
  * chunks until done or a run of run_s seconds (see the top of the file).

@@ -28,7 +28,6 @@
 #include "bench.h"
 #include "memmap.h"
 #include "ocl.h"
-#include "levels.h"
 #include "util.h"
 
 #define BENCH_EXIT_OK     0
