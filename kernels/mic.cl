@@ -65,20 +65,6 @@
 
 #define HALT_MPC 0xFF
 
-/* n more warp-steps with the same count in bin m (a run of equal counts
- * is one update: a global read-modify-write per step would stall lane 0
- * on memory latency). */
-static void
-hist_addn(__global uint *rec, uint m, uint n)
-{
-	__global uint *h = rec + CTX_W_HIST + 2 * (m - 1);
-	uint lo = h[0] + n;
-
-	if (lo < n)
-		h[1]++;
-	h[0] = lo;
-}
-
 __kernel void
 mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global int *heap, __global const uchar *text,
@@ -122,57 +108,11 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	(void)mem_where(mar_latch, stk, sstride, sw, globals, heap, heap_words,
 	    cp, cpsize, &rd_p);
 	LAUNCH_ACTIVATE;
-
-#if MICDB_DIVERGENCE
-	/* Each lane's kernel path at every step of a chunk (P_NONE: it did
-	 * not run), bytes that the recorder reads four at a time; and the
-	 * last step each lane ran in this launch, with its MPC then, for the
-	 * last-step grouping, which is done once per launch (per chunk it
-	 * cost O(paths x W) serial work on lane 0, most of it where lanes
-	 * sit on different MPCs: the divergent workload). */
-	__local uint l_p4[MICDB_DIV_CHUNK][(MICDB_WG_SIZE + 3) / 4];
-	__local uint l_ls[MICDB_WG_SIZE];
-	__local int l_lm[MICDB_WG_SIZE];
-	__local int l_alive[2];
-#define LP(j, i) (((__local uchar *)l_p4[j])[i])
-	const uint lid = (uint)get_local_id(0);
-	const uint lane = lid % MICDB_WARP_W;
-	const uint warp = gid / MICDB_WARP_W;
-	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] &&
-	    (flags & CTX_F_DIVERGENCE);
-	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
-	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W);
-	uint w_steps = 0, w_active = 0, w_k = 0;
-	ulong last_act = 0, last_conv = 0;
-	uint last_paths = 0, last_k = 0;
-	uint my_s = 0, my_mpc = 0;
-	uint bin0 = 0, rep0 = 0, bin1 = 0, rep1 = 0;
-
-	if (lid == 0)
-		l_alive[0] = l_alive[1] = 0;
-	barrier(CLK_LOCAL_MEM_FENCE);
-
-	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) {
-	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK);
-
-	    for (uint j = 0; j < n; j++) {
-		const uint s = s0 + j + 1;
-#else
-	{
-	    for (uint s = 1; s <= K; s++) {
-#endif
+	LAUNCH_LOOP_BEGIN {
 		uint path = P_NONE;
 		const uint mpc0 = mpc;
 
-		if (active && watch_stop && s > *stop_at)
-			active = 0;
-		if (!active) {
-#if MICDB_DIVERGENCE
-			for (; j < n; j++)
-				LP(j, lid) = P_NONE;
-#endif
-			break;
-		}
+		LAUNCH_STEP_GATE;
 		do {
 			const uint2 dw = l_cs[mpc];
 			const uint d0 = dw.x, d1 = dw.y;
@@ -371,109 +311,10 @@ done:
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
 			LAUNCH_CHECK_BPS(mpc, bnd);
 		} while (0);
+		LAUNCH_RECORD(mpc0, path);
+	} LAUNCH_LOOP_END(CTXM_NPATHS);
 
-#if MICDB_DIVERGENCE
-		LP(j, lid) = (uchar)path;
-		my_s = path != P_NONE ? s : my_s;
-		my_mpc = path != P_NONE ? mpc0 : my_mpc;
-#else
-		(void)mpc0;
-		(void)path;
-#endif
-	    }
-#if MICDB_DIVERGENCE
-	    {
-		const uint q = (s0 / MICDB_DIV_CHUNK) & 1;
-		int alive;
-
-		if (active)
-			l_alive[q] = 1;
-		if (lid == 0)
-			l_alive[q ^ 1] = 0;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (recorder) {
-			for (uint r = 0; r < n; r++) {
-				uint none = 0, slow = 0, nact, k = 0;
-
-#if LANES % 4 == 0 && \
-    (MICDB_WARP_W % 4 == 0 || MICDB_WG_SIZE <= MICDB_WARP_W)
-				/* P_NONE is the only path with bit 7 set */
-				for (uint w = 0; w < LANES / 4; w++) {
-					const uint x = l_p4[r][lid / 4 + w];
-
-					none += popcount(x & 0x80808080u);
-					slow += popcount(x & ~(x >> 7) &
-					    0x01010101u);
-				}
-#else
-				for (uint i = 0; i < LANES; i++) {
-					const uint p = LP(r, lid + i);
-
-					none += p >> 7;
-					slow += p & ~(p >> 7) & 1u;
-				}
-#endif
-				nact = LANES - none;
-				if (nact == 0)
-					continue;
-				if (nact > slow) {
-					if (nact - slow != bin0) {
-						if (rep0 > 0)
-							hist_addn(wrec, bin0,
-							    rep0);
-						bin0 = nact - slow;
-						rep0 = 0;
-					}
-					rep0++;
-					k++;
-				}
-				if (slow > 0) {
-					if (slow != bin1) {
-						if (rep1 > 0)
-							hist_addn(wrec, bin1,
-							    rep1);
-						bin1 = slow;
-						rep1 = 0;
-					}
-					rep1++;
-					k++;
-				}
-				w_steps++;
-				w_active += nact;
-				w_k += k;
-				last_k = k;
-			}
-		}
-		alive = l_alive[q];
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (!alive)
-			break;
-	    }
-#endif
-	}
-
-#if MICDB_DIVERGENCE
-	l_ls[lid] = my_s;
-	l_lm[lid] = (int)my_mpc;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	if (recorder && w_steps > 0) {
-		uint last = 0;
-
-		if (rep0 > 0)
-			hist_addn(wrec, bin0, rep0);
-		if (rep1 > 0)
-			hist_addn(wrec, bin1, rep1);
-		/* the lanes that ran the warp's last counted step, grouped
-		 * by MPC */
-		for (uint i = 0; i < LANES; i++)
-			last = max(last, l_ls[lid + i]);
-		for (uint i = 0; i < LANES; i++)
-			last_act |= (ulong)(l_ls[lid + i] == last) << i;
-		last_conv = launch_converged(l_lm + lid, last_act, &last_paths);
-		launch_write_warp(wrec, w_steps, w_active, w_k, last_act,
-		    last_conv, last_paths, last_k);
-	}
-#endif
+	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;
 	LAUNCH_NOTE;
