@@ -168,15 +168,15 @@ pmic_store_parse(struct pmic_store *cs, const char *path,
 			mi.cu[k] = get_be32(p + 4 * k);
 		mi.next = get_be32(p + 12);
 		for (int k = 0; k < PMIC_NCU && bad < 0; k++)
-			if (mi.cu[k] >> (PMIC_BIT_EN + 1))
+			if (mi.cu[k] & PMIC_CU_RESERVED)
 				bad = k;
-		if (bad >= 0 || (mi.next & 0x7FFFF000u) ||
+		if (bad >= 0 || (mi.next & PMIC_NEXT_RESERVED) ||
 		    (!PMIC_TEST(mi.next, PMIC_BIT_PRESENT) &&
 		    (mi.next | mi.cu[0] | mi.cu[1] | mi.cu[2]) != 0)) {
 			*cause = xasprintf("%s: control-store word 0x%03x is "
 			    "malformed (%s): recompile the source with pmic-cc",
 			    path, i, bad >= 0 ? "reserved bits of a CU word "
-			    "set" : (mi.next & 0x7FFFF000u) ? "reserved bits "
+			    "set" : (mi.next & PMIC_NEXT_RESERVED) ? "reserved bits "
 			    "of the next-address word set" : "fields set in "
 			    "an absent word");
 			return -1;
