@@ -189,7 +189,8 @@ mic1_disasm(uint64_t w, char *out, size_t n)
 			buf_printf(&b, "%sif (%s)", stmts++ ? "; " : "",
 			    (jam & MIC1_JAM_N) ? "N" : "Z");
 		buf_printf(&b, " goto 0x%03X; else goto 0x%03X",
-		    next | 0x100, next & 0xFF);
+		    next | (1u << MIC1_BIT_NEXT_JAM),
+		    next & ~(1u << MIC1_BIT_NEXT_JAM));
 	} else {
 		buf_printf(&b, "%sgoto 0x%03X", stmts++ ? "; " : "", next);
 	}

@@ -284,7 +284,8 @@ pmic_disasm(const struct pmic_mi *mi, char *out, size_t n)
 		    "dispatch" : "(mbr0 or ?)");
 	else if (PMIC_TEST(nx, PMIC_BIT_JAMN) || PMIC_TEST(nx, PMIC_BIT_JAMZ))
 		buf_printf(&b, "next (%s) 0x%03x else 0x%03x",
-		    PMIC_TEST(nx, PMIC_BIT_JAMN) ? "n" : "z", na ^ 0x100, na);
+		    PMIC_TEST(nx, PMIC_BIT_JAMN) ? "n" : "z",
+		    na ^ (1u << PMIC_BIT_NEXT_JAM), na);
 	else
 		buf_printf(&b, "next 0x%03x", na);
 	buf_put_u8(&b, 0);
