@@ -11,17 +11,17 @@
  * Branch-free step, as in the Monzali thesis: every lane runs the same
  * instruction stream whatever its micro-instruction.  The control store
  * is pre-decoded (mic1-word.h's device words: the fields plus a one-hot
- * B mask); fields come out by mic1-word.h's shifts and masks, the B bus is an OR of registers ANDed with
- * masks made from the one-hot bits, the ALU computes its four functions
- * and keeps one by mask, the shifter shifts by amounts taken from the
- * word (0 or 8, 0 or 1), the C bus writes are bitselects, the next MPC
- * is arithmetic.  Memory goes through addresses computed the same way
- * and predicated loads and stores.  What cannot be data flow - device
- * words with side effects (console, barrier, allocation, atomic add) and
- * faults - is one guarded slow path that lanes enter only on those
- * cycles; the divergence records count it as a second kernel path
- * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
- * lanes of a warp took it.
+ * B mask); bits come out by mic1-word.h's shifts and masks, the B bus
+ * is an OR of registers ANDed with masks made from the one-hot bits, the
+ * ALU computes its four functions and keeps one by mask, the shifter
+ * shifts by amounts taken from the word (0 or 8, 0 or 1), the C bus
+ * writes are bitselects, the next MPC is arithmetic.  Memory goes
+ * through addresses computed the same way and predicated loads and
+ * stores.  What cannot be data flow - device words with side effects
+ * (console, barrier, allocation, atomic add) and faults - is one guarded
+ * slow path that lanes enter only on those cycles; the divergence
+ * records count it as a second kernel path (CTXM_PATH_SLOW), so k is 1
+ * except in cycles where some but not all lanes of a warp took it.
  *
  * The memory stage decodes its address by selects (mem_where_sel), its
  * conditions are bitwise and its store predicated: as branches, a warp
