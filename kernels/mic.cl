@@ -155,11 +155,12 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			a = ((uint)h & BIT_M(ENA)) ^ BIT_M(INVA);
 			b = bus & BIT_M(ENB);
 			fsel = MIC1_FIELD(d0, FN);
-			out = ((a & b) & (0u - (uint)(fsel == 0))) |
+			/* INC after every function (doc/mic1.md section 1) */
+			out = (((a & b) & (0u - (uint)(fsel == 0))) |
 			    ((a | b) & (0u - (uint)(fsel == 1))) |
 			    (~b & (0u - (uint)(fsel == 2))) |
-			    ((a + b + MIC1_BITV(d0, MIC1_BIT_INC)) &
-			    (0u - (uint)(fsel == 3)));
+			    ((a + b) & (0u - (uint)(fsel == 3)))) +
+			    MIC1_BITV(d0, MIC1_BIT_INC);
 			nf = out >> 31;
 			zf = out == 0;
 			res = out << MIC1_SLL8_SHIFT(d0);

@@ -158,6 +158,11 @@ enum mic1_func {
 	MIC1_F_ZERO   = 0x10,  /* 010000 */
 	MIC1_F_ONE    = 0x31,  /* 110001 */
 	MIC1_F_MINUS1 = 0x32,  /* 110010 */
+	/* The textbook's Java assembler writes 1 as OR with INC and -1 as
+	 * NOT A with A disabled; the ALU's INC after every function makes
+	 * them mean what they say (doc/mic1.md section 1). */
+	MIC1_F_ONE_OR    = 0x11,  /* 010001 */
+	MIC1_F_MINUS1_OR = 0x12,  /* 010010 */
 	/* Not in the book's table but computed by the same ALU: B - A - 1
 	 * (~A + B), so that one cycle can test B < A + 1, i.e. B <= A. */
 	MIC1_F_B_SUB_A_1 = 0x3E, /* 111110 */

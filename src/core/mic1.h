@@ -206,4 +206,12 @@ void	mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core);
  * is not at a boundary (run it to one first). */
 int	mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core);
 
+/* The ALU of a micro-instruction's ALU bits (SLL8 .. INC) over H and the
+ * B bus: the function of F0 F1 on A = ENA ? H : 0 (inverted by INVA) and
+ * B = ENB ? bus : 0, plus INC whatever the function (doc/mic1.md
+ * section 1); and the shifter after it.  The golden model's and the
+ * datapath pane's one definition. */
+uint32_t	mic1_alu_eval(uint32_t alu, uint32_t h, uint32_t bus);
+uint32_t	mic1_shifter(uint32_t alu, uint32_t v);
+
 #endif
