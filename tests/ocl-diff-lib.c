@@ -407,7 +407,9 @@ test_runs(struct odiff *od, const struct subject *s, uint32_t ncores,
 	snprintf(what, sizeof what, "%s, %u cores, K=%llu%s%s%s", s->name,
 	    ncores, (unsigned long long)k, nbps ? ", breakpoints" : "",
 	    mask ? ", scheduler-locked" : "",
-	    getenv("MICDB_OCL_IO_CAP") ? ", small I/O areas" : "");
+	    getenv("MICDB_OCL_TEST") != NULL &&
+	    strstr(getenv("MICDB_OCL_TEST"), "io_cap") != NULL ?
+	    ", small I/O areas" : "");
 	if (pair_init(od, &p, s, ncores, k) != 0) {
 		ok(0, "%s", what);
 		return;
@@ -818,10 +820,10 @@ test_samples(struct odiff *od, const char *top, const char *dir,
 		/* every other sample with the GPU layouts too, every third
 		 * one-step launch converting the context where a CPU
 		 * device's kernel would write struct core itself */
-		if (i % 2)
-			setenv("MICDB_OCL_LAYOUT", "gpu", 1);
-		if (i % 3 == 2)
-			setenv("MICDB_OCL_MIRROR", "0", 1);
+		if (i % 2 || i % 3 == 2)
+			setenv("MICDB_OCL_TEST", i % 2 == 0 ? "mirror=0" :
+			    i % 3 == 2 ? "layout=gpu,mirror=0" : "layout=gpu",
+			    1);
 		if (sample_init(&s, top, dir, names[i]) != 0)
 			ok(0, "%s/%s loads", dir, names[i]);
 		else {
@@ -835,8 +837,7 @@ test_samples(struct odiff *od, const char *top, const char *dir,
 			}
 			test_subject(od, &s, cores, ncounts, budget);
 		}
-		unsetenv("MICDB_OCL_LAYOUT");
-		unsetenv("MICDB_OCL_MIRROR");
+		unsetenv("MICDB_OCL_TEST");
 		subject_free(&s);
 		free(names[i]);
 	}
@@ -1234,15 +1235,13 @@ test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
 	 * kernel's template group, the other half with the switch alone:
 	 * the device decides otherwise, isa.cl), a third with cores that
 	 * run past every cut (so cuts are replayed from checkpoints). */
-	setenv("MICDB_OCL_LAYOUT", seed % 2 ? "cpu" : "gpu", 1);
-	if (seed % 2 == 0)
-		setenv("MICDB_OCL_OPTS", seed % 4 == 0 ? "-DMICDB_ISA_PRED=1" :
-		    "-DMICDB_ISA_PRED=0", 1);
-	else
-		unsetenv("MICDB_OCL_OPTS");
-	setenv("MICDB_OCL_DRIFT", seed % 3 == 0 ? "1" : "0", 1);
-	if (seed % 4 == 1)
-		setenv("MICDB_OCL_IO_CAP", "4", 1);
+	char *tune = xasprintf("layout=%s%s,drift=%d%s",
+	    seed % 2 ? "cpu" : "gpu", seed % 2 ? "" : seed % 4 == 0 ?
+	    ",dispatch=template" : ",dispatch=switch", seed % 3 == 0,
+	    seed % 4 == 1 ? ",io_cap=4" : "");
+
+	setenv("MICDB_OCL_TEST", tune, 1);
+	free(tune);
 	struct subject s;
 	struct asm_errors errs = { 0 };
 	char *src = gen_program(seed, seed % 4 == 3);
@@ -1276,10 +1275,7 @@ test_generated(struct odiff *od, uint64_t seed, const uint32_t *cores,
 	free(src);
 	test_subject(od, &s, cores, ncounts, budget);
 	subject_free(&s);
-	unsetenv("MICDB_OCL_LAYOUT");
-	unsetenv("MICDB_OCL_OPTS");
-	unsetenv("MICDB_OCL_DRIFT");
-	unsetenv("MICDB_OCL_IO_CAP");
+	unsetenv("MICDB_OCL_TEST");
 }
 
 /* Samples that read and write a lot, with tiny I/O areas: cores fill
@@ -1290,7 +1286,7 @@ test_io_areas(struct odiff *od, const char *top)
 	static const char *const names[] = { "echo", "reverse", "decimal",
 	    "hello", "sieve" };
 
-	setenv("MICDB_OCL_IO_CAP", "4", 1);
+	setenv("MICDB_OCL_TEST", "io_cap=4", 1);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		struct subject s;
 
@@ -1309,13 +1305,13 @@ test_io_areas(struct odiff *od, const char *top)
 		test_runs(od, &s, 1, 100000, 1000000, NULL, 0, NULL, CMP_FULL);
 		test_runs(od, &s, 33, 7, 100000, NULL, 0, NULL,
 		    sample_level(names[i]));
-		setenv("MICDB_OCL_DRIFT", "1", 1);
+		setenv("MICDB_OCL_TEST", "io_cap=4,drift=1", 1);
 		test_runs(od, &s, 33, 100000, 1000000, NULL, 0, NULL,
 		    sample_level(names[i]));
-		unsetenv("MICDB_OCL_DRIFT");
+		setenv("MICDB_OCL_TEST", "io_cap=4", 1);
 		subject_free(&s);
 	}
-	unsetenv("MICDB_OCL_IO_CAP");
+	unsetenv("MICDB_OCL_TEST");
 }
 
 int

@@ -28,7 +28,7 @@
  *   more    generated programs also run scheduler-locked (a mask), with
  *           host edits between runs (write_word, read_words, push_cores,
  *           add_input, an interrupt), with the GPU layouts, and with
- *           MICDB_OCL_DRIFT (cores ignore the stop word, so cuts are
+ *           drift (MICDB_OCL_TEST: cores ignore the stop word, so cuts are
  *           replayed from checkpoints); samples that read and write a
  *           lot run with 4-byte I/O areas; at the end, at least one cut
  *           must have been replayed.

@@ -107,15 +107,7 @@ typedef int32_t  ctx_i32;
 #define CTX_F_DRIFT         0x20 /* testing: ignore stop_at, as if every
 				    work-group ran ahead (forces replays) */
 
-/* ---- per-core fields -------------------------------------------------
- * Measured and not kept (POCL, one step of 65,536 cores, 2026-11-22):
- * the fields the ISA kernel touches in every launch gathered into the
- * first cache line of the AoS block, FAULT_PC and FAULT_OP written only
- * at a fault and converted only for faulted cores, so that a one-step
- * launch and its conversion touch one line of a block instead of two.
- * The step's median over eight ABBA-ordered runs of each build: 4.06 ms
- * before, 4.02 after, within this VM's noise (CPUs fetch the adjacent
- * line with a block's first one). */
+/* ---- per-core fields ------------------------------------------------- */
 #define CTX_C_PC            0    /* registers, as struct core */
 #define CTX_C_SP            1
 #define CTX_C_LV            2

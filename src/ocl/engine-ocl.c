@@ -15,7 +15,7 @@
  * areas, the breakpoint table and the scheduler-locking mask.
  *
  * Launches and consistent cuts (manycore.md section 4).  A launch runs up
- * to K steps; K adapts so that the kernel runs 20-100 ms per launch (an
+ * to K steps; K adapts so that the kernel runs 40-100 ms per launch (an
  * interrupt is seen within one launch), K = 1 when one step is asked
  * for.  The kernel cuts a launch short at the lowest boundary where a
  * core met a stop condition (stop_at), but cores that did not see that
@@ -48,84 +48,28 @@
  * Divergence records are kept in the context buffer by the kernel and
  * converted for engine_ocl_warps() on demand.
  *
- * Layouts are chosen per device (context.h): SoA context and interleaved
- * stacks on GPUs, AoS and blocked stacks on CPUs.  Environment knobs, for
- * tests and measurements only: MICDB_STEPS_PER_LAUNCH (fixed K),
- * MICDB_OCL_LAYOUT=cpu|gpu, MICDB_OCL_DRIFT=1 (cores ignore stop_at, so
- * cuts are replayed), MICDB_OCL_IO_CAP=N (bytes of each I/O area),
- * MICDB_OCL_DIVERGENCE=0 (kernel without the records),
- * MICDB_OCL_NV_MAXRREG=N (register cap of the ISA kernel on NVIDIA, 0
- * none), MICDB_OCL_WG=N (work-group size target), MICDB_OCL_TIMING=1
- * (where each run() goes, one line on stderr), MICDB_OCL_DEVICE_MIB=N
- * (the device has at most N MiB: tests of "too big"), and in ocl.c
- * MICDB_OCL_OPTS (extra build options: kernel variants, -cl-nv-verbose)
- * with MICDB_OCL_BUILD_LOG=1 (print the log) and MICDB_OCL_DUMP=FILE
- * (the driver's binary: PTX on NVIDIA).
+ * Layouts, and every other choice that differs by device, are the
+ * tuning table's (struct ocl_tuning): SoA context and interleaved stacks
+ * on GPUs, AoS and blocked stacks on CPUs (context.h).
  *
- * Fixed cost per run() (round three, MICDB_OCL_TIMING=1, 1M cores, H200,
- * a timed uniform run of 8,192 steps): kernel 63 ms, context read-back
- * 2.6 ms (pinned; 52-68 ms pageable, first read of a fresh engine),
- * conversion to struct core 13-14 ms, host loops (ref_count and the
- * like over 1M struct core) ~10 ms, checkpoint copy 1.5 ms, allocation 0
- * (was ~1 ms, now at creation).  The K ramp (64, 1024, then adapted)
- * costs ~0.2 ms per extra launch only: a quiet launch reads back the
- * header alone.
+ * Host work is proportional to what launches changed.  The kernels mark,
+ * per block of 32 cores, the last launch in which one of them ran and
+ * the last in which one had news (context.h block marks, written by
+ * launch.h's LAUNCH_NOTE).  A launch with news reads only the statuses
+ * (into stat, with cnt) and the stop, event and output words of its news
+ * blocks; their registers wait, with everything else that ran, for the
+ * one conversion at the end of run() (the blocks are marked stale), and
+ * a barrier release changes stat alone.  Statuses stay exact on the
+ * host, so cnt (cores per status) replaces ref_count, and launch_end,
+ * drain_output, barrier release and any_runnable read the news blocks or
+ * the counts (every core only when a stop cut the launch short, for the
+ * overshoot check); a copied context reads back only what that needs
+ * (SoA field spans, not the warp records); checkpoints list the cores
+ * whose output grew.  A quiet launch reads back the header alone.
  *
- * Round four: host work proportional to what launches changed.  The
- * kernels mark, per block of 32 cores, the last launch in which one of
- * them ran and the last in which one had news (context.h block marks,
- * written by launch.h's LAUNCH_NOTE).  After a launch with news the
- * host converts the news blocks only: statuses stay exact on the host,
- * so cnt (cores per status) replaces ref_count, and launch_end,
- * drain_output, barrier release and any_runnable read the news blocks
- * or the counts (every core only when a stop cut the launch short, for
- * the overshoot check); at the end of run() it converts the blocks
- * that ran since without news after, once; a copied context reads back
- * only what that needs (SoA field spans, not the warp records);
- * checkpoints list the cores whose output grew.  What is left per run()
- * is one conversion of the cores that ran (memory-bound: 72 bytes of
- * struct core written per core) and, on a copied context, one partial
- * read.  Measured with POCL on this 2-core CPU (MICDB_OCL_TIMING=1,
- * medians, before -> after, ms; the machine was shared, so kernel
- * times vary by 2x between runs):
- *   65,536 cores, CPU layout (mapped), one step (bench's step latency):
- *     run 3.36 -> 3.24-3.45, kernel 2.8-3.1, convert 0.39 -> 0.37,
- *     other 0.11 -> 0.00;
- *   65,536 cores, 2,000 steps (93-188 launches): divergent convert
- *     8.2 -> 0.75, other 0.71 -> 0.17; uniform convert 0.6 -> 0.7,
- *     other 0.46 -> 0.15;
- *   1M cores, GPU layout, copied context (the H200's host path), one
- *     step: fetch 30.4 -> 10.3, convert 10.5 -> 8.8, other 8.3 -> 0.0;
- *   1M cores, same, 200 steps (80 launches, K ramped down to 1 by the
- *     slow CPU kernel): uniform fetch 477 -> 18, convert 10.3 -> 11.8,
- *     other 12.3 -> 0.13; divergent fetch 48 -> 24, convert 21 -> 18.5,
- *     other 11.4 -> 0.14.
- * On POCL the one-step latency is now the kernel's (launch.h's records
- * and isa.cl's step, 2.8 ms of 3.3 at 65,536 cores; idle machine, one
- * step: kernel 3.0 ms with the records, 2.2 without).  On the H200
- * (2026-11-22, a timed uniform run of 20,051 steps at 1M cores, before
- * -> after, ms): run 230 -> 185, kernel 152 -> 150, fetch 5.3 -> 2.4,
- * convert 23 -> 26-29, other 45-49 -> 6; one step 21-26 -> 13-15
- * (bench "step ms").  What is left there is the kernel and one
- * conversion of a million cores.
- *
- * Round five: a launch with news reads only the statuses (into stat,
- * with cnt) and the stop, event and output words of its news blocks;
- * their registers wait, with everything else that ran, for the one
- * conversion at the end of run() (the blocks are marked stale), and a
- * barrier release changes stat alone.  When every core of a million
- * halts or waits at a barrier, each such launch had converted them all:
- * H200, the bench's workloads, a run's "convert" 45-54 -> 17-24 ms
- * divergent, 30-33 -> 17-24 ms uniform, "other" 7 -> 2 ms.
- *
- * Round six: on a CPU device a one-step launch leaves nothing to
- * convert but its news blocks: the one-step kernel writes the registers
- * of the cores that ran into m->cores itself (the mirror, struct
- * ocl_engine).  POCL, one step of 65,536 cores, medians of 300 steps
- * interleaved with the other build's in one process: divergent 2.64-2.93
- * -> 2.12-2.47 ms, uniform 2.43-3.23 -> 1.88-2.25 ms.  What is left is
- * the step kernel (about 7/8 of the device's time) and the records'
- * fold kernel.
+ * On a CPU device a one-step launch leaves nothing to convert but its
+ * news blocks: the one-step kernel writes the registers of the cores
+ * that ran into m->cores itself (the mirror, struct ocl_engine).
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -161,11 +105,9 @@ _Static_assert(offsetof(struct core, steps) == CTX_HC_STEPS,
 _Static_assert(sizeof(struct core) == CTX_HC_BYTES, "CTX_HC_BYTES");
 
 #define CKPT_AGE        0.25    /* seconds of launches between checkpoints */
-/* Adapt K to keep launches in this band.  Its floor was 20 ms, where K
- * stayed wherever it first landed: a million Mic-1 cores ran launches of
- * 964 or of 2,048 steps from one run to the next, and a launch there has
- * a fixed cost of about 2 ms (H200), so the same workload measured 9%
- * apart.  K now grows to about LAUNCH_MID_S. */
+/* Adapt K to keep launches in this band.  K grows to about LAUNCH_MID_S:
+ * with a lower floor K stayed wherever it first landed, and a launch's
+ * fixed cost made the same workload run at different speeds. */
 #define LAUNCH_MIN_S    0.04
 #define LAUNCH_MAX_S    0.10
 #define LAUNCH_MID_S    0.05
@@ -173,32 +115,13 @@ _Static_assert(sizeof(struct core) == CTX_HC_BYTES, "CTX_HC_BYTES");
 #define K_START         64
 #define K_MAX           (1u << 22)
 
-/* Phases of a run() for MICDB_OCL_TIMING (see tmark). */
-enum {
-	T_TABLES,       /* breakpoint table and mask upload */
-	T_CKALLOC,      /* checkpoint buffers */
-	T_CKTAKE,       /* device-side copies into them */
-	T_KERNEL,       /* launch to header read-back */
-	T_FETCH,        /* context read-back */
-	T_CONV,         /* context to struct core */
-	T_DRAIN,        /* output areas */
-	T_RESTORE,      /* checkpoint restore */
-	T_NPHASES
-};
-
-static const char *const tm_names[T_NPHASES] = {
-	"tables", "ckpt-alloc", "ckpt-take", "kernel", "fetch", "convert",
-	"drain", "restore",
-};
-
 struct ocl_ckpt {
 	int		 valid;
 	uint64_t	 step;            /* m->step it holds */
 	uint32_t	 heap_top;        /* heap words it holds */
 	int		 pending_release;
 	/* Cores whose output grew since it was taken, with m->io[c].out.len
-	 * then: a restore truncates those only (was a copy of every core's
-	 * length per checkpoint, 1M strided reads). */
+	 * then: a restore truncates those only. */
 	uint32_t	*out_cores;
 	size_t		*out_len;
 	uint8_t		*out_listed;      /* per core: in out_cores */
@@ -215,13 +138,69 @@ struct ocl_news {
 	uint32_t	 out_lo, out_hi;  /* out_lo > out_hi: nobody wrote */
 };
 
+/*
+ * The tuning table: every choice of how the engine runs that differs by
+ * device, filled once at creation (ocl_tuning_init) from the device's
+ * kind, and overridden only by MICDB_OCL_TEST (tests run every device's
+ * paths on POCL).  Nothing else reads the environment.
+ */
+struct ocl_tuning {
+	/* SoA context and interleaved stacks: a GPU warp's loads of one
+	 * field are then one transaction; a CPU keeps a core's words on
+	 * its cache lines (AoS, blocked stacks). */
+	int		 gpu_layout;
+	/* Map the context instead of copying it: a CPU device's memory is
+	 * the host's. */
+	int		 zero_copy;
+	/* Work-items per group (whole warps): about 128 on a GPU for
+	 * occupancy, 32 on a CPU, where POCL runs a group as loops between
+	 * barriers. */
+	uint32_t	 wg_target;
+	/* Bytes of each core's output and input area; 0: by core count. */
+	uint32_t	 io_cap;
+	/* The ISA kernel's dispatch: the template group (isa.cl H_COMMON)
+	 * on NVIDIA, where a divergent warp runs its simple opcodes in one
+	 * pass; the switch elsewhere (POCL runs it faster). */
+	int		 isa_template;
+	/* isa.cl's chunk vote (inline PTX: NVIDIA only). */
+	int		 isa_vote;
+	/* NVIDIA's register cap for the ISA kernel (0: none): at 64 more
+	 * warps fit an SM than at the compiler's own choice. */
+	int		 isa_maxrreg;
+	/* The records' fold (launch.h MICDB_DIV_WARPSYNC): 1 by NVIDIA's
+	 * warp instructions, 0 between work-group barriers elsewhere; 2,
+	 * for tests only, the warp fold through local memory. */
+	int		 warpsync;
+	/* isa.cl's software prefetch distance with the CPU layout on a CPU
+	 * (a GPU's coalesced loads need none; NVIDIA refuses it). */
+	int		 prefetch;
+	/* The one-step program writes m->cores itself on a CPU device with
+	 * a mapped context; on a GPU its writes would cross the bus. */
+	int		 mirror;
+	/* Host threads for conversions and news of at least convert_min
+	 * cores. */
+	uint32_t	 host_threads, convert_min;
+	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
+	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at
+	 * most device_mib MiB (0: as it says). */
+	uint64_t	 steps;
+	int		 drift;
+	uint64_t	 device_mib;
+};
+
+/* The table for a device of these kinds (nv: NVIDIA's compiler), with
+ * MICDB_OCL_TEST's overrides; -1 with *cause if that is malformed (the
+ * table then holds the defaults). */
+int	ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
+	    char **cause);
+
 struct ocl_engine {
 	struct machine		*m;
 	const struct ocl_level	*lv;
 	void			*st;      /* the level's host state */
 	struct engine_ops	 ops;
 	char			*devname;
-	int			 is_gpu;
+	struct ocl_tuning	 tune;
 	cl_ulong		 max_alloc;
 	cl_ulong		 global_mem;
 	cl_context		 cl;
@@ -271,8 +250,7 @@ struct ocl_engine {
 	 * touches the buffer.  Elsewhere hctx is a copy in pinned host
 	 * memory: b_host (CL_MEM_ALLOC_HOST_PTR), mapped for the engine's
 	 * life, so that reads and writes of the context are DMA at the
-	 * bus's speed; a pageable copy took 10 ms per read of a million
-	 * cores, and 50-70 ms for the first one, on an H200.  It is a
+	 * bus's speed (a pageable copy is several times slower).  It is a
 	 * malloc'd copy only where the device cannot give pinned memory. */
 	uint32_t *hctx;
 	cl_mem	 b_host;
@@ -290,21 +268,17 @@ struct ocl_engine {
 	 * launch id `since` (0: none did) and in the blocks marked stale
 	 * (news read into stat only, or a release); every run() ends with
 	 * those converted once (sync_cores), and so does anything that
-	 * reads m->cores in between.  Converting news blocks at every
-	 * launch converted a million cores two to four times per run of
-	 * the bench's workloads (H200: 30-50 ms of a 160-240 ms run). */
+	 * reads m->cores in between (converting news blocks at every
+	 * launch converted a million cores several times a run). */
 	uint32_t launch_id;       /* of the last launch, never 0 */
 	uint32_t since;
 	uint32_t cnt[4];          /* per enum core_status */
 	uint8_t	*stat;            /* per core: its status, exact */
 	uint8_t	*stale;           /* per block: m->cores behind */
 	int	 any_stale;
-	/* Conversions and news of at least conv_min cores are split over
-	 * conv_threads threads (MICDB_OCL_HOST_THREADS, MICDB_OCL_CONVERT_MIN
-	 * for tests): on an H200's host one thread takes 15 ms to convert
-	 * a million cores, where a run of the bench's workloads takes 75-80
-	 * ms. */
-	uint32_t conv_threads, conv_min;
+	/* Conversions and news of at least tune.convert_min cores are split
+	 * over tune.host_threads threads: one thread converting a million
+	 * cores is a large part of a GPU's run. */
 	struct ocl_news news;
 	int	 quiet;           /* the last launch was quiet */
 	uint32_t hdr[CTX_HEADER_WORDS];  /* staging for header words */
@@ -313,7 +287,6 @@ struct ocl_engine {
 	uint8_t	*seen;            /* faults already noted, as engine-ref */
 	int	 pending_release; /* released on the host, not yet on device */
 	uint64_t k_fixed;         /* 0: adapt */
-	int	 drift;           /* MICDB_OCL_DRIFT: see CTX_F_DRIFT */
 	uint64_t k_adapt;
 
 	/* breakpoint table and mask as last uploaded */
@@ -332,11 +305,6 @@ struct ocl_engine {
 
 	struct ocl_ckpt ck;
 	struct ocl_engine_stats stats;
-	/* MICDB_OCL_TIMING=1: where one run() goes, printed to stderr */
-	int	 timing;
-	double	 tm[T_NPHASES];
-	uint32_t tm_k[8];         /* the first launches' K */
-	size_t	 tm_nk;
 	struct engine_warp_record *warps;
 	int	 warps_fresh;
 };
@@ -353,18 +321,6 @@ now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* Charge the time since t0 to a phase.  The queue is drained first so
- * that asynchronous copies are charged where they were enqueued: timing
- * serialises what it measures, a little. */
-static void
-tmark(struct ocl_engine *o, int phase, double t0)
-{
-	if (!o->timing)
-		return;
-	(void)clFinish(o->q);
-	o->tm[phase] += now() - t0;
 }
 
 static int
@@ -833,10 +789,7 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 	memcpy(counts, cnt, sizeof cnt);
 }
 
-/* 16: the H200 machine's processors.  There, the conversion loop of a
- * million cores alone took 15 ms on one thread and 2-2.6 ms on 16 (a
- * stand-alone copy of it, 2026-11-22); the "convert" of a run was 8-10
- * ms then because absorb_news ran on one thread. */
+/* 16: the processors of the GPU hosts the conversion was tuned on. */
 #define CONV_THREADS_MAX 16
 
 /* work(part) for t parts of size bytes each, parts 1 .. t - 1 on
@@ -887,7 +840,7 @@ static void
 convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 {
 	struct conv_part part[CONV_THREADS_MAX];
-	uint32_t t = hi - lo >= o->conv_min ? o->conv_threads : 1;
+	uint32_t t = hi - lo >= o->tune.convert_min ? o->tune.host_threads : 1;
 
 	if (t > hi - lo)
 		t = hi - lo;
@@ -1036,10 +989,9 @@ absorb_part(void *arg)
  * (cnt follows), and what launch_end and drain_output need from them;
  * nothing outside those blocks has a stop record, an event or output.
  * Their other registers wait for sync_cores (the blocks are stale).
- * hctx must be open and current.  News of at least conv_min cores is
- * split over the conversion's threads, in shares of equal news: the
- * launch in which a million cores halt had one thread read four
- * streams of them (H200: most of the 8-10 ms a run spent converting).
+ * hctx must be open and current.  News of at least tune.convert_min
+ * cores is split over the conversion's threads, in shares of equal news
+ * (the launch in which a million cores halt is most of a run's news).
  */
 static void
 absorb_news(struct ocl_engine *o)
@@ -1049,11 +1001,11 @@ absorb_news(struct ocl_engine *o)
 	const uint32_t *news = marks(o, CTX_B_NEWS);
 	uint32_t t = 1, nnews = 0;
 
-	if (o->conv_threads > 1 && o->ncores >= o->conv_min)
+	if (o->tune.host_threads > 1 && o->ncores >= o->tune.convert_min)
 		for (uint32_t b = 0; b < o->nblocks; b++)
 			nnews += news[b] == o->launch_id;
-	if ((uint64_t)nnews << CTX_BLOCK_SHIFT >= o->conv_min)
-		t = o->conv_threads;
+	if ((uint64_t)nnews << CTX_BLOCK_SHIFT >= o->tune.convert_min)
+		t = o->tune.host_threads;
 	for (uint32_t i = 0, b = 0, seen = 0; i < t; i++) {
 		/* share i ends after the news block that brings the news
 		 * seen to nnews * (i + 1) / t */
@@ -1093,22 +1045,18 @@ absorb_news(struct ocl_engine *o)
 static int
 sync_cores(struct ocl_engine *o, char **cause)
 {
-	double t0 = now();
 	uint32_t b = 0, lo, hi;
 
 	if (o->since == 0 && !o->any_stale)
 		return 0;
 	if (ctx_fetch_cores(o, cause) != 0)
 		return -1;
-	tmark(o, T_FETCH, t0);
-	t0 = now();
 	while (next_marked(o, BEHIND, o->since, o->nblocks, &b, &lo, &hi))
 		convert_range(o, lo, hi);
 	o->warps_fresh = 0;
 	o->since = 0;
 	memset(o->stale, 0, o->nblocks);
 	o->any_stale = 0;
-	tmark(o, T_CONV, t0);
 	return 0;
 }
 
@@ -1230,7 +1178,6 @@ static int
 ckpt_take(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
-	double t0 = now();
 
 	/* A micro-level program may write anywhere in the heap region,
 	 * above heap_top too: its checkpoints hold the whole heap. */
@@ -1256,7 +1203,6 @@ ckpt_take(struct ocl_engine *o, char **cause)
 	o->ck.age = 0;
 	o->ck.valid = 1;
 	o->stats.checkpoints++;
-	tmark(o, T_CKTAKE, t0);
 	return 0;
 }
 
@@ -1265,7 +1211,6 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 {
 	struct machine *m = o->m;
 	uint32_t top = m->heap_top, zero = 0;
-	double t0 = now();
 
 	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	if (ctx_close(o, cause) != 0 ||
@@ -1301,7 +1246,6 @@ ckpt_restore(struct ocl_engine *o, char **cause)
 		o->in_dirty[i] = 1;
 	}
 	m->step = o->ck.step;
-	tmark(o, T_RESTORE, t0);
 	return 0;
 }
 
@@ -1406,7 +1350,7 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    (r->stop_on_fault ? CTX_F_STOP_ON_FAULT : 0) |
 	    (r->mask != NULL ? CTX_F_MASK : 0) |
 	    (o->pending_release ? CTX_F_RELEASE : 0) |
-	    (o->drift ? CTX_F_DRIFT : 0);
+	    (o->tune.drift ? CTX_F_DRIFT : 0);
 	o->hctx[CTX_H_NBPS] = (uint32_t)o->nbps;
 	o->hctx[CTX_H_STOP_AT] = K;
 	o->hctx[CTX_H_NOTE] = 0;
@@ -1460,9 +1404,6 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 			o->since = 0;
 	}
 	t_kernel = now() - t0;
-	tmark(o, T_KERNEL, t0);
-	if (o->timing && o->tm_nk < sizeof o->tm_k / sizeof o->tm_k[0])
-		o->tm_k[o->tm_nk++] = K;
 	o->stats.launches++;
 	o->stats.launch_steps += K;
 	o->pending_release = 0;
@@ -1470,18 +1411,11 @@ launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	o->warps_fresh = 0;
 	o->quiet = h[CTX_H_NOTE] == 0 && h[CTX_H_STOP_AT] == K;
 	if (!o->quiet) {
-		double t1 = now();
-
 		if (ctx_fetch_cores(o, cause) != 0)
 			return -1;
-		tmark(o, T_FETCH, t1);
-		t1 = now();
 		absorb_news(o);
-		tmark(o, T_CONV, t1);
-		t1 = now();
 		if (drain_output(o, cause) != 0)
 			return -1;
-		tmark(o, T_DRAIN, t1);
 	}
 	for (size_t i = 0; i < o->n_in_cores && !o->quiet; i++) {
 		uint32_t c = o->in_cores[i];
@@ -1658,11 +1592,7 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	int over;
 
 	if (K > 1 && (!o->ck.valid || o->ck.age >= CKPT_AGE)) {
-		double t0 = now();
-		int ok = ckpt_alloc(o);
-
-		tmark(o, T_CKALLOC, t0);
-		if (!ok)
+		if (!ckpt_alloc(o))
 			K = 1;
 		else if (ckpt_take(o, cause) != 0)
 			return -1;
@@ -1776,18 +1706,14 @@ run_launches(struct engine *e, const struct engine_run *r,
 	struct machine *m = e->m;
 	const uint32_t *cnt = o->cnt;   /* ref_count's, kept by the engine */
 	uint32_t faulted_before;
-	double t0;
 
 	engine_stop_reset(e, stop);
 	if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] == 0) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
-	t0 = now();
-
 	if (upload_run_tables(o, r, cause) != 0)
 		return -1;
-	tmark(o, T_TABLES, t0);
 	o->ck.valid = 0;	/* host edits since the last run */
 	faulted_before = cnt[CORE_ERROR];
 	while (stop->steps_run < r->max_steps) {
@@ -1844,42 +1770,15 @@ run_launches(struct engine *e, const struct engine_run *r,
 	return 0;
 }
 
-/* MICDB_OCL_TIMING=1: one line per run() on stderr, in ms; "other" is
- * the host's own loops (stop checks, K choice). */
-static void
-timing_report(const struct ocl_engine *o, const struct engine_stop *stop,
-    double total)
-{
-	double sum = 0;
-
-	fprintf(stderr, "ocl-timing: run %.2f ms, %llu steps, %llu launches "
-	    "so far, K", total * 1e3, (unsigned long long)stop->steps_run,
-	    (unsigned long long)o->stats.launches);
-	for (size_t i = 0; i < o->tm_nk; i++)
-		fprintf(stderr, "%c%u", i ? ',' : ' ', o->tm_k[i]);
-	for (int i = 0; i < T_NPHASES; i++) {
-		fprintf(stderr, "; %s %.2f", tm_names[i], o->tm[i] * 1e3);
-		sum += o->tm[i];
-	}
-	fprintf(stderr, "; other %.2f\n", (total - sum) * 1e3);
-}
-
 /* Launches may leave m->cores behind; what run() returns never is. */
 static int
 ocl_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct ocl_engine *o = e->impl;
-	double t0 = now();
-	int rc;
 
-	memset(o->tm, 0, sizeof o->tm);
-	o->tm_nk = 0;
-	rc = run_launches(e, r, stop, cause) != 0 ? -1 :
+	return run_launches(e, r, stop, cause) != 0 ? -1 :
 	    sync_cores(o, cause);
-	if (o->timing)
-		timing_report(o, stop, now() - t0);
-	return rc;
 }
 
 /* ---- memory ----------------------------------------------------------- */
@@ -2219,6 +2118,126 @@ static const struct engine_ops ocl_ops = {
 	.free = ocl_free,
 };
 
+/* ---- the tuning table ------------------------------------------------ */
+
+/* The keys of MICDB_OCL_TEST, in struct ocl_tuning's order. */
+enum {
+	TK_LAYOUT, TK_ZERO_COPY, TK_WG, TK_IO_CAP, TK_DISPATCH, TK_WARPSYNC,
+	TK_MIRROR, TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT,
+	TK_DEVICE_MIB, TK_N
+};
+
+static const struct tuning_key {
+	const char	*name;
+	const char	*words[2];     /* values 0 and 1 by name, or NULL */
+	unsigned long	 min, max;
+} tuning_keys[TK_N] = {
+	[TK_LAYOUT] = { "layout", { "cpu", "gpu" }, 0, 1 },
+	[TK_ZERO_COPY] = { "zero_copy", { NULL, NULL }, 0, 1 },
+	[TK_WG] = { "wg", { NULL, NULL }, 1, 1024 },
+	[TK_IO_CAP] = { "io_cap", { NULL, NULL }, 1, 65536 },
+	[TK_DISPATCH] = { "dispatch", { "switch", "template" }, 0, 1 },
+	[TK_WARPSYNC] = { "warpsync", { NULL, NULL }, 0, 2 },
+	[TK_MIRROR] = { "mirror", { NULL, NULL }, 0, 1 },
+	[TK_HOST_THREADS] = { "host_threads", { NULL, NULL }, 1,
+	    CONV_THREADS_MAX },
+	[TK_CONVERT_MIN] = { "convert_min", { NULL, NULL }, 1, UINT32_MAX },
+	[TK_STEPS] = { "k", { NULL, NULL }, 1, K_MAX },
+	[TK_DRIFT] = { "drift", { NULL, NULL }, 0, 1 },
+	[TK_DEVICE_MIB] = { "device_mib", { NULL, NULL }, 1, 1ul << 30 },
+};
+
+/* "key=value,...": the values in v, the keys given in *set.  -1 with
+ * *cause naming the key and what it takes. */
+static int
+tuning_parse(const char *spec, unsigned long *v, unsigned *set, char **cause)
+{
+	char *copy = xstrdup(spec), *p, *next, *item, *eq;
+	char keys[256];
+	int rc = 0;
+
+	*set = 0;
+	keys[0] = '\0';
+	for (int k = 0; k < TK_N; k++)
+		snprintf(keys + strlen(keys), sizeof keys - strlen(keys),
+		    "%s%s", k ? ", " : "", tuning_keys[k].name);
+	for (p = copy; rc == 0 && p != NULL; p = next) {
+		const struct tuning_key *t = NULL;
+		int k;
+
+		item = p;
+		if ((next = strchr(p, ',')) != NULL)
+			*next++ = '\0';
+		if (*item == '\0')
+			continue;
+		if ((eq = strchr(item, '=')) != NULL)
+			*eq++ = '\0';
+		for (k = 0; k < TK_N && t == NULL; k++)
+			if (strcmp(item, tuning_keys[k].name) == 0)
+				t = &tuning_keys[k];
+		k--;
+		if (t == NULL) {
+			*cause = xasprintf("MICDB_OCL_TEST: unknown key \"%s\" "
+			    "(the keys: %s)", item, keys);
+			rc = -1;
+		} else if (eq != NULL && t->words[0] != NULL &&
+		    (strcmp(eq, t->words[0]) == 0 ||
+		    strcmp(eq, t->words[1]) == 0)) {
+			v[k] = strcmp(eq, t->words[1]) == 0;
+			*set |= 1u << k;
+		} else if (eq != NULL && t->words[0] == NULL &&
+		    parse_uint_option(eq, t->min, t->max, &v[k]) == 0) {
+			*set |= 1u << k;
+		} else if (t->words[0] != NULL) {
+			*cause = xasprintf("MICDB_OCL_TEST: %s takes %s or %s",
+			    t->name, t->words[0], t->words[1]);
+			rc = -1;
+		} else {
+			*cause = xasprintf("MICDB_OCL_TEST: %s takes a number "
+			    "from %lu to %lu", t->name, t->min, t->max);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+int
+ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
+    char **cause)
+{
+	const char *spec = getenv("MICDB_OCL_TEST");
+	unsigned long v[TK_N];
+	unsigned set = 0;
+	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = 0;
+
+	if (spec != NULL && tuning_parse(spec, v, &set, cause) != 0) {
+		set = 0;
+		rc = -1;
+	}
+#define PICK(k, def) ((set & (1u << (k))) ? v[k] : (unsigned long)(def))
+	t->gpu_layout = (int)PICK(TK_LAYOUT, gpu);
+	t->zero_copy = (int)PICK(TK_ZERO_COPY, cpu);
+	t->wg_target = (uint32_t)PICK(TK_WG, t->gpu_layout ? 128 : 32);
+	t->io_cap = (uint32_t)PICK(TK_IO_CAP, 0);
+	t->isa_template = (int)PICK(TK_DISPATCH, nv);
+	t->isa_vote = nv;
+	t->isa_maxrreg = nv ? 64 : 0;
+	t->warpsync = (int)PICK(TK_WARPSYNC, nv);
+	t->prefetch = gpu ? 0 : 8;
+	t->mirror = (int)PICK(TK_MIRROR, !gpu);
+	t->host_threads = (uint32_t)PICK(TK_HOST_THREADS,
+	    nproc > CONV_THREADS_MAX ? CONV_THREADS_MAX : nproc > 1 ?
+	    (uint32_t)nproc : 1);
+	t->convert_min = (uint32_t)PICK(TK_CONVERT_MIN, 65536);
+	t->steps = PICK(TK_STEPS, 0);
+	t->drift = (int)PICK(TK_DRIFT, 0);
+	t->device_mib = PICK(TK_DEVICE_MIB, 0);
+#undef PICK
+	return rc;
+}
+
 /* ---- creation --------------------------------------------------------- */
 
 static uint32_t
@@ -2238,21 +2257,13 @@ struct geometry {
 };
 
 static void
-geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
-    uint32_t sec_fields, struct geometry *g)
+geometry(const struct machine_config *cfg, const struct ocl_tuning *t,
+    size_t maxwg, uint32_t sec_fields, struct geometry *g)
 {
-	uint32_t n = cfg->ncores, W = cfg->warp_width, target;
-	const char *io;
+	uint32_t n = cfg->ncores, W = cfg->warp_width, target = t->wg_target;
 
 	/* Work-groups hold whole warps (the divergence records need
-	 * local memory per warp): about 128 work-items on a GPU for
-	 * occupancy, about 32 on a CPU, where POCL runs a group as loops
-	 * between barriers and larger groups measured slower (64 and
-	 * 256 on an H200 at a million cores: no better than 128). */
-	target = gpu_layout ? 128 : 32;
-	/* MICDB_OCL_WG=N: another target, for measuring */
-	if ((io = getenv("MICDB_OCL_WG")) != NULL && atoi(io) > 0)
-		target = (uint32_t)atoi(io);
+	 * local memory per warp), about the table's target. */
 	g->wg = W * (W >= target ? 1 : target / W);
 	while (g->wg > maxwg && g->wg > W)
 		g->wg -= W;
@@ -2272,8 +2283,8 @@ geometry(const struct machine_config *cfg, int gpu_layout, size_t maxwg,
 	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
 	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
 	/* Testing: tiny areas, so that cores fill them within a launch. */
-	if ((io = getenv("MICDB_OCL_IO_CAP")) != NULL && atoi(io) > 0)
-		g->out_cap = g->in_cap = (uint32_t)atoi(io);
+	if (t->io_cap > 0)
+		g->out_cap = g->in_cap = t->io_cap;
 }
 
 /*
@@ -2308,9 +2319,14 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
     size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need)
 {
 	struct geometry g;
+	struct ocl_tuning t;
 	uint64_t text = 0;
+	char *cause = NULL;
 
-	geometry(cfg, gpu, max_wg ? max_wg : 1, sec_fields, &g);
+	/* a bad MICDB_OCL_TEST is refused when the engine is created */
+	if (ocl_tuning_init(&t, gpu, !gpu, 0, &cause) != 0)
+		free(cause);
+	geometry(cfg, &t, max_wg ? max_wg : 1, sec_fields, &g);
 	/* text as upload_programs pads it */
 	text = TEXT_PAD;
 	for (size_t i = 0; i < nprogs; i++)
@@ -2332,17 +2348,12 @@ static int
 plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
 	const struct machine *m = o->m;
-	const char *layout = getenv("MICDB_OCL_LAYOUT");
-	int gpu_layout = o->is_gpu;
+	const int gpu_layout = o->tune.gpu_layout;
 	uint64_t total, npad, stack_bytes, ctx_bytes;
 	size_t maxwg = d->max_wg ? d->max_wg : 1;
 	struct geometry g;
 
-	if (layout != NULL && strcmp(layout, "gpu") == 0)
-		gpu_layout = 1;
-	else if (layout != NULL && strcmp(layout, "cpu") == 0)
-		gpu_layout = 0;
-	geometry(&m->cfg, gpu_layout, maxwg, o->lv->section_fields, &g);
+	geometry(&m->cfg, &o->tune, maxwg, o->lv->section_fields, &g);
 	o->ncores = m->cfg.ncores;
 	o->W = m->cfg.warp_width;
 	o->nwarps = g.nwarps;
@@ -2462,55 +2473,43 @@ upload_programs(struct ocl_engine *o, char **cause)
 
 static const struct ocl_level isa_level;
 
-/*
- * Extra build options for NVIDIA's compiler (cl_nv_compiler_options), ""
- * elsewhere.  The ISA kernel runs its frequent opcodes as the template
- * group there, with the warps' vote per chunk (isa.cl, MICDB_ISA_PRED):
- * on an H200 at a million cores, 139-145G instructions/s divergent and
- * 249-257G uniform in the bench's column, against 78G and 273G for the
- * switch alone (154-158G and 271-277G since absorb_news runs on the
- * conversion's threads, 5 ms less a run).  Measured and not kept: both builds, the engine choosing per
- * launch the one whose last launch of 64 steps or more took less time
- * a step (and probing the other when its figure was older or from a
- * launch of less than half as many steps): 92G and 244G.  The
- * divergent workload starts converged and its launches grow within a
- * run, so a probe of the switch fell on one of the run's two big
- * launches in every run.
- * The ISA kernel is capped at NV_ISA_MAXRREG registers: left
- * alone the compiler takes 72 (no spills), which leaves 28 warps of 64
- * per SM, too few to hide the latency of the stack and text loads; at 64
- * (32 bytes of spills) 32 warps fit (micdb bench, H200, a million cores:
- * divergent 1.5e10 -> 1.8e10 instructions/s, uniform within the noise,
- * 6.8e10 -> 6.9e10; a cap of 56 measured no better).  With the warp fold
- * of the records (launch.h), kernel time per run of the bench's
- * divergent and uniform workloads: 155 and 92 ms; cap 56, 151 and 91;
- * chunks of 64 steps (-DMICDB_DIV_CHUNK=64), 152 and 87; cap 72 or 80,
- * chunks of 16, work-groups of 64 or 256 no better.  The two small gains
- * are not taken yet: together they were neither measured nor run
- * through the tests on the GPU (and they were measured on the switch
- * alone, before the template group: with it, a cap of 72 ran the
- * uniform workload slower, 87 -> 93 ms of kernel a run).
- * MICDB_OCL_NV_MAXRREG=N sets another cap, 0 none (for measuring).
- */
-#define NV_ISA_MAXRREG  64
-
-static char *
-nv_options(const struct ocl_engine *o, const struct ocl_device *d)
+/* Whether the device's compiler is NVIDIA's (its build options, and the
+ * kernels' inline PTX). */
+static int
+is_nvidia(const struct ocl_device *d)
 {
 	char ext[8192];
-	const char *env = getenv("MICDB_OCL_NV_MAXRREG");
-	long cap = NV_ISA_MAXRREG;
 
-	if (o->lv != &isa_level || clGetDeviceInfo(d->device,
-	    CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL) != CL_SUCCESS ||
-	    strstr(ext, "cl_nv_compiler_options") == NULL)
-		return xstrdup("");
-	if (env != NULL && *env != '\0')
-		cap = strtol(env, NULL, 10);
-	if (cap <= 0)
-		return xstrdup(" -DMICDB_ISA_PRED_DEFAULT=1");
-	return xasprintf(" -DMICDB_ISA_PRED_DEFAULT=1 -cl-nv-maxrregcount=%ld",
-	    cap);
+	return clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof ext,
+	    ext, NULL) == CL_SUCCESS &&
+	    strstr(ext, "cl_nv_compiler_options") != NULL;
+}
+
+/* The build options every program of the engine shares: the geometry,
+ * and the tuning table's kernel choices. */
+static char *
+build_options(const struct ocl_engine *o)
+{
+	const struct ocl_tuning *t = &o->tune;
+	char *isa, *opts;
+
+	/* the ISA kernel's own: dispatch, vote, register cap */
+	if (o->lv != &isa_level)
+		isa = xstrdup("");
+	else if (t->isa_maxrreg > 0)
+		isa = xasprintf(" -DMICDB_ISA_PRED=%d -DMICDB_ISA_VOTE=%d "
+		    "-cl-nv-maxrregcount=%d", t->isa_template, t->isa_vote,
+		    t->isa_maxrreg);
+	else
+		isa = xasprintf(" -DMICDB_ISA_PRED=%d -DMICDB_ISA_VOTE=%d",
+		    t->isa_template, t->isa_vote);
+	/* the prefetch serves the CPU layout only */
+	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_PREFETCH=%d "
+	    "-DMICDB_DIV_WARPSYNC=%d%s", o->W, o->wg, o->interleaved,
+	    o->interleaved ? 0 : t->prefetch, t->warpsync, isa);
+	free(isa);
+	return opts;
 }
 
 /*
@@ -2664,11 +2663,8 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 {
 	struct machine *m = o->m;
 	cl_int err;
-	char *opts;
+	char *opts, *full;
 	uint32_t *hdr;
-	const char *env;
-	char *nv_opts, *full;
-	int records;
 
 	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
@@ -2682,31 +2678,15 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		o->q = NULL;
 		return -1;
 	}
-	/* MICDB_OCL_DIVERGENCE=0 builds the kernel without the records
-	 * (for measuring what they cost). */
-	env = getenv("MICDB_OCL_DIVERGENCE");
-	records = env == NULL || strcmp(env, "0") != 0;
-	/* MICDB_OCL_STEP1=0: one-step launches too run the step loop's
-	 * records (for measuring, and for the tests of that path). */
-	env = getenv("MICDB_OCL_STEP1");
-	o->step1 = records && o->lv->fold1_name != NULL &&
-	    (env == NULL || strcmp(env, "0") != 0);
-	/* The mirror where the device's memory is the host's; on a GPU its
-	 * writes would cross the bus.  MICDB_OCL_MIRROR=0: the one-step
-	 * program converts as the others do (measuring, tests). */
-	env = getenv("MICDB_OCL_MIRROR");
+	/* One-step launches run a build without the step loop, where the
+	 * level has its fold kernel. */
+	o->step1 = o->lv->fold1_name != NULL;
 	o->mirror = o->step1 && o->lv->mirror && o->zero_copy &&
-	    !o->is_gpu && (env == NULL || strcmp(env, "0") != 0);
+	    o->tune.mirror;
 	if (o->mirror && mirror_make(o, cause) != 0)
 		return -1;
-	nv_opts = nv_options(o, d);
-	/* MICDB_PREFETCH (isa.cl): a CPU device with the CPU layout */
-	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
-	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_PREFETCH=%d%s", o->W,
-	    o->wg, o->interleaved, !o->is_gpu && !o->interleaved ? 8 : 0,
-	    nv_opts);
-	free(nv_opts);
-	full = xasprintf("%s -DMICDB_DIVERGENCE=%d", opts, records);
+	opts = build_options(o);
+	full = xasprintf("%s -DMICDB_DIVERGENCE=1", opts);
 	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
 	    cause);
 	free(full);
@@ -2818,35 +2798,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	/* the checkpoint's buffers are set-up, not part of a run */
 	(void)ckpt_alloc(o);
 	o->k_adapt = K_START;
-	o->timing = (env = getenv("MICDB_OCL_TIMING")) != NULL &&
-	    strcmp(env, "1") == 0;
-	{
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		o->conv_threads = n > CONV_THREADS_MAX ? CONV_THREADS_MAX :
-		    n > 1 ? (uint32_t)n : 1;
-		o->conv_min = 65536;
-		if ((env = getenv("MICDB_OCL_HOST_THREADS")) != NULL &&
-		    atoi(env) > 0)
-			o->conv_threads = atoi(env) > CONV_THREADS_MAX ?
-			    CONV_THREADS_MAX : (uint32_t)atoi(env);
-		if ((env = getenv("MICDB_OCL_CONVERT_MIN")) != NULL &&
-		    atoi(env) > 0)
-			o->conv_min = (uint32_t)atoi(env);
-	}
-	/* Testing: cores ignore the stop word, so most cuts need a replay. */
-	o->drift = (env = getenv("MICDB_OCL_DRIFT")) != NULL &&
-	    strcmp(env, "1") == 0;
-	if ((env = getenv("MICDB_STEPS_PER_LAUNCH")) != NULL && *env != '\0') {
-		unsigned long v;
-
-		if (parse_uint_option(env, 1, K_MAX, &v) != 0) {
-			*cause = xasprintf("MICDB_STEPS_PER_LAUNCH=%s: give a "
-			    "number of steps from 1 to %u", env, K_MAX);
-			return -1;
-		}
-		o->k_fixed = v;
-	}
+	o->k_fixed = o->tune.steps;
 	/* Input that was given before the engine existed. */
 	for (uint32_t c = 0; c < o->ncores; c++) {
 		if (m->io[c].in_len <= m->io[c].in_pos)
@@ -2889,7 +2841,7 @@ ocl_engine_create(struct engine *e, struct machine *m,
 {
 	struct ocl_devices l = { NULL, 0 };
 	struct ocl_engine *o;
-	const char *env;
+	struct ocl_device *d;
 	size_t di;
 
 	memset(e, 0, sizeof *e);
@@ -2914,22 +2866,23 @@ ocl_engine_create(struct engine *e, struct machine *m,
 	}
 	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
 	    l.dev[di].name);
-	o->is_gpu = (l.dev[di].type & CL_DEVICE_TYPE_GPU) != 0;
-	/* A CPU device's memory is the host's: map instead of copying.
-	 * MICDB_OCL_ZERO_COPY=0|1 overrides (tests run both paths). */
-	o->zero_copy = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
-	if ((env = getenv("MICDB_OCL_ZERO_COPY")) != NULL && *env != '\0')
-		o->zero_copy = strcmp(env, "0") != 0;
-	/* MICDB_OCL_DEVICE_MIB=N (tests): the device has at most N MiB,
-	 * so "too big for the device" is testable where the device's
-	 * memory is the host's and a real attempt would only exhaust it. */
-	if ((env = getenv("MICDB_OCL_DEVICE_MIB")) != NULL && atol(env) > 0) {
-		const cl_ulong lim = (cl_ulong)atol(env) << 20;
+	d = &l.dev[di];
+	if (ocl_tuning_init(&o->tune, (d->type & CL_DEVICE_TYPE_GPU) != 0,
+	    (d->type & CL_DEVICE_TYPE_CPU) != 0, is_nvidia(d), cause) != 0) {
+		ocl_devices_free(&l);
+		release_all(o);
+		return -1;
+	}
+	o->zero_copy = o->tune.zero_copy;
+	/* tests: "too big for the device" where the device's memory is the
+	 * host's and a real attempt would only exhaust it */
+	if (o->tune.device_mib > 0) {
+		const cl_ulong lim = (cl_ulong)o->tune.device_mib << 20;
 
-		if (l.dev[di].global_mem > lim)
-			l.dev[di].global_mem = lim;
-		if (l.dev[di].max_alloc > lim)
-			l.dev[di].max_alloc = lim;
+		if (d->global_mem > lim)
+			d->global_mem = lim;
+		if (d->max_alloc > lim)
+			d->max_alloc = lim;
 	}
 	o->max_alloc = l.dev[di].max_alloc;
 	o->global_mem = l.dev[di].global_mem;
