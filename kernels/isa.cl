@@ -14,7 +14,7 @@
  * come) records the boundary and lowers stop_at with atomic_min.  Cores of
  * other work-groups may already have run past that boundary: the host
  * sees it (LAST_STEP) and replays from a checkpoint, so what the user sees
- * is always a consistent cut (src/ocl/engine-ocl.c).
+ * is always a consistent cut (src/ocl/ocl-run.c).
  *
  * BARRIER makes the core WAITING for the rest of the launch; the host
  * completes barriers between launches (CTX_F_RELEASE).  Shared globals are
@@ -132,7 +132,7 @@ enum {
 #define MICDB_PREFETCH 0
 #endif
 /* MICDB_HOST_MIRROR: the one-step program on a CPU device also writes
- * the host's struct core (context.h CTX_HC_*, engine-ocl.c's mirror) */
+ * the host's struct core (context.h CTX_HC_*, src/ocl's mirror) */
 #ifndef MICDB_HOST_MIRROR
 #define MICDB_HOST_MIRROR 0
 #endif

@@ -1,6 +1,6 @@
 /*
  * The launch protocol every level's kernel shares (isa.cl, mic.cl,
- * pmic.cl), which the shared host engine (src/ocl/engine-ocl.c) drives:
+ * pmic.cl), which the shared host engine (src/ocl/ocl-*.c) drives:
  * the prologue that reads the header and finds the core's block, stack,
  * I/O areas and program; the step gate on stop_at; breakpoints at the
  * micro levels' boundaries; the per-warp divergence records; the

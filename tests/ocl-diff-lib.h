@@ -127,6 +127,9 @@ void	odiff_diag(const char *fmt, ...) PRINTFLIKE(1, 2);
 int	odiff_fail(const char *what, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* top/file, allocated. */
 char	*odiff_path(const char *top, const char *file);
+/* A generated program's assembly text from seed (ocl-diff-gen.c), with
+ * main's 300 locals when wide; allocated. */
+char	*odiff_gen_program(uint64_t seed, int wide);
 
 /*
  * A micro level's divergence records after a run of file on ncores

@@ -1,5 +1,5 @@
 /*
- * Differential test of the OpenCL ISA engine (engine-ocl.c over
+ * Differential test of the OpenCL ISA engine (src/ocl/ocl-*.c over
  * kernels/isa.cl) against the reference engine (engine-ref.c over ref.c,
  * the golden model): the shared harness of ocl-diff-lib.h (samples and
  * generated programs at 1, 33 and 1,000 cores, step by step, by whole

@@ -1,6 +1,6 @@
 /*
  * The context buffer: the one layout of the device-side machine state that
- * the host (src/ocl/engine-ocl.c) and every kernel in kernels/ share
+ * the host (src/ocl/ocl-*.c) and every kernel in kernels/ share
  * (manycore.md section 5).  Only macros and plain integer types, so that
  * C11 and OpenCL C 1.2 include the same file; everything is a 32-bit word.
  *
@@ -151,7 +151,7 @@ typedef int32_t  ctx_i32;
  * On a CPU device the one-step program also writes the registers of
  * every core that ran straight into the host's array of struct core (a
  * buffer over it, CL_MEM_USE_HOST_PTR), so that a one-step launch needs
- * no conversion pass over the context afterwards (engine-ocl.c, "the
+ * no conversion pass over the context afterwards (src/ocl, "the
  * mirror").  Byte offsets; the host checks them against offsetof. */
 #define CTX_HC_PC           0    /* int */
 #define CTX_HC_SP           4
