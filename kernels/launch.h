@@ -927,7 +927,7 @@ launch_fold1(__global uint *ctx, uint w)
 		return;
 	/* one histogram count per kernel path: the lanes on it, counted by
 	 * compares that vectorise (a counter per path in memory was a
-	 * chain of dependent increments, 12% of the fold's samples) */
+	 * chain of dependent increments) */
 	for (uint todo = seen; todo != 0; todo &= todo - 1) {
 		const uint h = 31 - clz(todo & (0 - todo));
 		uint cnt = 0;
