@@ -43,7 +43,8 @@ final() {
 	    tail { print > st; next }
 	    /^\(micdb\) / || /^level: / || /^core [0-9]+ / ||
 	    /^  (in|next instruction) / || /^all cores / ||
-	    /^\[switching focus/ || /^already at/ || /\.cmd:[0-9]+: / { next }
+	    /^\[switching focus/ || /^already at/ || /^note: / ||
+	    /\.cmd:[0-9]+: / { next }
 	    { print > out }'
 	[ -f "$2" ] || : >"$2"
 }

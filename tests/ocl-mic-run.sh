@@ -60,4 +60,41 @@ ok $? "--level $level without --engine: same output as --engine ref"
 
 done
 
+# The installed layout: the kernels in one directory with the headers
+# they include (micdb's kernel directory holds no src/core), each of
+# which make install puts there (dist_kernels_DATA of src/ocl/*.mk).
+mkdir -p "$TMP/kernels"
+todo="mic.cl pmic.cl"
+seen=""
+while :; do
+	# shellcheck disable=SC2086
+	set -- $todo
+	[ $# -gt 0 ] || break
+	f=$1
+	shift
+	todo="$*"
+	case " $seen " in *" $f "*) continue ;; esac
+	seen="$seen $f"
+	if [ -f "$top_srcdir/kernels/$f" ]; then
+		src=$top_srcdir/kernels/$f
+		inst=kernels/$f
+	else
+		src=$top_srcdir/src/core/$f
+		inst=src/core/$f
+	fi
+	cp "$src" "$TMP/kernels/" 2>/dev/null
+	ok $? "the kernels' $f exists"
+	grep -q "^[[:space:]]*$inst\>" "$top_srcdir"/src/ocl/*.mk
+	ok $? "$inst is installed with the kernels"
+	todo="$todo $(sed -n 's/^#include "\(.*\)"/\1/p' "$src")"
+done
+for level in mic pmic; do
+	(cd "$top_srcdir" && env MICDB_KERNEL_DIR="$TMP/kernels" "$MICDB" \
+		run --level $level --engine opencl \
+		"$PROGRAMS/hello.jas" </dev/null >"$TMP/out" 2>"$TMP/err")
+	ok $? "the $level kernel builds from one directory with its headers"
+	same_output "$TMP/out" "$PROGRAMS/hello.expected"
+	ok $? "the $level kernel from one directory: output matches"
+done
+
 done_testing

@@ -1,5 +1,8 @@
 /*
- * What the screen reads from the session besides the machine: the
+ * What the panes read: the machine, the focused core, the level, the
+ * listings and the output up to the session's cut (tui_machine and the
+ * other accessors at the end; without a session, as in bench's
+ * off-screen render, the machine of t->m), and from the session: the
  * breakpoint list (code and microcode markers, the "at breakpoint"
  * status of cores), the focused core's frames with names (stack pane)
  * and the kernel path count k (warps pane).
@@ -289,4 +292,72 @@ access_simd_efficiency(const struct engine *e, uint32_t width)
 	if (k > 0)
 		return (double)active / ((double)width * (double)k);
 	return -1;
+}
+
+/* --- what the panes draw from ------------------------------------- */
+
+/*
+ * The panes read the machine, the focused core, the level and the
+ * session's cut through these, never the session directly, so that the
+ * same drawing code runs without a session: bench's off-screen render
+ * (render.c) has only an engine over a machine.
+ */
+
+const struct machine *
+tui_machine(const struct tui *t)
+{
+	return t->s != NULL ? session_machine(t->s) : t->m;
+}
+
+uint32_t
+tui_focus(const struct tui *t)
+{
+	return t->s != NULL ? session_focus(t->s) : 0;
+}
+
+int32_t
+tui_core_pc(const struct tui *t, uint32_t core)
+{
+	/* inside an instruction at a micro level, PC has moved on (or
+	 * carries a microprogram's mark): the session knows the
+	 * instruction the microcode is executing */
+	if (t->s != NULL)
+		return session_core_pc(t->s, core);
+	return census_pc(tui_machine(t), core);
+}
+
+enum level
+tui_level(const struct tui *t)
+{
+	return t->s != NULL ? session_level(t->s) : LEVEL_ISA;
+}
+
+struct listing *
+tui_listing(struct tui *t, uint16_t prog)
+{
+	struct listing *l = &t->listings[prog];
+
+	if (l->rows == NULL && prog < t->nprogs)
+		listing_build(l, t->progs[prog]);
+	return l;
+}
+
+const struct core *
+tui_prev_core(const struct tui *t, uint32_t core)
+{
+	if (t->prev == NULL || core < t->prev_first ||
+	    core - t->prev_first >= t->prev_n)
+		return NULL;
+	return &t->prev[core - t->prev_first];
+}
+
+size_t
+tui_output_len(const struct tui *t, uint32_t core)
+{
+	const struct buf *b = core < t->out.ncores ? t->out.core[core] : NULL;
+
+	if (b == NULL)
+		return 0;
+	return t->out.hide[core] < b->len ? b->len - (size_t)t->out.hide[core] :
+	    0;
 }

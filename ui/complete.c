@@ -18,11 +18,6 @@
 #include "session.h"
 #include "tui.h"
 
-const char *const ui_commands[] = {
-	"layout", "focus", "fs", "colour", "color", "view", "zoom", "refresh",
-	NULL
-};
-
 struct words {
 	char	**v;
 	size_t	  n;
@@ -55,6 +50,20 @@ add_table(struct words *w, const struct cmd_entry *const *table)
 {
 	for (size_t i = 0; table[i] != NULL; i++)
 		add(w, table[i]->name);
+}
+
+/* The screen's commands (cmd-screen.c), aliases too; not "set level",
+ * whose first word the session's table gives. */
+static void
+add_screen(struct words *w)
+{
+	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++) {
+		if (strchr(c->name, ' ') != NULL)
+			continue;
+		add(w, c->name);
+		if (c->alias != NULL)
+			add(w, c->alias);
+	}
 }
 
 static void
@@ -148,7 +157,7 @@ by_arg(struct tui *t, struct words *w, enum cmd_arg arg)
 		break;
 	case ARG_COMMAND:
 		add_table(w, cmd_table);
-		add_list(w, ui_commands);
+		add_screen(w);
 		break;
 	case ARG_BPNUMS:
 		for (size_t i = 0; i < t->bps.n; i++) {
@@ -174,7 +183,7 @@ complete_words(struct tui *t, const char *line, int start)
 
 	if (n == 0) {
 		add_table(&w, cmd_table);
-		add_list(&w, ui_commands);
+		add_screen(&w);
 		add(&w, "help");
 		goto done;
 	}

@@ -29,12 +29,6 @@
 #include "session.h"
 #include "tui.h"
 
-enum level
-tui_level(const struct tui *t)
-{
-	return t->s != NULL ? session_level(t->s) : LEVEL_ISA;
-}
-
 static const struct microcode *
 micro_code(const struct tui *t)
 {

@@ -1,12 +1,12 @@
 /*
- * What the panes draw from, and the off-screen render that `micdb bench`
- * times (bench.md: render_ms, debugger.md: "at 65,536 cores a step
- * redraws the screen within 50 ms").
+ * The off-screen render that `micdb bench` times (bench.md: render_ms,
+ * debugger.md: "at 65,536 cores a step redraws the screen within 50
+ * ms"), declared in render.h.
  *
  * The panes read the machine and the focused core through tui_machine()
- * and tui_focus(), never the session directly, so that the same drawing
- * code runs without a session: bench has only an engine over a machine.
- * The off-screen render is the real thing, not a model of it: ncurses on
+ * and tui_focus() (access.c), never the session directly, so that the
+ * same drawing code runs here without a session: bench has only an
+ * engine over a machine.  The off-screen render is the real thing, not a model of it: ncurses on
  * a screen of its own (newterm) whose output goes to /dev/null, a fixed
  * size, the default layout, every pane drawn and doupdate() computing
  * and writing the difference, as after every step in the TUI.  Only what
@@ -18,34 +18,11 @@
 
 #include <curses.h>
 
-#include "bench.h"
 #include "dsym.h"
 #include "engine.h"
+#include "render.h"
 #include "session.h"
 #include "tui.h"
-
-const struct machine *
-tui_machine(const struct tui *t)
-{
-	return t->s != NULL ? session_machine(t->s) : t->m;
-}
-
-uint32_t
-tui_focus(const struct tui *t)
-{
-	return t->s != NULL ? session_focus(t->s) : 0;
-}
-
-int32_t
-tui_core_pc(const struct tui *t, uint32_t core)
-{
-	/* inside an instruction at a micro level, PC has moved on (or
-	 * carries a microprogram's mark): the session knows the
-	 * instruction the microcode is executing */
-	if (t->s != NULL)
-		return session_core_pc(t->s, core);
-	return census_pc(tui_machine(t), core);
-}
 
 /* --- the off-screen render ------------------------------------------------- */
 

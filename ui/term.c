@@ -23,6 +23,10 @@
  * "leave the alternate screen, show the cursor, plain attributes"
  * strings computed at start, then the default action.
  *
+ * The UI above gets readline's lines, completions and redraws through
+ * struct term_hooks, given to term_start: this file calls nothing of
+ * tui.c, which sits on top of it.
+ *
  * Nothing may write to the terminal behind curses' back, so while the
  * screen is up fd 2 is a pipe: the main loop shows what arrives (a
  * driver's warnings) in the transcript, and whatever is left is written
@@ -44,8 +48,8 @@
 
 #include "tui.h"
 
-/* the UI the callbacks serve (one per process) */
-static struct tui		*g_tui;
+/* the UI the callbacks serve (one per process); arg NULL: none */
+static struct term_hooks	 g_hooks;
 /* signals: the self-pipe, the run's interrupt flag */
 static int			 sig_pipe[2] = { -1, -1 };
 static volatile sig_atomic_t	*sig_interrupt;
@@ -287,15 +291,15 @@ q_avail(void)
 static void
 rl_redraw(void)
 {
-	if (g_tui != NULL)
-		g_tui->dirty |= DIRTY_CMD;
+	if (g_hooks.arg != NULL)
+		g_hooks.redraw(g_hooks.arg);
 }
 
 static void
 rl_line(char *line)
 {
-	if (g_tui != NULL)
-		tui_accept_line(g_tui, line);
+	if (g_hooks.arg != NULL)
+		g_hooks.line(g_hooks.arg, line);
 	free(line);
 }
 
@@ -320,9 +324,10 @@ comp_hook(const char *text, int start, int end)
 {
 	(void)end;
 	rl_attempted_completion_over = 1;	/* never file names */
-	complete_free(comp_words);
-	comp_words = g_tui ? complete_words(g_tui, rl_line_buffer, start) :
-	    NULL;
+	if (comp_words != NULL)
+		g_hooks.free_words(comp_words);
+	comp_words = g_hooks.arg != NULL ? g_hooks.complete(g_hooks.arg,
+	    rl_line_buffer, start) : NULL;
 	return rl_completion_matches(text, comp_gen);
 }
 
@@ -330,8 +335,8 @@ static void
 comp_show(char **matches, int num, int max)
 {
 	(void)max;
-	if (g_tui != NULL)
-		tui_show_completions(g_tui, matches + 1, num);
+	if (g_hooks.arg != NULL)
+		g_hooks.show(g_hooks.arg, matches + 1, num);
 }
 
 static void
@@ -447,7 +452,8 @@ release_stderr(void)
 }
 
 int
-term_start(struct tui *t, char **cause)
+term_start(const struct term_hooks *hooks, int *rows, int *cols,
+    char **cause)
 {
 	const char *term = getenv("TERM");
 
@@ -463,7 +469,7 @@ term_start(struct tui *t, char **cause)
 		*cause = xasprintf("cannot make a pipe: %s", strerror(errno));
 		return -1;
 	}
-	g_tui = t;
+	g_hooks = *hooks;
 	/* readline before curses: see the comment at the top */
 	rl_setup("(micdb) ");
 	set_handlers(1);
@@ -513,7 +519,7 @@ term_start(struct tui *t, char **cause)
 	 * marked changed: refresh it once, blank, before the panes */
 	refresh();
 	capture_stderr();
-	getmaxyx(stdscr, t->rows, t->cols);
+	getmaxyx(stdscr, *rows, *cols);
 	return 0;
 }
 
@@ -535,9 +541,10 @@ term_stop(void)
 		delscreen(screen);
 		screen = NULL;
 	}
-	complete_free(comp_words);
+	if (comp_words != NULL)
+		g_hooks.free_words(comp_words);
 	comp_words = NULL;
-	g_tui = NULL;
+	memset(&g_hooks, 0, sizeof g_hooks);
 	sig_interrupt = NULL;
 }
 

@@ -1,9 +1,9 @@
 /*
  * micdb PROGRAM: the interactive debugger (debugger.md sections 2-4).
  *
- * tui_main builds a session as the batch front end does (options,
- * programs, machine, engine), takes over the terminal (term.c) and runs
- * the main loop:
+ * tui_main opens a session as the batch front end does
+ * (src/dbg/session-open.c: options, programs, machine, engine), takes
+ * over the terminal (term.c) and runs the main loop:
  *
  *   draw what is dirty -> poll(stdin, signal pipe; no wait while a run
  *   is in progress) -> signals -> keys -> lines readline accepted ->
@@ -26,9 +26,10 @@
  * does is a command line run through tui_command(), echoed in the
  * transcript, so keys teach the commands.
  *
- * A few commands belong to the screen and are handled here before the
- * session sees the line: layout, focus (fs), colour, view, zoom, refresh;
- * help lists them after the session's commands.  The session is made
+ * A few commands belong to the screen (cmd-screen.c, a table like the
+ * session's) and are offered the line before the session sees it:
+ * layout, focus (fs), colour, view, zoom, refresh, set level; help lists
+ * them after the session's commands.  The session is made
  * with repeat off: the UI repeats the last line on Enter itself, because
  * it also runs hidden commands (access.c) that must not be repeated.
  */
@@ -44,13 +45,11 @@
 
 #include <curses.h>
 
-#include "batch.h"
 #include "cmd.h"
 #include "dsym.h"
 #include "engine.h"
 #include "history.h"
-#include "opts.h"
-#include "session.h"
+#include "session-open.h"
 #include "tui.h"
 
 static const char tui_usage[] =
@@ -102,25 +101,6 @@ tui_message(struct tui *t, int error, const char *fmt, ...)
 		t->dirty |= DIRTY_PANE(PANE_LOG);
 	}
 	t->dirty |= DIRTY_MSG;
-}
-
-struct listing *
-tui_listing(struct tui *t, uint16_t prog)
-{
-	struct listing *l = &t->listings[prog];
-
-	if (l->rows == NULL && prog < t->nprogs)
-		listing_build(l, t->progs[prog]);
-	return l;
-}
-
-const struct core *
-tui_prev_core(const struct tui *t, uint32_t core)
-{
-	if (t->prev == NULL || core < t->prev_first ||
-	    core - t->prev_first >= t->prev_n)
-		return NULL;
-	return &t->prev[core - t->prev_first];
 }
 
 static void
@@ -175,17 +155,6 @@ on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 }
 
 /* --- after a stop ------------------------------------------------------------ */
-
-size_t
-tui_output_len(const struct tui *t, uint32_t core)
-{
-	const struct buf *b = core < t->out.ncores ? t->out.core[core] : NULL;
-
-	if (b == NULL)
-		return 0;
-	return t->out.hide[core] < b->len ? b->len - (size_t)t->out.hide[core] :
-	    0;
-}
 
 /*
  * Match the output buffers to the session's cut.  Bytes beyond the
@@ -350,136 +319,13 @@ interrupt_run(struct tui *t)
 	tui_message(t, 0, "stopping...");
 }
 
-/* --- screen commands ------------------------------------------------------------ */
-
-static int
-pane_shown(const struct tui *t, int pane)
-{
-	struct screen_layout l;
-
-	layout_compute(t->layout, t->rows, t->cols, &l);
-	return l.pane[pane].h > 0;
-}
-
-static void
-focus_pane(struct tui *t, int pane)
-{
-	t->focus = (enum pane_id)pane;
-	t->dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
-}
-
-/* Tab order: the panes of the layout, then the command window. */
-static void
-cycle_pane(struct tui *t, int dir)
-{
-	static const int ring[] = { PANE_MICRO, PANE_CODE, PANE_CORES,
-	    PANE_WARPS, PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
-	int n = (int)(sizeof ring / sizeof *ring), at = 0;
-
-	t->colon_from = -1;
-	for (int i = 0; i < n; i++)
-		if (ring[i] == (int)t->focus)
-			at = i;
-	for (int k = 1; k <= n; k++) {
-		int p = ring[((at + dir * k) % n + n) % n];
-
-		if (t->win[p] != NULL) {
-			focus_pane(t, p);
-			return;
-		}
-	}
-}
-
-static void
-cmd_layout(struct tui *t, const char *arg)
-{
-	int id;
-
-	if (*arg == '\0') {
-		lines_addf(&t->log, "layout %s (layouts: default code cores "
-		    "warps micro; gdb's src and asm work too)",
-		    layout_name(t->layout));
-		t->dirty |= DIRTY_PANE(PANE_LOG);
-		return;
-	}
-	if ((id = layout_find(arg)) < 0) {
-		tui_message(t, 1, "unknown layout '%s' (layouts: default code "
-		    "cores warps micro)", arg);
-		return;
-	}
-	if (id == LAYOUT_MICRO && tui_level(t) == LEVEL_ISA) {
-		tui_message(t, 1, "layout %s: the machine runs at the ISA "
-		    "level; set level mic first", arg);
-		return;
-	}
-	if (strcmp(arg, "src") == 0 || strcmp(arg, "source") == 0)
-		t->code.view = VIEW_SOURCE;
-	else if (strcmp(arg, "asm") == 0)
-		t->code.view = VIEW_ASM;
-	t->layout = (enum layout_id)id;
-	t->dirty |= DIRTY_LAYOUT;
-	tui_message(t, 0, "layout %s", layout_name(t->layout));
-}
-
-static void
-cmd_focus(struct tui *t, const char *arg)
-{
-	int p;
-
-	if (strcmp(arg, "next") == 0 || *arg == '\0') {
-		cycle_pane(t, 1);
-		return;
-	}
-	if (strcmp(arg, "prev") == 0) {
-		cycle_pane(t, -1);
-		return;
-	}
-	if ((p = pane_find(arg)) < 0) {
-		tui_message(t, 1, "unknown pane '%s' (panes: code cores warps "
-		    "regs stack output cmd microcode datapath)", arg);
-		return;
-	}
-	if (pane_table[p]->unavailable != NULL &&
-	    pane_table[p]->unavailable(t) != NULL) {
-		tui_message(t, 1, "focus %s: %s", arg,
-		    pane_table[p]->unavailable(t));
-		return;
-	}
-	if (!pane_shown(t, p)) {
-		tui_message(t, 1, "pane '%s' is not in layout %s (layout "
-		    "default shows every pane)", arg, layout_name(t->layout));
-		return;
-	}
-	focus_pane(t, p);
-}
-
-static void
-cmd_zoom(struct tui *t, const char *arg)
-{
-	uint32_t g = t->grid.group ? t->grid.group : 1;
-	uint32_t n = session_machine(t->s)->cfg.ncores;
-
-	if (strcmp(arg, "in") == 0)
-		t->zoom = g > 1 ? g / 2 : 1;
-	else if (strcmp(arg, "out") == 0)
-		t->zoom = g < n ? g * 2 : g;
-	else if (strcmp(arg, "fit") == 0 || *arg == '\0')
-		t->zoom = 0;
-	else {
-		tui_message(t, 1, "zoom takes in, out or fit, not '%s'", arg);
-		return;
-	}
-	tui_message(t, 0, "cores grid: %s", t->zoom ? "zoomed (cores per "
-	    "cell fixed; the grid scrolls to the focus)" : "the whole machine");
-	t->dirty |= DIRTY_PANE(PANE_CORES);
-}
-
 /* --- levels ---------------------------------------------------------------- */
 
 static void
 set_level_now(struct tui *t, enum level level)
 {
 	enum level was = session_level(t->s);
+	int told = session_told_mic1(t->s);
 	char *cause = NULL;
 
 	if (session_set_level(t->s, level, 1, &cause) != 0) {
@@ -500,6 +346,8 @@ set_level_now(struct tui *t, enum level level)
 	t->ucode.follow = 1;
 	lines_addf(&t->log, "level %s (was %s), layout %s", level_name(level),
 	    level_name(was), layout_name(t->layout));
+	if (!told && session_told_mic1(t->s))
+		lines_addf(&t->log, "%s", session_mic1_note);
 	after_stop(t, 1);
 	tui_message(t, 0, "level %s%s", level_name(level), level ==
 	    LEVEL_ISA ? "" : ": i/F6 steps a micro-cycle, F2 in the "
@@ -511,8 +359,8 @@ set_level_now(struct tui *t, enum level level)
  * run to their next boundary (mic1.md section 5), which changes the
  * machine: ask before doing it, as gdb asks before killing a program.
  */
-static void
-cmd_set_level(struct tui *t, const char *arg)
+void
+tui_set_level(struct tui *t, const char *arg)
 {
 	enum level level;
 	uint32_t n;
@@ -561,96 +409,6 @@ answer(struct tui *t, int key)
 	    level_name(session_level(t->s)));
 }
 
-static const char ui_help[] =
-"screen commands (the TUI):\n"
-"  layout NAME              default, code (src, asm), cores, warps,\n"
-"                           micro (datapath, microcode; at micro levels)\n"
-"  set level isa|mic        switch levels; asks (y/n) before running cores\n"
-"                           that are inside an instruction to a boundary\n"
-"  focus PANE (fs)          code cores warps regs stack output cmd, next,\n"
-"                           microcode datapath (micro levels)\n"
-"  colour status|opcode     what the cores grid is coloured by (F4)\n"
-"  view asm|source          the code pane's view (F3)\n"
-"  zoom in|out|fit          cores per cell of the grid (+ and - there)\n"
-"  refresh                  repaint the screen (Ctrl-L)\n"
-"keys (with an empty command line, outside the command window):\n"
-"  c/F5 continue  s/F7 step  S/Shift-F7 reverse-step  n/F8 next\n"
-"  i/F6 stepi (micro-cycle)  F2 breakpoint at the cursor  Tab pane\n"
-"  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
-"  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
-
-/* The screen's own commands; returns 1 if line was one. */
-static int
-ui_command(struct tui *t, const char *line)
-{
-	char word[32];
-	const char *arg = line;
-	size_t n = strcspn(line, " \t");
-
-	if (n >= sizeof word)
-		return 0;
-	memcpy(word, line, n);
-	word[n] = '\0';
-	arg += n;
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	if (strcmp(word, "layout") == 0)
-		cmd_layout(t, arg);
-	else if (strcmp(word, "focus") == 0 || strcmp(word, "fs") == 0)
-		cmd_focus(t, arg);
-	else if (strcmp(word, "colour") == 0 || strcmp(word, "color") == 0) {
-		if (*arg == '\0')
-			t->by_opcode = !t->by_opcode;
-		else if (strcmp(arg, "opcode") == 0)
-			t->by_opcode = 1;
-		else if (strcmp(arg, "status") == 0)
-			t->by_opcode = 0;
-		else {
-			tui_message(t, 1, "%s takes status or opcode, not '%s'",
-			    word, arg);
-			return 1;
-		}
-		tui_message(t, 0, "cores grid coloured by %s",
-		    t->by_opcode ? "opcode class" : "status");
-		t->dirty |= DIRTY_PANE(PANE_CORES);
-	} else if (strcmp(word, "view") == 0) {
-		if (*arg == '\0')
-			t->code.view = t->code.view == VIEW_ASM ? VIEW_SOURCE :
-			    VIEW_ASM;
-		else if (strcmp(arg, "asm") == 0)
-			t->code.view = VIEW_ASM;
-		else if (strcmp(arg, "source") == 0 || strcmp(arg, "src") == 0)
-			t->code.view = VIEW_SOURCE;
-		else {
-			tui_message(t, 1, "view takes asm or source, not '%s'",
-			    arg);
-			return 1;
-		}
-		t->code.follow = 1;
-		t->code.top = 0;
-		t->dirty |= DIRTY_PANE(PANE_CODE);
-	} else if (strcmp(word, "zoom") == 0)
-		cmd_zoom(t, arg);
-	else if (strcmp(word, "set") == 0 && strncmp(arg, "level", 5) == 0 &&
-	    (arg[5] == '\0' || arg[5] == ' ' || arg[5] == '\t'))
-		cmd_set_level(t, arg + 5);
-	else if (strcmp(word, "refresh") == 0)
-		t->dirty |= DIRTY_ALL;
-	else if (strcmp(word, "help") == 0 && *arg != '\0' &&
-	    strcspn(arg, " \t") == strlen(arg)) {
-		/* help for a screen command */
-		for (size_t i = 0; ui_commands[i] != NULL; i++)
-			if (strcmp(arg, ui_commands[i]) == 0) {
-				lines_add(&t->log, ui_help, strlen(ui_help));
-				t->dirty |= DIRTY_PANE(PANE_LOG);
-				return 1;
-			}
-		return 0;
-	} else
-		return 0;
-	return 1;
-}
-
 /* Should an empty line repeat line?  As gdb: not run, quit, ... */
 static int
 repeatable(const char *line)
@@ -665,9 +423,8 @@ repeatable(const char *line)
 	word[n] = '\0';
 	if ((slash = strchr(word, '/')) != NULL)
 		*slash = '\0';
-	for (size_t i = 0; ui_commands[i] != NULL; i++)
-		if (strcmp(word, ui_commands[i]) == 0)
-			return 0;
+	if (screen_cmd_word(word))
+		return 0;
 	if (cmd_find(cmd_table, word, "command", &e, &cause) != 0) {
 		free(cause);
 		return 0;
@@ -707,7 +464,7 @@ tui_command(struct tui *t, const char *line)
 	t->log_scroll = 0;
 	t->msg[0] = '\0';
 	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_MSG;
-	if (ui_command(t, text)) {
+	if (screen_command(t, text)) {
 		free(text);
 		return;
 	}
@@ -716,7 +473,7 @@ tui_command(struct tui *t, const char *line)
 	rc = session_execute(t->s, text, &out, &cause);
 	log_buf(t, &out);
 	if (strcmp(text, "help") == 0 || strcmp(text, "h") == 0)
-		lines_add(&t->log, ui_help, strlen(ui_help));
+		screen_help(t);
 	buf_free(&out);
 	if (rc == SESSION_QUIT)
 		t->quit = 1;
@@ -733,9 +490,13 @@ tui_command(struct tui *t, const char *line)
 		after_stop(t, 0);
 }
 
-void
-tui_accept_line(struct tui *t, const char *line)
+/* term.c's hooks: readline's line, completions and redraws. */
+
+static void
+term_line(void *arg, const char *line)
 {
+	struct tui *t = arg;
+
 	if (line == NULL) {
 		/* Ctrl-D on an empty line */
 		lines_addf(&t->log, "%s quit", session_prompt(t->s));
@@ -749,14 +510,15 @@ tui_accept_line(struct tui *t, const char *line)
 	t->pending[t->npending++] = xstrdup(line);
 	if (t->colon_from >= 0) {
 		if (t->win[t->colon_from] != NULL)
-			focus_pane(t, t->colon_from);
+			screen_focus_pane(t, t->colon_from);
 		t->colon_from = -1;
 	}
 }
 
-void
-tui_show_completions(struct tui *t, char **matches, int n)
+static void
+term_show(void *arg, char **matches, int n)
 {
+	struct tui *t = arg;
 	struct buf b = { 0 };
 
 	buf_printf(&b, "%d completions:", n);
@@ -769,6 +531,24 @@ tui_show_completions(struct tui *t, char **matches, int n)
 	t->log_scroll = 0;
 	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_CMD;
 }
+
+static void
+term_redraw(void *arg)
+{
+	struct tui *t = arg;
+
+	t->dirty |= DIRTY_CMD;
+}
+
+static char **
+term_complete(void *arg, const char *line, int start)
+{
+	return complete_words(arg, line, start);
+}
+
+static const struct term_hooks tui_term_hooks = {
+	NULL, term_redraw, term_line, term_complete, complete_free, term_show
+};
 
 /* --- keys ---------------------------------------------------------------------- */
 
@@ -866,12 +646,12 @@ handle_key(struct tui *t, int key)
 		t->dirty |= DIRTY_ALL;
 		return;
 	case KEY_BTAB:
-		cycle_pane(t, -1);
+		screen_cycle_pane(t, -1);
 		return;
 	}
 	if (end == 0) {
 		if (key == '\t') {
-			cycle_pane(t, 1);
+			screen_cycle_pane(t, 1);
 			return;
 		}
 		switch (key) {
@@ -888,7 +668,7 @@ handle_key(struct tui *t, int key)
 			/* one command, then back to this pane (gdb's
 			 * SingleKey mode does the same) */
 			t->colon_from = (int)t->focus;
-			focus_pane(t, PANE_LOG);
+			screen_focus_pane(t, PANE_LOG);
 			return;
 		}
 		if ((is_move_key(key) || key == '+' || key == '-') &&
@@ -996,15 +776,6 @@ main_loop(struct tui *t)
 
 /* --- setting up ------------------------------------------------------------- */
 
-static int
-check_options(const struct micdb_opts *o, struct tui *t, char **cause)
-{
-	if (opts_check_debugger(o, cause) != 0)
-		return -1;
-	t->device = o->device;
-	return 0;
-}
-
 static char *
 program_titles(const struct loaded *l)
 {
@@ -1059,10 +830,9 @@ tui_main(int argc, char **argv)
 {
 	struct micdb_opts o;
 	struct loaded l;
-	struct session_config cfg;
+	struct session_frontend fe;
+	struct term_hooks hooks;
 	struct tui t;
-	uint8_t *input = NULL;
-	size_t input_len = 0;
 	char *cause = NULL;
 	int rc;
 
@@ -1071,40 +841,23 @@ tui_main(int argc, char **argv)
 	memset(&t, 0, sizeof t);
 	rc = opts_parse(&o, argc, argv, tui_usage, &cause);
 	if (rc == 1) {
+		fputs(tui_usage, stdout);
 		opts_free(&o);
 		return 0;
 	}
 	if (rc == 0 && o.batch_path != NULL) {
 		/* micdb -x FILE PROGRAM: the same debugger, without a screen */
 		opts_free(&o);
-		return batch_main(argc, argv);
+		return TUI_BATCH;
 	}
-	if (rc != 0 || check_options(&o, &t, &cause) != 0 ||
-	    (o.input_path != NULL && read_file(o.input_path, &input,
-	    &input_len, &cause) != 0) ||
-	    opts_load(&o, &l, &cause) != 0)
+	memset(&fe, 0, sizeof fe);
+	fe.output = on_output;
+	fe.output_arg = &t;
+	fe.repeat = 0;		/* the UI repeats lines itself */
+	/* the session needs on_output's t only once it runs */
+	if (rc != 0 || session_open(&t.s, &l, &o, &fe, &cause) != 0)
 		goto fail;
-
-	memset(&cfg, 0, sizeof cfg);
-	cfg.machine.ncores = l.ncores;
-	cfg.machine.stack_words = o.stack_words;
-	cfg.machine.heap_words = o.heap_words;
-	cfg.machine.warp_width = o.warp_width;
-	cfg.progs = l.ptrs;
-	cfg.nprogs = l.nprogs;
-	cfg.core_prog = l.core_prog;
-	/* the session makes every engine through the level factory */
-	cfg.level = o.level;
-	cfg.engine = o.engine;
-	cfg.device = o.device;
-	if (o.level != LEVEL_ISA || o.microcode != NULL)
-		cfg.microcode[LEVEL_MIC] = o.microcode;
-	cfg.output = on_output;
-	cfg.output_arg = &t;
-	cfg.input = input;
-	cfg.input_len = input_len;
-	cfg.max_steps = o.max_steps;
-	cfg.repeat = 0;		/* the UI repeats lines itself */
+	t.device = o.device;
 
 	t.progs = l.ptrs;
 	t.nprogs = l.nprogs;
@@ -1123,10 +876,9 @@ tui_main(int argc, char **argv)
 	t.colon_from = -1;
 	t.code.follow = 1;
 	t.budget = 64;
-	/* the session needs on_output's t.s only once it runs */
-	if (session_create(&t.s, &cfg, &cause) != 0)
-		goto fail;
-	if (term_start(&t, &cause) != 0) {
+	hooks = tui_term_hooks;
+	hooks.arg = &t;
+	if (term_start(&hooks, &t.rows, &t.cols, &cause) != 0) {
 		session_free(t.s);
 		t.s = NULL;
 		goto fail;
@@ -1152,7 +904,6 @@ tui_main(int argc, char **argv)
 	session_free(t.s);
 	tui_free(&t);
 	loaded_free(&l);
-	free(input);
 	opts_free(&o);
 	if (t.quit_signal != 0) {
 		/* the terminal is back: now die of the signal as asked */
@@ -1164,9 +915,7 @@ fail:
 	fprintf(stderr, "micdb: %s\n", cause);
 	free(cause);
 	tui_free(&t);
-	if (l.ptrs != NULL)
-		loaded_free(&l);
-	free(input);
+	loaded_free(&l);
 	opts_free(&o);
 	return 2;
 }

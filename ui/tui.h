@@ -15,21 +15,33 @@
  *   names.c          pure: a PC as a label, an instruction with local
  *                    names, the code pane's listing of a program.
  *   lines.c          the bounded line store of the transcript.
- *   access.c         breakpoints, frames and k from the session's
+ *   access.c         what the panes draw from: the machine, focus,
+ *                    level, listings, output (tui_machine, ...), and
+ *                    breakpoints, frames and k from the session's
  *                    accessors, in the forms the panes draw.
  *   datapath.c       pure: the Mic-1 datapath pane's decoding and
  *                    diagram (a character canvas with roles).
+ *   paint.c          what panes draw with: colours by role, clipped and
+ *                    wrapped text, glyphs.
+ *   listing.c        the cursor, paging and marks the code and microcode
+ *                    panes share.
  *   pane-*.c, draw.c the panes (a small vtable each) and the frame
- *                    around them; drawing only reads the model.
+ *                    around them (draw.c calls the panes); drawing only
+ *                    reads the model.
+ *   render.c         the off-screen render bench times (render.h).
  *   complete.c       completion words (commands, labels, registers).
+ *   cmd-screen.c     the screen's own commands, a table like the
+ *                    session's.
  *   term.c           the only file with static state: curses ownership,
  *                    signals (self-pipe), stderr capture and the readline
- *                    callbacks that readline's C API forces to be global.
+ *                    callbacks that readline's C API forces to be global;
+ *                    it reaches the UI only through struct term_hooks.
  *   tui.c            tui_main: options, session, main loop, keys,
- *                    commands.
+ *                    commands.  Only tui.c is called back (tui_command,
+ *                    tui_message) by the files below it.
  *
  * Dependencies point one way: ui -> dbg (session.h; cmd.h for the command
- * table; dsym.h and regs.h, pure helpers; batch.h) -> core.  This header
+ * table; dsym.h and regs.h, pure helpers; session-open.h) -> core.  This header
  * keeps curses out (windows are void *), so the pure parts and their unit
  * test (ui/test-tui.c) build without it.  Nothing in ui/ writes to stdout
  * or stderr while curses owns the terminal.
@@ -52,7 +64,13 @@ struct session;
 struct engine;
 struct dsym;
 
-/* micdb [options] PROGRAM, interactive.  Returns the exit status. */
+/*
+ * micdb [options] PROGRAM, interactive.  Returns the exit status, or
+ * TUI_BATCH when the options name a script (--batch or -x in a form
+ * micdb's dispatcher did not spot, such as an abbreviation): the caller
+ * runs the batch front end, which the UI does not know.
+ */
+#define TUI_BATCH (-1)
 int	tui_main(int argc, char **argv);
 
 /* --- layout (layout.c, pure) ------------------------------------------ */
@@ -370,7 +388,7 @@ struct code_state {
 };
 struct tui;
 /* The listing panes (code, microcode) share their cursor, scrolling and
- * marks (pane-code.c), so that both read and move the same way. */
+ * marks (listing.c), so that both read and move the same way. */
 /* Clamp the cursor to total rows and keep it in view; a jump puts it a
  * third down. */
 void	 listing_scroll(struct code_state *c, size_t rows, size_t total);
@@ -399,7 +417,7 @@ struct outstore {
 	uint64_t	 *hide;      /* of them, produced after the cut */
 	uint32_t	  ncores;
 };
-/* Output the focused core has produced up to the present cut. */
+/* Output the focused core has produced up to the present cut (access.c). */
 size_t	 tui_output_len(const struct tui *t, uint32_t core);
 
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
@@ -498,7 +516,7 @@ struct tui {
 	int			 exit_status;
 };
 
-/* --- render.c --------------------------------------------------------- */
+/* --- access.c: what the panes draw from ------------------------------ */
 
 /* The machine and the focused core the panes draw: the session's, or
  * without a session (bench's off-screen render) t->m and core 0. */
@@ -507,34 +525,27 @@ uint32_t tui_focus(const struct tui *t);
 /* The instruction a core executes: census_pc, or at the micro level
  * inside an instruction the one its microcode is running. */
 int32_t	 tui_core_pc(const struct tui *t, uint32_t core);
-
-/* micdb bench's render hook (bench.h): the whole screen of e->m drawn
- * off-screen by the TUI's own code, at a fixed 200x60 size. */
-struct tui_render;
-struct tui_render *tui_render_new(void);
-void	 tui_render_free(struct tui_render *r);
-int	 tui_render_hook(void *arg, struct engine *e, char **cause);
-
-/* --- tui.c: used by the panes and term.c ------------------------------ */
-
-/* Run a command line as if typed (keys use this too). */
-void	 tui_command(struct tui *t, const char *line);
-void	 tui_message(struct tui *t, int error, const char *fmt, ...)
-	    PRINTFLIKE(3, 4);
-/* Readline accepted a line (NULL: end of file). */
-void	 tui_accept_line(struct tui *t, const char *line);
-/* Readline wants to list completions. */
-void	 tui_show_completions(struct tui *t, char **matches, int n);
+/* The level the session runs at (ISA without a session). */
+enum level tui_level(const struct tui *t);
+/* Program prog's listing, built on first use. */
 struct listing *tui_listing(struct tui *t, uint16_t prog);
 /* The registers of core before the last run, or NULL if not kept. */
 const struct core *tui_prev_core(const struct tui *t, uint32_t core);
+
+/* --- tui.c: the actions panes ask the top for ------------------------- */
+
+/* Run a command line as if typed (keys use this too). */
+void	 tui_command(struct tui *t, const char *line);
+/* set level LEVEL from the screen: asks (y/n) first when cores are inside
+ * an instruction (cmd-screen.c's set level). */
+void	 tui_set_level(struct tui *t, const char *arg);
+void	 tui_message(struct tui *t, int error, const char *fmt, ...)
+	    PRINTFLIKE(3, 4);
 
 /* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
 void	 code_toggle_break(struct tui *t);
 /* F2 in the microcode pane: an MPC breakpoint at its cursor. */
 void	 micro_toggle_break(struct tui *t);
-/* The level the session runs at (ISA without a session). */
-enum level tui_level(const struct tui *t);
 
 /* --- complete.c ------------------------------------------------------- */
 
@@ -542,8 +553,31 @@ enum level tui_level(const struct tui *t);
  * NULL-terminated malloc'd array of malloc'd strings. */
 char	**complete_words(struct tui *t, const char *line, int start);
 void	 complete_free(char **words);
-/* UI commands, handled before the session's table. */
-extern const char *const ui_commands[];
+
+/* --- cmd-screen.c: the screen's own commands -------------------------- */
+
+/* One command of the screen, tmux's cmd_entry style. */
+struct screen_cmd {
+	const char	*name;      /* one word, or two ("set level") */
+	const char	*alias;     /* one word, or NULL */
+	const char	*usage;
+	const char	*help;      /* one line for help's list (a long one
+				       wraps at \n) */
+	/* word: the command word as typed; arg: the rest, blanks skipped */
+	void		(*exec)(struct tui *t, const char *word,
+			    const char *arg);
+};
+/* The table, in help's order, ended by an entry with a NULL name. */
+extern const struct screen_cmd screen_cmds[];
+/* Run line if it is a screen command (or help for one); 1 if it was. */
+int	 screen_command(struct tui *t, const char *line);
+/* Does word name a one-word screen command (name or alias)? */
+int	 screen_cmd_word(const char *word);
+/* Add the screen's commands and keys to the transcript (for help). */
+void	 screen_help(struct tui *t);
+/* The focus to pane, or the next (dir 1) or previous (-1) pane shown. */
+void	 screen_focus_pane(struct tui *t, int pane);
+void	 screen_cycle_pane(struct tui *t, int dir);
 
 /* --- panes (pane-*.c) and the frame (draw.c) -------------------------- */
 
@@ -565,7 +599,7 @@ extern const struct pane_ops pane_code_ops, pane_cores_ops,
     pane_warps_ops, pane_regs_ops, pane_stack_ops, pane_output_ops,
     pane_log_ops, pane_datapath_ops, pane_micro_ops;
 
-/* Colours and attributes by role (draw.c). */
+/* Colours and attributes by role (paint.c, below the panes). */
 enum role {
 	ROLE_NORMAL, ROLE_TITLE, ROLE_TITLE_FOCUS, ROLE_STATUS, ROLE_ERROR,
 	ROLE_CHANGED, ROLE_PC, ROLE_BREAK, ROLE_CURSOR, ROLE_DIM, ROLE_LABEL,
@@ -586,6 +620,7 @@ int	 draw_textf(void *win, int y, int x, int w, unsigned long attr,
  * by scroll; returns rows the text needs. */
 size_t	 draw_wrapped(void *win, int y0, int h, int w, const struct lines *l,
 	    size_t scroll, unsigned long attr);
+/* The frame (draw.c): every dirty pane, then the terminal. */
 void	 draw_all(struct tui *t);
 void	 draw_free_windows(struct tui *t);
 /* Per-pane glyphs shared by panes and the legend lines. */
@@ -595,8 +630,25 @@ char	 opclass_glyph(int opclass);
 
 /* --- term.c: terminal, signals, readline ------------------------------ */
 
-/* Take over the terminal (curses, signals, stderr).  0 or -1 + cause. */
-int	 term_start(struct tui *t, char **cause);
+/* What readline's callbacks call in the UI above term.c (arg: its
+ * model). */
+struct term_hooks {
+	void	 *arg;
+	/* the line being edited changed: draw it */
+	void	  (*redraw)(void *arg);
+	/* readline accepted a line (NULL: end of file) */
+	void	  (*line)(void *arg, const char *line);
+	/* words that may complete the word at start of line, and how to
+	 * free them (complete_words, complete_free) */
+	char	**(*complete)(void *arg, const char *line, int start);
+	void	  (*free_words)(char **words);
+	/* readline wants to list completions */
+	void	  (*show)(void *arg, char **matches, int n);
+};
+/* Take over the terminal (curses, signals, stderr) for hooks->arg's UI
+ * and give its size.  0 or -1 + cause. */
+int	 term_start(const struct term_hooks *hooks, int *rows, int *cols,
+	    char **cause);
 /* Give it back (idempotent; also run by atexit). */
 void	 term_stop(void);
 /* The self-pipe's read end and stdin, for poll(). */

@@ -8,18 +8,22 @@
 ui_sources = \
 	ui/access.c \
 	ui/census.c \
+	ui/cmd-screen.c \
 	ui/complete.c \
 	ui/datapath.c \
 	ui/draw.c \
 	ui/layout.c \
 	ui/lines.c \
+	ui/listing.c \
 	ui/names.c \
+	ui/paint.c \
 	ui/pane-code.c \
 	ui/pane-cores.c \
 	ui/pane-micro.c \
 	ui/pane-text.c \
 	ui/pane-warps.c \
 	ui/render.c \
+	ui/render.h \
 	ui/term.c \
 	ui/tui.c \
 	ui/tui.h

@@ -880,14 +880,18 @@ name_method(struct assembler *a, const struct tok *t)
 	m->name = s->name;
 }
 
-/* "(p1, p2)" from token i on; parameters become locals 1..n. */
+/* "(p1, p2)" from token i on; parameters become locals 1..n.  No list
+ * at all (".method name") is a method with no parameters, as the
+ * course's assembler accepts it (doc/ijvm.md section 4). */
 static void
 method_params(struct assembler *a, size_t i)
 {
 	char shown[SHOW_SIZE];
 	const struct tok *t;
 
-	if (i >= a->ntoks || !is_punct(&a->toks[i], '(')) {
+	if (i >= a->ntoks)
+		return;
+	if (!is_punct(&a->toks[i], '(')) {
 		t = &a->toks[i - 1];
 		tok_error(a, t, "expected '(' after method name '%s'",
 		    show(t, shown));

@@ -189,7 +189,8 @@ mic1_disasm(uint64_t w, char *out, size_t n)
 			buf_printf(&b, "%sif (%s)", stmts++ ? "; " : "",
 			    (jam & MIC1_JAM_N) ? "N" : "Z");
 		buf_printf(&b, " goto 0x%03X; else goto 0x%03X",
-		    next | 0x100, next & 0xFF);
+		    next | (1u << MIC1_BIT_NEXT_JAM),
+		    next & ~(1u << MIC1_BIT_NEXT_JAM));
 	} else {
 		buf_printf(&b, "%sgoto 0x%03X", stmts++ ? "; " : "", next);
 	}
@@ -355,7 +356,7 @@ mic1_aluop(uint32_t alu, uint32_t h, uint32_t bus)
 
 	if (alu & MIC1_ALU_INVA)
 		a = ~a;
-	switch ((alu >> 4) & 3) {	/* F0 F1 */
+	switch (MIC1_ALU_FN(alu)) {
 	case 0:  return a & b;
 	case 1:  return a | b;
 	case 2:  return ~b;
@@ -476,7 +477,7 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 
 	/* 4: next MPC. */
 	nz = ((jam & MIC1_JAM_N) && c->n) || ((jam & MIC1_JAM_Z) && c->z);
-	next = mic1_next(w) | (nz ? 0x100u : 0);
+	next = mic1_next(w) | (nz ? 1u << MIC1_BIT_NEXT_JAM : 0);
 	if (jam & MIC1_JAM_PC) {
 		if (k->mbr_state == MIC1_MBR_INVALID) {
 			/* "ran past the end of the program", as ref.c says

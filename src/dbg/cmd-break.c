@@ -244,7 +244,7 @@ make_break(struct session *s, const struct cmd_call *c, int temporary,
 	}
 	if (split_break_args(args, &loc, &set, &cond, cause) != 0 ||
 	    (set != NULL && coreset_parse(set, n, &cores, cause) != 0) ||
-	    loc_resolve(s, loc, &locs, &nlocs, cause) != 0)
+	    session_loc_resolve(s, loc, &locs, &nlocs, cause) != 0)
 		goto fail;
 	/* Per program: the cores it applies to, or NULL for all. */
 	for (size_t i = 0; i < nlocs; i++) {

@@ -210,7 +210,7 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		struct bp_loc *locs;
 		size_t nlocs;
 
-		if (loc_resolve(s, c->args, &locs, &nlocs, cause) != 0)
+		if (session_loc_resolve(s, c->args, &locs, &nlocs, cause) != 0)
 			return -1;
 		center = locs[0].pc;
 		for (size_t j = 0; j < nlocs; j++)

@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "dbg.h"
 #include "history.h"
+#include "reverse.h"
 #include "ijvm.h"
 
 static int
@@ -251,7 +252,7 @@ cmd_until_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	if (focus_can_step(s, "run until", cause) != 0)
 		return -1;
 	if (*c->args != '\0' &&
-	    loc_resolve(s, c->args, &locs, &nlocs, cause) != 0)
+	    session_loc_resolve(s, c->args, &locs, &nlocs, cause) != 0)
 		return -1;
 	if (core->lv != MM_STACK_BASE && caller_of(s, &pc, &lv, &err) != 0) {
 		free(err);
@@ -393,7 +394,7 @@ const struct cmd_entry cmd_run_entry = {
 };
 
 /*
- * Reverse execution (history.c): the machine goes back through recorded
+ * Reverse execution (reverse.c): the machine goes back through recorded
  * history at once; nothing runs for the front end to poll.
  */
 static int
@@ -404,7 +405,7 @@ cmd_reverse_step_exec(struct session *s, const struct cmd_call *c,
 
 	if (optional_count(c, &n, cause) != 0)
 		return -1;
-	return history_reverse_insns(s, n, out, cause);
+	return reverse_step(s, n, out, cause);
 }
 
 static int
@@ -415,7 +416,7 @@ cmd_reverse_stepi_exec(struct session *s, const struct cmd_call *c,
 
 	if (optional_count(c, &n, cause) != 0)
 		return -1;
-	return history_reverse_steps(s, n, out, cause);
+	return reverse_stepi(s, n, out, cause);
 }
 
 static int
@@ -426,7 +427,7 @@ cmd_reverse_continue_exec(struct session *s, const struct cmd_call *c,
 		*cause = xasprintf("reverse-continue takes no argument");
 		return -1;
 	}
-	return history_reverse_continue(s, out, cause);
+	return reverse_continue(s, out, cause);
 }
 
 const struct cmd_entry cmd_reverse_step_entry = {

@@ -21,6 +21,7 @@
 #include "dsym.h"
 #include "engine.h"
 #include "expr.h"
+#include "loc.h"
 #include "session.h"
 
 enum lock_mode {
@@ -126,6 +127,8 @@ struct session {
 	struct div_acc		 div;         /* divergence sampled at stops */
 	char			*last_line;   /* for an empty line */
 	int32_t			 list_next;   /* list continues here; -1 */
+	int			 told_mic1;   /* the Mic-1 level's missing
+					 checks were said (once) */
 	uint32_t		 list_core;   /* ... for this core */
 	char			 prompt[96];  /* session_prompt's text */
 	struct session_bp	*views;       /* session_breakpoints' array */
@@ -182,6 +185,10 @@ int	 session_check_names(struct session *s, const struct expr *e,
 /* Frame facts of a core's current frame: 0 or -1 + *cause. */
 int	 session_frame(struct session *s, uint32_t core, int32_t lv,
 	    int32_t *nlocals, int32_t *link, char **cause);
+/* loc_resolve (loc.h) over the session's programs, for the focused
+ * core. */
+int	 session_loc_resolve(struct session *s, const char *spec,
+	    struct bp_loc **locs, size_t *nlocs, char **cause);
 
 /* session-level.c */
 /* Open the engine of s->level over s->m (loading its microprogram). */
@@ -208,15 +215,6 @@ void	 session_describe_mpc(const struct session *s, uint32_t mpc,
 /* session-view.c */
 void	 session_views_free(struct session *s);
 
-/* loc.c: location specs of break/tbreak/until/list */
-int	 loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
-	    size_t *nlocs, char **cause);
-/* Label shown for an exact address ("loop", "half#loop"), or NULL. */
-const char *loc_label_name(const struct program *p, uint32_t addr,
-	    char *tmp, size_t tmpsize);
-/* Instruction starts of the method holding pc, ascending; caller frees. */
-size_t	 loc_insns(const struct program *p, int32_t pc, uint32_t **addrs);
-
 /* resume.c: run control */
 int	 resume_begin(struct session *s, enum resume_kind kind, uint64_t steps,
 	    char **cause);
@@ -224,7 +222,27 @@ void	 resume_add_ibp(struct session *s, int32_t pc, int32_t lv,
 	    enum ibp_kind kind);
 void	 resume_add_halts(struct session *s);
 void	 resume_end(struct session *s);
+
+/* hit.c: breakpoint stops, the same forward (resume.c) and back
+ * (reverse.c) */
+/* Rebuild the engine's breakpoint list if the table changed. */
 void	 session_sync_bps(struct session *s);
+/* Does core c stop at breakpoint b at the present cut (enabled, a
+ * location on c, the right level, the condition true or failing)?  1 or
+ * 0; with err, a condition's error message is returned in *err (the
+ * caller frees it), else dropped.  Counts nothing. */
+int	 hit_test(struct session *s, const struct bp *b, uint32_t c,
+	    char **err);
+/* A forward stop of ncores cores at b: count the hits; 0 if the ignore
+ * count takes it (not when a condition failed: error), else 1. */
+int	 hit_count(struct bp *b, size_t ncores, int error);
+/* "breakpoint N hit by CORES [n of N] at PLACE", the cores noted as the
+ * stop's (at_bp, stop_cores, last_bp).  pc: the PC, or the MPC of an MPC
+ * breakpoint. */
+void	 hit_report(struct session *s, const struct bp *b,
+	    const uint32_t *cores, size_t n, int32_t pc, struct buf *out);
+/* Add cores to the stop's list (resume.c, watch.c, reverse.c). */
+void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);
 
 /* watch.c */
 void	 watch_prepare(struct session *s);
@@ -253,8 +271,5 @@ void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
 uint32_t div_nwarps(const struct machine *m);
 void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	    struct warp_view *v);
-
-/* Stop bookkeeping shared by resume.c and watch.c. */
-void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);
 
 #endif

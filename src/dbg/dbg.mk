@@ -1,7 +1,7 @@
 # Debugger engine build rules (src/dbg): the session over an engine, its
-# commands, and the batch front end (micdb --batch / -x).  Included at the
-# end of Makefile.am.  Everything but batch.c (which needs the option
-# parsing of src/tools) is also linked into tests/test-dbg.
+# commands, the session options (opts.c) and session_open, which the front
+# ends (ui/, src/batch/) open their session with.  Included at the end of
+# Makefile.am.  Everything is also linked into tests/test-dbg.
 #
 # The session opens engines through the factory (levels.c) and the Mic-1
 # and PMIC engines, which micdb already links (Makefile.am, mic.mk,
@@ -26,10 +26,14 @@ dbg_session_sources = \
 	src/dbg/dsym.c src/dbg/dsym.h \
 	src/dbg/expr.c src/dbg/expr.h \
 	src/dbg/history.c src/dbg/history.h \
-	src/dbg/loc.c \
+	src/dbg/hit.c \
+	src/dbg/loc.c src/dbg/loc.h \
+	src/dbg/opts.c src/dbg/opts.h \
 	src/dbg/regs.c src/dbg/regs.h \
 	src/dbg/resume.c \
+	src/dbg/reverse.c src/dbg/reverse.h \
 	src/dbg/session.c src/dbg/session.h \
+	src/dbg/session-open.c src/dbg/session-open.h \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
 	src/dbg/watch.c
@@ -37,11 +41,11 @@ dbg_session_sources = \
 dbg_sources = $(dbg_session_sources) \
 	src/dbg/levels.c src/dbg/levels.h
 
-micdb_sources += $(dbg_session_sources) src/dbg/batch.c src/dbg/batch.h
+micdb_sources += $(dbg_session_sources)
 
 unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
-shell_tests += tests/batch.sh tests/level-switch.sh
+shell_tests += tests/level-switch.sh
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources)
 tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
@@ -50,12 +54,6 @@ tests_test_dbg_asan_SOURCES = $(tests_test_dbg_SOURCES) $(core_sources)
 tests_test_dbg_asan_CPPFLAGS = $(tests_test_dbg_CPPFLAGS)
 tests_test_dbg_asan_CFLAGS = $(san_cflags)
 tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
-
-EXTRA_DIST += \
-	$(wildcard $(srcdir)/tests/batch/*.cmd) \
-	$(wildcard $(srcdir)/tests/batch/*.expected) \
-	$(wildcard $(srcdir)/tests/batch/*.jas) \
-	$(wildcard $(srcdir)/tests/batch/*.mal)
 
 # Reverse execution, differentially, on the reference and OpenCL engines
 # (not built with ASan, like the other OpenCL tests: the runtime is not).

@@ -1,10 +1,11 @@
 /*
- * Reverse execution (manycore.md section 4): the session records a
- * bounded ring of snapshots of the whole machine - registers, memory,
- * input positions, the output produced so far, the engine's state
- * outside struct machine (engine.h save/load) - and reaches any earlier
- * consistent cut by restoring the nearest snapshot at or before it and
- * replaying forward with breakpoints and watchpoints off.  Replay is
+ * The recorded history of reverse execution (manycore.md section 4);
+ * the reverse commands that search it are reverse.h's.  The session
+ * records a bounded ring of snapshots of the whole machine - registers,
+ * memory, input positions, the output produced so far, the engine's
+ * state outside struct machine (engine.h save/load) - and reaches any
+ * earlier consistent cut by restoring the nearest snapshot at or before
+ * it and replaying forward with breakpoints and watchpoints off.  Replay is
  * exact because every engine is deterministic.
  *
  * Snapshots are sparse: one when a forward command begins (if the last
@@ -62,14 +63,27 @@ uint64_t history_output_total(const struct session *s, uint32_t core);
  * discarded with the history (run, set var, input, set level). */
 uint64_t history_output_high(const struct session *s, uint32_t core);
 
-/* The commands (cmd-run.c): reverse-stepi N, reverse-step N,
- * reverse-continue; 0 with the report in out, or -1 + *cause with the
- * machine where it was. */
-int	 history_reverse_steps(struct session *s, uint64_t n, struct buf *out,
-	    char **cause);
-int	 history_reverse_insns(struct session *s, uint64_t n, struct buf *out,
-	    char **cause);
-int	 history_reverse_continue(struct session *s, struct buf *out,
+/*
+ * Going back (reverse.c searches with these).  The snapshots are
+ * numbered 0 (the oldest) to history_nsnaps - 1.
+ */
+size_t	 history_nsnaps(const struct history *h);
+uint64_t history_snap_step(const struct history *h, size_t i);
+/* The scheduler-locking mask of the steps after snapshot i; NULL: all. */
+const uint8_t *history_snap_mask(const struct history *h, size_t i);
+/* The newest snapshot at or before step t, or -1. */
+long	 history_find(const struct history *h, uint64_t t);
+/* Make the machine snapshot i's cut.  0, or -1 + *cause. */
+int	 history_restore(struct session *s, size_t i, char **cause);
+/* Make the machine the cut at step t (a snapshot at or before it is
+ * restored, and the steps after it replayed).  0, or -1 + *cause. */
+int	 history_goto(struct session *s, uint64_t t, char **cause);
+/* Count, without showing, the output of steps run again after going
+ * back (the machine's output buffers are emptied). */
+void	 history_count_output(struct session *s);
+/* Is there recorded history before the present?  0, or -1 + *cause
+ * saying why not, for the command what ("reverse-step"). */
+int	 history_check_back(struct session *s, const char *what,
 	    char **cause);
 
 /* set history-size (MiB; 0 turns recording off), info history. */

@@ -14,13 +14,17 @@
  * has it, one struct bp_loc each, so that `break loop` stops every core
  * whose program has a loop.  A line without code moves to the next line
  * that has some, as gdb does.
+ *
+ * Nothing here calls the session: the programs, the focused core's
+ * place and the evaluation of *EXPR come in a struct loc_env (loc.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dbg.h"
 #include "dis.h"
+#include "loc.h"
+#include "util.h"
 
 /* The method symbol holding addr: [start, end) of its code. */
 static void
@@ -163,7 +167,7 @@ line_addr(const struct program *p, uint32_t line, uint32_t *got)
 }
 
 static int
-resolve_line(struct session *s, const char *file, const char *num,
+resolve_line(const struct loc_env *env, const char *file, const char *num,
     struct bp_loc **locs, size_t *n, char **cause)
 {
 	unsigned long line;
@@ -175,12 +179,12 @@ resolve_line(struct session *s, const char *file, const char *num,
 		*cause = xasprintf("bad line number '%s'", num);
 		return -1;
 	}
-	for (size_t i = 0; i < s->m.nprogs; i++) {
-		const struct program *p = s->m.progs[i];
+	for (size_t i = 0; i < env->nprogs; i++) {
+		const struct program *p = env->progs[i];
 		uint32_t got;
 		int32_t addr;
 
-		if (file == NULL ? i != s->m.cores[s->focus].prog :
+		if (file == NULL ? i != env->focus_prog :
 		    strcmp(file, p->path) != 0 &&
 		    strcmp(file, base_name(p->path)) != 0)
 			continue;
@@ -201,8 +205,8 @@ resolve_line(struct session *s, const char *file, const char *num,
 	}
 	if (matched == 0) {
 		*cause = xasprintf("no program loaded from '%s' (loaded: %s%s)",
-		    file, base_name(s->m.progs[0]->path),
-		    s->m.nprogs > 1 ? ", ..." : "");
+		    file, base_name(env->progs[0]->path),
+		    env->nprogs > 1 ? ", ..." : "");
 		return -1;
 	}
 	return 0;
@@ -210,13 +214,13 @@ resolve_line(struct session *s, const char *file, const char *num,
 
 /* Closest label or method name to name over all programs, or NULL. */
 static const char *
-suggest(const struct session *s, const char *name)
+suggest(const struct loc_env *env, const char *name)
 {
 	const char *best = NULL;
 	int bestd = 3;
 
-	for (size_t i = 0; i < s->m.nprogs; i++) {
-		const struct program *p = s->m.progs[i];
+	for (size_t i = 0; i < env->nprogs; i++) {
+		const struct program *p = env->progs[i];
 
 		for (size_t k = 0; k < p->nlabels + p->nmethods; k++) {
 			const char *cand = k < p->nlabels ?
@@ -235,11 +239,10 @@ suggest(const struct session *s, const char *name)
 
 /* A name in one program: 1 found, 0 not there, -1 error. */
 static int
-resolve_name_in(struct session *s, size_t pi, const char *name,
+resolve_name_in(const struct loc_env *env, size_t pi, const char *name,
     int32_t *pc, char **cause)
 {
-	const struct program *p = s->m.progs[pi];
-	const struct core *fc = &s->m.cores[s->focus];
+	const struct program *p = env->progs[pi];
 	const struct symbol *here;
 	const struct symbol *match[8];
 	size_t nmatch = 0, total = 0;
@@ -272,8 +275,8 @@ resolve_name_in(struct session *s, size_t pi, const char *name,
 		return 1;
 	}
 	/* Several methods have it: the focused core's method decides. */
-	here = fc->prog == pi && fc->pc >= 0 ?
-	    program_method_at(p, (uint32_t)fc->pc) : NULL;
+	here = env->focus_prog == pi && env->focus_pc >= 0 ?
+	    program_method_at(p, (uint32_t)env->focus_pc) : NULL;
 	for (size_t i = 0; here != NULL && i < nmatch; i++) {
 		size_t ml = strlen(here->name);
 
@@ -293,8 +296,8 @@ resolve_name_in(struct session *s, size_t pi, const char *name,
 }
 
 int
-loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
-    size_t *nlocs, char **cause)
+loc_resolve(const struct loc_env *env, const char *spec,
+    struct bp_loc **locs, size_t *nlocs, char **cause)
 {
 	const char *colon;
 	size_t found = 0;
@@ -304,9 +307,7 @@ loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
 	while (*spec == ' ')
 		spec++;
 	if (*spec == '\0') {
-		const struct core *c = &s->m.cores[s->focus];
-
-		add_loc(locs, nlocs, c->prog, c->pc);
+		add_loc(locs, nlocs, env->focus_prog, env->focus_pc);
 		return 0;
 	}
 	if (strncmp(spec, "mpc ", 4) == 0 || strcmp(spec, "mpc") == 0) {
@@ -317,17 +318,17 @@ loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
 	if (*spec == '*') {
 		int32_t pc;
 
-		if (session_eval_text(s, spec + 1, &pc, cause) != 0)
+		if (env->eval(env->arg, spec + 1, &pc, cause) != 0)
 			return -1;
-		for (size_t i = 0; i < s->m.nprogs; i++) {
-			const struct program *p = s->m.progs[i];
+		for (size_t i = 0; i < env->nprogs; i++) {
+			const struct program *p = env->progs[i];
 
 			if (pc >= 0 && (uint32_t)pc < p->text_size &&
 			    is_insn_start(p, pc))
 				add_loc(locs, nlocs, (uint16_t)i, pc);
 		}
 		if (*nlocs == 0) {
-			const struct program *p = s->m.progs[0];
+			const struct program *p = env->progs[0];
 
 			if (pc < 0 || (uint32_t)pc >= p->text_size)
 				*cause = xasprintf("address 0x%04x is outside the "
@@ -343,17 +344,17 @@ loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
 		return 0;
 	}
 	if (spec[0] >= '0' && spec[0] <= '9')
-		return resolve_line(s, NULL, spec, locs, nlocs, cause);
+		return resolve_line(env, NULL, spec, locs, nlocs, cause);
 	if ((colon = strrchr(spec, ':')) != NULL) {
 		char *file = xstrndup(spec, (size_t)(colon - spec));
-		int rc = resolve_line(s, file, colon + 1, locs, nlocs, cause);
+		int rc = resolve_line(env, file, colon + 1, locs, nlocs, cause);
 
 		free(file);
 		return rc;
 	}
-	for (size_t i = 0; i < s->m.nprogs; i++) {
+	for (size_t i = 0; i < env->nprogs; i++) {
 		int32_t pc;
-		int rc = resolve_name_in(s, i, spec, &pc, cause);
+		int rc = resolve_name_in(env, i, spec, &pc, cause);
 
 		if (rc < 0) {
 			free(*locs);
@@ -367,7 +368,7 @@ loc_resolve(struct session *s, const char *spec, struct bp_loc **locs,
 		}
 	}
 	if (found == 0) {
-		const char *near = suggest(s, spec);
+		const char *near = suggest(env, spec);
 
 		if (near != NULL)
 			*cause = xasprintf("no such label or method '%s' (did "

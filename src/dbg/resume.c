@@ -5,11 +5,12 @@
  * Engines know breakpoints only as a PC on a set of cores.  Everything
  * else is decided here, on the host, each time the engine stops:
  *
- *   - conditions are evaluated for each core at the breakpoint; hits are
- *     counted for the cores whose condition holds; if no breakpoint
- *     remains (conditions false, ignore counts), the run resumes
- *     transparently, and the engine's rule that a run never stops at the
- *     boundary it starts from steps it off the breakpoint;
+ *   - conditions are evaluated for each core at the breakpoint (hit.c's
+ *     test, which reverse-continue shares); hits are counted for the
+ *     cores whose condition holds; if no breakpoint remains (conditions
+ *     false, ignore counts), the run resumes transparently, and the
+ *     engine's rule that a run never stops at the boundary it starts
+ *     from steps it off the breakpoint;
  *   - next, finish and until add internal breakpoints (struct ibp) for
  *     the focused core: the return address with the frame's LV, the
  *     instructions after the PC, and every HALT so that a core that ends
@@ -22,6 +23,9 @@
  *     focused core's instruction boundaries instead (r->boundaries), one
  *     micro-step per engine call, and a PC breakpoint or internal stop
  *     holds only at a boundary (the engine checks that too: engine.h).
+ *
+ * Each forward command also lets the history (history.c) take its
+ * snapshots, at its start and between slices.
  *
  * Every stop is a consistent cut: the engine guarantees that, and the
  * host only reads and reports.  The report names every core that hit the
@@ -38,48 +42,6 @@
 #include "ref.h"
 
 #define MAX_LISTED 8    /* core ranges named in one report line */
-
-void
-session_sync_bps(struct session *s)
-{
-	if (!s->bps_dirty)
-		return;
-	s->nebps = 0;
-	for (size_t i = 0; i < s->bps.n; i++) {
-		const struct bp *b = &s->bps.v[i];
-
-		if (b->kind != BP_BREAK || !b->enabled)
-			continue;
-		for (size_t k = 0; k < b->nlocs; k++) {
-			if (s->nebps == s->capebps) {
-				s->capebps = s->capebps ? s->capebps * 2 : 16;
-				s->ebps = xreallocarray(s->ebps, s->capebps,
-				    sizeof *s->ebps);
-			}
-			s->ebps[s->nebps].id = b->id;
-			s->ebps[s->nebps].pc = b->locs[k].pc;
-			s->ebps[s->nebps].cores = b->locs[k].mask;
-			s->ebps[s->nebps].on = b->on_mpc ? ENGINE_BP_ON_MPC :
-			    ENGINE_BP_ON_PC;
-			s->nebps++;
-		}
-	}
-	s->bps_dirty = 0;
-}
-
-void
-stop_note_cores(struct session *s, const uint32_t *cores, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		if (s->nstop_cores == s->capstop_cores) {
-			s->capstop_cores = s->capstop_cores ?
-			    s->capstop_cores * 2 : 16;
-			s->stop_cores = xreallocarray(s->stop_cores,
-			    s->capstop_cores, sizeof *s->stop_cores);
-		}
-		s->stop_cores[s->nstop_cores++] = cores[i];
-	}
-}
 
 void
 resume_add_ibp(struct session *s, int32_t pc, int32_t lv,
@@ -215,39 +177,20 @@ u32_cmp(const void *a, const void *b)
 }
 
 /*
- * The user breakpoints core c is at: append their hits.  A PC
- * breakpoint holds at a micro level only at the instruction boundary;
- * an MPC breakpoint only at a micro level.
+ * The user breakpoints core c stops at (hit.c decides): append their
+ * hits, with the error of a condition that could not be evaluated.
  */
 static void
 user_hits(struct session *s, uint32_t c, struct hit **hits, size_t *n,
     size_t *cap)
 {
 	const struct core *core = &s->m.cores[c];
-	int boundary = session_at_boundary(s, c);
 
 	for (size_t i = 0; i < s->bps.n; i++) {
 		struct bp *b = &s->bps.v[i];
 		char *err = NULL;
-		int32_t v = 1;
-		size_t k;
 
-		if (b->kind != BP_BREAK || !b->enabled ||
-		    (b->on_mpc && s->level == LEVEL_ISA) ||
-		    (!b->on_mpc && !boundary))
-			continue;
-		for (k = 0; k < b->nlocs; k++)
-			if ((b->on_mpc ? b->locs[k].pc == (int32_t)core->mpc :
-			    b->locs[k].prog == core->prog &&
-			    b->locs[k].pc == core->pc) &&
-			    (b->locs[k].mask == NULL || b->locs[k].mask[c]))
-				break;
-		if (k == b->nlocs)
-			continue;
-		if (b->cond != NULL && session_eval(s, c, b->cond, &v,
-		    &err) != 0)
-			v = 1;
-		if (v == 0)
+		if (!hit_test(s, b, c, &err))
 			continue;
 		if (*n == *cap) {
 			*cap = *cap ? *cap * 2 : 16;
@@ -315,11 +258,8 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 		for (j = i; j < nhits && hits[j].id == hits[i].id &&
 		    hits[j].pc == hits[i].pc; j++)
 			err |= hits[j].error != NULL;
-		b->hits += j - i;
-		if (b->ignore > 0 && !err) {
-			b->ignore--;
+		if (!hit_count(b, j - i, err))
 			continue;
-		}
 		hc = xcalloc(j - i, sizeof *hc);
 		for (size_t k = i; k < j; k++) {
 			if (hits[k].error != NULL) {
@@ -328,21 +268,9 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 				    hits[k].core, hits[k].error);
 			}
 			hc[nc++] = hits[k].core;
-			s->at_bp[hits[k].core] = 1;
 		}
-		buf_printf(out, "%sbreakpoint %u hit by ",
-		    b->temporary ? "temporary " : "", b->id);
-		coreset_format_cores(out, hc, nc, MAX_LISTED);
-		buf_printf(out, " [%zu of %u] at ", nc, s->m.cfg.ncores);
-		if (b->on_mpc) {
-			buf_printf(out, "MPC ");
-			session_describe_mpc(s, (uint32_t)hits[i].pc, out);
-		} else
-			session_describe_pc(s, hc[0], hits[i].pc, out);
-		buf_printf(out, "\n");
-		stop_note_cores(s, hc, nc);
+		hit_report(s, b, hc, nc, hits[i].pc, out);
 		free(hc);
-		s->last_bp = b->id;
 		if (b->temporary) {
 			del = xreallocarray(del, ndel + 1, sizeof *del);
 			del[ndel++] = b->id;

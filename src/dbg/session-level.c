@@ -451,8 +451,21 @@ session_switch_level(struct session *s, enum level level, int to_boundary,
 	if (reopen(s, level, cause) != 0)
 		return -1;
 	s->list_next = -1;
+	if (level == LEVEL_MIC && !s->told_mic1) {
+		buf_printf(out, "%s\n", session_mic1_note);
+		s->told_mic1 = 1;
+	}
 	return 0;
 }
+
+/* Once a session: what the ISA level checks and Mic-1 cannot (the
+ * fault rule of doc/ijvm.md section 3). */
+const char session_mic1_note[] =
+    "note: at the Mic-1 level the microprogram does not check operand-stack "
+    "underflow (except IRETURN in main) or local variable indices: the "
+    "textbook's 512-word control store has no room for those checks; a "
+    "program that breaks them runs on inside its stack region until it "
+    "leaves it, and then the machine faults it";
 
 int
 session_set_level(struct session *s, enum level level, int to_boundary,
@@ -463,4 +476,10 @@ session_set_level(struct session *s, enum level level, int to_boundary,
 
 	buf_free(&out);
 	return rc;
+}
+
+int
+session_told_mic1(const struct session *s)
+{
+	return s->told_mic1;
 }

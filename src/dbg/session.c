@@ -693,6 +693,29 @@ session_eval_text(struct session *s, const char *text, int32_t *val,
 	return rc;
 }
 
+static int
+loc_eval(void *arg, const char *text, int32_t *val, char **cause)
+{
+	return session_eval_text(arg, text, val, cause);
+}
+
+int
+session_loc_resolve(struct session *s, const char *spec,
+    struct bp_loc **locs, size_t *nlocs, char **cause)
+{
+	const struct core *c = &s->m.cores[s->focus];
+	struct loc_env env = {
+		.progs = s->m.progs,
+		.nprogs = s->m.nprogs,
+		.focus_prog = c->prog,
+		.focus_pc = c->pc,
+		.eval = loc_eval,
+		.arg = s,
+	};
+
+	return loc_resolve(&env, spec, locs, nlocs, cause);
+}
+
 struct check_arg {
 	struct session		*s;
 	const struct bp		*b;

@@ -112,6 +112,11 @@ uint32_t session_focus(const struct session *s);
 
 /* The level the machine runs at now. */
 enum level session_level(const struct session *s);
+/* The note a session shows once, on its first switch to the Mic-1
+ * level (session_switch_level prints it; a front end that switches with
+ * session_set_level shows it when session_told_mic1 turns 1). */
+extern const char session_mic1_note[];
+int	 session_told_mic1(const struct session *s);
 /*
  * Switch the machine to level.  ISA -> micro puts every core at its
  * instruction boundary.  Micro -> ISA needs every running core at a

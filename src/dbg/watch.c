@@ -14,6 +14,9 @@
  * address is MAR after the C bus: unknown before the cycle, but still in
  * MAR after it.  So there the writers are found after the step, from the
  * micro-instruction each core executed (mic1_state's MIR) and its MAR.
+ *
+ * Run control (resume.c) calls watch_prepare and watch_check; this file
+ * does not call it back: the stop's core list is hit.c's.
  */
 #include <stdlib.h>
 #include <string.h>

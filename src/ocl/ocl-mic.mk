@@ -10,7 +10,8 @@ src_ocl_libocl_a_SOURCES += \
 	src/ocl/engine-ocl-mic.h
 dist_kernels_DATA += \
 	kernels/mic.cl \
-	src/core/context-mic.h
+	src/core/context-mic.h \
+	src/core/mic1-word.h
 
 # Differential test: the MIC kernel against the C Mic-1 simulator, cycle
 # by cycle and by whole runs, on every sample and on generated programs.
@@ -32,7 +33,8 @@ src_ocl_libocl_a_SOURCES += \
 	src/ocl/engine-ocl-pmic.h
 dist_kernels_DATA += \
 	kernels/pmic.cl \
-	src/core/context-pmic.h
+	src/core/context-pmic.h \
+	src/core/pmic-word.h
 
 # Differential test: the PMIC kernel against the C PMIC simulator, on the
 # shared harness (tests/ocl-diff-lib.h) as the MIC kernel's test.

@@ -69,7 +69,4 @@ int	 ocl_kernel_dir(char **dir, char **options, char **cause);
 int	 ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 	    const char *options, cl_program *prog, char **cause);
 
-/* `micdb devices`: list every device, mark the default; exit status. */
-int	 devices_main(int argc, char **argv);
-
 #endif

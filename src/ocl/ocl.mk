@@ -50,8 +50,9 @@ tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)
 # A small driver of either engine for the shell tests, until micdb run
 # drives engines itself.
 check_PROGRAMS += tests/ocl-run
-tests_ocl_run_SOURCES = tests/ocl-run.c
-tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags)
+tests_ocl_run_SOURCES = tests/ocl-run.c \
+	src/tools/devices.c src/tools/devices.h
+tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags) -I$(srcdir)/src/tools
 tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
 shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh

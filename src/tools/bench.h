@@ -1,5 +1,5 @@
 /*
- * `micdb bench` (spec/bench.md): the one place where micdb measures its
+ * `micdb bench` (doc/bench.md): the one place where micdb measures its
  * own performance.  bench_main is the command; bench_run is the same with
  * hooks for figures that need parts of micdb bench.c does not link by
  * itself (the TUI's off-screen rendering).
@@ -7,20 +7,19 @@
 #ifndef MICDB_BENCH_H
 #define MICDB_BENCH_H
 
-struct engine;
+#include "render.h"
 
 /*
- * Hooks a front end may give.  render: draw one screen of e->m
- * off-screen, exactly what the TUI does after a step (layout, every pane,
- * no terminal output), and return 0, or -1 with *cause.  With a render
+ * Hooks a front end may give.  render: the UI's off-screen render
+ * (ui/render.h: tui_render_hook, one screen of e->m).  With a render
  * hook, bench measures render_ms = one step (K = 1 launch + context
  * read-back) plus one render, median of many, as bench.md asks; without
  * one the render_ms column stays empty.  bench never times anything it
  * cannot run for real.
  */
 struct bench_hooks {
-	int	(*render)(void *arg, struct engine *e, char **cause);
-	void	*arg;
+	tui_render_fn	 render;
+	void		*arg;
 };
 
 /* argv[0] is "bench".  Exit status: 0 measured, 1 a workload failed its

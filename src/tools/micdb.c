@@ -9,7 +9,8 @@
 
 #include "batch.h"
 #include "bench.h"
-#include "ocl.h"
+#include "devices.h"
+#include "render.h"
 #include "run.h"
 #include "tui.h"
 
@@ -43,6 +44,8 @@ static const char usage[] =
 int
 main(int argc, char **argv)
 {
+	int rc;
+
 	if (argc < 2) {
 		fprintf(stderr, "%s", usage);
 		return EXIT_USAGE;
@@ -65,10 +68,11 @@ main(int argc, char **argv)
 		/* render_ms: bench times the TUI's own drawing, off-screen */
 		struct tui_render *r = tui_render_new();
 		struct bench_hooks hooks = { tui_render_hook, r };
-		int rc = bench_run(argc - 1, argv + 1, &hooks);
-
+		rc = bench_run(argc - 1, argv + 1, &hooks);
 		tui_render_free(r);
 		return rc;
 	}
-	return tui_main(argc, argv);
+	if ((rc = tui_main(argc, argv)) == TUI_BATCH)
+		return batch_main(argc, argv);
+	return rc;
 }

@@ -385,6 +385,7 @@ run_main(int argc, char **argv)
 	memset(&r, 0, sizeof r);
 	rc = opts_parse(&o, argc, argv, run_usage, &cause);
 	if (rc == 1) {
+		fputs(run_usage, stdout);
 		opts_free(&o);
 		return 0;
 	}

@@ -1,5 +1,9 @@
 /*
  * Command-line options of micdb and micdb run, and program loading.
+ * They describe a session (the machine, its programs, level and engine),
+ * so they live with the session in src/dbg; the front ends (ui, src/batch)
+ * and micdb run (src/tools) parse them here, and session-open.c turns them
+ * into a session.
  *
  * Every rejection says what was wrong and what to type instead; numbers
  * are range-checked here so that later layers can trust them.
@@ -230,7 +234,8 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 				return -1;
 			break;
 		case 'h':
-			fputs(usage, stdout);
+			/* the front end prints usage: src/dbg never writes
+			 * stdout */
 			return 1;
 		case ':':
 			*cause = xasprintf("option %s needs a value (see --help)",

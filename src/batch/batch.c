@@ -1,7 +1,7 @@
 /*
- * The batch front end: parse the usual options, load the programs, make
- * a session, and run every line of the script as a command, writing a
- * transcript on stdout:
+ * The batch front end: parse the usual options, open a session over them
+ * (src/dbg/session-open.c, as the screen does), and run every line of
+ * the script as a command, writing a transcript on stdout:
  *
  *   (micdb) break loop core 8-15        each command, echoed
  *   breakpoint 1 at 0x0012 (...)        then its output
@@ -28,8 +28,7 @@
 
 #include "batch.h"
 #include "engine.h"
-#include "opts.h"
-#include "session.h"
+#include "session-open.h"
 
 static const char batch_usage[] =
 "usage: micdb --batch FILE [options] PROGRAM\n"
@@ -124,25 +123,6 @@ flush_pending(struct transcript *t)
 	newline_if_needed(t);
 }
 
-static int
-check_options(const struct micdb_opts *o, char **cause)
-{
-	if (o->batch_path == NULL) {
-		*cause = xasprintf("no script: give --batch FILE or -x FILE");
-		return -1;
-	}
-	if (opts_check_debugger(o, cause) != 0)
-		return -1;
-	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
-#ifndef HAVE_ENGINE_OCL
-		*cause = xasprintf("the OpenCL engine is not part of this build "
-		    "yet: use --engine ref");
-		return -1;
-#endif
-	}
-	return 0;
-}
-
 /* Run the script's lines; returns 1 if a command failed. */
 static int
 run_script(struct session *s, struct transcript *t, const char *path,
@@ -198,11 +178,11 @@ batch_main(int argc, char **argv)
 {
 	struct micdb_opts o;
 	struct loaded l;
-	struct session_config cfg;
+	struct session_frontend fe;
 	struct session *s = NULL;
 	struct transcript t;
-	uint8_t *script = NULL, *input = NULL;
-	size_t script_len, input_len = 0;
+	uint8_t *script = NULL;
+	size_t script_len;
 	char *cause = NULL, *text;
 	int rc;
 
@@ -211,41 +191,28 @@ batch_main(int argc, char **argv)
 	memset(&t, 0, sizeof t);
 	rc = opts_parse(&o, argc, argv, batch_usage, &cause);
 	if (rc == 1) {
+		fputs(batch_usage, stdout);
 		opts_free(&o);
 		return 0;
 	}
-	if (rc != 0 || check_options(&o, &cause) != 0 ||
-	    read_file(o.batch_path, &script, &script_len, &cause) != 0 ||
-	    (o.input_path != NULL && read_file(o.input_path, &input,
-	    &input_len, &cause) != 0) ||
-	    opts_load(&o, &l, &cause) != 0)
+	if (rc == 0 && o.batch_path == NULL)
+		cause = xasprintf("no script: give --batch FILE or -x FILE");
+	/* the options before the script, the script before the programs */
+	if (cause != NULL || session_open_check(&o, &cause) != 0 ||
+	    read_file(o.batch_path, &script, &script_len, &cause) != 0)
 		goto usage;
-	memset(&cfg, 0, sizeof cfg);
-	cfg.machine.ncores = l.ncores;
-	cfg.machine.stack_words = o.stack_words;
-	cfg.machine.heap_words = o.heap_words;
-	cfg.machine.warp_width = o.warp_width;
-	cfg.progs = l.ptrs;
-	cfg.nprogs = l.nprogs;
-	cfg.core_prog = l.core_prog;
-	cfg.level = o.level;
-	cfg.engine = o.engine;
-	cfg.device = o.device;
-	cfg.microcode[o.level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
-	    o.microcode;
-	cfg.output = on_output;
-	cfg.output_arg = &t;
-	cfg.input = input;
-	cfg.input_len = input_len;
-	cfg.max_steps = o.max_steps;
-	cfg.repeat = 0;
+	memset(&fe, 0, sizeof fe);
+	fe.output = on_output;
+	fe.output_arg = &t;
+	fe.repeat = 0;
+	/* no output comes before the first command: t is set up after */
+	if (session_open(&s, &l, &o, &fe, &cause) != 0)
+		goto usage;
 	t.raw = o.output_raw || l.ncores == 1;
 	t.at_bol = 1;
 	t.ncores = l.ncores;
 	if (!t.raw)
 		t.pending = xcalloc(l.ncores, sizeof *t.pending);
-	if (session_create(&s, &cfg, &cause) != 0)
-		goto usage;
 	batch_interrupt = session_interrupt_flag(s);
 	signal(SIGINT, on_sigint);
 
@@ -265,17 +232,12 @@ batch_main(int argc, char **argv)
 	free(t.pending);
 	loaded_free(&l);
 	free(script);
-	free(input);
 	opts_free(&o);
 	return rc;
 usage:
 	fprintf(stderr, "micdb: %s\n", cause);
 	free(cause);
-	free(t.pending);
-	if (l.ptrs != NULL)
-		loaded_free(&l);
 	free(script);
-	free(input);
 	opts_free(&o);
 	return 2;
 }

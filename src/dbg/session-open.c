@@ -1,0 +1,80 @@
+/*
+ * session_open: options -> session, for every front end (session-open.h).
+ *
+ * The order of the checks is the order of the error messages a user
+ * sees, the same for the screen and --batch: options the debugger cannot
+ * honour, then --input, then the programs (opts_load), then the machine
+ * and engine (session_create).  The microprogram given with --microcode
+ * goes to the level it is for: --level pmic's own, else the Mic-1 level's
+ * (so that `set level mic` from the ISA level finds it).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session-open.h"
+
+int
+session_open_check(const struct micdb_opts *o, char **cause)
+{
+	if (opts_check_debugger(o, cause) != 0)
+		return -1;
+	if (level_engine_kind(o->level, o->engine) == ENGINE_OPENCL) {
+#ifndef HAVE_ENGINE_OCL
+		*cause = xasprintf("the OpenCL engine is not part of this build "
+		    "yet: use --engine ref");
+		return -1;
+#endif
+	}
+	return 0;
+}
+
+int
+session_open(struct session **sp, struct loaded *l,
+    const struct micdb_opts *o, const struct session_frontend *fe,
+    char **cause)
+{
+	struct session_config cfg;
+	uint8_t *input = NULL;
+	size_t input_len = 0;
+	int rc;
+
+	memset(l, 0, sizeof *l);
+	if (session_open_check(o, cause) != 0)
+		return -1;
+	if (o->input_path != NULL && read_file(o->input_path, &input,
+	    &input_len, cause) != 0)
+		return -1;
+	if (opts_load(o, l, cause) != 0) {
+		loaded_free(l);     /* safe twice: it clears l */
+		free(input);
+		return -1;
+	}
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.machine.ncores = l->ncores;
+	cfg.machine.stack_words = o->stack_words;
+	cfg.machine.heap_words = o->heap_words;
+	cfg.machine.warp_width = o->warp_width;
+	cfg.progs = l->ptrs;
+	cfg.nprogs = l->nprogs;
+	cfg.core_prog = l->core_prog;
+	/* the session makes every engine through the level factory */
+	cfg.level = o->level;
+	cfg.engine = o->engine;
+	cfg.device = o->device;
+	cfg.microcode[o->level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
+	    o->microcode;
+	cfg.output = fe->output;
+	cfg.output_arg = fe->output_arg;
+	cfg.input = input;          /* the session keeps a copy */
+	cfg.input_len = input_len;
+	cfg.max_steps = o->max_steps;
+	cfg.repeat = fe->repeat;
+	rc = session_create(sp, &cfg, cause);
+	free(input);
+	if (rc != 0) {
+		loaded_free(l);
+		return -1;
+	}
+	return 0;
+}
