@@ -6,7 +6,7 @@
  * cuts by checkpoint and replay on the host, barriers completed between
  * launches, compact I/O areas, header-only read-back) is launch.h's,
  * shared with isa.cl and pmic.cl, which the one host engine
- * (src/ocl/engine-ocl.c) drives for every level.
+ * (src/ocl/ocl-run.c) drives for every level.
  *
  * Branch-free step, as in the Monzali thesis: every lane runs the same
  * instruction stream whatever its micro-instruction.  The control store

@@ -10,7 +10,7 @@
  * cycles.  The launch protocol (stop_at, consistent cuts by checkpoint
  * and replay on the host, barriers completed between launches, compact
  * I/O areas, header-only read-back) is isa.cl's and mic.cl's: the shared
- * host engine (src/ocl/engine-ocl.c) drives all three.
+ * host engine (src/ocl/ocl-run.c) drives all three.
  *
  * Branch-free step, as mic.cl's: every lane runs the same instruction
  * stream whatever its micro-instruction.  Registers are read by masks

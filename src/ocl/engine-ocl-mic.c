@@ -1,6 +1,6 @@
 /*
  * The OpenCL engine of the micro level (engine-ocl-mic.h): the Mic-1
- * level of the shared OpenCL host engine (engine-ocl.c, ocl-level.h).
+ * level of the shared OpenCL host engine (src/ocl/ocl-*.c, ocl-level.h).
  * What is the level's own:
  *
  * - the context buffer has a micro-level section after the warp records

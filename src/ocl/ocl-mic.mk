@@ -18,7 +18,7 @@ dist_kernels_DATA += \
 # Not built with ASan, like test-ocl-diff: the OpenCL runtime is not.
 unit_tests += tests/test-ocl-mic-diff
 tests_test_ocl_mic_diff_SOURCES = tests/test-ocl-mic-diff.c tests/tap.h \
-	tests/ocl-diff-lib.c tests/ocl-diff-lib.h
+	tests/ocl-diff-lib.c tests/ocl-diff-gen.c tests/ocl-diff-lib.h
 tests_test_ocl_mic_diff_CPPFLAGS = $(ocl_test_cppflags) \
 	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_ocl_mic_diff_LDADD = $(ocl_test_ldadd)
@@ -40,7 +40,7 @@ dist_kernels_DATA += \
 # shared harness (tests/ocl-diff-lib.h) as the MIC kernel's test.
 unit_tests += tests/test-ocl-pmic-diff
 tests_test_ocl_pmic_diff_SOURCES = tests/test-ocl-pmic-diff.c tests/tap.h \
-	tests/ocl-diff-lib.c tests/ocl-diff-lib.h
+	tests/ocl-diff-lib.c tests/ocl-diff-gen.c tests/ocl-diff-lib.h
 tests_test_ocl_pmic_diff_CPPFLAGS = $(ocl_test_cppflags) \
 	-DMICDB_SRCDIR='"$(abs_top_srcdir)"'
 tests_test_ocl_pmic_diff_LDADD = $(ocl_test_ldadd)
