@@ -121,6 +121,7 @@ struct session {
 	struct engine_writer	*writers;
 	size_t			 nwriters;
 	size_t			 capwriters;
+	struct engine_watch	*runwatch;    /* for a watching engine */
 
 	int32_t			*values;      /* print history: $1, $2, ... */
 	size_t			 nvalues;
