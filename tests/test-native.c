@@ -255,13 +255,12 @@ test_runs(const struct subject *s, uint32_t ncores)
 
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0] && good; i++) {
 		struct pair p;
-		uint64_t work = 0;
+		uint64_t work = 0, cap = ncores == 1 ? WORK_CAP1 : WORK_CAP;
 
 		if (pair_open(&p, s, ncores) != 0)
 			return;
-		r.max_steps = ks[i];
-		for (int n = 0; good && work < (ncores == 1 ? WORK_CAP1 :
-		    WORK_CAP); n++) {
+		r.max_steps = ks[i] < cap / ncores ? ks[i] : cap / ncores;
+		for (int n = 0; good && work < cap; n++) {
 			r.stop_on_fault = n % 2 == 0;
 			good = run_both(&p, &r, &st, "runs");
 			work += (st.steps_run + 1) * ncores;
@@ -307,7 +306,7 @@ test_bps(const struct subject *s, uint32_t ncores)
 	}
 	r.bps = bps;
 	r.nbps = nb;
-	r.max_steps = 100000000;
+	r.max_steps = WORK_CAP / ncores;
 	for (int n = 0; good && n < 3000 && work < WORK_CAP; n++) {
 		r.stop_on_fault = n % 3 != 0;
 		good = run_both(&p, &r, &st, "bp");
@@ -485,7 +484,7 @@ test_watch(const struct subject *s, uint32_t ncores)
 {
 	struct engine_watch w[4];
 	struct engine_writer *want = NULL;
-	struct engine_run rn = { .max_steps = 100000000, .stop_on_fault = 1 };
+	struct engine_run rn = { .max_steps = WORK_CAP, .stop_on_fault = 1 };
 	struct engine_run r1 = { .max_steps = 1, .stop_on_fault = 1 };
 	struct engine_stop sr, sn;
 	struct pair p;
@@ -505,6 +504,7 @@ test_watch(const struct subject *s, uint32_t ncores)
 	    MM_STACK_BASE };
 	rn.watches = w;
 	rn.nwatches = nw;
+	rn.max_steps = WORK_CAP / ncores;
 	while (good && stops < 300 && work < WORK_CAP) {
 		uint64_t steps = 0;
 

@@ -738,7 +738,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 	struct native *n = e->impl;
 	struct machine *m = e->m;
 	struct ref_summary sum;
-	int rc = 0;
+	uint32_t solo = 0, nrun = 0;
+	int rc = 0, changed;
 
 	(void)cause;
 	engine_stop_reset(e, stop);
@@ -762,11 +763,12 @@ nat_run(struct engine *e, const struct engine_run *r,
 			n->wglobals = 1;
 	}
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
+	changed = 1;
 	nat_patch(n, m, r, 1);
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
-		uint32_t solo = 0, executed = 0, faulted = sum.faulted;
+		uint32_t executed = 0, faulted = sum.faulted;
 		int atbp = 0, watched = 0, first = stop->steps_run == 0;
 		enum nat_ev ev;
 
@@ -776,7 +778,12 @@ nat_run(struct engine *e, const struct engine_run *r,
 		}
 		if (r->nwatches > 0 && first && nat_watch_changed(m, r))
 			left = 1;	/* the debugger sees it after a step */
-		if (nat_runnable(m, r->mask, &solo) == 1) {
+		if (changed) {
+			/* the cores that run change only with a status */
+			nrun = nat_runnable(m, r->mask, &solo);
+			changed = 0;
+		}
+		if (nrun == 1) {
 			/* Each instruction of the lone core is a step. */
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
@@ -790,6 +797,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			executed = k > 0;
 			atbp = ev == EV_BP || (r->nbps > 0 &&
 			    nat_at_bp_slot(n, &m->cores[solo]));
+			changed = ev == EV_STATUS;
 			watched = ev == EV_WATCH;
 		} else {
 			for (uint32_t i = 0; i < m->cfg.ncores; i++) {
@@ -803,6 +811,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
 				    &ev);
 				watched |= ev == EV_WATCH;
+				changed |= ev == EV_STATUS;
 				if (r->nbps > 0 && nat_at_bp_slot(n, c))
 					atbp = 1;
 			}
@@ -810,9 +819,12 @@ nat_run(struct engine *e, const struct engine_run *r,
 			stop->steps_run++;
 		}
 		/* cores a barrier lets go may stand at a breakpoint */
-		if (ref_barrier_release(m) && r->nbps > 0)
-			atbp = 1;
-		ref_count(m, &sum);
+		if (changed || nrun == 0) {
+			if (ref_barrier_release(m) && r->nbps > 0)
+				atbp = 1;
+			ref_count(m, &sum);
+			changed = 1;
+		}
 		sum.executed = executed;
 		if (sum.faulted > faulted) {
 			engine_note_faults(e, n->seen, stop, r->stop_on_fault);
