@@ -500,7 +500,9 @@ test_watch(const struct subject *s, uint32_t ncores)
 	w[nw++] = (struct engine_watch){ MM_GLOBALS_BASE + 1, 0, 0,
 	    INT32_MIN };
 	w[nw++] = (struct engine_watch){ MM_HEAP_BASE + 3, 0, 0, INT32_MIN };
-	w[nw++] = (struct engine_watch){ MM_STACK_BASE + 1, 0, 0,
+	/* a local of core 0's main: its last, at the frame's floor */
+	w[nw++] = (struct engine_watch){ MM_STACK_BASE + (int32_t)
+	    p.m[0].progs[p.m[0].cores[0].prog]->main_nlocals - 1, 0, 0,
 	    MM_STACK_BASE };
 	rn.watches = w;
 	rn.nwatches = nw;

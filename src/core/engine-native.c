@@ -37,9 +37,11 @@
  *
  * Watchpoints (ops->watch): a watched global or heap word can change
  * only in PUTSTATIC, ATOMICADD, IASTORE or NEWARRAY, which take the slow
- * path while such a watch exists and are compared after; a core with a
- * watched local runs one instruction per slice and is compared after
- * each.  The run ends after the step that changed a watched word, with
+ * path while such a watch exists and are compared after; on a core
+ * with a watched local, so are the instructions that can store to a
+ * local of a live frame or leave one (ISTORE, IINC, INVOKEVIRTUAL,
+ * IRETURN and the slow path): the others store above the frame's
+ * floor, which their checks keep at or above every local.  The run ends after the step that changed a watched word, with
  * that step's writers (engine_insn_store, as the debugger's own watch).
  */
 #include <stdlib.h>
@@ -332,7 +334,8 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	int32_t sp, lv, tos, floor, v;
 	uint32_t nlocals, size;
 	uint64_t left = budget, fast = 0;
-	int watchslow = n->wglobals || n->wheap;
+	int watchslow = n->wglobals || n->wheap, wloc = n->wlocal[core];
+	const struct nat_insn *ip0;
 
 /* Stack word a; the checks before each use keep it in the region. */
 #define S(a) st[(a) - MM_STACK_BASE]
@@ -354,6 +357,24 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	if (UNLIKELY(--left == 0))					\
 		goto out;						\
 	DISPATCH();							\
+} while (0)
+/* After an instruction that may store to a local or leave its frame,
+ * on a core with a watched local: stop after it if a watch changed. */
+#define WCHECK() do {							\
+	if (UNLIKELY(wloc)) {						\
+		c->pc = (int32_t)(ip - code);				\
+		c->sp = sp;						\
+		c->lv = lv;						\
+		c->tos = tos;						\
+		if (nat_watch_changed(m, r)) {				\
+			nat_note_locals(n, r, core,			\
+			    (int32_t)(ip0 - code));			\
+			fast++;						\
+			left--;						\
+			*ev = EV_WATCH;					\
+			goto out;					\
+		}							\
+	}								\
 } while (0)
 /* pops words needed, the frame is valid, no overflow after pushes. */
 #define NEED(pops, grow) do {						\
@@ -429,7 +450,9 @@ dispatch:
 			goto slow;
 		S(lv + ip->a) = tos;
 		tos = S(--sp);
+		ip0 = ip;
 		ip += ip->len;
+		WCHECK();
 		NEXT();
 	NAT_CASE(H_ISTORE0):
 		/* local 0 of a method frame is its link */
@@ -438,9 +461,11 @@ dispatch:
 			goto slow;
 		S(lv) = tos;
 		tos = S(--sp);
+		ip0 = ip;
 		ip += ip->len;
 		if (lv != MM_STACK_BASE)
 			FRAME();
+		WCHECK();
 		NEXT();
 	NAT_CASE(H_IINC):
 		NEED(0, 0);
@@ -449,7 +474,9 @@ dispatch:
 		S(lv + ip->a) = (int32_t)((uint32_t)S(lv + ip->a) +
 		    (uint32_t)ip->b);
 		tos = S(sp);	/* the local may be the top word */
+		ip0 = ip;
 		ip += ip->len;
+		WCHECK();
 		NEXT();
 	NAT_CASE(H_IINC0):
 		NEED(0, 0);
@@ -457,9 +484,11 @@ dispatch:
 			goto slow;
 		S(lv) = (int32_t)((uint32_t)S(lv) + (uint32_t)ip->b);
 		tos = S(sp);
+		ip0 = ip;
 		ip += ip->len;
 		if (lv != MM_STACK_BASE)
 			FRAME();
+		WCHECK();
 		NEXT();
 	NAT_CASE(H_POP):
 		NEED(1, -1);
@@ -551,8 +580,10 @@ dispatch:
 		S(lv) = link;
 		sp = link + 1;
 		tos = S(sp);
+		ip0 = ip;
 		ip = code + ip->a + 4;
 		FRAME();
+		WCHECK();
 		NEXT();
 	}
 	NAT_CASE(H_IRETURN): {
@@ -575,11 +606,19 @@ dispatch:
 			c->sp = sp;
 			c->lv = lv;
 			c->tos = tos;
+			if (wloc && nat_watch_changed(m, r)) {
+				nat_note_locals(n, r, core,
+				    (int32_t)(ip - code));
+				*ev = EV_WATCH;
+				goto out_regs_done;
+			}
 			if (left == 0)
 				goto out_regs_done;
 			goto reload;
 		}
+		ip0 = ip;
 		ip = code + v;
+		WCHECK();
 		NEXT();
 	}
 	NAT_CASE(H_IALOAD): {
@@ -662,7 +701,9 @@ slow_exec: {
 		ref_exec(m, core);
 		left--;
 		n->fvalid[core] = 0;
-		if (w && nat_watch_changed(m, r)) {
+		if ((w || wloc) && nat_watch_changed(m, r)) {
+			if (wloc)
+				nat_note_locals(n, r, core, pc0);
 			*ev = EV_WATCH;
 			goto out_regs_done;
 		}
@@ -694,6 +735,7 @@ out_regs_done:
 #undef FRAME
 #undef NEXT
 #undef NEED
+#undef WCHECK
 #undef NAT_CASE
 #undef DISPATCH
 #undef DISPATCH_REAL
@@ -787,10 +829,6 @@ nat_run(struct engine *e, const struct engine_run *r,
 			/* Each instruction of the lone core is a step. */
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
-			if (n->wlocal[solo]) {
-				left = 1;
-				nat_note_locals(n, r, solo, m->cores[solo].pc);
-			}
 			k = nat_exec(e, solo, left, first, &ev);
 			m->step += k;
 			stop->steps_run += k;
@@ -806,8 +844,6 @@ nat_run(struct engine *e, const struct engine_run *r,
 				if (c->status != CORE_RUNNING ||
 				    (r->mask != NULL && !r->mask[i]))
 					continue;
-				if (n->wlocal[i])
-					nat_note_locals(n, r, i, c->pc);
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
 				    &ev);
 				watched |= ev == EV_WATCH;

@@ -89,7 +89,8 @@ struct engine_bp {
  * A watched word, for an engine whose ops->watch is set: the run ends
  * after the first step after which the word (read through core's view)
  * differs from value, or, for a local (frame != INT32_MIN), after the
- * step that left core's LV below frame (the frame returned).  The
+ * step that left core's LV below frame (the frame returned); such a
+ * word is one of that frame's locals.  The
  * debugger decides what a change means (watch.c); the engine only stops
  * at the right cut and names the writers of that step.
  */
