@@ -91,6 +91,20 @@ frames(struct dap *d, uint32_t core, struct session_frame **f, size_t *n,
 
 /* ---- stackTrace ----------------------------------------------------------- */
 
+/* The instruction start before pc (pc itself if none). */
+static uint32_t
+insn_before(const struct program *p, int32_t pc)
+{
+	uint32_t *a = NULL, best = (uint32_t)pc;
+	size_t n = pc > 0 ? loc_insns(p, pc - 1, &a) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (a[i] < (uint32_t)pc)
+			best = a[i];
+	free(a);
+	return best;
+}
+
 static json_object *
 isa_frame(struct dap *d, uint32_t core, uint32_t index,
     const struct session_frame *f)
@@ -99,7 +113,10 @@ isa_frame(struct dap *d, uint32_t core, uint32_t index,
 	uint16_t prog = m->cores[core].prog;
 	const struct program *p = d->l.ptrs[prog];
 	json_object *o = json_object_new_object();
-	uint32_t line = program_line_at(p, (uint32_t)f->pc);
+	/* an outer frame is at its call, as gdb shows it: the line of the
+	 * INVOKEVIRTUAL before the return address */
+	uint32_t line = program_line_at(p, index > (micro(d) ? 1u : 0u) ?
+	    insn_before(p, f->pc) : (uint32_t)f->pc);
 	char *name, ref[16];
 
 	name = xasprintf("%s (core %u)", f->method ? f->method : "??", core);

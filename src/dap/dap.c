@@ -838,6 +838,25 @@ while_running(const char *cmd)
 	    strcmp(cmd, "disconnect") == 0 || strcmp(cmd, "terminate") == 0;
 }
 
+/* The requests handled after launch. */
+static int
+known(const char *cmd)
+{
+	static const char *const names[] = {
+		"configurationDone", "pause", "continue", "next", "stepIn",
+		"stepOut", "stepBack", "reverseContinue", "setBreakpoints",
+		"setFunctionBreakpoints", "setInstructionBreakpoints",
+		"dataBreakpointInfo", "setDataBreakpoints", "stackTrace",
+		"scopes", "variables", "setVariable", "evaluate",
+		"disassemble", "readMemory", "writeMemory",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(cmd, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 handle(struct dap *d, json_object *msg)
 {
@@ -884,6 +903,10 @@ handle(struct dap *d, json_object *msg)
 		req_threads(d, msg);
 		return;
 	}
+	if (!known(cmd)) {
+		dap_fail(d, msg, "unknown request '%s'", cmd);
+		return;
+	}
 	if (d->s == NULL) {
 		dap_fail(d, msg, "%s: no program yet: send launch first", cmd);
 		return;
@@ -921,10 +944,8 @@ handle(struct dap *d, json_object *msg)
 		run_command(d, msg, args, "reverse-continue", "step");
 	else if (dap_bp_request(d, cmd, msg, args) == 0)
 		;
-	else if (dap_view_request(d, cmd, msg, args) == 0)
-		;
 	else
-		dap_fail(d, msg, "unknown request '%s'", cmd);
+		(void)dap_view_request(d, cmd, msg, args);
 }
 
 static void
