@@ -26,8 +26,14 @@ tests_test_dap_msg_asan_CFLAGS = $(san_cflags)
 tests_test_dap_msg_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_dap_msg_asan_LDADD = $(JSON_C_LIBS)
 
-shell_tests += tests/dap.sh
+shell_tests += tests/dap.sh tests/grammars.sh
 EXTRA_DIST += \
 	tests/dap/package.json tests/dap/package-lock.json \
+	tests/dap/need-npm.sh \
 	$(wildcard $(srcdir)/tests/dap/*.js) \
-	$(wildcard $(srcdir)/tests/dap/*.jas)
+	$(wildcard $(srcdir)/tests/dap/*.jas) \
+	$(wildcard $(srcdir)/tests/grammars/*.test.*) \
+	editors/vscode/package.json editors/vscode/README.md \
+	editors/vscode/language-configuration-slash.json \
+	editors/vscode/language-configuration-hash.json \
+	$(wildcard $(srcdir)/editors/vscode/syntaxes/*.json)
