@@ -407,6 +407,23 @@ describe('micdb --dap, ISA level, 1,024 cores', function () {
 		assert.ok(th.some(t => t.id === 1001));
 	});
 
+	it('a data breakpoint that 1,024 cores hit at once: bounded threads', async () => {
+		await s.launch({ program: SUM, cores: 1024 }, async () => {
+			await s.dc.setDataBreakpointsRequest({ breakpoints: [
+			    { dataId: 'total', accessType: 'write' }] });
+		});
+		const st = await s.next('stopped');
+		assert.strictEqual(st.body.reason, 'data breakpoint');
+		assert.match(st.body.description, /changed by cores 0-.* \[1024 of 1024\]/);
+		const th = (await s.dc.threadsRequest()).body.threads;
+		assert.ok(th.length > 1 && th.length <= 50, `${th.length} threads`);
+		assert.strictEqual(await s.repl('print total'), '$1 = ' + 1024 * 1024);
+		// and back: the global is 0 again before that step
+		await s.dc.stepBackRequest({ threadId: st.body.threadId });
+		await s.next('stopped');
+		assert.strictEqual(await s.repl('print total'), '$2 = 0');
+	});
+
 	it('a fault stops with an exception and its text; output per core', async () => {
 		await s.launch({ program: SUM, cores: 1024 });
 		const st = await s.next('stopped');
@@ -518,6 +535,36 @@ describe('micdb --dap, micro levels', function () {
 		assert.ok(th.some(t => t.name === 'core 701 (warp 21, lane 29)'));
 		assert.ok(th.length <= 64);
 		assert.match(await s.repl('info warps 21'), /21/);
+	});
+
+	it('Mic-1, 1,024 cores: a data breakpoint, stepping back, a fault, output', async () => {
+		await s.launch({ program: SUM, level: 'mic', cores: 1024, stopOnEntry: true });
+		const st0 = await s.next('stopped');
+		const info = await s.dc.dataBreakpointInfoRequest({ name: 'total' });
+		const set = await s.dc.setDataBreakpointsRequest({ breakpoints: [
+		    { dataId: info.body.dataId, accessType: 'write' }] });
+		assert.strictEqual(set.body.breakpoints[0].verified, true);
+		await s.dc.continueRequest({ threadId: st0.body.threadId });
+		let st = await s.next('stopped');
+		assert.strictEqual(st.body.reason, 'data breakpoint');
+		assert.match(st.body.description, /^watchpoint \d+: global total changed by cores? /);
+		const th = (await s.dc.threadsRequest()).body.threads;
+		assert.ok(th.length >= 2 && th.length <= 50, `${th.length} threads`);
+		const t = st.body.threadId;
+		const before = await s.repl('print total');
+		await s.dc.stepBackRequest({ threadId: t, granularity: 'instruction' });
+		st = await s.next('stopped');
+		assert.strictEqual(st.body.reason, 'step');
+		assert.notStrictEqual(await s.repl('print total'), before);
+		await s.dc.setDataBreakpointsRequest({ breakpoints: [] });
+		await s.dc.continueRequest({ threadId: t });
+		st = await s.next('stopped');
+		assert.strictEqual(st.body.reason, 'exception');
+		assert.match(st.body.text, /^core 5 \[1 of 1024\] faulted: /);
+		assert.strictEqual(st.body.threadId, 6);
+		await s.dc.continueRequest({ threadId: 6 });
+		assert.strictEqual((await s.next('exited')).body.exitCode, 1);
+		assert.match(s.output, /^\[core 1023\] v$/m);
 	});
 
 	it('PMIC: a .pm breakpoint, the PMIC registers', async () => {
