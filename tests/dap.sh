@@ -1,7 +1,7 @@
 #!/bin/sh
 # micdb --dap through a real DAP client: tests/dap/dap.test.js drives
-# src/micdb --dap (and, for bad requests and bad bytes, the ASan build
-# tests/micdb-asan) with @vscode/debugadapter-testsupport, the library
+# src/micdb --dap, then the same sessions on the ASan/UBSan build
+# tests/micdb-asan, with @vscode/debugadapter-testsupport, the library
 # VS Code's own debug adapters are tested with, under mocha's TAP
 # reporter.  The npm packages are pinned by tests/dap/package-lock.json;
 # ./quickstart check installs them (npm ci), and so does this test when
