@@ -191,18 +191,6 @@ fail:
 	return r;
 }
 
-static json_object *
-source_obj(const char *path)
-{
-	json_object *s = json_object_new_object();
-	const char *base = strrchr(path, '/');
-
-	json_object_object_add(s, "name",
-	    json_object_new_string(base ? base + 1 : path));
-	json_object_object_add(s, "path", json_object_new_string(path));
-	return s;
-}
-
 /* Line and source of a PC breakpoint location. */
 static void
 add_location(struct dap *d, json_object *r, const struct session_bp *v)
@@ -220,7 +208,7 @@ add_location(struct dap *d, json_object *r, const struct session_bp *v)
 	if ((line = program_line_at(p, (uint32_t)v->addr)) == 0)
 		return;
 	json_object_object_add(r, "line", json_object_new_int64(line));
-	json_object_object_add(r, "source", source_obj(d->abspaths[v->prog]));
+	json_object_object_add(r, "source", dap_source(d->abspaths[v->prog]));
 }
 
 static int
@@ -356,7 +344,7 @@ req_set_breakpoints(struct dap *d, json_object *req, json_object *args)
 				json_object_object_add(r, "line",
 				    json_object_new_int64(best->line));
 				json_object_object_add(r, "source",
-				    source_obj(path));
+				    dap_source(path));
 			}
 		} else {
 			buf_printf(&line, "break %s:%lld",

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "corelines.h"
 #include "dap-msg.h"
 #include "dsym.h"
 #include "opts.h"
@@ -64,7 +65,7 @@ struct dap {
 
 	/* core output, cut into lines as micdb run does */
 	int			 raw;
-	struct buf		*pending;     /* per core */
+	struct core_lines	 lines;       /* unless raw */
 
 	/* the run in progress */
 	int			 running;
@@ -109,6 +110,10 @@ int	 dap_thread_core(struct dap *d, json_object *args, uint32_t *core,
 	    char **cause);
 /* realpath of a path, or a copy of it. */
 char	*dap_abspath(const char *path);
+/* A DAP Source object for a file. */
+json_object *dap_source(const char *path);
+/* qsort order of uint32_t. */
+int	 dap_cmp_u32(const void *a, const void *b);
 
 /* dap-bp.c */
 int	 dap_bp_request(struct dap *d, const char *cmd, json_object *req,

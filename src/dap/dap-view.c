@@ -68,27 +68,6 @@ micro(struct dap *d)
 	return session_level(d->s) != LEVEL_ISA;
 }
 
-static json_object *
-source_obj(const char *path)
-{
-	json_object *s = json_object_new_object();
-	const char *base = strrchr(path, '/');
-
-	json_object_object_add(s, "name",
-	    json_object_new_string(base ? base + 1 : path));
-	json_object_object_add(s, "path", json_object_new_string(path));
-	return s;
-}
-
-/* The session's frames of core; with a micro level the ISA frame i is
- * DAP frame i + 1. */
-static int
-frames(struct dap *d, uint32_t core, struct session_frame **f, size_t *n,
-    char **cause)
-{
-	return session_frames(d->s, core, f, n, cause);
-}
-
 /* ---- stackTrace ----------------------------------------------------------- */
 
 /* The instruction start before pc (pc itself if none). */
@@ -127,7 +106,7 @@ isa_frame(struct dap *d, uint32_t core, uint32_t index,
 	json_object_object_add(o, "column", json_object_new_int(line ? 1 : 0));
 	if (line > 0)
 		json_object_object_add(o, "source",
-		    source_obj(d->abspaths[prog]));
+		    dap_source(d->abspaths[prog]));
 	snprintf(ref, sizeof ref, "0x%04x", (unsigned)f->pc);
 	json_object_object_add(o, "instructionPointerReference",
 	    json_object_new_string(ref));
@@ -158,7 +137,7 @@ micro_frame(struct dap *d, uint32_t core)
 	if (sym != NULL && mc->syms.file != NULL) {
 		char *path = dap_abspath(mc->syms.file);
 
-		json_object_object_add(o, "source", source_obj(path));
+		json_object_object_add(o, "source", dap_source(path));
 		free(path);
 	}
 	free(name);
@@ -176,7 +155,7 @@ req_stack(struct dap *d, json_object *req, json_object *args)
 	char *cause = NULL;
 
 	if (dap_thread_core(d, args, &core, &cause) != 0 ||
-	    frames(d, core, &f, &n, &cause) != 0) {
+	    session_frames(d->s, core, &f, &n, &cause) != 0) {
 		dap_fail(d, req, "%s", cause);
 		free(cause);
 		return;
@@ -580,14 +559,6 @@ req_evaluate(struct dap *d, json_object *req, json_object *args)
 
 /* ---- disassemble ----------------------------------------------------------- */
 
-static int
-cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Every instruction start of p (main and each method), ascending. */
 static size_t
 all_insns(const struct program *p, uint32_t **out)
@@ -607,7 +578,7 @@ all_insns(const struct program *p, uint32_t **out)
 		n += k;
 		free(a);
 	}
-	qsort(v, n, sizeof *v, cmp_u32);
+	qsort(v, n, sizeof *v, dap_cmp_u32);
 	for (size_t i = 0; i < n; i++)
 		if (w == 0 || v[w - 1] != v[i])
 			v[w++] = v[i];
@@ -689,7 +660,7 @@ req_disassemble(struct dap *d, json_object *req, json_object *args)
 				json_object_object_add(o, "line",
 				    json_object_new_int64(line));
 				json_object_object_add(o, "location",
-				    source_obj(d->abspaths[prog]));
+				    dap_source(d->abspaths[prog]));
 			}
 		}
 		json_object_array_add(a, o);

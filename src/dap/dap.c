@@ -175,8 +175,9 @@ dap_abspath(const char *path)
 
 /* A core's line, as micdb run prints it: "[core N] text". */
 static void
-core_line(struct dap *d, uint32_t core, const uint8_t *p, size_t n)
+core_line(void *arg, uint32_t core, const uint8_t *p, size_t n)
 {
+	struct dap *d = arg;
 	char *t = xasprintf("[core %u] %.*s\n", core, (int)n, (const char *)p);
 
 	output_event(d, "stdout", t, strlen(t));
@@ -187,32 +188,17 @@ static void
 on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 {
 	struct dap *d = arg;
-	struct buf *b;
-	size_t start = 0;
 
-	if (d->raw || d->pending == NULL) {
+	if (d->raw)
 		output_event(d, "stdout", (const char *)data, len);
-		return;
-	}
-	b = &d->pending[core];
-	buf_put(b, data, len);
-	for (size_t i = 0; i < b->len; i++)
-		if (b->data[i] == '\n') {
-			core_line(d, core, b->data + start, i - start);
-			start = i + 1;
-		}
-	memmove(b->data, b->data + start, b->len - start);
-	b->len -= start;
+	else
+		core_lines_put(&d->lines, core, data, len, core_line, d);
 }
 
 static void
 flush_pending(struct dap *d)
 {
-	for (uint32_t c = 0; d->pending != NULL && c < d->ncores; c++)
-		if (d->pending[c].len > 0) {
-			core_line(d, c, d->pending[c].data, d->pending[c].len);
-			d->pending[c].len = 0;
-		}
+	core_lines_flush(&d->lines, core_line, d);
 }
 
 /* ---- threads ------------------------------------------------------------- */
@@ -237,12 +223,24 @@ has_core(const uint32_t *v, size_t n, uint32_t c)
 	return 0;
 }
 
-static int
-cmp_u32(const void *a, const void *b)
+int
+dap_cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+json_object *
+dap_source(const char *path)
+{
+	json_object *s = json_object_new_object();
+	const char *base = strrchr(path, '/');
+
+	json_object_object_add(s, "name",
+	    json_object_new_string(base ? base + 1 : path));
+	json_object_object_add(s, "path", json_object_new_string(path));
+	return s;
 }
 
 /*
@@ -270,7 +268,7 @@ update_threads(struct dap *d)
 			continue;
 		v[n++] = c;
 	}
-	qsort(v, n, sizeof *v, cmp_u32);
+	qsort(v, n, sizeof *v, dap_cmp_u32);
 	for (size_t i = 0; i < d->nthreads; i++)
 		if (!has_core(v, n, d->threads[i]))
 			dap_event(d, "thread", thread_event(d->threads[i],
@@ -666,7 +664,7 @@ req_launch(struct dap *d, json_object *req, json_object *args)
 	d->ncores = d->l.ncores;
 	d->raw = d->o.output_raw || d->ncores == 1;
 	if (!d->raw)
-		d->pending = xcalloc(d->ncores, sizeof *d->pending);
+		core_lines_init(&d->lines, d->ncores);
 	d->dsyms = xcalloc(d->l.nprogs, sizeof *d->dsyms);
 	d->abspaths = xcalloc(d->l.nprogs, sizeof *d->abspaths);
 	for (size_t i = 0; i < d->l.nprogs; i++) {
@@ -757,8 +755,6 @@ instruction_granularity(json_object *args)
 static void
 req_config_done(struct dap *d, json_object *req)
 {
-	struct buf out = { 0 };
-
 	if (d->configured) {
 		dap_fail(d, req, "configurationDone came twice");
 		return;
@@ -778,7 +774,6 @@ req_config_done(struct dap *d, json_object *req)
 		return;
 	}
 	run_command(d, req, NULL, "continue", "pause");
-	buf_free(&out);
 }
 
 static void
@@ -963,9 +958,7 @@ dap_free(struct dap *d)
 		loaded_free(&d->l);
 		opts_free(&d->o);
 	}
-	for (uint32_t c = 0; d->pending != NULL && c < d->ncores; c++)
-		buf_free(&d->pending[c]);
-	free(d->pending);
+	core_lines_free(&d->lines);
 	dap_reader_free(&d->rd);
 }
 
