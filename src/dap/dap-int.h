@@ -99,8 +99,12 @@ void	 dap_focus(struct dap *d, uint32_t core);
 /* A run began (a command left the session running): poll it. */
 void	 dap_run_started(struct dap *d, const char *reason);
 /* A command stopped the machine at once (reverse, or a finished run):
- * report rep as the stop. */
-void	 dap_stopped(struct dap *d, struct buf *rep, const char *reason);
+ * report rep as the stop (echo: also to the debug console). */
+void	 dap_stopped(struct dap *d, struct buf *rep, const char *reason,
+	    int echo);
+/* A console command moved the focus or switched the level: the editor
+ * shows the focus again (a stopped event that names it). */
+void	 dap_refocus(struct dap *d, const char *reason, const char *desc);
 /* Argument helpers: a member of args (NULL if absent). */
 json_object *dap_arg(json_object *args, const char *name);
 int	 dap_arg_int(json_object *args, const char *name, int64_t *v);

@@ -512,7 +512,12 @@ req_evaluate(struct dap *d, json_object *req, json_object *args)
 		return;
 	}
 	if (ctx != NULL && strcmp(ctx, "repl") == 0) {
+		uint32_t focus0;
+		enum level level0 = session_level(d->s);
+		uint64_t step0 = session_machine(d->s)->step;
+
 		dap_focus(d, core);
+		focus0 = session_focus(d->s);
 		if (dap_exec(d, expr, &o, &cause) != 0) {
 			buf_free(&o);
 			dap_fail(d, req, "%s", cause);
@@ -529,14 +534,25 @@ req_evaluate(struct dap *d, json_object *req, json_object *args)
 			dap_console(d, (const char *)o.data, o.len);
 			dap_run_started(d, "step");
 		} else {
-			while (o.len > 0 && o.data[o.len - 1] == '\n')
-				o.len--;
+			size_t len = o.len;
+
+			while (len > 0 && o.data[len - 1] == '\n')
+				len--;
 			json_object_object_add(b, "result",
 			    json_object_new_string_len((const char *)o.data,
-			    (int)o.len));
+			    (int)len));
 			json_object_object_add(b, "variablesReference",
 			    json_object_new_int(0));
 			dap_respond(d, req, b);
+			/* the editor's views follow what the command did:
+			 * went back (reverse-*), moved the focus (core,
+			 * warp, lane), switched the level */
+			if (session_machine(d->s)->step != step0)
+				dap_stopped(d, &o, "step", 0);
+			else if (session_focus(d->s) != focus0)
+				dap_refocus(d, "focus", expr);
+			else if (session_level(d->s) != level0)
+				dap_refocus(d, "level", expr);
 		}
 		buf_free(&o);
 		return;

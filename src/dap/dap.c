@@ -394,13 +394,14 @@ terminate(struct dap *d, int code)
 }
 
 void
-dap_stopped(struct dap *d, struct buf *rep, const char *reason)
+dap_stopped(struct dap *d, struct buf *rep, const char *reason, int echo)
 {
 	json_object *b, *ids = json_object_new_array();
 	char *text, *line, *save = NULL, *desc = NULL, *exc = NULL;
 	int faulted;
 
-	dap_console(d, (const char *)rep->data, rep->len);
+	if (echo)
+		dap_console(d, (const char *)rep->data, rep->len);
 	buf_put_u8(rep, 0);
 	text = xstrdup((const char *)rep->data);
 	d->nstopcores = 0;
@@ -470,6 +471,24 @@ dap_stopped(struct dap *d, struct buf *rep, const char *reason)
 }
 
 void
+dap_refocus(struct dap *d, const char *reason, const char *desc)
+{
+	json_object *b = json_object_new_object();
+
+	pin(d, session_focus(d->s));
+	update_threads(d);
+	json_object_object_add(b, "reason", json_object_new_string(reason));
+	json_object_object_add(b, "threadId",
+	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
+	json_object_object_add(b, "allThreadsStopped",
+	    json_object_new_boolean(1));
+	if (desc != NULL)
+		json_object_object_add(b, "description",
+		    json_object_new_string(desc));
+	dap_event(d, "stopped", b);
+}
+
+void
 dap_run_started(struct dap *d, const char *reason)
 {
 	d->running = 1;
@@ -493,9 +512,9 @@ poll_run(struct dap *d)
 	if (rc == -1) {
 		buf_printf(&out, "%s\n", cause);
 		free(cause);
-		dap_stopped(d, &out, "exception");
+		dap_stopped(d, &out, "exception", 1);
 	} else
-		dap_stopped(d, &out, d->run_reason);
+		dap_stopped(d, &out, d->run_reason, 1);
 	buf_free(&out);
 }
 
@@ -740,7 +759,7 @@ run_command(struct dap *d, json_object *req, json_object *args,
 		dap_console(d, (const char *)out.data, out.len);
 		dap_run_started(d, reason);
 	} else
-		dap_stopped(d, &out, reason);
+		dap_stopped(d, &out, reason, 1);
 	buf_free(&out);
 }
 

@@ -256,6 +256,16 @@ function sessionSuites(micdb, label) {
 			await s.repl('stepi 3');
 			await s.next('stopped');
 			assert.strictEqual((await s.top(st.body.threadId))[0].line, 23);
+			// going back from the console too
+			assert.match(await s.repl('reverse-stepi'), /went back 1 step/);
+			assert.strictEqual((await s.next('stopped')).body.reason, 'step');
+			assert.strictEqual((await s.top(st.body.threadId))[0].line, 22);
+			// and a level switch: frame 0 is now the micro-instruction
+			await s.repl('set level mic');
+			assert.strictEqual((await s.next('stopped')).body.reason, 'level');
+			const mf = await s.top(st.body.threadId);
+			assert.strictEqual(mf[0].source.path, MAL);
+			assert.strictEqual(mf[1].line, 22);
 		});
 
 		it('sets variables and memory', async () => {
@@ -400,6 +410,13 @@ function sessionSuites(micdb, label) {
 			assert.strictEqual(f[0].line, 48);
 			assert.strictEqual(await s.repl('print $core'), '$1 = 515');
 			assert.strictEqual((await s.vars(f[0].id, 'Locals')).n, '515');
+			// the console moves the focus: the editor is told
+			await s.repl('core 700');
+			st = await s.next('stopped');
+			assert.strictEqual(st.body.reason, 'focus');
+			assert.strictEqual(st.body.threadId, 701);
+			th = (await s.dc.threadsRequest()).body.threads;
+			assert.ok(th.some(t => t.name === 'core 700 (warp 21, lane 28)'));
 			await s.dc.continueRequest({ threadId: 516 });
 			st = await s.next('stopped');
 			assert.strictEqual(st.body.threadId, 1001);
