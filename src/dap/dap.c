@@ -863,6 +863,7 @@ known(const char *cmd)
 		"dataBreakpointInfo", "setDataBreakpoints", "stackTrace",
 		"scopes", "variables", "setVariable", "evaluate",
 		"disassemble", "readMemory", "writeMemory",
+		"setExceptionBreakpoints",
 	};
 
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -956,6 +957,15 @@ handle(struct dap *d, json_object *msg)
 		    "reverse-stepi" : "reverse-step", "step");
 	else if (strcmp(cmd, "reverseContinue") == 0)
 		run_command(d, msg, args, "reverse-continue", "step");
+	else if (strcmp(cmd, "setExceptionBreakpoints") == 0) {
+		/* none are offered (a fault always stops, as set
+		 * stop-on-fault says), but some clients send it anyway */
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(b, "breakpoints",
+		    json_object_new_array());
+		dap_respond(d, msg, b);
+	}
 	else if (dap_bp_request(d, cmd, msg, args) == 0)
 		;
 	else

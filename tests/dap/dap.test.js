@@ -658,6 +658,9 @@ function suites(micdb, label) {
 			await rejects(s.dc.configurationDoneRequest(), /send launch first/);
 			await s.dc.launchRequest({ program: SUM, engine: 'ref' });
 			await s.next('initialized');
+			// offered by no capability, but some clients send it
+			const eb = await s.dc.setExceptionBreakpointsRequest({ filters: [] });
+			assert.deepStrictEqual(eb.body.breakpoints, []);
 			await rejects(s.dc.launchRequest({ program: SUM }), /one launch per session/);
 			await rejects(s.dc.continueRequest({ threadId: 1 }), /configurationDone first/);
 			await s.dc.configurationDoneRequest();
