@@ -207,7 +207,7 @@ add_location(struct dap *d, json_object *r, const struct session_bp *v)
 	    json_object_new_string(ref));
 	if ((line = program_line_at(p, (uint32_t)v->addr)) == 0)
 		return;
-	json_object_object_add(r, "line", json_object_new_int64(line));
+	json_object_object_add(r, "line", dap_line_out(d, line));
 	json_object_object_add(r, "source", dap_source(d->abspaths[v->prog]));
 }
 
@@ -308,7 +308,8 @@ req_set_breakpoints(struct dap *d, json_object *req, json_object *args)
 		struct buf line = { 0 };
 		int64_t ln;
 
-		if (dap_arg_int(bp, "line", &ln) != 0 || ln < 1) {
+		if (dap_arg_int(bp, "line", &ln) != 0 ||
+		    (ln += 1 - d->line_base) < 1) {
 			r = json_object_new_object();
 			json_object_object_add(r, "verified",
 			    json_object_new_boolean(0));
@@ -342,7 +343,7 @@ req_set_breakpoints(struct dap *d, json_object *req, json_object *args)
 				    (unsigned)best->addr);
 				r = set_one(d, set, bp, &line, &v);
 				json_object_object_add(r, "line",
-				    json_object_new_int64(best->line));
+				    dap_line_out(d, best->line));
 				json_object_object_add(r, "source",
 				    dap_source(path));
 			}

@@ -51,6 +51,8 @@ struct dap {
 	struct dap_reader	 rd;
 	int			 seq;
 	int			 quit;
+	int			 line_base;   /* the client's first line: 1,
+					         or 0 (linesStartAt1 false) */
 
 	/* the session, after launch */
 	struct micdb_opts	 o;
@@ -116,6 +118,8 @@ int	 dap_thread_core(struct dap *d, json_object *args, uint32_t *core,
 char	*dap_abspath(const char *path);
 /* A DAP Source object for a file. */
 json_object *dap_source(const char *path);
+/* A source line (1-based; 0 unknown) as the client counts lines. */
+json_object *dap_line_out(struct dap *d, uint32_t line);
 /* qsort order of uint32_t. */
 int	 dap_cmp_u32(const void *a, const void *b);
 

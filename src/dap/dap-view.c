@@ -102,7 +102,7 @@ isa_frame(struct dap *d, uint32_t core, uint32_t index,
 	json_object_object_add(o, "id",
 	    json_object_new_int64(frame_id(core, index)));
 	json_object_object_add(o, "name", json_object_new_string(name));
-	json_object_object_add(o, "line", json_object_new_int64(line));
+	json_object_object_add(o, "line", dap_line_out(d, line));
 	json_object_object_add(o, "column", json_object_new_int(line ? 1 : 0));
 	if (line > 0)
 		json_object_object_add(o, "source",
@@ -131,8 +131,7 @@ micro_frame(struct dap *d, uint32_t core)
 	json_object_object_add(o, "id",
 	    json_object_new_int64(frame_id(core, 0)));
 	json_object_object_add(o, "name", json_object_new_string(name));
-	json_object_object_add(o, "line",
-	    json_object_new_int64(sym ? sym->line : 0));
+	json_object_object_add(o, "line", dap_line_out(d, sym ? sym->line : 0));
 	json_object_object_add(o, "column", json_object_new_int(sym ? 1 : 0));
 	if (sym != NULL && mc->syms.file != NULL) {
 		char *path = dap_abspath(mc->syms.file);
@@ -674,7 +673,7 @@ req_disassemble(struct dap *d, json_object *req, json_object *args)
 				    json_object_new_string(label));
 			if (line > 0) {
 				json_object_object_add(o, "line",
-				    json_object_new_int64(line));
+				    dap_line_out(d, line));
 				json_object_object_add(o, "location",
 				    dap_source(d->abspaths[prog]));
 			}

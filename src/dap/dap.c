@@ -223,6 +223,13 @@ has_core(const uint32_t *v, size_t n, uint32_t c)
 	return 0;
 }
 
+json_object *
+dap_line_out(struct dap *d, uint32_t line)
+{
+	return json_object_new_int64(line == 0 ? 0 :
+	    (int64_t)line - 1 + d->line_base);
+}
+
 int
 dap_cmp_u32(const void *a, const void *b)
 {
@@ -796,7 +803,7 @@ req_config_done(struct dap *d, json_object *req)
 }
 
 static void
-req_initialize(struct dap *d, json_object *req)
+req_initialize(struct dap *d, json_object *req, json_object *args)
 {
 	static const char *const caps[] = {
 		"supportsConfigurationDoneRequest",
@@ -814,8 +821,10 @@ req_initialize(struct dap *d, json_object *req)
 		"supportsEvaluateForHovers",
 		"supportsTerminateRequest",
 	};
-	json_object *b = json_object_new_object();
+	json_object *b = json_object_new_object(), *v;
 
+	v = dap_arg(args, "linesStartAt1");
+	d->line_base = v != NULL && !json_object_get_boolean(v) ? 0 : 1;
 	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++)
 		json_object_object_add(b, caps[i], json_object_new_boolean(1));
 	dap_respond(d, req, b);
@@ -892,7 +901,7 @@ handle(struct dap *d, json_object *msg)
 		return;
 	}
 	if (strcmp(cmd, "initialize") == 0) {
-		req_initialize(d, msg);
+		req_initialize(d, msg, args);
 		return;
 	}
 	if (strcmp(cmd, "launch") == 0) {
@@ -1007,6 +1016,7 @@ dap_main(int argc, char **argv)
 			return 2;
 		}
 	memset(&d, 0, sizeof d);
+	d.line_base = 1;
 	dap_reader_init(&d.rd);
 	/* stdout is the protocol's alone: libraries get stderr */
 	if ((fd = dup(1)) == -1 || dup2(2, 1) == -1 ||

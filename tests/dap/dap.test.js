@@ -227,6 +227,45 @@ function sessionSuites(micdb, label) {
 			assert.strictEqual((await s.top(t))[0].line, 26);
 		});
 
+		it('watches an array element (a heap word), then stops at the fault', async () => {
+			const oob = fs.realpathSync(path.join(TOP, 'programs', 'faults', 'array_oob.jas'));
+			let set;
+			await s.launch({ program: oob }, async () => {
+				const info = await s.dc.dataBreakpointInfoRequest({ name: 'heap 0x200003' });
+				set = await s.dc.setDataBreakpointsRequest({ breakpoints: [
+				    { dataId: info.body.dataId, accessType: 'write' }] });
+			});
+			assert.strictEqual(set.body.breakpoints[0].verified, true, JSON.stringify(set.body));
+			let st = await s.next('stopped');
+			assert.strictEqual(st.body.reason, 'data breakpoint');
+			assert.match(st.body.description, /^watchpoint \d+: heap/);
+			assert.match(s.output, /old value = 0\s+new value = 1/);
+			await s.dc.continueRequest({ threadId: st.body.threadId });
+			st = await s.next('stopped');
+			assert.strictEqual(st.body.reason, 'exception');
+			assert.match(st.body.text, /^core 0 faulted: array index out of bounds/);
+			const f = await s.top(st.body.threadId);
+			assert.strictEqual(f[0].source.path, oob);
+			assert.strictEqual(f[0].line, lineOf(oob, /IASTORE.*faults when/));
+			assert.strictEqual((await s.vars(f[0].id, 'Locals')).i, '5');
+			assert.match(s.output, /a\[5\]\n/);
+			await s.dc.continueRequest({ threadId: st.body.threadId });
+			assert.strictEqual((await s.next('exited')).body.exitCode, 1);
+		});
+
+		it('counts lines from 0 for a client that asks (linesStartAt1 false)', async () => {
+			await s.dc.initializeRequest({ adapterID: 'micdb', linesStartAt1: false });
+			await s.dc.launchRequest({ program: SUM, engine: 'ref' });
+			await s.next('initialized');
+			const bp = await s.dc.setBreakpointsRequest({ source: { path: SUM },
+			    breakpoints: [{ line: 47 }] });
+			assert.strictEqual(bp.body.breakpoints[0].line, 47);
+			await s.dc.configurationDoneRequest();
+			const st = await s.next('stopped');
+			const f = await s.top(st.body.threadId);
+			assert.deepStrictEqual([f[0].line, f[1].line], [47, 23]);
+		});
+
 		it('runs to the end: output, exited, terminated', async () => {
 			await s.launch({ program: SUM });
 			const out = await s.next('output', e => e.body.category === 'stdout');
