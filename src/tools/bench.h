@@ -1,5 +1,5 @@
 /*
- * `micdb bench` (spec/bench.md): the one place where micdb measures its
+ * `micdb bench` (doc/bench.md): the one place where micdb measures its
  * own performance.  bench_main is the command; bench_run is the same with
  * hooks for figures that need parts of micdb bench.c does not link by
  * itself (the TUI's off-screen rendering).

@@ -1,8 +1,11 @@
 # micdb bench build rules (included from Makefile.am, after
 # src/ocl/ocl.mk: bench drives the OpenCL engine and links libocl).
 #
-# src/tools/bench.c is `micdb bench` (bench_main, bench.h); svg.c is the
-# project's own log-log SVG plot.  tests/bench.sh runs a short benchmark
+# src/tools/bench*.c is `micdb bench` (bench_main, bench.h): bench.c the
+# options and the driver, bench-work.c the workloads and their machines,
+# bench-measure.c the timed measurements, bench-report.c the table, CSV
+# and plot, bench-int.h what they share; svg.c is the project's own
+# log-log SVG plot.  tests/bench.sh runs a short benchmark
 # on the test machine's device and checks the CSV, the plot and the error
 # paths, never timings.  man/bench.man is the bench section of micdb(1),
 # merged into man/micdb.1 by hand.
@@ -10,10 +13,14 @@
 micdb_sources += \
 	src/tools/bench.c \
 	src/tools/bench.h \
+	src/tools/bench-int.h \
+	src/tools/bench-measure.c \
+	src/tools/bench-report.c \
+	src/tools/bench-work.c \
 	src/tools/svg.c \
 	src/tools/svg.h
 
-# svg.c and bench.c use log10, pow, floor (libm)
+# svg.c and bench*.c use log10, pow, floor, isfinite (libm)
 micdb_libs += -lm
 
 shell_tests += tests/bench.sh

@@ -2,8 +2,8 @@
  * A log-log line plot as a standalone SVG 1.1 document, drawn by micdb
  * itself so that `micdb bench --svg FILE` needs no plotting tool: decade
  * ticks and labels on both axes, one polyline (with point markers) per
- * series, a legend and a title.  It knows nothing of benchmarks: bench.c
- * hands it numbers and labels.
+ * series, a legend and a title.  It knows nothing of benchmarks:
+ * bench-report.c hands it numbers and labels.
  */
 #ifndef MICDB_SVG_H
 #define MICDB_SVG_H

@@ -1,0 +1,200 @@
+/*
+ * micdb bench's internal interface: what bench.c (options, device, the
+ * driver), bench-work.c (the workloads and the machines they run on),
+ * bench-measure.c (the timed measurements) and bench-report.c (table,
+ * CSV, SVG) share.  The public interface is bench.h; nothing outside
+ * src/tools/bench*.c includes this file.
+ *
+ * Ownership: struct bench is bench_run's (bench.c), on its stack; the
+ * other files borrow it.  bench_measure appends to b->res, which
+ * bench_run frees with everything else.  Nothing here is global but the
+ * two constant tables of bench-work.c.
+ */
+#ifndef MICDB_BENCH_INT_H
+#define MICDB_BENCH_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine.h"
+#include "machine.h"
+#include "microcode.h"
+#include "program.h"
+
+struct bench_hooks;
+
+#define MIN_REPS          5   /* bench.md: at least five */
+#define MAX_CHUNKS        63  /* doubling chunks: 2^62 steps is plenty */
+#define DEFAULT_STACK     128 /* words per core: the workloads need < 64,
+				 and 1,048,576 cores then fit in 512 MiB */
+#define RUN_SECONDS       0.25
+#define QUICK_SECONDS     0.05
+#define CALIBRATE_MAX     8   /* a warm-up stops after 8 run_s at most */
+#define LAT_SECONDS       0.4 /* latency samples: at least this long... */
+#define QUICK_LAT_SECONDS 0.05
+#define LAT_MIN           5   /* ... and this many, at most LAT_MAX */
+#define LAT_MAX           101
+
+/* ---- workloads and levels --------------------------------------------- */
+
+struct workload {
+	const char	*name;
+	const char	*files[4];   /* in programs/bench; MIMD: one a warp */
+	const char	*ok[4];      /* what program i prints when right */
+	size_t		 nprogs;
+	int		 one_core;   /* one core, whatever --cores says */
+	int		 whole;      /* runs to completion, no budget (but with
+					--quick): the whole program is what a
+					student runs and compares */
+};
+
+/* bench_workloads (bench-work.c) has exactly NWORKLOADS entries. */
+#define NWORKLOADS 5
+extern const struct workload bench_workloads[NWORKLOADS];
+
+/* Levels bench.md names; only those the OpenCL engine runs are usable. */
+struct bench_level {
+	const char	*name;
+	int		 available;
+	enum level	 level;
+};
+
+#define NLEVELS 3
+extern const struct bench_level bench_levels[NLEVELS];
+
+/* ---- options ---------------------------------------------------------- */
+
+struct bench_opts {
+	size_t		 wl[NWORKLOADS];  /* into bench_workloads, as given */
+	size_t		 nwl;
+	size_t		 lv[NLEVELS];     /* indices into bench_levels */
+	size_t		 nlv;
+	uint32_t	*cores;
+	size_t		 ncores;
+	uint64_t	*spl;             /* steps per launch; 0: adaptive */
+	size_t		 nspl;
+	const char	*device;
+	unsigned	 reps;
+	const char	*csv_path;
+	const char	*svg_path;
+	int		 no_ref;
+	int		 quick;
+	uint32_t	 stack_words;
+	uint32_t	 heap_words;
+	uint32_t	 warp_width;
+	double		 run_s;           /* a timed run lasts ~run_s */
+	double		 lat_s;
+};
+
+/* ---- results ---------------------------------------------------------- */
+
+struct spread {
+	double	med;
+	double	min;
+	double	max;
+};
+
+/* Device bytes of one machine, and what the host needs besides. */
+struct memuse {
+	uint64_t	ctx;      /* context: core blocks, warp records */
+	uint64_t	stacks;
+	uint64_t	io;       /* per-core output and input areas, mask */
+	uint64_t	shared;   /* globals, heap, text, constant pools */
+	uint64_t	ckpt;     /* the engine's checkpoint copy (K > 1) */
+	uint64_t	host;     /* host memory: machine + engine copies */
+};
+
+struct result {
+	size_t		 wl;
+	size_t		 lv;
+	uint32_t	 ncores;
+	uint64_t	 spl;         /* asked; 0 adaptive */
+	double		 spl_used;    /* launch_steps / launches */
+	char		*note;        /* skipped: why; NULL when measured */
+	int		 done;        /* timed runs ran to completion */
+	uint64_t	 steps;       /* per timed OpenCL run */
+	uint64_t	 instr;
+	struct spread	 ips;         /* instructions per second */
+	int		 have_ref;
+	int		 ref_done;
+	uint64_t	 ref_steps;
+	uint64_t	 ref_instr;
+	struct spread	 ref_ips;
+	double		 simd;        /* sum active / (W sum k) */
+	double		 kpaths;      /* sum k / sum warp-steps */
+	double		 cpi;         /* micro levels: cycles per instruction */
+	int		 have_lat;
+	struct spread	 lat_ms;
+	int		 have_render;
+	struct spread	 render_ms;
+	struct memuse	 mem;
+};
+
+/* The device, as the output names it. */
+struct bench_device {
+	char		*name;        /* "platform / device" */
+	char		*version;     /* CL_DEVICE_VERSION */
+	char		*driver;      /* CL_DRIVER_VERSION */
+	const char	*type;
+	unsigned	 units;
+	uint64_t	 global_mem;
+	uint64_t	 max_alloc;
+	size_t		 max_wg;
+	int		 is_gpu;
+};
+
+/* One workload's programs, loaded once for all its measurements. */
+struct wl_progs {
+	struct program		 progs[4];
+	const struct program	*ptrs[4];
+	size_t			 n;
+};
+
+struct bench {
+	struct bench_opts	 o;
+	const struct bench_hooks *hooks;
+	struct bench_device	 dev;
+	char			*dir;         /* programs/bench */
+	FILE			*csv;
+	FILE			*svg;
+	struct result		*res;
+	size_t			 nres;
+	size_t			 done;        /* measurements finished */
+	size_t			 total;       /* measurements planned */
+	int			 tty;         /* stderr is a terminal */
+	struct microcode	 mc;          /* for the mic level */
+	struct microcode	 pmc;         /* for the pmic level */
+	size_t			 lv;          /* level being measured */
+};
+
+/* bench-work.c: the workloads and the machines they run on */
+char		*bench_work_dir(void);
+int		 bench_work_load(const struct bench *, const struct workload *,
+		     struct wl_progs *, char **);
+void		 bench_work_free(struct wl_progs *);
+uint64_t	 bench_work_instructions(const struct machine *);
+int		 bench_work_machine(const struct bench *,
+		     const struct workload *, const struct wl_progs *,
+		     uint32_t, struct machine *, char **);
+int		 bench_work_engine(const struct bench *, int, struct machine *,
+		     uint64_t, struct engine *, char **);
+int		 bench_work_check(const struct machine *,
+		     const struct workload *, int, char **);
+
+/* bench-measure.c: the timed measurements */
+int		 bench_measure(struct bench *, size_t, size_t, uint32_t,
+		     const struct wl_progs *, char **);
+uint64_t	 bench_measure_mem_device(const struct memuse *);
+
+/* bench-report.c: progress, table, CSV and SVG */
+extern const char bench_report_csv_header[];
+int		 bench_report_csv_row(const struct bench *,
+		     const struct result *, char **);
+void		 bench_report_progress(struct bench *, const struct result *,
+		     int);
+void		 bench_report_table(const struct bench *);
+void		 bench_report_micro(const struct bench *);
+int		 bench_report_svg(const struct bench *, char **);
+
+#endif

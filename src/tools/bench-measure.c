@@ -1,0 +1,659 @@
+/*
+ * micdb bench's timed measurements (doc/bench.md): for one workload,
+ * level and core count, the memory a machine needs, then for each engine
+ * a warm-up that sets the step budget, --reps timed runs (the reference's
+ * paired with OpenCL's), the interactive step latency and, with a render
+ * hook, the render time; from the runs, throughput, SIMD efficiency,
+ * kernel paths per warp-step and, at the micro levels, cycles per
+ * instruction.  bench_measure appends one struct result per steps per
+ * launch to b->res and hands each to bench-report.c as it finishes.
+ *
+ * A measurement is one (workload, level, cores, steps per launch).  For
+ * each engine it is a warm-up run on a fresh machine, then --reps timed
+ * runs, each on a fresh machine: only the engine's run() is timed, never
+ * program loading, machine set-up or engine creation.  Figures are the
+ * median over the timed runs, with min and max.  The two engines' timed
+ * runs alternate (paired_runs), for the first steps per launch.
+ *
+ * Step budgets.  Running every workload to completion is impossible at a
+ * million cores on a two-core CPU and pointless to time at one core, so
+ * the warm-up also chooses the budget: it runs in doubling chunks (1, 2,
+ * 4, ... global steps in all) until the machine is done or the marginal
+ * cost of the steps (the difference of two successive chunks, so that
+ * what every run() pays once, such as a checkpoint, does not count; two
+ * such estimates must agree) says that a run of that many steps lasts
+ * --run-seconds, or calibrating took 8 times that; the timed runs then
+ * run exactly that many steps (or to completion), so every repetition
+ * retires the same instructions.  The single workload always runs to
+ * completion (but with --quick): the whole program is the figure.
+ * Instructions per second is a rate, so a bounded run measures the real
+ * machine, not a subset of its cores, and nothing is extrapolated.  Each
+ * engine gets its own budget (a GPU may run 2^12 steps of a million cores
+ * in the time the reference runs 2^4).
+ *
+ * Correctness first.  A run that completes must have printed its
+ * workload's "OK" lines; no run may print FAIL, fault or deadlock.  A
+ * budgeted run cannot print OK, so the two engines check each other: the
+ * instructions retired after 2^k steps (the warm-ups' chunk boundaries)
+ * must be equal on both engines at the largest boundary both reached, and
+ * every timed run must retire exactly what its warm-up did.  These counts
+ * do not depend on the order in which cores run: every workload is
+ * race-free in its control flow (atomics return values that it only
+ * pops, checks for monotonicity or turns into one reporter per program).
+ *
+ * Memory.  Device bytes are the engine's own figures
+ * (engine_ocl_mem_need); core counts whose need exceeds the device's global
+ * memory, its largest buffer, or the host's memory are skipped with a
+ * note.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench-int.h"
+#include "bench.h"
+#include "engine-ocl-mic.h"
+#include "engine-ocl-pmic.h"
+#include "engine-ocl.h"
+#include "ijvm.h"
+#include "util.h"
+
+/* A warm-up: instructions retired at every chunk boundary 2^k. */
+struct warm {
+	uint64_t	marks[MAX_CHUNKS];
+	int		nmarks;
+	int		done;     /* ran to completion */
+	uint64_t	steps;    /* global steps run (the budget if !done) */
+	uint64_t	instr;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median, min and max of v[0..n-1] (n >= 1); sorts v. */
+static struct spread
+spread_of(double *v, size_t n)
+{
+	struct spread s;
+
+	qsort(v, n, sizeof *v, cmp_double);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+/* ---- memory ----------------------------------------------------------- */
+
+/* Device and host bytes of a machine of n cores: the engine's own
+ * figures, and the host's machine on top. */
+static void
+mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
+    struct memuse *mu)
+{
+	struct machine_config cfg;
+	struct ocl_mem_need need;
+
+	cfg.ncores = n;
+	cfg.stack_words = b->o.stack_words;
+	cfg.heap_words = b->o.heap_words;
+	cfg.warp_width = b->o.warp_width;
+	switch (bench_levels[b->lv].level) {
+	case LEVEL_MIC:
+		engine_ocl_mic_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
+		    b->dev.max_wg, &need);
+		break;
+	case LEVEL_PMIC:
+		engine_ocl_pmic_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
+		    b->dev.max_wg, &need);
+		break;
+	default:
+		engine_ocl_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
+		    b->dev.max_wg, &need);
+		break;
+	}
+	mu->ctx = need.ctx;
+	mu->stacks = need.stacks;
+	mu->io = need.io;
+	mu->shared = need.shared;
+	mu->ckpt = need.ckpt;
+	/* host: the machine (cores, stacks, I/O, heap) and the engine's */
+	mu->host = (uint64_t)n * (sizeof(struct core) +
+	    sizeof(struct core_io) + 8) + mu->stacks + mu->shared + need.host;
+}
+
+uint64_t
+bench_measure_mem_device(const struct memuse *mu)
+{
+	return mu->ctx + mu->stacks + mu->io + mu->shared;
+}
+
+/* Why n cores do not fit (malloc'd), or NULL. */
+static char *
+mem_refusal(const struct bench *b, const struct memuse *mu)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t need = bench_measure_mem_device(mu);
+
+	if (need > b->dev.global_mem)
+		return xasprintf("needs %.0f MiB of device memory, the device "
+		    "has %.0f MiB", need / 1048576.0,
+		    b->dev.global_mem / 1048576.0);
+	if (mu->stacks > b->dev.max_alloc || mu->ctx > b->dev.max_alloc)
+		return xasprintf("needs a %.0f MiB buffer, the device allows "
+		    "%.0f MiB", (mu->stacks > mu->ctx ? mu->stacks : mu->ctx) /
+		    1048576.0, b->dev.max_alloc / 1048576.0);
+	/* A CPU device's memory is the host's: both copies count. */
+	if (pages > 0 && psize > 0) {
+		uint64_t host = (uint64_t)pages * (uint64_t)psize, want;
+
+		want = mu->host + (b->dev.is_gpu ? 0 : need + mu->ckpt);
+		if (want > host / 10 * 8)
+			return xasprintf("needs %.0f MiB of host memory, the "
+			    "host has %.0f MiB", want / 1048576.0,
+			    host / 1048576.0);
+	}
+	return NULL;
+}
+
+/* ---- one engine run --------------------------------------------------- */
+
+/*
+ * One run() of at most max steps (0: to completion), timed; *ran and
+ * *done say how far it got.  Faults and deadlocks fail the workload.
+ */
+static int
+drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
+    double *secs, char **cause)
+{
+	struct engine_run r;
+	struct engine_stop st;
+	double t0;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.max_steps = max ? max : UINT64_MAX;
+	r.stop_on_fault = 1;
+	t0 = now();
+	rc = e->ops->run(e, &r, &st, cause);
+	*secs = now() - t0;
+	if (rc != 0)
+		return -1;
+	*ran = st.steps_run;
+	*done = 0;
+	switch (st.reason) {
+	case STOP_STEPS:
+		return 0;
+	case STOP_DONE:
+		*done = 1;
+		return 0;
+	case STOP_FAULT: {
+		const struct core *c = &e->m->cores[st.ncores ? st.cores[0] :
+		    0];
+
+		*cause = xasprintf("core %u faulted at pc 0x%04x: %s",
+		    st.ncores ? st.cores[0] : 0, (uint32_t)c->fault_pc,
+		    ijvm_fault_message(c->fault));
+		return -1;
+	}
+	case STOP_DEADLOCK:
+		*cause = xasprintf("deadlock at step %llu: cores wait at a "
+		    "barrier that cannot complete",
+		    (unsigned long long)e->m->step);
+		return -1;
+	default:
+		*cause = xasprintf("the engine stopped for no reason bench "
+		    "knows (%d)", (int)st.reason);
+		return -1;
+	}
+}
+
+/* ---- warm-up, timed runs, latency ------------------------------------- */
+
+/*
+ * A warm-up on a fresh machine, which also sets the budget: doubling
+ * chunks until done or a run of run_s seconds (see the top of the file).
+ */
+static int
+warm_up(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    struct warm *wu, char **cause)
+{
+	struct machine m;
+	struct engine e;
+	double elapsed = 0, prev = 0, prev_step = 0;
+	int rc = -1;
+
+	memset(wu, 0, sizeof *wu);
+	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+		return -1;
+	if (bench_work_engine(b, ref, &m, K, &e, cause) != 0) {
+		machine_free(&m);
+		return -1;
+	}
+	for (uint64_t boundary = 1;; boundary *= 2) {
+		uint64_t ran;
+		double secs, per_step;
+
+		if (drive(&e, boundary - wu->steps, &ran, &wu->done, &secs,
+		    cause) != 0)
+			goto out;
+		wu->steps += ran;
+		/* The first step pays for what a device does once per
+		 * configuration (POCL compiles the kernel for a new global
+		 * size then, up to a second): it must not shrink the budget. */
+		if (boundary > 1)
+			elapsed += secs;
+		if (wu->done) {
+			wu->instr = bench_work_instructions(&m);
+			break;
+		}
+		wu->marks[wu->nmarks++] = bench_work_instructions(&m);
+		if (wu->nmarks == MAX_CHUNKS)
+			break;
+		if (w->whole && !b->o.quick)
+			continue;
+		/* Chunks of boundary / 2 and boundary / 4 steps: their
+		 * difference is the cost of boundary / 4 steps without what
+		 * every run() pays (a checkpoint, first launches).  Two
+		 * successive estimates must agree, so that a one-time cost
+		 * in one chunk (the first checkpoint's allocation) cannot end
+		 * the calibration; stop when a run of `boundary` steps costs
+		 * run_s by both, or when calibrating has taken long enough. */
+		per_step = boundary >= 4 && secs > prev ? (secs - prev) /
+		    (double)(boundary / 4) : 0;
+		if ((per_step < prev_step ? per_step : prev_step) *
+		    (double)boundary >= b->o.run_s ||
+		    elapsed >= CALIBRATE_MAX * b->o.run_s)
+			break;
+		prev = secs;
+		prev_step = per_step;
+	}
+	if (!wu->done)
+		wu->instr = wu->marks[wu->nmarks - 1];
+	rc = bench_work_check(&m, w, wu->done, cause);
+out:
+	engine_free(&e);
+	machine_free(&m);
+	return rc;
+}
+
+/* Instructions after 2^k steps, or -1 when the warm-up did not get
+ * there. */
+static int64_t
+warm_mark(const struct warm *wu, int k)
+{
+	if (k < wu->nmarks)
+		return (int64_t)wu->marks[k];
+	return wu->done ? (int64_t)wu->instr : -1;
+}
+
+/* The two engines' warm-ups must agree where both got (see the top). */
+static int
+cross_check(const struct warm *a, const struct warm *r, char **cause)
+{
+	int k;
+
+	if (a->done && r->done) {
+		if (a->instr != r->instr || a->steps != r->steps) {
+			*cause = xasprintf("the OpenCL engine retired %llu "
+			    "instructions in %llu steps, the reference %llu in "
+			    "%llu: the engines disagree",
+			    (unsigned long long)a->instr,
+			    (unsigned long long)a->steps,
+			    (unsigned long long)r->instr,
+			    (unsigned long long)r->steps);
+			return -1;
+		}
+		return 0;
+	}
+	k = a->done ? r->nmarks - 1 : r->done ? a->nmarks - 1 :
+	    (a->nmarks < r->nmarks ? a->nmarks : r->nmarks) - 1;
+	if (k < 0 || warm_mark(a, k) < 0 || warm_mark(r, k) < 0)
+		return 0;
+	if (warm_mark(a, k) != warm_mark(r, k)) {
+		*cause = xasprintf("after %llu steps the OpenCL engine had "
+		    "retired %lld instructions, the reference %lld: the "
+		    "engines disagree", 1ull << k, (long long)warm_mark(a, k),
+		    (long long)warm_mark(r, k));
+		return -1;
+	}
+	return 0;
+}
+
+/* What the timed runs of one engine give. */
+struct timed {
+	struct spread	ips;
+	double		simd;      /* OpenCL only */
+	double		kpaths;
+	double		spl_used;
+	double		cpi;       /* micro levels */
+};
+
+/* SIMD efficiency and kernel paths per warp-step of the last run, which
+ * ran `steps` global steps. */
+static void
+simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
+    struct timed *t)
+{
+	size_t nw = 0;
+	const struct engine_warp_record *wr = engine_ocl_warps(e, &nw);
+	struct ocl_engine_stats st;
+	uint64_t act = 0, k = 0, steps = 0;
+
+	for (size_t i = 0; i < nw; i++) {
+		act += wr[i].active;
+		k += wr[i].kpaths;
+		steps += wr[i].steps;
+	}
+	t->simd = k ? (double)act / ((double)W * (double)k) : NAN;
+	t->kpaths = steps ? (double)k / (double)steps : NAN;
+	engine_ocl_stats(e, &st);
+	/* steps the machine advanced per launch: launch_steps counts what
+	 * launches were asked for, more than a finishing machine runs */
+	t->spl_used = st.launches ? (double)steps_run / (double)st.launches :
+	    NAN;
+}
+
+/* Timed run i (of reps) on a fresh machine, of the warm-up's budget:
+ * ips[i], and the SIMD and cycle figures into t. */
+static int
+timed_run(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct warm *wu, unsigned i, double *ips, struct timed *t,
+    char **cause)
+{
+	struct machine m;
+	struct engine e;
+	uint64_t ran;
+	int done, rc = -1;
+	double secs;
+
+	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+		return -1;
+	if (bench_work_engine(b, ref, &m, K, &e, cause) != 0) {
+		machine_free(&m);
+		return -1;
+	}
+	if (drive(&e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
+	    cause) != 0 || bench_work_check(&m, w, done, cause) != 0)
+		goto out;
+	if (done != wu->done || ran != wu->steps ||
+	    bench_work_instructions(&m) != wu->instr) {
+		*cause = xasprintf("repetition %u ran %llu steps and retired "
+		    "%llu instructions, the warm-up %llu and %llu: the %s "
+		    "engine is not deterministic", i + 1,
+		    (unsigned long long)ran,
+		    (unsigned long long)bench_work_instructions(&m),
+		    (unsigned long long)wu->steps,
+		    (unsigned long long)wu->instr,
+		    ref ? "reference" : "OpenCL");
+		goto out;
+	}
+	/* a run too short for the clock still counts, as a bound */
+	ips[i] = (double)wu->instr / (secs > 1e-9 ? secs : 1e-9);
+	if (!ref && i + 1 == b->o.reps)
+		simd_figures(&e, b->o.warp_width, ran, t);
+	t->cpi = NAN;
+	if (e.ops->at_boundary != NULL && wu->instr > 0) {
+		uint64_t cyc = 0;
+
+		for (uint32_t c = 0; c < m.cfg.ncores; c++)
+			cyc += m.cores[c].cycles;
+		t->cpi = (double)cyc / (double)wu->instr;
+	}
+	rc = 0;
+out:
+	engine_free(&e);
+	machine_free(&m);
+	return rc;
+}
+
+/* reps timed runs of one engine. */
+static int
+timed_runs(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct warm *wu, struct timed *t, char **cause)
+{
+	double *ips = xcalloc(b->o.reps, sizeof *ips);
+	int rc = -1;
+
+	for (unsigned i = 0; i < b->o.reps; i++)
+		if (timed_run(b, w, wp, n, ref, K, wu, i, ips, t, cause) != 0)
+			goto out;
+	t->ips = spread_of(ips, b->o.reps);
+	rc = 0;
+out:
+	free(ips);
+	return rc;
+}
+
+/*
+ * The timed runs of both engines, paired: repetition i of the reference
+ * and of OpenCL one after the other (in ABBA order), so that the ratio
+ * compares runs made in the same seconds.  On a shared machine whose
+ * speed drifts from minute to minute, the reference's five runs and
+ * OpenCL's, made a minute apart, could fall in different periods: this
+ * VM measured the same OpenCL binary at 50-74M instructions/s and the
+ * reference at 24-38M within minutes (2026-11-22).  *ref_failed says
+ * which one failed.
+ */
+static int
+paired_runs(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, uint64_t K,
+    const struct warm *rwu, struct timed *rt, const struct warm *owu,
+    struct timed *ot, int *ref_failed, char **cause)
+{
+	double *rips = xcalloc(b->o.reps, sizeof *rips);
+	double *oips = xcalloc(b->o.reps, sizeof *oips);
+	int rc = -1;
+
+	for (unsigned i = 0; i < b->o.reps; i++)
+		for (int j = 0; j < 2; j++) {
+			const int ref = (i % 2 == 0) == (j == 0);
+
+			*ref_failed = ref;
+			if (timed_run(b, w, wp, n, ref, ref ? 0 : K,
+			    ref ? rwu : owu, i, ref ? rips : oips,
+			    ref ? rt : ot, cause) != 0)
+				goto out;
+		}
+	rt->ips = spread_of(rips, b->o.reps);
+	ot->ips = spread_of(oips, b->o.reps);
+	rc = 0;
+out:
+	free(rips);
+	free(oips);
+	return rc;
+}
+
+/*
+ * Interactive step latency: one run() of one step (a K = 1 launch and
+ * the full context read-back) on a fresh OpenCL machine, many times;
+ * with a render hook, also one step plus one off-screen render.
+ */
+static int
+latency(const struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, struct result *r, char **cause)
+{
+	struct machine m;
+	struct engine e;
+	double step[LAT_MAX], both[LAT_MAX], spent = 0, secs;
+	size_t ns = 0;
+	uint64_t ran;
+	int done = 0, rc = -1;
+	tui_render_fn render = b->hooks != NULL ? b->hooks->render : NULL;
+
+	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+		return -1;
+	if (bench_work_engine(b, 0, &m, 0, &e, cause) != 0) {
+		machine_free(&m);
+		return -1;
+	}
+	/* an untimed first step: the first launch of an engine pays for
+	 * one-time set-up that an interactive user sees once */
+	if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
+		goto out;
+	while (!done && ns < LAT_MAX && (ns < LAT_MIN || spent < b->o.lat_s)) {
+		double t0 = now();
+
+		if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
+			goto out;
+		step[ns] = secs * 1e3;
+		if (render != NULL && render(b->hooks->arg, &e, cause) != 0)
+			goto out;
+		both[ns] = (now() - t0) * 1e3;
+		spent += now() - t0;
+		ns++;
+	}
+	if (bench_work_check(&m, w, done, cause) != 0)
+		goto out;
+	if (ns > 0) {
+		r->have_lat = 1;
+		r->lat_ms = spread_of(step, ns);
+		if (render != NULL) {
+			r->have_render = 1;
+			r->render_ms = spread_of(both, ns);
+		}
+	}
+	rc = 0;
+out:
+	engine_free(&e);
+	machine_free(&m);
+	return rc;
+}
+
+/* ---- the measurements ------------------------------------------------- */
+
+static struct result *
+new_result(struct bench *b, size_t wl, size_t lv, uint32_t n, uint64_t K)
+{
+	struct result *r;
+
+	b->res = xreallocarray(b->res, b->nres + 1, sizeof *b->res);
+	r = &b->res[b->nres++];
+	memset(r, 0, sizeof *r);
+	r->wl = wl;
+	r->lv = lv;
+	r->ncores = n;
+	r->spl = K;
+	r->simd = r->kpaths = r->spl_used = r->cpi = NAN;
+	return r;
+}
+
+/* Every K of one workload, level and core count: the reference and the
+ * latency do not depend on K, so they are measured once. */
+int
+bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
+    const struct wl_progs *wp, char **cause)
+{
+	const struct workload *w = &bench_workloads[wl];
+	struct memuse mu;
+	struct warm rwarm, owarm;
+	struct timed rt, ot;
+	struct result lat;
+	char *why, *msg = NULL;
+
+	mem_estimate(b, wp, n, &mu);
+	if ((why = mem_refusal(b, &mu)) != NULL) {
+		for (size_t k = 0; k < b->o.nspl; k++) {
+			struct result *r = new_result(b, wl, lv, n,
+			    b->o.spl[k]);
+
+			r->note = k ? xstrdup(why) : why;
+			r->mem = mu;
+			b->done++;
+			bench_report_progress(b, r, 0);
+		}
+		return 0;
+	}
+	b->lv = lv;
+	memset(&rt, 0, sizeof rt);
+	memset(&ot, 0, sizeof ot);
+	memset(&rwarm, 0, sizeof rwarm);
+	memset(&lat, 0, sizeof lat);
+	if (!b->o.no_ref) {
+		if (b->tty)
+			fprintf(stderr, "\r\033[Kbench: [%zu/%zu] %s %s, %u "
+			    "cores: reference ...", b->done + 1, b->total,
+			    bench_levels[lv].name, w->name, n);
+		if (warm_up(b, w, wp, n, 1, 0, &rwarm, &msg) != 0)
+			goto fail_ref;
+	}
+	for (size_t k = 0; k < b->o.nspl; k++) {
+		struct result *r = new_result(b, wl, lv, n, b->o.spl[k]);
+		int ref_failed = 0;
+
+		bench_report_progress(b, r, 1);
+		r->mem = mu;
+		if (warm_up(b, w, wp, n, 0, r->spl, &owarm, &msg) != 0 ||
+		    (!b->o.no_ref && cross_check(&owarm, &rwarm, &msg) != 0))
+			goto fail_ocl;
+		/* the reference's runs are paired with the first steps
+		 * per launch's; the other rows share its figure */
+		if (k == 0 && !b->o.no_ref ?
+		    paired_runs(b, w, wp, n, r->spl, &rwarm, &rt, &owarm,
+		    &ot, &ref_failed, &msg) != 0 :
+		    timed_runs(b, w, wp, n, 0, r->spl, &owarm, &ot,
+		    &msg) != 0) {
+			if (ref_failed)
+				goto fail_ref;
+			goto fail_ocl;
+		}
+		if (k == 0 && latency(b, w, wp, n, &lat, &msg) != 0)
+			goto fail_ocl;
+		r->done = owarm.done;
+		r->steps = owarm.steps;
+		r->instr = owarm.instr;
+		r->ips = ot.ips;
+		r->simd = ot.simd;
+		r->kpaths = ot.kpaths;
+		r->spl_used = ot.spl_used;
+		r->cpi = ot.cpi;
+		if (!b->o.no_ref) {
+			r->have_ref = 1;
+			r->ref_done = rwarm.done;
+			r->ref_steps = rwarm.steps;
+			r->ref_instr = rwarm.instr;
+			r->ref_ips = rt.ips;
+		}
+		r->have_lat = lat.have_lat;
+		r->lat_ms = lat.lat_ms;
+		r->have_render = lat.have_render;
+		r->render_ms = lat.render_ms;
+		b->done++;
+		bench_report_progress(b, r, 0);
+		if (b->csv != NULL && bench_report_csv_row(b, r, cause) != 0)
+			return -1;
+	}
+	return 0;
+fail_ref:
+	*cause = xasprintf("%s %s on %u cores, reference interpreter: %s",
+	    bench_levels[lv].name, w->name, n, msg);
+	free(msg);
+	return -1;
+fail_ocl:
+	*cause = xasprintf("%s %s on %u cores, OpenCL engine: %s",
+	    bench_levels[lv].name, w->name, n, msg);
+	free(msg);
+	return -1;
+}
