@@ -1,12 +1,12 @@
 # Sourced by tests/dap.sh and tests/grammars.sh (after tests/lib.sh): make
-# sure node, npm and the npm packages of tests/dap/package-lock.json are
-# there.  Without node or npm the test is skipped (a TAP SKIP plan);
-# missing packages are installed with npm ci, under a lock, because
-# make -j runs both tests at once.  Sets $dap_dir.
+# sure node and the npm packages of tests/dap/package-lock.json are there.
+# Without node the test is skipped (a TAP SKIP plan); missing packages are
+# installed with npm ci, under a lock, because make -j runs both tests at
+# once.  Sets $dap_dir.
 
 dap_dir=$top_srcdir/tests/dap
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-	echo "1..0 # SKIP node and npm are not installed (./quickstart check installs them)"
+if ! command -v node >/dev/null 2>&1; then
+	echo "1..0 # SKIP node is not installed (./quickstart check installs it)"
 	exit 0
 fi
 need_npm_ci() {
