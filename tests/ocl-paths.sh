@@ -1,5 +1,6 @@
 #!/bin/sh
-# micdb run uses the OpenCL engine unless --engine ref says otherwise, and
+# micdb run uses the OpenCL engine for large machines unless --engine
+# says otherwise, and
 # the engine's read-back paths agree with the reference: zero-copy
 # (mapped) and copied contexts, one step per launch (every launch has
 # news; with and without a CPU device's mirror) and adaptive launches
@@ -14,11 +15,17 @@ if grep -q "no OpenCL platform" "$err"; then
 	exit 77
 fi
 
-# The default engine is OpenCL: a device selection that matches nothing
-# fails the default run and is ignored by the reference.
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run "$PROGRAMS/hello.jas"
-expect_rc 2 "micdb run defaults to the OpenCL engine"
+# Above 512 cores the default engine at the ISA level is OpenCL: a device
+# selection that matches nothing fails the default run and is ignored by
+# the reference; up to 512 the default is the native engine, which needs
+# no device (micdb(1), --engine).
+run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 513 \
+    "$PROGRAMS/hello.jas"
+expect_rc 2 "micdb run defaults to the OpenCL engine above 512 cores"
 expect_err "nosuch-device" "the default run names the device it could not find"
+run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 512 \
+    "$PROGRAMS/hello.jas"
+expect_rc 0 "micdb run defaults to the native engine up to 512 cores"
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"
