@@ -1,6 +1,6 @@
 /*
  * The ISA-level kernel: one work-item per emulated core, up to K global
- * steps per launch (manycore.md).  Semantics and the order of the fault
+ * steps per launch (doc/manycore.md).  Semantics and the order of the fault
  * checks are those of the reference interpreter (src/core/ref.c), bit for
  * bit; the decode table is expanded from ijvm-ops.def, the fault codes
  * from faults.def, the buffer layout from context.h.
@@ -69,7 +69,7 @@ enum {
 #undef IJVM_OP
 };
 
-/* Operand bytes per kind (ijvm.md section 2). */
+/* Operand bytes per kind (doc/ijvm.md section 2). */
 #define OPSZ_NONE   0
 #define OPSZ_BYTE   1
 #define OPSZ_CONST  1

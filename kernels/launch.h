@@ -748,7 +748,7 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 #if MICDB_DIVERGENCE
 /* The lanes in act grouped by program path pp[lane]: the number of
  * groups, and the converged mask (the largest group, ties to the group
- * holding the lowest lane), manycore.md section 3.  For program paths in
+ * holding the lowest lane), doc/manycore.md section 3.  For program paths in
  * local memory (the step loop's records) and in private memory (the
  * one-step records' fold), from one body. */
 #if LANES <= 32

@@ -1,6 +1,6 @@
 # pmic.pm - micdb's PMIC microprogram: the whole IJVM instruction set
-# (ijvm.md) and the many-core extensions (manycore.md) on the parallel
-# micro-architecture of the Monzali thesis (pmic.md).
+# (doc/ijvm.md) and the many-core extensions (doc/manycore.md) on the parallel
+# micro-architecture of the Monzali thesis (doc/pmic.md).
 # Compile with:  pmic-cc microcode/pmic.pm  (pmic-cc -l lists the placement)
 #
 # It is the default microprogram of `micdb run --level pmic`.  Programs that
@@ -22,7 +22,7 @@
 #   (pmic_enter in src/core/pmic-sim.c); the cache is checked against memory
 #   before a fault is reported, so a stale one costs time, not results.
 #
-# Timing (pmic.md): a memory operation completes in the cycle that starts
+# Timing (doc/pmic.md): a memory operation completes in the cycle that starts
 # it; at the end of a cycle the ALU results are written first, then write
 # (mem[MAR] <- MDR), read (MDR <- mem[MAR]), fetch (MBR <- bytes at PC), so
 # every memory operation sees this cycle's MAR, MDR and PC.  All three CUs
@@ -36,7 +36,7 @@
 # Mic-1's counts include Main1 and are those of microcode/mic1.mal (taken /
 # not taken for branches).
 #
-# Device words (mic1.md section 4) are built from the constant registers:
+# Device words (doc/mic1.md section 4) are built from the constant registers:
 #   -1 = -one  -2 = -c2  -3 = -c3  -4 = -c4  -5 = -c5  -6 = not c5
 #   -7 = -(c5+c2)  -8 = -(c4+c4)  -9  -10 = -(c5+c5) (globals base)
 # and SID is the core id (COREID needs no device read).

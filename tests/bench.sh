@@ -1,7 +1,7 @@
 #!/bin/sh
 # micdb bench: a short run on the test machine's OpenCL device (POCL) and
 # its outputs, checked for shape and sense, never for speed: no test
-# times anything (bench.md).  Then every bad input: one clear line, exit
+# times anything (doc/bench.md).  Then every bad input: one clear line, exit
 # 2; and a workload that fails its own check: exit 1.
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +18,7 @@ fi
 expect_rc 0 "bench --quick on 1 and 33 cores"
 
 [ "$(head -n 1 b.csv)" = "$HEADER" ]
-ok $? "CSV header is exactly bench.md's"
+ok $? "CSV header is exactly doc/bench.md's"
 [ "$(tail -n +2 b.csv | wc -l)" -eq 4 ]
 ok $? "CSV has one row per workload and core count"
 for w in uniform divergent; do
@@ -127,7 +127,7 @@ bad "empty core list" "bad core list" $B --cores ''
 bad "trailing comma" "bad core list '1,'" $B --cores 1,
 
 # Every level has a kernel: the micro levels' figures and the Mic-1 / PMIC
-# cycle ratio of bench.md.
+# cycle ratio of doc/bench.md.
 $B --levels mic,pmic >"$TMP/lv.out" 2>"$TMP/lv.err"
 ok $? "--levels mic,pmic runs"
 grep -q '^pmic  *uniform  *1 ' "$TMP/lv.out"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Switching levels changes nothing (mic1.md section 5): every sample
+# Switching levels changes nothing (doc/mic1.md section 5): every sample
 # program that has an .expected output runs under micdb --batch once
 # without switching and three times with set level switches at several
 # points (from the ISA level, from --level mic and from --level pmic,

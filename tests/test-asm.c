@@ -1,6 +1,6 @@
 /*
  * Unit tests of the IJVM assembler and instruction sets: a golden program
- * whose bytes were worked out by hand from the layout rules (ijvm.md
+ * whose bytes were worked out by hand from the layout rules (doc/ijvm.md
  * section 4), every directive, operand kind and number syntax, automatic
  * and explicit WIDE, symbols and the line table, configuration files, and
  * every error message, compared as exact "file:line:column: message"

@@ -828,7 +828,7 @@ test_api(void)
 	tsess_close(&t);
 }
 
-/* --- switching levels (mic1.md section 5) ------------------------------- */
+/* --- switching levels (doc/mic1.md section 5) ------------------------------- */
 
 #ifndef MICDB_SRCDIR
 #define MICDB_SRCDIR "."
@@ -851,7 +851,7 @@ collect(void *arg, uint32_t core, const uint8_t *data, size_t len)
 		buf_put(&o->core[core], data, len);
 }
 
-/* The final state a switch must not change: what mic1.md section 2
+/* The final state a switch must not change: what doc/mic1.md section 2
  * compares (memory, PC, SP, LV, status) and the output. */
 struct final {
 	struct machine	*m;

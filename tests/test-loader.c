@@ -1,5 +1,5 @@
 /*
- * Loader and writer of .ijvm images: every hardening rule of ijvm.md
+ * Loader and writer of .ijvm images: every hardening rule of doc/ijvm.md
  * section 1, symbol blocks, the byte-exact writer, main's local count and
  * the symbol/line lookups.
  */

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the MAL micro-assembler (mal.c) and of the word encoding
  * it produces (mic1.h): every statement form, the ALU function table of
- * mic1.md section 1, placement, every error message, the .mic1 format
+ * doc/mic1.md section 1, placement, every error message, the .mic1 format
  * (the spec's Main1 bytes), listings and symbol files.
  *
  * Sources are small strings; each test assembles one and looks at words
@@ -144,7 +144,7 @@ bits6(uint32_t alu)
 static void
 test_alu_table(void)
 {
-	/* mic1.md section 1 / the book's Fig. 4-2: F0 F1 ENA ENB INVA INC. */
+	/* doc/mic1.md section 1 / the book's Fig. 4-2: F0 F1 ENA ENB INVA INC. */
 	static const struct {
 		const char *expr, *bits, *what;
 		uint32_t b;
@@ -211,7 +211,7 @@ test_statements(void)
 	const struct mic1_store *cs;
 	uint64_t w;
 
-	/* Main1 (mic1.md section 1) and its exact word. */
+	/* Main1 (doc/mic1.md section 1) and its exact word. */
 	cs = good(".label Main1 0x02\nMain1 PC = PC + 1; fetch; goto (MBR)\n");
 	w = cs->word[2];
 	is_int(w, 0x004350211, "Main1 is 0x004350211");

@@ -5,7 +5,7 @@
  * globals, heap), PC, SP, LV, CPP, status, fault code, instruction counts
  * and output - at 1 core and, for the many-core samples, at 33 and 1,000
  * cores.  Then the same with random switches between the levels at
- * instruction boundaries (mic1.md section 5): running on after any switch
+ * instruction boundaries (doc/mic1.md section 5): running on after any switch
  * must give the state of a run that never switched.
  *
  * Samples come from programs/: NAME.jas with NAME.opts (--cores N,
@@ -275,7 +275,7 @@ main(void)
 		    "known or not, faults as at the ISA level (%d differ)", bad);
 	}
 	/* Unknown opcodes must fault 2 as at the ISA level, with nothing
-	 * changed.  Only 0x02 does not: Main1 is there (mic1.md).  The other
+	 * changed.  Only 0x02 does not: Main1 is there (doc/mic1.md).  The other
 	 * dispatch-table words that routines use (false targets of ifs) tell
 	 * themselves from a dispatch: see the header of mic1.mal. */
 	{

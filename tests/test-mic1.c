@@ -1,6 +1,6 @@
 /*
  * Unit tests of the Mic-1 golden model (mic1.c): the word encoding, the
- * ALU and shifter, the B bus, the exact memory timing of mic1.md section
+ * ALU and shifter, the B bus, the exact memory timing of doc/mic1.md section
  * 1, every device word, the faults, the barrier rule, the .mic1 loader's
  * hardening, instruction boundaries and level switching, and the
  * textbook-dialect microprogram (tests/textbook.mal) running real
@@ -1049,7 +1049,7 @@ test_unknown_opcodes(void)
 
 		if (ijvm_builtin((uint8_t)op) != NULL)
 			continue;
-		/* Main1 is at 0x02 (mic1.md): that opcode re-runs it */
+		/* Main1 is at 0x02 (doc/mic1.md): that opcode re-runs it */
 		if (op == 0x02)
 			continue;
 		unknown++;

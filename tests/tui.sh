@@ -1,5 +1,5 @@
 #!/bin/sh
-# The TUI through a real terminal (debugger.md sections 2-4): micdb runs
+# The TUI through a real terminal (doc/debugger.md sections 2-4): micdb runs
 # in tmux on a private server, keys go in with send-keys, the screen comes
 # back with capture-pane.  Every check polls the screen until what it
 # wants appears (or a timeout), never a fixed sleep.

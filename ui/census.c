@@ -9,7 +9,7 @@
  * pass (census_totals) is O(cores x paths per warp) with at most 64 lanes
  * per warp, done once per frame.  Nothing here allocates.
  *
- * Program paths follow manycore.md section 3: a lane is active when its
+ * Program paths follow doc/manycore.md section 3: a lane is active when its
  * core is RUNNING; its path is (program, PC); a warp's paths are ordered
  * by size, ties to the group holding the lowest lane (cuda-gdb's rule,
  * the same as `info warps`).

@@ -1,7 +1,7 @@
 /*
  * The Mic-1 datapath pane's contents, pure (no curses): what the
  * micro-instruction at the focused core's MPC will do this cycle
- * (mic1.md section 1), decoded with the values it works on, and the
+ * (doc/mic1.md section 1), decoded with the values it works on, and the
  * diagram drawn into a character canvas with a role per cell.  The pane
  * (pane-micro.c) copies the canvas to its window, the unit test reads it
  * as text.
@@ -463,7 +463,7 @@ dp_render(const struct dp_input *in, struct dp_canvas *cv)
 		render_compact(in, &d, cv);
 }
 
-/* --- PMIC: three compute units (pmic.md) ------------------------------------- */
+/* --- PMIC: three compute units (doc/pmic.md) ------------------------------------- */
 
 static const char *const pmic_alu_text[PMIC_NALU] = { "0", "1", "-1", "A",
     "A + B", "A + B + 1", "A + 1", "A - 1", "A - B", "-A", "NOT A",

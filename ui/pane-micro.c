@@ -1,5 +1,5 @@
 /*
- * The panes of the micro level (debugger.md section 2): the microcode
+ * The panes of the micro level (doc/debugger.md section 2): the microcode
  * pane, the microprogram around the focused core's MPC, and the datapath
  * pane, the Mic-1 diagram of what the micro-instruction at MPC does
  * (its contents come from datapath.c, pure and unit-tested).

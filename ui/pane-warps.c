@@ -1,5 +1,5 @@
 /*
- * The warps pane: divergence as it happens (manycore.md section 3).  One
+ * The warps pane: divergence as it happens (doc/manycore.md section 3).  One
  * row per warp around the focused one; its lanes drawn one by one, each
  * with the letter (and colour) of its program path, so a warp that has
  * split shows as "AAAABBAAAA.."; then active lanes, the number of paths,

@@ -1,6 +1,6 @@
 /*
- * The off-screen render that `micdb bench` times (bench.md: render_ms,
- * debugger.md: "at 65,536 cores a step redraws the screen within 50
+ * The off-screen render that `micdb bench` times (doc/bench.md: render_ms,
+ * doc/debugger.md: "at 65,536 cores a step redraws the screen within 50
  * ms"), declared in render.h.
  *
  * The panes read the machine and the focused core through tui_machine()

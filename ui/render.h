@@ -2,7 +2,7 @@
  * The TUI's off-screen render (render.c): the whole screen of a machine
  * drawn by the TUI's own panes on a curses screen of its own, at a fixed
  * 200x60 size, with no terminal output.  `micdb bench` times it as
- * render_ms (bench.md); the UI declares it, and bench, a command above
+ * render_ms (doc/bench.md); the UI declares it, and bench, a command above
  * the UI, takes it as a hook of this type.
  */
 #ifndef MICDB_RENDER_H

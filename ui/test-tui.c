@@ -408,7 +408,7 @@ test_datapath(void)
 	in.c = &c;
 	in.prog = &prog;
 	in.mc = &mc;
-	/* Main1 as the .mic1 bytes of mic1.md give it: 00 43 50 21 10 */
+	/* Main1 as the .mic1 bytes of doc/mic1.md give it: 00 43 50 21 10 */
 	in.word = UINT64_C(0x0043502110) >> 4;
 	in.present = 1;
 

@@ -1,5 +1,5 @@
 /*
- * micdb PROGRAM: the interactive debugger (debugger.md sections 2-4).
+ * micdb PROGRAM: the interactive debugger (doc/debugger.md sections 2-4).
  *
  * tui_main opens a session as the batch front end does
  * (src/dbg/session-open.c: options, programs, machine, engine), takes
@@ -356,7 +356,7 @@ set_level_now(struct tui *t, enum level level)
 
 /*
  * set level: from a micro level, cores inside an instruction must first
- * run to their next boundary (mic1.md section 5), which changes the
+ * run to their next boundary (doc/mic1.md section 5), which changes the
  * machine: ask before doing it, as gdb asks before killing a program.
  */
 void

@@ -1,6 +1,6 @@
 /*
  * The TUI: an ncurses screen and a GNU readline command line over a
- * debugging session (src/dbg/session.h).  debugger.md sections 2-4.
+ * debugging session (src/dbg/session.h).  doc/debugger.md sections 2-4.
  *
  * Structure (STYLE.md "State is separate from drawing"):
  *
@@ -185,7 +185,7 @@ void	 census_grid(uint32_t ncores, int w, int h, uint32_t zoom,
 void	 census_cell(const struct machine *m, const struct bpmap *b,
 	    uint32_t first, uint32_t count, struct grid_cell *c);
 
-/* Program paths of one warp (manycore.md section 3). */
+/* Program paths of one warp (doc/manycore.md section 3). */
 struct warp_paths {
 	uint32_t	 first, lanes;   /* first core, cores in the warp */
 	uint32_t	 nactive;        /* RUNNING lanes */
@@ -318,7 +318,7 @@ struct dp_canvas {
 };
 void	 dp_canvas_init(struct dp_canvas *cv, int h, int w);
 void	 dp_render(const struct dp_input *in, struct dp_canvas *cv);
-/* PMIC (pmic.md): the three compute units of the word at MPC. */
+/* PMIC (doc/pmic.md): the three compute units of the word at MPC. */
 struct dp_pmic_input {
 	const struct core	*c;
 	uint32_t		 core;    /* SID */

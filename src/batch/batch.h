@@ -1,6 +1,6 @@
 /*
  * micdb --batch FILE / -x FILE: the debugger driven by a script, without
- * a screen (debugger.md sections 1 and 4).  The test suite's interface
+ * a screen (doc/debugger.md sections 1 and 4).  The test suite's interface
  * to the debugger.
  */
 #ifndef MICDB_BATCH_H

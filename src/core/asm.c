@@ -1,5 +1,5 @@
 /*
- * The IJVM assembler: .jas text (ijvm.md section 4, manycore.md section
+ * The IJVM assembler: .jas text (doc/ijvm.md section 4, doc/manycore.md section
  * 2) to a struct program laid out byte for byte as goJASM lays it out.
  *
  * One pass over the lines emits the text directly.  Every instruction's

@@ -1,5 +1,5 @@
 /*
- * The IJVM assembler (ijvm.md section 4): .jas text in, a struct program
+ * The IJVM assembler (doc/ijvm.md section 4): .jas text in, a struct program
  * out (text, constant pool, method and label symbols, line table).
  *
  * Output equals the standard assembler's for the same source: constant

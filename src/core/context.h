@@ -1,7 +1,7 @@
 /*
  * The context buffer: the one layout of the device-side machine state that
  * the host (src/ocl/ocl-*.c) and every kernel in kernels/ share
- * (manycore.md section 5).  Only macros and plain integer types, so that
+ * (doc/manycore.md section 5).  Only macros and plain integer types, so that
  * C11 and OpenCL C 1.2 include the same file; everything is a 32-bit word.
  *
  *   word 0 ..                 header: machine geometry, launch parameters,
@@ -176,7 +176,7 @@ typedef int32_t  ctx_i32;
 #define CTX_CORE_WORD(cores_off, core_stride, field_stride, c, f) \
 	((cores_off) + (c) * (core_stride) + (f) * (field_stride))
 
-/* ---- per-warp divergence records (manycore.md section 3) -------------
+/* ---- per-warp divergence records (doc/manycore.md section 3) -------------
  * Totals over the machine's life; a step counts for a warp when at least
  * one of its lanes executed in it (a lane that faults executed).  k is the
  * number of distinct handlers of the ISA kernel that the warp ran in the

@@ -1,5 +1,5 @@
 /*
- * The device words of the memory map (mic1.md section 4, memmap.h) and
+ * The device words of the memory map (doc/mic1.md section 4, memmap.h) and
  * the word READ/WRITE of a micro level, in one place for every level
  * that drives them: the Mic-1 simulator (mic1.c), the PMIC simulator
  * (pmic-sim.c) and, for the console and the atomic add, the reference

@@ -5,7 +5,7 @@
  *
  * Breakpoints: struct engine_bp's pc is compared with the core's MPC
  * (ENGINE_BP_ON_MPC) - at this level the program path is the MPC
- * (manycore.md section 3) - or, for a PC breakpoint, with the PC of a
+ * (doc/manycore.md section 3) - or, for a PC breakpoint, with the PC of a
  * core at an instruction boundary.
  *
  * The engine owns the model's per-core state (struct mic1_state, struct

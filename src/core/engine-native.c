@@ -26,7 +26,7 @@
  * handler of each slot with a breakpoint to BP, which checks the
  * breakpoint's cores and otherwise runs the slot's real handler.
  *
- * Cores and steps (manycore.md section 4): when one core alone can run
+ * Cores and steps (doc/manycore.md section 4): when one core alone can run
  * (the others halted, faulted, waiting or masked), every step is one
  * instruction of that core and it runs a long slice in the threaded
  * loop.  Otherwise each global step runs one instruction of each

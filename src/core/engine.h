@@ -15,7 +15,7 @@
  * a many-core step slow.  Host-side edits (set var, input) go down with
  * write_word() and add_input().
  *
- * Stops are consistent cuts (manycore.md section 4): whatever an engine
+ * Stops are consistent cuts (doc/manycore.md section 4): whatever an engine
  * does inside, run() returns with every core having executed exactly the
  * same global steps, as if the machine had been stepped one step at a
  * time.  Breakpoints are checked at every step boundary after the first:
@@ -32,7 +32,7 @@
 #include "machine.h"
 #include "ref.h"
 
-/* The level an engine steps (mic1.md section 5). */
+/* The level an engine steps (doc/mic1.md section 5). */
 enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 #define NLEVEL 3
 
@@ -42,7 +42,7 @@ enum engine_kind { ENGINE_DEFAULT, ENGINE_REF, ENGINE_OPENCL, ENGINE_NATIVE };
 
 /*
  * One warp's divergence record as an engine that groups cores into
- * hardware warps keeps it (manycore.md section 3), totals since the
+ * hardware warps keeps it (doc/manycore.md section 3), totals since the
  * machine started.  A kernel path is one handler of the kernel's dispatch
  * that a warp ran in a step: k paths in one step cost k passes.
  */
@@ -161,7 +161,7 @@ struct engine_ops {
 	void	(*add_input)(struct engine *e, uint32_t core,
 		    const uint8_t *data, size_t len);
 	/* Micro-level engines: 1 if the core is at an ISA instruction
-	 * boundary (mic1.md section 2).  NULL for ISA-level engines, whose
+	 * boundary (doc/mic1.md section 2).  NULL for ISA-level engines, whose
 	 * cores always are. */
 	int	(*at_boundary)(struct engine *e, uint32_t core);
 	/*

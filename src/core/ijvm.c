@@ -4,7 +4,7 @@
  * The built-in table is ijvm-ops.def expanded once into a static array
  * indexed by opcode; nothing else in micdb spells an opcode.  An
  * instruction set (struct ijvm_opset) starts as a copy of that table and a
- * configuration file (ijvm.md section 4) layers user lines on top:
+ * configuration file (doc/ijvm.md section 4) layers user lines on top:
  *
  *   0xOP MNEMONIC [kind ...]   // comment
  *

@@ -3,7 +3,7 @@
  * instruction-set object that the assembler and disassembler use.
  *
  * The built-in set is exactly the .def table.  An instruction-set
- * configuration file (ijvm.md section 4) layers user instructions on top:
+ * configuration file (doc/ijvm.md section 4) layers user instructions on top:
  * those only change how programs are encoded and shown; the ISA-level
  * interpreters still know only the built-in semantics.
  */

@@ -1,6 +1,6 @@
 /*
- * The architectural state of an emulated many-core machine (manycore.md,
- * mic1.md sections 1 and 4), shared by every execution level: the
+ * The architectural state of an emulated many-core machine (doc/manycore.md,
+ * doc/mic1.md sections 1 and 4), shared by every execution level: the
  * reference interpreter steps it, the micro-level simulators will step the
  * same registers and memory, and the OpenCL engine's context buffer is
  * compared against it.

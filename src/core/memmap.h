@@ -1,5 +1,5 @@
 /*
- * The memory map of every execution level (mic1.md section 4).  Word
+ * The memory map of every execution level (doc/mic1.md section 4).  Word
  * addresses unless a name says BYTE.  Only macros, so that the OpenCL
  * kernels include the same file as the host.
  *
@@ -35,7 +35,7 @@
 #define MM_DEV_ATOM_ADDR  (-8)
 #define MM_DEV_ATOM_ADD   (-9)
 #define MM_DEV_GLOBALS    (-10)
-/* Extensions of mic1.md's table, read-only constants of the core's
+/* Extensions of doc/mic1.md's table, read-only constants of the core's
  * program: the ISA level checks local indices and operand-stack
  * underflow against main's frame and method addresses against the text,
  * and a microprogram cannot learn either from the registers. */

@@ -1,5 +1,5 @@
 /*
- * The layout of the Mic-1 micro-instruction word (mic1.md section 1), in
+ * The layout of the Mic-1 micro-instruction word (doc/mic1.md section 1), in
  * one place for the host (mic1.h includes it) and the OpenCL kernel
  * (kernels/mic.cl): only macros and enums on 32-bit unsigned values, so
  * that C11 and OpenCL C 1.2 include it, as context.h.  What needs the

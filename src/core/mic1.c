@@ -3,7 +3,7 @@
  * its .mic1 file, and the simulator of one micro-cycle (see mic1.h).
  *
  * The simulator is written for reading, like ref.c: one function per
- * stage of a cycle, in the order mic1.md section 1 gives.  Every kernel
+ * stage of a cycle, in the order doc/mic1.md section 1 gives.  Every kernel
  * of the micro level is compared against it, so the order below is the
  * contract:
  *
@@ -18,7 +18,7 @@
  *   4. next MPC; JMPC on an invalid MBR: FAULT_PC_RANGE; MPC 0xFF halts
  *
  * Memory: word addresses >= 0 go to machine_read_word/machine_write_word,
- * which enforce the map; negative ones are the device words of mic1.md
+ * which enforce the map; negative ones are the device words of doc/mic1.md
  * section 4, handled here because their side effects belong to this
  * level.  A device word that a table cell leaves empty (reading the halt
  * word, writing the core id) faults FAULT_MEM_RANGE like any other

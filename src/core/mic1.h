@@ -1,5 +1,5 @@
 /*
- * The Mic-1 micro-architecture (mic1.md): the 36-bit micro-instruction
+ * The Mic-1 micro-architecture (doc/mic1.md): the 36-bit micro-instruction
  * word, the 512-word control store with its .mic1 file format, and the C
  * simulator that is the golden model of the micro level (one micro-cycle
  * of one core with the book's memory timing).
@@ -155,7 +155,7 @@ void	mic1_state_free(struct mic1_state *st);
 
 /*
  * The micro level's start state of a core that machine_reset_core put at
- * the start of main (mic1.md section 4): MPC 0, PC -1, MBR 0, nothing in
+ * the start of main (doc/mic1.md section 4): MPC 0, PC -1, MBR 0, nothing in
  * flight.  The microprogram's word 0 then reaches Main1, whose fetch
  * reads main's first opcode.
  */
@@ -163,7 +163,7 @@ void	mic1_start_core(struct mic1_state *st, struct machine *m,
 	    uint32_t core);
 
 /*
- * One micro-cycle of one RUNNING core, in the order of mic1.md section 1:
+ * One micro-cycle of one RUNNING core, in the order of doc/mic1.md section 1:
  * MIR = store[MPC]; B bus; ALU; shifter; (1) C-bus writes; (2) the READ
  * or FETCH issued in the previous cycle completes (MDR <- mem[latched
  * MAR], MBR <- text[latched PC]); (3) a WRITE stores MDR at MAR (values
@@ -192,7 +192,7 @@ void	mic1_step(struct mic1_state *st, struct machine *m,
 	    const struct ref_mask *mask, struct ref_summary *sum);
 
 /*
- * The core is at an ISA instruction boundary (mic1.md section 2): MPC is
+ * The core is at an ISA instruction boundary (doc/mic1.md section 2): MPC is
  * Main1, nothing is in flight, and MBR holds the byte fetched from
  * address PC.  The last condition is what "MBR holds the opcode at PC"
  * means; it excludes the start state (PC -1, MBR never fetched).

@@ -138,7 +138,7 @@ const struct micro_model *micro_model_of(enum level level);
 /*
  * Initialise st over m with cs and put every core in the level: a core
  * that never ran starts in the level's start state, every other one
- * enters at its ISA boundary (mic1.md section 5).  seen (may be NULL),
+ * enters at its ISA boundary (doc/mic1.md section 5).  seen (may be NULL),
  * one byte per core, is set for cores that faulted before: a fault from
  * another level is not news.
  */

@@ -1,5 +1,5 @@
 /*
- * pmc, the compiler of the PMIC microcode language (pmic.md, and the
+ * pmc, the compiler of the PMIC microcode language (doc/pmic.md, and the
  * project's completions documented in man/pmic-cc.1): .pm text in, a
  * PMIC control store (pmic.h) and its symbols out.
  *

@@ -1,5 +1,5 @@
 /*
- * The layout of the PMIC micro-instruction (pmic.md), in one place for
+ * The layout of the PMIC micro-instruction (doc/pmic.md), in one place for
  * the host (pmic.h includes it) and the OpenCL kernel (kernels/pmic.cl):
  * only macros and enums on 32-bit unsigned values, so that C11 and
  * OpenCL C 1.2 include it, as context.h.  The kernel reads the four words
@@ -121,7 +121,7 @@ enum pmic_c {
 };
 #define PMIC_NC			11
 
-/* ALU operations (the 16 of pmic.md). */
+/* ALU operations (the 16 of doc/pmic.md). */
 enum pmic_alu {
 	PMIC_ALU_ZERO = 0,	/* 0 */
 	PMIC_ALU_ONE,		/* 1 */

@@ -1,5 +1,5 @@
 /*
- * PMIC, the parallel micro-architecture of the Monzali thesis (pmic.md):
+ * PMIC, the parallel micro-architecture of the Monzali thesis (doc/pmic.md):
  * the micro-instruction encoding, the register numbering, the 512-word
  * control store with its .pmic file format, and the C simulator that is
  * the golden model of the PMIC level.  This one header is used by the

@@ -1,4 +1,4 @@
-# Build rules of the PMIC level (pmic.md): compiler, golden-model
+# Build rules of the PMIC level (doc/pmic.md): compiler, golden-model
 # simulator, its engine, pmic-cc and the project's PMIC microprogram,
 # included from Makefile.am.
 #

@@ -1,5 +1,5 @@
 /*
- * Loading and writing .ijvm images (ijvm.md section 1), and the symbol and
+ * Loading and writing .ijvm images (doc/ijvm.md section 1), and the symbol and
  * line lookups every front end uses.
  *
  * The loader trusts nothing: every size is checked against what is left

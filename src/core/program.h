@@ -1,7 +1,7 @@
 /*
  * A loaded IJVM program: text, constant pool, symbols and (when it came
  * from a .jas source) a line table.  The loader reads the standard .ijvm
- * format (ijvm.md section 1) defensively: any byte string gives a program
+ * format (doc/ijvm.md section 1) defensively: any byte string gives a program
  * or an error message, never a crash.  The writer produces the same format,
  * symbol blocks included, byte for byte as the standard assembler lays it
  * out.

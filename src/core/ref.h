@@ -9,7 +9,7 @@
  * not count for a barrier.  A core that faults stops alone; the others go
  * on.
  *
- * Faults (ijvm.md section 3) leave the core's registers as they were
+ * Faults (doc/ijvm.md section 3) leave the core's registers as they were
  * before the faulting instruction, with status CORE_ERROR, fault, fault_pc
  * and fault_op set.
  */

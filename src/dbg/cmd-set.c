@@ -252,7 +252,7 @@ put_level(struct session *s, struct buf *out)
 }
 
 /*
- * The switch of mic1.md section 5.  Here the cores inside an
+ * The switch of doc/mic1.md section 5.  Here the cores inside an
  * instruction are always run to their boundary first (a script cannot
  * answer a question); the TUI asks, through session_set_level.
  */

@@ -68,7 +68,7 @@ struct resume {
 				       to reach, not global steps */
 };
 
-/* Host-side program divergence sampled at every stop (manycore.md
+/* Host-side program divergence sampled at every stop (doc/manycore.md
  * section 3, for engines that record none themselves). */
 struct div_acc {
 	uint64_t	 samples;     /* stops sampled */

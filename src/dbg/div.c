@@ -1,5 +1,5 @@
 /*
- * Program divergence on the host (manycore.md section 3): per warp, the
+ * Program divergence on the host (doc/manycore.md section 3): per warp, the
  * active lanes (RUNNING cores) and how many distinct PCs they are at.
  * Engines that record divergence themselves (the OpenCL kernels, with
  * their kernel path count k) will report through the engine; the
@@ -44,7 +44,7 @@ div_nwarps(const struct machine *m)
 	return (m->cfg.ncores + w - 1) / w;
 }
 
-/* A lane's program path (manycore.md section 3): its PC at the ISA
+/* A lane's program path (doc/manycore.md section 3): its PC at the ISA
  * level, its MPC at a micro level. */
 static int32_t
 path_of(const struct core *c, int by_mpc)

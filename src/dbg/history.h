@@ -1,5 +1,5 @@
 /*
- * The recorded history of reverse execution (manycore.md section 4);
+ * The recorded history of reverse execution (doc/manycore.md section 4);
  * the reverse commands that search it are reverse.h's.  The session
  * records a bounded ring of snapshots of the whole machine - registers,
  * memory, input positions, the output produced so far, the engine's

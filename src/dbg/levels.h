@@ -11,7 +11,7 @@
 #include "microcode.h"
 
 /* The engine kind meant by kind at level: kind itself, or for
- * ENGINE_DEFAULT the one this build prefers (debugger.md: opencl). */
+ * ENGINE_DEFAULT the one this build prefers (doc/debugger.md: opencl). */
 enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 
 /*

@@ -1,5 +1,5 @@
 /*
- * Options shared by `micdb`, `micdb run` (debugger.md section 1), and the
+ * Options shared by `micdb`, `micdb run` (doc/debugger.md section 1), and the
  * loading of the programs they name into a machine.  Parsing reports
  * errors as messages; the caller prints them and exits 2.
  */

@@ -1,5 +1,5 @@
 /*
- * The registers a user can name (debugger.md section 2): one table for
+ * The registers a user can name (doc/debugger.md section 2): one table for
  * print, set var, conditions and info registers, so that the list and
  * its spelling exist once.
  */

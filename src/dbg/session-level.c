@@ -1,5 +1,5 @@
 /*
- * Levels in a session (mic1.md section 5): which engine runs the
+ * Levels in a session (doc/mic1.md section 5): which engine runs the
  * machine, the switch between the ISA level and the micro levels, and
  * how a micro-level core is described (its MPC, the instruction it is
  * inside).
@@ -117,7 +117,7 @@ session_at_boundary(struct session *s, uint32_t core)
 	return s->e.ops->at_boundary(&s->e, core);
 }
 
-/* A micro-level core that has not run: MPC 0 and PC -1 (mic1.md
+/* A micro-level core that has not run: MPC 0 and PC -1 (doc/mic1.md
  * section 4), i.e. the start of main. */
 static int
 micro_start_state(const struct core *c)

@@ -20,7 +20,7 @@
  * `run` restarts the machine by building a fresh machine and engine (an
  * OpenCL engine keeps device state that only it can reset), and `set
  * level` replaces the engine by one of another level over the same
- * machine (mic1.md section 5).  A front end that still makes its own
+ * machine (doc/mic1.md section 5).  A front end that still makes its own
  * ISA engine may pass make_engine; micro levels always come from the
  * factory.  The programs belong to the caller and must outlive the
  * session.
@@ -108,7 +108,7 @@ const char *session_prompt(struct session *s);
 const struct machine *session_machine(const struct session *s);
 uint32_t session_focus(const struct session *s);
 
-/* ---- levels (mic1.md section 5) ---------------------------------------- */
+/* ---- levels (doc/mic1.md section 5) ---------------------------------------- */
 
 /* The level the machine runs at now. */
 enum level session_level(const struct session *s);

@@ -1,7 +1,7 @@
 /*
  * The OpenCL engine: struct engine (src/core/engine.h) over the ISA kernel
  * (kernels/isa.cl), plus what only the OpenCL engines have: the per-warp
- * divergence records (manycore.md section 3) and the steps-per-launch
+ * divergence records (doc/manycore.md section 3) and the steps-per-launch
  * knob that tests and `micdb bench` turn.  One host engine serves every
  * level (engine-ocl-mic.h, engine-ocl-pmic.h create the others); the
  * functions below that take an engine work on any of them.

@@ -1,7 +1,7 @@
 /*
  * Launches and run() (ocl-engine.h).
  *
- * Launches and consistent cuts (manycore.md section 4).  A launch runs up
+ * Launches and consistent cuts (doc/manycore.md section 4).  A launch runs up
  * to K steps; K adapts so that the kernel runs 40-100 ms per launch (an
  * interrupt is seen within one launch), K = 1 when one step is asked
  * for.  The kernel cuts a launch short at the lowest boundary where a

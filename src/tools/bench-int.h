@@ -24,7 +24,7 @@
 
 struct bench_hooks;
 
-#define MIN_REPS          5   /* bench.md: at least five */
+#define MIN_REPS          5   /* doc/bench.md: at least five */
 #define MAX_CHUNKS        63  /* doubling chunks: 2^62 steps is plenty */
 #define DEFAULT_STACK     128 /* words per core: the workloads need < 64,
 				 and 1,048,576 cores then fit in 512 MiB */
@@ -53,7 +53,7 @@ struct workload {
 #define NWORKLOADS 5
 extern const struct workload bench_workloads[NWORKLOADS];
 
-/* Levels bench.md names; only those the OpenCL engine runs are usable. */
+/* Levels doc/bench.md names; only those the OpenCL engine runs are usable. */
 struct bench_level {
 	const char	*name;
 	int		 available;

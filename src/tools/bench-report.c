@@ -46,7 +46,7 @@ ms(char *buf, size_t len, double v)
 /* ---- output ----------------------------------------------------------- */
 
 /*
- * The micro levels' own figures (bench.md): micro-cycles per second and
+ * The micro levels' own figures (doc/bench.md): micro-cycles per second and
  * cycles per instruction of every row, and the ratio of divergent to
  * uniform throughput per level, core count and K (in micro-cycles/s at
  * the micro levels, where the kernel's work is a cycle; in instr/s at

@@ -13,7 +13,7 @@
  * Hooks a front end may give.  render: the UI's off-screen render
  * (ui/render.h: tui_render_hook, one screen of e->m).  With a render
  * hook, bench measures render_ms = one step (K = 1 launch + context
- * read-back) plus one render, median of many, as bench.md asks; without
+ * read-back) plus one render, median of many, as doc/bench.md asks; without
  * one the render_ms column stays empty.  bench never times anything it
  * cannot run for real.
  */

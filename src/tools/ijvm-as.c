@@ -1,5 +1,5 @@
 /*
- * ijvm-as: assemble a .jas source into a standard .ijvm binary (ijvm.md
+ * ijvm-as: assemble a .jas source into a standard .ijvm binary (doc/ijvm.md
  * section 4).  Exit 0 on success, 1 when the source has errors (all of
  * them printed, one "file:line:column: message" per line), 2 on bad usage.
  */

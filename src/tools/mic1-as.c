@@ -1,6 +1,6 @@
 /*
  * mic1-as: assemble a MAL microprogram into a .mic1 control store
- * (mic1.md sections 2 and 3), with an optional listing and symbol file
+ * (doc/mic1.md sections 2 and 3), with an optional listing and symbol file
  * for the debugger.  Exit 0 on success, 1 when the source has errors (all
  * of them printed, one "file:line:column: message" per line) or an
  * output cannot be written, 2 on bad usage.

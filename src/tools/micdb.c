@@ -1,5 +1,5 @@
 /*
- * micdb: the command dispatcher (debugger.md section 1).  `micdb run`
+ * micdb: the command dispatcher (doc/debugger.md section 1).  `micdb run`
  * executes a program to completion, `micdb --batch FILE PROGRAM` runs
  * debugger commands from a file, `micdb PROGRAM` opens the screen, `micdb
  * --dap` speaks the Debug Adapter Protocol to an editor, `micdb bench`

@@ -1,6 +1,6 @@
 /*
  * pmic-cc: compile a PMIC microprogram into a .pmic control store
- * (pmic.md, man/pmic-cc.1), with an optional listing and symbol file
+ * (doc/pmic.md, man/pmic-cc.1), with an optional listing and symbol file
  * for the debugger.  Exit 0 on success, 1 when the source has errors (all
  * of them printed, one "file:line:column: message" per line) or an
  * output cannot be written, 2 on bad usage.

@@ -2,7 +2,7 @@
  * micdb run: load the programs, step the machine until every core has
  * halted or faulted, and pass the cores' output through.
  *
- * Output (debugger.md section 1): with one core (or --output raw) bytes go
+ * Output (doc/debugger.md section 1): with one core (or --output raw) bytes go
  * to stdout as the core writes them; with more, every core's output is
  * cut into lines and each line printed as "[core N] text" when its newline
  * arrives, so no core's line is ever split by another's.  Faults are one

@@ -1,4 +1,4 @@
-/* `micdb run`: batch execution to completion (debugger.md section 1). */
+/* `micdb run`: batch execution to completion (doc/debugger.md section 1). */
 #ifndef MICDB_RUN_H
 #define MICDB_RUN_H
 

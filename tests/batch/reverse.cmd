@@ -1,6 +1,6 @@
 # args: --engine ref --microcode mic1.mal --cores 2 sum.jas
 # exit: 1
-# Reverse execution (manycore.md section 4): reverse-stepi, reverse-step
+# Reverse execution (doc/manycore.md section 4): reverse-stepi, reverse-step
 # and reverse-continue at the ISA and Mic-1 levels, going forward again
 # after going back (the same stops, output shown once), watchpoints,
 # conditions, the bound of set history-size, and what discards history
