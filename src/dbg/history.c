@@ -26,7 +26,7 @@
 #include "ijvm.h"
 
 #define MIB            (1024u * 1024u)
-#define RUN_GAP_MIN    1000   /* steps between snapshots within a run */
+#define RUN_GAP_MIN    1000   /* least steps between snapshots in a run */
 
 struct snap {
 	uint64_t	 step;
@@ -355,16 +355,32 @@ history_before_run(struct session *s)
 	record(s);
 }
 
+/*
+ * Steps between snapshots within a run: a snapshot reads every word of
+ * the machine (stacks, globals, heap) to trim and copy it, so spacing them
+ * by at least four times those words over the cores keeps recording to a
+ * small share of a run whatever the engine's speed, and a reverse command
+ * replays at most that many steps from the nearest one.
+ */
+static uint64_t
+run_gap(const struct session *s)
+{
+	const struct machine_config *c = &s->m.cfg;
+	uint64_t words = (uint64_t)c->ncores * c->stack_words +
+	    c->heap_words + MM_GLOBALS_WORDS;
+	uint64_t gap = 4 * words / (c->ncores ? c->ncores : 1);
+
+	return gap > RUN_GAP_MIN ? gap : RUN_GAP_MIN;
+}
+
 void
 history_after_slice(struct session *s)
 {
 	struct history *h = s->hist;
-	uint64_t gap = command_gap(s);
+	uint64_t gap = run_gap(s);
 
 	if (h->limit == 0 || h->too_big || h->n == 0)
 		return;
-	if (gap < RUN_GAP_MIN)
-		gap = RUN_GAP_MIN;
 	if (s->m.step - h->v[h->n - 1].step >= gap)
 		record(s);
 }
