@@ -13,7 +13,7 @@
 # fuzzing, one check per target.
 #
 # Environment: top_srcdir, top_builddir (default: this script's tree);
-# FUZZ_JOBS unused on purpose: the machines this runs on are shared.
+# FUZZ_WORK, where the corpora, logs and crashes go (tests/fuzz/work).
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +29,7 @@ secs=${1:-60}
 [ $# -gt 0 ] && shift
 targets=${*:-ijvm jas conf mal mic1 sym pm pmic dbg expr batch}
 fuzzdir=$top_builddir/tests/fuzz
-work=$fuzzdir/work
+work=${FUZZ_WORK:-$fuzzdir/work}
 
 if [ $tap = 1 ] && [ ! -x "$fuzzdir/fuzz-ijvm" ]; then
 	echo "1..0 # SKIP no libFuzzer targets (configure found no clang that builds -fsanitize=fuzzer)"
