@@ -390,7 +390,11 @@ put_insn(const struct dis *d, const struct dmethod *m, uint32_t a,
 		case OPK_METHOD:
 			if ((callee = method_of_slot(d, v)) != NULL)
 				buf_printf(out, " %s", callee->name);
-			else if ((uint32_t)v < d->nconst)
+			/* a call of a slot that holds no method keeps its
+			 * number, which the assembler takes ("c2" it
+			 * refuses): found by tests/fuzz/fuzz-ijvm */
+			else if ((uint32_t)v < d->nconst &&
+			    in->info->kind[i] == OPK_INDEX)
 				buf_printf(out, " c%d", v);
 			else
 				buf_printf(out, " %d", v);
