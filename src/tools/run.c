@@ -385,6 +385,7 @@ run_main(int argc, char **argv)
 	struct micdb_opts o;
 	struct loaded l;
 	struct run r;
+	struct sigaction sa;
 	struct machine_config cfg;
 	char *cause = NULL;
 	int rc;
@@ -426,7 +427,12 @@ run_main(int argc, char **argv)
 		goto fail;
 	if (o.trace_path)
 		atomic_cleanup_on_signals();
-	signal(SIGINT, on_sigint);
+	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the
+	 * read that waits for input (read_input), not only a run */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
 	rc = run_loop(&r);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
