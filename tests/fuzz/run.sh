@@ -105,7 +105,7 @@ for t in $targets; do
 	seed "$t" "$dir/seeds"
 	dict=$top_srcdir/tests/fuzz/dict/$t.dict
 	set -- -dict="$dict" -artifact_prefix="$dir/" -timeout=20 \
-	    -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1
+	    -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
 	start=$(date +%s)
 	rc=0
 	if [ $tap = 1 ]; then
