@@ -14,7 +14,7 @@
  * come) records the boundary and lowers stop_at with atomic_min.  Cores of
  * other work-groups may already have run past that boundary: the host
  * sees it (LAST_STEP) and replays from a checkpoint, so what the user sees
- * is always a consistent cut (src/ocl/engine-ocl.c).
+ * is always a consistent cut (src/ocl/ocl-run.c).
  *
  * BARRIER makes the core WAITING for the rest of the launch; the host
  * completes barriers between launches (CTX_F_RELEASE).  Shared globals are
@@ -26,112 +26,32 @@
  * The launch protocol (prologue, step gate, divergence records,
  * epilogue) is launch.h's, shared with mic.cl and pmic.cl.
  *
- * Divergence records (MICDB_DIVERGENCE): each lane logs the handler it
- * ran for every step in local memory and keeps its last PC privately;
- * every MICDB_DIV_CHUNK steps the group meets at a barrier and the lanes
- * of each warp fold the log in parallel, one step each (launch.h).
- * Because every work-item of a group must reach that barrier, lanes
- * that stopped keep logging "did not run" until no lane of the group can
- * run (a flag decides that at the same barrier).  On POCL a barrier per
- * chunk instead of per step, and 32-lane groups, measured several times
- * faster.
+ * Divergence records: each lane logs the handler it ran for every step
+ * in local memory and keeps its last PC privately; every MICDB_DIV_CHUNK
+ * steps the group meets at a barrier and the lanes of each warp fold the
+ * log in parallel, one step each (launch.h).  Because every work-item of
+ * a group must reach that barrier, lanes that stopped keep logging "did
+ * not run" until no lane of the group can run (a flag decides that at
+ * the same barrier).  A barrier per chunk rather than per step: POCL
+ * pays for every barrier.
  *
  * The dispatch is a switch, one arm per handler.  With MICDB_ISA_PRED
- * (the default on NVIDIA, see below) the frequent simple opcodes (NOP,
- * GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC, POP, DUP, the ALU operations,
- * the branches) are one handler, H_COMMON: a template step whose fields
- * the decode word gives, run without branches, so a warp whose lanes sit
- * at different opcodes runs them in one pass (k = 1 where the switch ran
- * 7).  The rare opcodes keep their switch arms.  On NVIDIA a warp whose
- * lanes all sit at one PC when a chunk of steps starts runs that chunk
- * on the switch's arms (MICDB_ISA_VOTE).
+ * (the host's choice on NVIDIA, see below) the frequent simple opcodes
+ * (NOP, GC, BIPUSH, LDC_W, ILOAD, ISTORE, IINC, POP, DUP, the ALU
+ * operations, the branches) are one handler, H_COMMON: a template step
+ * whose fields the decode word gives, run without branches, so a warp
+ * whose lanes sit at different opcodes runs them in one pass (k = 1
+ * where the switch ran 7).  The rare opcodes keep their switch arms.  On
+ * NVIDIA a warp whose lanes all sit at one PC when a chunk of steps
+ * starts runs that chunk on the switch's arms (MICDB_ISA_VOTE).
  *
- * History (the figures of the variants measured on the way; the code
- * the older ones describe is gone).  Throughput, kernel time only
- * (H200, micdb bench --levels isa
- * --workloads divergent,uniform --cores 1048576 --no-ref with
- * MICDB_OCL_TIMING=1: steps x cores / kernel ms over the budget runs of
- * 2,048-8,192 steps, where every core runs), old and new kernels in the
- * same session: before 5.25e10 divergent (SIMD efficiency 0.134, 7.21
- * paths per warp-step), 1.38e11 uniform; now 7.7e10 divergent (0.962,
- * 1.00), 1.13e11 uniform.  The bench's own column (with the host's
- * per-run() cost): 33.3G -> 48.9G and 86.7G -> 78.0G.  By part
- * (divergent, uniform): the operand word (ow) alone on the switch
- * 5.78e10, 1.40e11; the select chain and ow on the switch 5.97e10,
- * 1.18e11; H_COMMON without the vote 7.77e10, 8.17e10 (a converged warp
- * pays every select: 28 bytes of spills at 64 registers, the switch 12).
- * What the uniform workload still loses is the select chain.  Then a
- * vote before the checks (a warp at one PC takes the branchy checks and
- * the switch arm), and the host's per-run() cost cut (engine-ocl.c);
- * the bench's columns, same session, one run each: PRED=1 divergent
- * 49.8G (SIMD efficiency 0.962), uniform 98.8G (kernel 175 ms a run);
- * PRED=0 45.7G (0.134), 113G (kernel 150 ms).  The vote did not win
- * uniform back (both check chains in one kernel: more registers at the
- * cap of 64).  Divergent +9%, uniform -13%: no gain overall, and the
- * switch keeps the ISA level's kernel divergence, which is what the
- * records show beside the micro levels' k = 1 (manycore.md section 3):
- * PRED stays off by default, for measuring.  Did not pay: H_COMMON
- * behind the branchy checks (4.23e10 divergent, worse than the switch:
- * the lanes split at the checks' divergent branches and run the rest of
- * the step apart, which is also what the switch pays for), the decode
- * table in a __local copy (7.7e10, 8.08e10, the same as __constant), a
- * cap of 128 registers instead of 64 (within the noise).  On POCL (CPU layout)
- * both measured slower (divergent at 4,096 cores, a loaded machine:
- * the switch 26-34M instructions/s, with the select chain 22-24M, with
- * H_COMMON too 20-23M): the CPU layout keeps the switch and the branchy
- * checks.
- * Earlier, measured without gain (no better than the noise, or worse):
- * the word under the top kept in a register (more spills: 40 bytes),
- * the push/pop stack accesses moved after the dispatch where a divergent
- * warp is together again, I/O area pointers recomputed in their
- * handlers, work-groups of 64 or 256, no register cap.
- * Then (2026-11-22) the predecoded text with main's one SP test (below):
- * the bench's column 46.7-48.7G -> 54.5-54.6G divergent, 106-111G ->
- * 133-136G uniform.  Where the rest goes, final code, one H200 session,
- * a million cores, the whole workload per run: kernel 177 of 242 ms
- * (divergent) and 116 of 163 ms (uniform), the host's conversions of
- * the cores that halt or wait at the final barrier most of the rest;
- * without the records (MICDB_OCL_DIVERGENCE=0) 74.8G and 171G.  A
- * minimal switch interpreter on the same workloads and GPU (no checks,
- * no records, no stop word) runs 1.7e11 and 5.9e11 kernel-only, 1.1e11
- * and 2.2e11 with these checks as steps 1-8 below, 1.2e11 and 2.4e11
- * with steps 1-4 predecoded; work-groups of 32 or 64 measured within
- * the noise of 128.  Later the same day, with the warp fold of the
- * records (launch.h): the word under the top loaded once at the start
- * of every step, for the handlers that read it or pop to it (one load
- * for a divergent warp's arms instead of one per arm), kernel time per
- * run 155 -> 149 ms divergent but 92 -> 97 ms uniform; loaded only where
- * the handler pops, 146 and 111: neither kept.
- * Then (same day, kernel ms per run of the two workloads, one H200
- * session): the old predicated group with the predecoded checks 138 and
- * 115 ms (133 and 187 without its vote: about 100 instructions of
- * selects, 64-bit pointer selects among them).  It was replaced by the
- * template step below (operands predecoded, fields turned into masks),
- * the stop word read once per chunk, and the arms that cannot fault or
- * stop jumping past those tests to the commit: switch alone 151 -> 138
- * -> 151 and 93 -> 75 -> 64; template with the vote 87 -> 79 and 84 ->
- * 77; template without the vote 80 -> 73 and 121 -> 109.  The bench's
- * columns at the end: switch 77.6G and 273G, template with the vote
- * 138G and 234G, without 149G and 172G.  NVIDIA builds take the template
- * with the vote (engine-ocl.c, nv_options); the vote by shuffle and
- * ballot measured no cheaper than match.any (87 / 88 ms), nor a vote on
- * the PC at the start of the step, beside the entry's load (79 and 79
- * ms against 79 and 77).  The vote was the whole of the template's cost
- * on the uniform workload: compiled but never taken, 64 ms like the
- * switch; the vote's result thrown away, 76.  So the vote is now one per
- * chunk, on the PC: 74 and 70 ms, the bench's columns 145-146G and
- * 238-254G (the spread is the host's conversion, 7-15 ms a run); at the
- * chunk's head rather than behind a test in its first step, 73 and 67
- * ms, 139-145G and 249-257G.
- *
- * Build-time defines (the host passes them): MICDB_WARP_W (W),
- * MICDB_WG_SIZE (work-group size, a multiple of W, or the core count when
- * that is smaller), MICDB_STACK_INTERLEAVED (0: word w of core c at
- * c * stack_words + w, 1: at w * ncores + c), MICDB_DIVERGENCE (0, 1,
- * or 2 for the one-step program with its fold kernel isa_fold1),
- * MICDB_DIV_CHUNK, MICDB_ISA_PRED_DEFAULT; the kernel's own variants
- * (MICDB_ISA_PRED and the others below) follow them unless
- * MICDB_OCL_OPTS sets them.
+ * Build-time defines, all passed by the host (src/ocl, the tuning
+ * table): MICDB_WARP_W (W), MICDB_WG_SIZE (work-group size, a multiple
+ * of W, or the core count when that is smaller), MICDB_STACK_INTERLEAVED
+ * (0: word w of core c at c * stack_words + w, 1: at w * ncores + c),
+ * MICDB_DIVERGENCE (1, or 2 for the one-step program with its fold
+ * kernel isa_fold1), MICDB_DIV_WARPSYNC (launch.h), MICDB_ISA_PRED,
+ * MICDB_ISA_VOTE, MICDB_PREFETCH and MICDB_HOST_MIRROR (below).
  *
  * Cost per step: no 64-bit arithmetic (steps are 32-bit and relative to
  * the launch; the divergence masks, up to 64 lanes, and the shift of
@@ -192,11 +112,9 @@ enum {
  * lanes all sit at one PC runs the chunk on the switch's arms instead of
  * H_COMMON, so a converged warp pays no template; a warp that diverges
  * inside such a chunk runs the arms apart, and its records count them
- * (test-ocl-diff models the chunks).  A vote a step cost the uniform
- * workload as much as the template (header).  VOTE follows PRED on
- * NVIDIA (cl_nv_pragma_unroll is its compiler's mark).  The tests run
- * PRED=1 on POCL with the GPU layout (tests/ocl-diff-lib.c,
- * tests/test-ocl-diff.c), without VOTE.
+ * (test-ocl-diff models the chunks).  The host sets VOTE with PRED on
+ * NVIDIA.  The tests run PRED=1 on POCL with the GPU layout
+ * (tests/ocl-diff-lib.c, tests/test-ocl-diff.c), without VOTE.
  */
 
 /*
@@ -206,18 +124,15 @@ enum {
  * core c + 2D, whose SP, LV and PC the prefetch reads D cores later.  A
  * launch of few steps is memory-bound there: a converged machine walks
  * its stacks at one stride, which the hardware prefetcher follows, but
- * cores at different depths defeat it, and on POCL one interactive step
- * of 65,536 divergent cores took 3.8-5.2 ms against 2.3-3.3 ms with D =
- * 8 or 12 (this machine, alternated runs; uniform and long launches
- * unchanged).  The GPU layout needs none: a warp's loads are one
- * transaction.  The host sets D for CPU devices with the CPU layout
- * (engine-ocl.c).
+ * cores at different depths defeat it.  The GPU layout needs none: a
+ * warp's loads are one transaction.  The host sets D for CPU devices
+ * with the CPU layout.
  */
 #ifndef MICDB_PREFETCH
 #define MICDB_PREFETCH 0
 #endif
 /* MICDB_HOST_MIRROR: the one-step program on a CPU device also writes
- * the host's struct core (context.h CTX_HC_*, engine-ocl.c's mirror) */
+ * the host's struct core (context.h CTX_HC_*, src/ocl's mirror) */
 #ifndef MICDB_HOST_MIRROR
 #define MICDB_HOST_MIRROR 0
 #endif
@@ -227,24 +142,19 @@ enum {
  * MICDB_PREFETCH for CPU devices only) */
 #define ISA_PREFETCH(p) __builtin_prefetch((const void *)(size_t)(p))
 #endif
-/* the host's choice (engine-ocl.c, nv_options), unless MICDB_OCL_OPTS
- * sets MICDB_ISA_PRED itself */
+/* the host's choices (the tuning table) */
 #ifndef MICDB_ISA_PRED
-#ifdef MICDB_ISA_PRED_DEFAULT
-#define MICDB_ISA_PRED MICDB_ISA_PRED_DEFAULT
-#else
 #define MICDB_ISA_PRED 0
 #endif
-#endif
-#ifndef MICDB_ISA_PREDEC
-#define MICDB_ISA_PREDEC 1
-#endif
 #ifndef MICDB_ISA_VOTE
-#if defined(cl_nv_pragma_unroll) && MICDB_ISA_PRED && MICDB_WARP_W == 32
-#define MICDB_ISA_VOTE 1
-#else
 #define MICDB_ISA_VOTE 0
 #endif
+/* the vote is PTX: NVIDIA's compiler (cl_nv_pragma_unroll is its mark),
+ * the template group, and a hardware warp per emulated warp */
+#if MICDB_ISA_VOTE && (!defined(cl_nv_pragma_unroll) || !MICDB_ISA_PRED || \
+    MICDB_WARP_W != 32)
+#undef MICDB_ISA_VOTE
+#define MICDB_ISA_VOTE 0
 #endif
 
 /*
@@ -411,7 +321,7 @@ __constant uint op_info[256] = {
 };
 
 /*
- * Predecoded text (MICDB_ISA_PREDEC, the default):
+ * Predecoded text:
  * what steps 1-4 of an instruction find depends on the PC alone (the text
  * and the constant pool are read-only), so isa_predec works it out once
  * per PC when the programs are loaded, into the side buffer: program p's
@@ -617,11 +527,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	LAUNCH_PROLOGUE;
 	const int end = MM_STACK_BASE + (int)sw - 1;
 	const int main_nl = (int)pt[CTX_P_MAIN_NLOCALS];
-#if MICDB_ISA_PREDEC
 	__global const uint4 *pd = pre + pt[CTX_P_TEXT_OFF] + prog;
-#else
-	(void)pre;
-#endif
 
 	/* Registers, private for the launch. */
 	int pc = (int)F(CTX_C_PC), sp = (int)F(CTX_C_SP);
@@ -637,8 +543,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	 * will touch first.  prefetch() of OpenCL C is a no-op on POCL;
 	 * clang's builtin is a real one.  Two stages: core c + 2D's block
 	 * now, so that the reads of core c + D's block below hit the cache
-	 * (they stalled: 5% of a one-step launch's samples, and the step
-	 * took 3-5% longer). */
+	 * instead of stalling. */
 	if (c + 2 * MICDB_PREFETCH < ncores) {
 		__global const uint *core3 = core + 2 * MICDB_PREFETCH * cs;
 
@@ -657,12 +562,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		if (lv2 >= MM_STACK_BASE && lv2 <= end)
 			ISA_PREFETCH(stk2 + (lv2 - MM_STACK_BASE));
 		/* its instruction's entry, where the step reads it */
-#if MICDB_ISA_PREDEC
 		ISA_PREFETCH(pd + min(pc2, tsize));
-#else
-		if (pc2 < tsize)
-			ISA_PREFETCH(tx + pc2);
-#endif
 	}
 #endif
 	/* The memory is authoritative (the host may have written the top
@@ -674,8 +574,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if MICDB_ISA_PRED
 	/* the chunk's vote (MICDB_ISA_VOTE): lanes all at one PC run the
 	 * switch's arms for the chunk.  At the chunk's head, not in its
-	 * first step: a test a step measured 70 ms of kernel a run of the
-	 * uniform workload on the H200. */
+	 * first step: a test every step costs the uniform workload. */
 	int conv = 0;
 #undef LAUNCH_CHUNK_HOOK
 #define LAUNCH_CHUNK_HOOK do { \
@@ -690,15 +589,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 		LAUNCH_STEP_GATE;
 		do {
-			/* 1-4 from the PC's entry: the predecoded one, or
-			 * (MICDB_ISA_PREDEC=0, for measuring) the same
-			 * worked out from the text now */
-#if MICDB_ISA_PREDEC
+			/* 1-4 from the PC's predecoded entry */
 			const uint4 d = pd[min((uint)pc, tsize)];
-#else
-			const uint4 d = isa_predecode(tx, tsize, cp, cpsize,
-			    (uint)pc, main_nl, (int)sw);
-#endif
 			const uint info = d.x, y = d.y;
 			/* a local's address (meaningless for the others) */
 			const int lcl = lv + (int)PD_LIDX(y);

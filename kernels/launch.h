@@ -1,6 +1,6 @@
 /*
  * The launch protocol every level's kernel shares (isa.cl, mic.cl,
- * pmic.cl), which the shared host engine (src/ocl/engine-ocl.c) drives:
+ * pmic.cl), which the shared host engine (src/ocl/ocl-*.c) drives:
  * the prologue that reads the header and finds the core's block, stack,
  * I/O areas and program; the step gate on stop_at; breakpoints at the
  * micro levels' boundaries; the per-warp divergence records; the
@@ -21,11 +21,11 @@
  *	LAUNCH_NOTE;                ...its registers back with F(...)...
  *	LAUNCH_WRITE_STOPS;
  *
- * Build-time defines: MICDB_WARP_W, MICDB_WG_SIZE, MICDB_STACK_INTERLEAVED,
- * MICDB_DIVERGENCE (0: no records; 1: the step loop keeps them; 2: a
- * one-step program, whose records a second kernel folds: see
- * LAUNCH_RECORD below), MICDB_DIV_CHUNK (steps recorded per chunk),
- * MICDB_STOP_POLL (steps between reads of stop_at without records).
+ * Build-time defines, passed by the host: MICDB_WARP_W, MICDB_WG_SIZE,
+ * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE (1: the step loop keeps the
+ * records; 2: a one-step program, whose records a second kernel folds:
+ * see LAUNCH_RECORD below), MICDB_DIV_WARPSYNC (the records' fold,
+ * below).  MICDB_DIV_CHUNK is the steps recorded per chunk.
  */
 #ifndef MICDB_LAUNCH_H
 #define MICDB_LAUNCH_H
@@ -42,25 +42,20 @@
 #ifndef MICDB_DIVERGENCE
 #define MICDB_DIVERGENCE 1
 #endif
+#if MICDB_DIVERGENCE != 1 && MICDB_DIVERGENCE != 2
+#error "MICDB_DIVERGENCE is 1 (the step loop) or 2 (the one-step program)"
+#endif
 /* Steps of this launch.  The one-step program runs only launches of
- * K = 1 (engine-ocl.c), and a constant lets the compiler drop the step
- * loop: with K read from the header, POCL kept the loop's carried
- * registers in per-work-item arrays on the stack, and one step of 65,536
- * cores took 20-25% longer (this machine, 2026-11-22, steps interleaved
- * with the constant's in one process, medians of 300: divergent 2.65 ->
- * 2.17-2.21 ms, uniform 3.25 -> 2.44 ms). */
+ * K = 1 (src/ocl), and a constant lets the compiler drop the step loop:
+ * with K read from the header, POCL kept the loop's carried registers in
+ * per-work-item arrays on the stack. */
 #if MICDB_DIVERGENCE == 2
 #define LAUNCH_K(ctx) 1u
 #else
 #define LAUNCH_K(ctx) ((ctx)[CTX_H_STEPS])
 #endif
-/* 32: half the barriers of 16 (H200, a million cores, ISA, one run each:
- * divergent 43.9e9 -> 49.1e9, uniform 102e9 -> 114e9 instructions/s; 64
- * no better: 47.5e9, 107e9; POCL, 4,096 cores: the same or better at
- * every level). */
-#ifndef MICDB_DIV_CHUNK
+/* Steps per chunk of the records: 32, half the barriers of 16. */
 #define MICDB_DIV_CHUNK CTX_DIV_CHUNK
-#endif
 /* What a kernel does when a chunk of steps starts, where every lane of
  * the work-group is, before the first step's gate (isa.cl's vote):
  * redefined by a kernel before its step loop. */
@@ -353,23 +348,16 @@ micro_write_other(int a, int v, int *slow, uint *status,
  * chunk together with warp instructions instead: launch_fold_warp,
  * MICDB_DIV_WARPSYNC).  The grouping by program path is
  * done once per launch, for the warp's last counted step only, as only
- * that one is shown.  (Lane 0 folding 16 x 32 entries alone every 16
- * steps, with the grouping per chunk, made the ISA kernel 2.5x slower on
- * an H200 at a million cores than the same kernel without records.)
+ * that one is shown (lane 0 folding a chunk alone, with the grouping
+ * per chunk, made the records cost more than the kernel).
  *
- * stop_at is read once per chunk by the step loop with records (the
- * chunk's step bound, lim), every MICDB_STOP_POLL steps by the others
- * (default: a chunk's length), not every step: it is a volatile load
- * that goes to L2 on a GPU and sat on the critical path of every step
- * (H200, a million cores, ISA: divergent
- * 9.8e9 -> 1.7e10, uniform 6.1e10 -> 7.1e10 instructions/s).  A core
- * that reads it late runs a few steps past a cut, which cores of other
- * work-groups do anyway: the host replays. */
-#ifndef MICDB_STOP_POLL
-#define MICDB_STOP_POLL MICDB_DIV_CHUNK
-#endif
+ * stop_at is read once per chunk by the step loop (the chunk's step
+ * bound, lim), at its one step by the one-step program, not every step:
+ * it is a volatile load that goes to L2 on a GPU and sat on the critical
+ * path of every step.  A core that reads it late runs a few steps past a
+ * cut, which cores of other work-groups do anyway: the host replays. */
 #define LAUNCH_POLL_STOP \
-	if (active && watch_stop && ((s - 1) % MICDB_STOP_POLL) == 0) \
+	if (active && watch_stop && ((s - 1) % MICDB_DIV_CHUNK) == 0) \
 		stop_seen = *stop_at; \
 	if (active && watch_stop && s > stop_seen) \
 		active = 0
@@ -382,14 +370,11 @@ micro_write_other(int a, int v, int *slow, uint *status,
  * same operations through local memory and work-group barriers where a
  * work-group is one warp of 32 (POCL's CPU layout), so that tests run the
  * NVIDIA fold's logic on any device; 0, the SWAR fold between
- * work-group barriers.  A geometry that does not fit falls back to 0.
+ * work-group barriers.  The host chooses (1 on NVIDIA, 0 elsewhere, 2
+ * in tests); a geometry or compiler that does not fit falls back to 0.
  */
 #ifndef MICDB_DIV_WARPSYNC
-#if defined(cl_nv_pragma_unroll)
-#define MICDB_DIV_WARPSYNC 1
-#else
 #define MICDB_DIV_WARPSYNC 0
-#endif
 #endif
 #if MICDB_DIV_WARPSYNC == 1 && (MICDB_WARP_W != 32 || \
     MICDB_WG_SIZE % 32 != 0 || !defined(cl_nv_pragma_unroll))
@@ -551,11 +536,9 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 
 /* The steps of a chunk that a lane does not run are P_NONE in the log.
  * On a CPU the log starts every chunk so: a loop in the step gate that
- * filled the rest, inside the step loop, made POCL's ISA kernel a third
- * slower (4,096 cores, K = 512, runs alternated: divergent 49-79M ->
- * 74-106M instructions a second).  On NVIDIA the fill in the gate stays:
- * the lane-major log's stores at each chunk's start cost the H200 3-6%
- * (154G and 259G against 158G and 275G at a million cores). */
+ * filled the rest, inside the step loop, made POCL's ISA kernel slower.
+ * On NVIDIA the fill in the gate stays: the lane-major log's stores at
+ * each chunk's start cost more there. */
 #if MICDB_DIV_WARPSYNC
 #define LAUNCH_KP_PREFILL (void)0
 #define LAUNCH_KP_FILL_REST \
@@ -636,10 +619,9 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
 		/* A warp's step is LANES / 4 words of the log: the paths
 		 * seen as a mask of bits (P_NONE, 0xFF, sets none), then
 		 * per path the lanes on it, the zero bytes of x ^ path,
-		 * word loops that a CPU runs as vector operations.  A
-		 * group loop that searched word by word for a lane not yet
-		 * counted, once per path, was slower (POCL, 4,096 cores,
-		 * K = 512, runs alternated: divergent 3-8%, uniform 2-17%). */
+		 * word loops that a CPU runs as vector operations (a group
+		 * loop that searched word by word for a lane not yet
+		 * counted, once per path, was slower). */
 		uint x[LANES / 4], seen = 0;
 
 		for (uint w = 0; w < LANES / 4; w++) {
@@ -703,15 +685,8 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
  * after the warp stopped) is seen from the lanes' logs at once: each
  * step in which they ran counts one path of all W lanes.  Otherwise a
  * step at a time: each lane takes its own entry, match.any gives the
- * lanes on its path and the lowest of them counts the group.  Measured
- * on an H200 at a million cores (ISA kernel
- * time per run, the bench's workloads): the SWAR fold 177 ms divergent,
- * 116 ms uniform; without its work-group barriers (warp barriers) no
- * better; this fold a step at a time 158 and 106; with the whole-chunk
- * test 155 and 92 (without any records 131 and 82).  The SWAR fold's
- * cost was its group loop, O(paths x W / 4) per step.  Four steps at a
- * time, each warp operation for all four before the next, was slower
- * (149 -> 155, 97 -> 104). */
+ * lanes on its path and the lowest of them counts the group.  The SWAR
+ * fold's cost on a GPU was its group loop, O(paths x W / 4) per step. */
 static void
 launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
     __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
@@ -902,10 +877,7 @@ launch_records(__global uint *wrec, uint wbase, uint lane,
  * into the warp's record as the step loop's fold and launch_records do
  * for one step.  On POCL a barrier splits the kernel into loops over the
  * work-items that keep every live variable in memory, and the step
- * loop's fold is lane 0's alone: one step of 65,536 cores of the uniform
- * workload (MICDB_OCL_TIMING, this machine, 2026-11-22) took a kernel
- * time of 3.6-4.1 ms with the step loop's records, 1.4 with these and
- * 1.2 with none.
+ * loop's fold is lane 0's alone.
  */
 #define LAUNCH_STEP_REC_DECL uint step_rec = CTX_NONE;
 #define LAUNCH_LOG(kp) ((void)(kp))
@@ -955,7 +927,7 @@ launch_fold1(__global uint *ctx, uint w)
 		return;
 	/* one histogram count per kernel path: the lanes on it, counted by
 	 * compares that vectorise (a counter per path in memory was a
-	 * chain of dependent increments, 12% of the fold's samples) */
+	 * chain of dependent increments) */
 	for (uint todo = seen; todo != 0; todo &= todo - 1) {
 		const uint h = 31 - clz(todo & (0 - todo));
 		uint cnt = 0;
@@ -979,12 +951,6 @@ name(__global uint *ctx) \
 	    (ctx[CTX_H_FLAGS] & CTX_F_DIVERGENCE)) \
 		launch_fold1(ctx, w); \
 }
-#else
-#define LAUNCH_STEP_REC_DECL
-#define LAUNCH_LOG(kp) ((void)(kp))
-#define LAUNCH_RAN(pp, kp) do { (void)(pp); (void)(kp); } while (0)
-#define LAUNCH_RECORD(pp, kp) do { (void)(pp); (void)(kp); } while (0)
-#define LAUNCH_WRITE_RECORDS
 #endif
 #endif
 

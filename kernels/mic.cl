@@ -6,53 +6,27 @@
  * cuts by checkpoint and replay on the host, barriers completed between
  * launches, compact I/O areas, header-only read-back) is launch.h's,
  * shared with isa.cl and pmic.cl, which the one host engine
- * (src/ocl/engine-ocl.c) drives for every level.
+ * (src/ocl/ocl-run.c) drives for every level.
  *
  * Branch-free step, as in the Monzali thesis: every lane runs the same
  * instruction stream whatever its micro-instruction.  The control store
- * is pre-decoded (context-mic.h: raw fields plus a one-hot B mask); fields
- * come out by shift and mask, the B bus is an OR of registers ANDed with
- * masks made from the one-hot bits, the ALU computes its four functions
- * and keeps one by mask, the shifter shifts by amounts taken from the
- * word (0 or 8, 0 or 1), the C bus writes are bitselects, the next MPC
- * is arithmetic.  Memory goes through addresses computed the same way
- * and predicated loads and stores.  What cannot be data flow - device
- * words with side effects (console, barrier, allocation, atomic add) and
- * faults - is one guarded slow path that lanes enter only on those
- * cycles; the divergence records count it as a second kernel path
- * (CTXM_PATH_SLOW), so k is 1 except in cycles where some but not all
- * lanes of a warp took it.
+ * is pre-decoded (mic1-word.h's device words: the fields plus a one-hot
+ * B mask); bits come out by mic1-word.h's shifts and masks, the B bus
+ * is an OR of registers ANDed with masks made from the one-hot bits, the
+ * ALU computes its four functions and keeps one by mask, the shifter
+ * shifts by amounts taken from the word (0 or 8, 0 or 1), the C bus
+ * writes are bitselects, the next MPC is arithmetic.  Memory goes
+ * through addresses computed the same way and predicated loads and
+ * stores.  What cannot be data flow - device words with side effects
+ * (console, barrier, allocation, atomic add) and faults - is one guarded
+ * slow path that lanes enter only on those cycles; the divergence
+ * records count it as a second kernel path (CTXM_PATH_SLOW), so k is 1
+ * except in cycles where some but not all lanes of a warp took it.
  *
- * Divergent against uniform (micdb bench, H200, every core doing the
- * same work, mic1.mal with its fault checks).  The memory stage was the
- * branchy part of the step: mem_where's chain of choices compiled into
- * a branch per region, and the WRITE, its fault checks and the READ's
- * check into more, so a warp whose lanes were on different
- * micro-instructions ran the paths of several regions and of writing
- * and not writing one after another.  Now the address is decoded by
- * selects (mem_where_sel), the conditions are bitwise, the store is
- * predicated and only device words and faults branch.  Same session,
- * steps per launch fixed at 2,048, micro-cycles/s divergent / uniform:
- *   before      1M cores 4.64-4.80e10 / 5.30-5.32e10 (0.88-0.90)
- *   now         1M cores 4.98e10 / 5.07e10 (0.98), 32K 2.82e10 / 3.24e10
- *   the plain mem_where with the rest as now: 1M 5.04e10 / 5.22e10,
- *               32K 2.80e10 / 3.26e10 (0.86)
- *   every region's address computed and masked: 1M 4.70e10 / 4.73e10
- *               (0.99, but uniform 9% slower: a million cores issue
- *               every instruction), 32K 2.91e10 / 3.31e10
- * A divergent warp-cycle still costs more where the GPU is not full (32K
- * cores, 8 warps per SM, latency-bound): lanes at different SPs and PCs
- * gather READs, WRITEs and text bytes over several lines where a uniform
- * warp touches one, and their MPCs meet bank conflicts in the local
- * control store.  Measured without gain: the bottom 16 or 32 stack
- * words of every core in local memory (one bank per lane, conflict-free
- * whatever the word; the global gathers were not what cost), the text in
- * local memory (slower), register caps of 128, 96, 64, stacks tiled by
- * 32 or 256 cores, the READ and the text byte loaded under their
- * conditions instead of every cycle, idle lanes' fetch and READ pointed
- * at one shared address, the control store split into two word arrays.
- * The records are a fixed per-cycle cost (without them both workloads
- * run 30% faster).
+ * The memory stage decodes its address by selects (mem_where_sel), its
+ * conditions are bitwise and its store predicated: as branches, a warp
+ * whose lanes sit on different micro-instructions ran the paths of
+ * several regions, and of writing and not writing, one after another.
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
@@ -60,24 +34,14 @@
 #include "memmap.h"
 #include "context.h"
 #include "context-mic.h"
-
+#include "mic1-word.h"
 #include "launch.h"
 
-#define HALT_MPC 0xFF
-
-/* n more warp-steps with the same count in bin m (a run of equal counts
- * is one update: a global read-modify-write per step would stall lane 0
- * on memory latency). */
-static void
-hist_addn(__global uint *rec, uint m, uint n)
-{
-	__global uint *h = rec + CTX_W_HIST + 2 * (m - 1);
-	uint lo = h[0] + n;
-
-	if (lo < n)
-		h[1]++;
-	h[0] = lo;
-}
+/* The word's bits, from D0 and D1 (mic1-word.h), as all-ones masks: bit
+ * x of the word, C bus register r, B bus source r. */
+#define BIT_M(x) BITMASK(d0, MIC1_BIT_##x)
+#define C_M(r) BITMASK(d0, MIC1_POS_C + MIC1_CB_##r)
+#define B_M(r) BITMASK(d1, MIC1_D1_POS_ONEHOT + MIC1_B_##r)
 
 __kernel void
 mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
@@ -108,12 +72,11 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 	/* The control store in local memory: lanes on different MPCs read
 	 * different words every cycle, a gather that local memory serves
-	 * without a global transaction per address (on an H200 it gave
-	 * about 5% more micro-cycles/s, uniform and divergent alike).  Both
-	 * words of an address in one 8-byte load. */
-	__local uint2 l_cs[512];
+	 * without a global transaction per address.  Both words of an
+	 * address in one 8-byte load. */
+	__local uint2 l_cs[MIC1_STORE_WORDS];
 
-	for (uint i = (uint)get_local_id(0); i < 512;
+	for (uint i = (uint)get_local_id(0); i < MIC1_STORE_WORDS;
 	    i += (uint)get_local_size(0))
 		l_cs[i] = (uint2)(cstore[i * CTXM_CS_WORDS + CTXM_CS_D0],
 		    cstore[i * CTXM_CS_WORDS + CTXM_CS_D1]);
@@ -122,57 +85,11 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	(void)mem_where(mar_latch, stk, sstride, sw, globals, heap, heap_words,
 	    cp, cpsize, &rd_p);
 	LAUNCH_ACTIVATE;
-
-#if MICDB_DIVERGENCE
-	/* Each lane's kernel path at every step of a chunk (P_NONE: it did
-	 * not run), bytes that the recorder reads four at a time; and the
-	 * last step each lane ran in this launch, with its MPC then, for the
-	 * last-step grouping, which is done once per launch (per chunk it
-	 * cost O(paths x W) serial work on lane 0, most of it where lanes
-	 * sit on different MPCs: the divergent workload). */
-	__local uint l_p4[MICDB_DIV_CHUNK][(MICDB_WG_SIZE + 3) / 4];
-	__local uint l_ls[MICDB_WG_SIZE];
-	__local int l_lm[MICDB_WG_SIZE];
-	__local int l_alive[2];
-#define LP(j, i) (((__local uchar *)l_p4[j])[i])
-	const uint lid = (uint)get_local_id(0);
-	const uint lane = lid % MICDB_WARP_W;
-	const uint warp = gid / MICDB_WARP_W;
-	const int recorder = lane == 0 && warp < ctx[CTX_H_NWARPS] &&
-	    (flags & CTX_F_DIVERGENCE);
-	__global uint *wrec = ctx + ctx[CTX_H_WARPS_OFF] +
-	    (recorder ? warp : 0) * CTX_WARP_WORDS(MICDB_WARP_W);
-	uint w_steps = 0, w_active = 0, w_k = 0;
-	ulong last_act = 0, last_conv = 0;
-	uint last_paths = 0, last_k = 0;
-	uint my_s = 0, my_mpc = 0;
-	uint bin0 = 0, rep0 = 0, bin1 = 0, rep1 = 0;
-
-	if (lid == 0)
-		l_alive[0] = l_alive[1] = 0;
-	barrier(CLK_LOCAL_MEM_FENCE);
-
-	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) {
-	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK);
-
-	    for (uint j = 0; j < n; j++) {
-		const uint s = s0 + j + 1;
-#else
-	{
-	    for (uint s = 1; s <= K; s++) {
-#endif
+	LAUNCH_LOOP_BEGIN {
 		uint path = P_NONE;
 		const uint mpc0 = mpc;
 
-		if (active && watch_stop && s > *stop_at)
-			active = 0;
-		if (!active) {
-#if MICDB_DIVERGENCE
-			for (; j < n; j++)
-				LP(j, lid) = P_NONE;
-#endif
-			break;
-		}
+		LAUNCH_STEP_GATE;
 		do {
 			const uint2 dw = l_cs[mpc];
 			const uint d0 = dw.x, d1 = dw.y;
@@ -180,15 +97,11 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * its address is known at the top of the cycle, so
 			 * the load overlaps the control-store and text
 			 * loads, and a warp whose lanes read in different
-			 * cycles does not pay its latency every cycle (on an
-			 * H200, 32,768 cores: uniform +13%, divergent +6%
-			 * against a load under `if (pending & READ)`). */
+			 * cycles does not pay its latency every cycle. */
 			const int rv = *rd_p;
-			const uint alu = (d0 >> 16) & 0xFFu;
-			const uint cb = (d0 >> 7) & 0x1FFu;
-			const uint mem = (d0 >> 4) & 7u;
-			const uint jam = (d0 >> 24) & 7u;
-			const uint oh = d1 >> CTXM_CS_ONEHOT_POS;
+			const uint wr = MIC1_BITV(d0, MIC1_BIT_WRITE);
+			const uint rd = MIC1_BITV(d0, MIC1_BIT_READ);
+			const uint fe = MIC1_BITV(d0, MIC1_BIT_FETCH);
 			uint a, b, bus, fsel, out, res, next, wh;
 			int mdr1, mar1, flt = FAULT_NONE, io_stop = 0;
 			__global int *wp;
@@ -199,7 +112,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * a dry one with more to come, is not run (the host
 			 * drains or refills and goes on).  Conservative for
 			 * writes: any WRITE when the area is full. */
-			if (((mem & 4u) && out_len >= out_cap) ||
+			if ((wr && out_len >= out_cap) ||
 			    ((pending & CTXM_PEND_READ) &&
 			    mar_latch == MM_DEV_CONSOLE && in_pos >= in_len &&
 			    in_more))
@@ -220,7 +133,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
 			insns += (uint)bnd;
 			insn_pc = bnd ? pc : insn_pc;
-			if (!(d1 & CTXM_CS_PRESENT)) {
+			if (!(d1 & MIC1_D1_PRESENT)) {
 				flt = FAULT_NO_MICROINSTR;
 				goto fault;
 			}
@@ -230,35 +143,37 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			mir_set = 1;
 
 			/* 1: B bus by masks, ALU, shifter, N/Z, C bus. */
-			bus = ((uint)mdr & BITMASK(oh, 0)) |
-			    ((uint)pc & BITMASK(oh, 1)) |
-			    ((uint)(int)(char)(uchar)mbr & BITMASK(oh, 2)) |
-			    ((mbr & 0xFFu) & BITMASK(oh, 3)) |
-			    ((uint)sp & BITMASK(oh, 4)) |
-			    ((uint)lv & BITMASK(oh, 5)) |
-			    ((uint)cpp & BITMASK(oh, 6)) |
-			    ((uint)tos & BITMASK(oh, 7)) |
-			    ((uint)opc & BITMASK(oh, 8));
-			a = ((uint)h & BITMASK(alu, 3)) ^ BITMASK(alu, 1);
-			b = bus & BITMASK(alu, 2);
-			fsel = (alu >> 4) & 3u;
-			out = ((a & b) & (0u - (uint)(fsel == 0))) |
+			bus = ((uint)mdr & B_M(MDR)) |
+			    ((uint)pc & B_M(PC)) |
+			    ((uint)(int)(char)(uchar)mbr & B_M(MBR)) |
+			    ((mbr & 0xFFu) & B_M(MBRU)) |
+			    ((uint)sp & B_M(SP)) |
+			    ((uint)lv & B_M(LV)) |
+			    ((uint)cpp & B_M(CPP)) |
+			    ((uint)tos & B_M(TOS)) |
+			    ((uint)opc & B_M(OPC));
+			a = ((uint)h & BIT_M(ENA)) ^ BIT_M(INVA);
+			b = bus & BIT_M(ENB);
+			fsel = MIC1_FIELD(d0, FN);
+			/* INC after every function (doc/mic1.md section 1) */
+			out = (((a & b) & (0u - (uint)(fsel == 0))) |
 			    ((a | b) & (0u - (uint)(fsel == 1))) |
 			    (~b & (0u - (uint)(fsel == 2))) |
-			    ((a + b + (alu & 1u)) & (0u - (uint)(fsel == 3)));
+			    ((a + b) & (0u - (uint)(fsel == 3)))) +
+			    MIC1_BITV(d0, MIC1_BIT_INC);
 			nf = out >> 31;
 			zf = out == 0;
-			res = out << ((alu >> 4) & 8u);
-			res = (uint)((int)res >> ((alu >> 6) & 1u));
-			h = (int)bitselect((uint)h, res, BITMASK(cb, 8));
-			opc = (int)bitselect((uint)opc, res, BITMASK(cb, 7));
-			tos = (int)bitselect((uint)tos, res, BITMASK(cb, 6));
-			cpp = (int)bitselect((uint)cpp, res, BITMASK(cb, 5));
-			lv = (int)bitselect((uint)lv, res, BITMASK(cb, 4));
-			sp = (int)bitselect((uint)sp, res, BITMASK(cb, 3));
-			pc = (int)bitselect((uint)pc, res, BITMASK(cb, 2));
-			mdr = (int)bitselect((uint)mdr, res, BITMASK(cb, 1));
-			mar = (int)bitselect((uint)mar, res, BITMASK(cb, 0));
+			res = out << MIC1_SLL8_SHIFT(d0);
+			res = (uint)((int)res >> MIC1_BITV(d0, MIC1_BIT_SRA1));
+			h = (int)bitselect((uint)h, res, C_M(H));
+			opc = (int)bitselect((uint)opc, res, C_M(OPC));
+			tos = (int)bitselect((uint)tos, res, C_M(TOS));
+			cpp = (int)bitselect((uint)cpp, res, C_M(CPP));
+			lv = (int)bitselect((uint)lv, res, C_M(LV));
+			sp = (int)bitselect((uint)sp, res, C_M(SP));
+			pc = (int)bitselect((uint)pc, res, C_M(PC));
+			mdr = (int)bitselect((uint)mdr, res, C_M(MDR));
+			mar = (int)bitselect((uint)mar, res, C_M(MAR));
 			mdr1 = mdr;
 			mar1 = mar;
 
@@ -322,8 +237,6 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				/* bitwise, not short-circuit: conditions
 				 * that differ between lanes are data here,
 				 * and only the rare slow path branches */
-				const int wr = (mem >> 2) & 1u;
-				const int rd = (mem >> 1) & 1u;
 				const int dev_ok = (mar1 == MM_DEV_CONSOLE) |
 				    (mar1 == MM_DEV_COREID) |
 				    (mar1 == MM_DEV_NCORES) |
@@ -345,19 +258,22 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				mar_latch = rd ? mar1 : mar_latch;
 				rd_p = rd ? wp : rd_p;
 			}
-			pending |= (mem & 1u) ? CTXM_PEND_FETCH : 0u;
-			pc_latch = (mem & 1u) ? pc : pc_latch;
+			pending |= fe ? CTXM_PEND_FETCH : 0u;
+			pc_latch = fe ? pc : pc_latch;
 
 			/* 4: next MPC, arithmetic. */
-			next = (d1 & 0x1FFu) |
-			    ((((jam >> 1) & nf) | (jam & zf)) << 8);
-			if ((jam & 4u) && mbr_state == CTXM_MBR_INVALID) {
+			/* nf and zf are 0 or 1: each masks its JAM bit */
+			next = MIC1_D1_NEXT(d1) |
+			    ((((d0 >> MIC1_BIT_JAMN) & nf) |
+			    ((d0 >> MIC1_BIT_JAMZ) & zf)) << MIC1_BIT_NEXT_JAM);
+			if (MIC1_BITV(d0, MIC1_BIT_JMPC) &&
+			    mbr_state == CTXM_MBR_INVALID) {
 				flt = FAULT_PC_RANGE;
 				goto fault;
 			}
-			next |= (mbr & 0xFFu) & BITMASK(jam, 2);
-			mpc = next & 0x1FFu;
-			if (mpc == HALT_MPC && status == ST_RUNNING)
+			next |= (mbr & 0xFFu) & BIT_M(JMPC);
+			mpc = next & (MIC1_STORE_WORDS - 1);
+			if (mpc == MIC1_HALT_MPC && status == ST_RUNNING)
 				status = ST_HALTED;
 			goto done;
 fault:
@@ -371,109 +287,10 @@ done:
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
 			LAUNCH_CHECK_BPS(mpc, bnd);
 		} while (0);
+		LAUNCH_RECORD(mpc0, path);
+	} LAUNCH_LOOP_END(CTXM_NPATHS);
 
-#if MICDB_DIVERGENCE
-		LP(j, lid) = (uchar)path;
-		my_s = path != P_NONE ? s : my_s;
-		my_mpc = path != P_NONE ? mpc0 : my_mpc;
-#else
-		(void)mpc0;
-		(void)path;
-#endif
-	    }
-#if MICDB_DIVERGENCE
-	    {
-		const uint q = (s0 / MICDB_DIV_CHUNK) & 1;
-		int alive;
-
-		if (active)
-			l_alive[q] = 1;
-		if (lid == 0)
-			l_alive[q ^ 1] = 0;
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (recorder) {
-			for (uint r = 0; r < n; r++) {
-				uint none = 0, slow = 0, nact, k = 0;
-
-#if LANES % 4 == 0 && \
-    (MICDB_WARP_W % 4 == 0 || MICDB_WG_SIZE <= MICDB_WARP_W)
-				/* P_NONE is the only path with bit 7 set */
-				for (uint w = 0; w < LANES / 4; w++) {
-					const uint x = l_p4[r][lid / 4 + w];
-
-					none += popcount(x & 0x80808080u);
-					slow += popcount(x & ~(x >> 7) &
-					    0x01010101u);
-				}
-#else
-				for (uint i = 0; i < LANES; i++) {
-					const uint p = LP(r, lid + i);
-
-					none += p >> 7;
-					slow += p & ~(p >> 7) & 1u;
-				}
-#endif
-				nact = LANES - none;
-				if (nact == 0)
-					continue;
-				if (nact > slow) {
-					if (nact - slow != bin0) {
-						if (rep0 > 0)
-							hist_addn(wrec, bin0,
-							    rep0);
-						bin0 = nact - slow;
-						rep0 = 0;
-					}
-					rep0++;
-					k++;
-				}
-				if (slow > 0) {
-					if (slow != bin1) {
-						if (rep1 > 0)
-							hist_addn(wrec, bin1,
-							    rep1);
-						bin1 = slow;
-						rep1 = 0;
-					}
-					rep1++;
-					k++;
-				}
-				w_steps++;
-				w_active += nact;
-				w_k += k;
-				last_k = k;
-			}
-		}
-		alive = l_alive[q];
-		barrier(CLK_LOCAL_MEM_FENCE);
-		if (!alive)
-			break;
-	    }
-#endif
-	}
-
-#if MICDB_DIVERGENCE
-	l_ls[lid] = my_s;
-	l_lm[lid] = (int)my_mpc;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	if (recorder && w_steps > 0) {
-		uint last = 0;
-
-		if (rep0 > 0)
-			hist_addn(wrec, bin0, rep0);
-		if (rep1 > 0)
-			hist_addn(wrec, bin1, rep1);
-		/* the lanes that ran the warp's last counted step, grouped
-		 * by MPC */
-		for (uint i = 0; i < LANES; i++)
-			last = max(last, l_ls[lid + i]);
-		for (uint i = 0; i < LANES; i++)
-			last_act |= (ulong)(l_ls[lid + i] == last) << i;
-		last_conv = launch_converged(l_lm + lid, last_act, &last_paths);
-		launch_write_warp(wrec, w_steps, w_active, w_k, last_act,
-		    last_conv, last_paths, last_k);
-	}
-#endif
+	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;
 	LAUNCH_NOTE;
@@ -491,17 +308,20 @@ done:
 	M(CTXM_C_PENDING) = pending;
 	M(CTXM_C_MBR_STATE) = mbr_state;
 	if (mir_set) {
-		const uint next = mir_d1 & 0x1FFu;
+		const uint next = MIC1_D1_NEXT(mir_d1);
 
-		M(CTXM_C_MIR_LO) = (mir_d0 & 0x7FFFFFFu) | next << 27;
-		M(CTXM_C_MIR_HI) = next >> 5;
+		M(CTXM_C_MIR_LO) = MIC1_DW_LO(mir_d0, next);
+		M(CTXM_C_MIR_HI) = MIC1_DW_HI(next);
 		M(CTXM_C_MIR_NEXT) = next;
-		M(CTXM_C_MIR_JAM) = (mir_d0 >> 24) & 7u;
-		M(CTXM_C_MIR_ALU) = (mir_d0 >> 16) & 0xFFu;
-		M(CTXM_C_MIR_C) = (mir_d0 >> 7) & 0x1FFu;
-		M(CTXM_C_MIR_MEM) = (mir_d0 >> 4) & 7u;
-		M(CTXM_C_MIR_B) = mir_d0 & 0xFu;
+		M(CTXM_C_MIR_JAM) = MIC1_FIELD(mir_d0, JAM);
+		M(CTXM_C_MIR_ALU) = MIC1_FIELD(mir_d0, ALU);
+		M(CTXM_C_MIR_C) = MIC1_FIELD(mir_d0, C);
+		M(CTXM_C_MIR_MEM) = MIC1_FIELD(mir_d0, MEM);
+		M(CTXM_C_MIR_B) = MIC1_FIELD(mir_d0, B);
 	}
 #undef F
 #undef M
+#undef BIT_M
+#undef C_M
+#undef B_M
 }

@@ -10,7 +10,7 @@
  * cycles.  The launch protocol (stop_at, consistent cuts by checkpoint
  * and replay on the host, barriers completed between launches, compact
  * I/O areas, header-only read-back) is isa.cl's and mic.cl's: the shared
- * host engine (src/ocl/engine-ocl.c) drives all three.
+ * host engine (src/ocl/ocl-run.c) drives all three.
  *
  * Branch-free step, as mic.cl's: every lane runs the same instruction
  * stream whatever its micro-instruction.  Registers are read by masks
@@ -27,25 +27,13 @@
 #include "context.h"
 #include "context-mic.h"
 #include "context-pmic.h"
+#include "pmic-word.h"
 #include "launch.h"
-
-/* pmic.h's bit positions (the header itself is C only) */
-#define W_EN(w)    (((w) >> 26) & 1u)
-#define W_MEM(w)   (((w) >> 25) & 1u)
-#define W_ALU(w)   (((w) >> 21) & 0xFu)
-#define W_C(w)     (((w) >> 10) & 0x7FFu)
-#define W_B(w)     (((w) >> 5) & 0x1Fu)
-#define W_A(w)     ((w) & 0x1Fu)
-#define N_NEXT(w)  ((w) & 0x1FFu)
-#define N_JAMZ(w)  (((w) >> 9) & 1u)
-#define N_JAMN(w)  (((w) >> 10) & 1u)
-#define N_JMPC(w)  (((w) >> 11) & 1u)
-#define N_P(w)     ((w) >> 31)
 
 /* The value of v when r == i, else 0. */
 #define SEL(r, i, v) ((uint)(v) & (0u - (uint)((r) == (i))))
 
-/* Readable register r (pmic.h enum pmic_reg; 24..31 read 0). */
+/* Readable register r (enum pmic_reg; 24..31 read 0). */
 static uint
 reg_read(uint r, uint mar, uint mdr, uint pc, uint mbr, uint sp, uint lv,
     uint cpp, uint tos, uint opc, uint h, uint g0, uint g1, uint sid)
@@ -54,38 +42,43 @@ reg_read(uint r, uint mar, uint mdr, uint pc, uint mbr, uint sp, uint lv,
 	const uint b2 = (mbr >> 8) & 0xFFu, b3 = mbr & 0xFFu;
 	const uint b12 = (mbr >> 8) & 0xFFFFu;
 
-	return SEL(r, 0, mar) | SEL(r, 1, mdr) | SEL(r, 2, pc) |
-	    SEL(r, 3, mbr) | SEL(r, 4, b0) | SEL(r, 5, b1) | SEL(r, 6, b2) |
-	    SEL(r, 7, b3) | SEL(r, 8, (uint)(int)(char)(uchar)b1) |
-	    SEL(r, 9, b12) | SEL(r, 10, (uint)(int)(short)(ushort)b12) |
-	    SEL(r, 11, sp) | SEL(r, 12, lv) | SEL(r, 13, cpp) |
-	    SEL(r, 14, tos) | SEL(r, 15, opc) | SEL(r, 16, h) |
-	    SEL(r, 17, g0) | SEL(r, 18, g1) | SEL(r, 19, 2u) |
-	    SEL(r, 20, 3u) | SEL(r, 21, 4u) | SEL(r, 22, 5u) |
-	    SEL(r, 23, sid);
+	return SEL(r, PMIC_R_MAR, mar) | SEL(r, PMIC_R_MDR, mdr) |
+	    SEL(r, PMIC_R_PC, pc) | SEL(r, PMIC_R_MBR, mbr) |
+	    SEL(r, PMIC_R_MBR0, b0) | SEL(r, PMIC_R_MBR1, b1) |
+	    SEL(r, PMIC_R_MBR2, b2) | SEL(r, PMIC_R_MBR3, b3) |
+	    SEL(r, PMIC_R_MBR1S, (uint)(int)(char)(uchar)b1) |
+	    SEL(r, PMIC_R_MBR12, b12) |
+	    SEL(r, PMIC_R_MBR12S, (uint)(int)(short)(ushort)b12) |
+	    SEL(r, PMIC_R_SP, sp) | SEL(r, PMIC_R_LV, lv) |
+	    SEL(r, PMIC_R_CPP, cpp) | SEL(r, PMIC_R_TOS, tos) |
+	    SEL(r, PMIC_R_OPC, opc) | SEL(r, PMIC_R_H, h) |
+	    SEL(r, PMIC_R_G0, g0) | SEL(r, PMIC_R_G1, g1) |
+	    SEL(r, PMIC_R_C2, 2u) | SEL(r, PMIC_R_C3, 3u) |
+	    SEL(r, PMIC_R_C4, 4u) | SEL(r, PMIC_R_C5, 5u) |
+	    SEL(r, PMIC_R_SID, sid);
 }
 
-/* The 16 operations of pmic.h (enum pmic_alu), by selects. */
+/* The 16 operations of enum pmic_alu, by selects. */
 static uint
 alu_eval(uint op, uint a, uint b)
 {
-	uint v = (uint)((int)a >> 1);             /* 15: SRA1 */
+	uint v = (uint)((int)a >> 1);             /* PMIC_ALU_SRA1 */
 
-	v = op == 14 ? (uint)((int)a >> 8) : v;
-	v = op == 13 ? a << 8 : v;
-	v = op == 12 ? (a | b) : v;
-	v = op == 11 ? (a & b) : v;
-	v = op == 10 ? ~a : v;
-	v = op == 9 ? 0u - a : v;
-	v = op == 8 ? a - b : v;
-	v = op == 7 ? a - 1u : v;
-	v = op == 6 ? a + 1u : v;
-	v = op == 5 ? a + b + 1u : v;
-	v = op == 4 ? a + b : v;
-	v = op == 3 ? a : v;
-	v = op == 2 ? 0xFFFFFFFFu : v;
-	v = op == 1 ? 1u : v;
-	v = op == 0 ? 0u : v;
+	v = op == PMIC_ALU_SRA8 ? (uint)((int)a >> 8) : v;
+	v = op == PMIC_ALU_SHL8 ? a << 8 : v;
+	v = op == PMIC_ALU_OR ? (a | b) : v;
+	v = op == PMIC_ALU_AND ? (a & b) : v;
+	v = op == PMIC_ALU_NOT ? ~a : v;
+	v = op == PMIC_ALU_NEG ? 0u - a : v;
+	v = op == PMIC_ALU_SUB ? a - b : v;
+	v = op == PMIC_ALU_DEC ? a - 1u : v;
+	v = op == PMIC_ALU_INC ? a + 1u : v;
+	v = op == PMIC_ALU_ADD1 ? a + b + 1u : v;
+	v = op == PMIC_ALU_ADD ? a + b : v;
+	v = op == PMIC_ALU_A ? a : v;
+	v = op == PMIC_ALU_MINUS1 ? 0xFFFFFFFFu : v;
+	v = op == PMIC_ALU_ONE ? 1u : v;
+	v = op == PMIC_ALU_ZERO ? 0u : v;
 	return v;
 }
 
@@ -115,9 +108,9 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 	/* The control store in local memory, as mic.cl's: lanes on
 	 * different MPCs gather from it. */
-	__local uint4 l_cs[512];
+	__local uint4 l_cs[PMIC_STORE_WORDS];
 
-	for (uint i = (uint)get_local_id(0); i < 512;
+	for (uint i = (uint)get_local_id(0); i < PMIC_STORE_WORDS;
 	    i += (uint)get_local_size(0))
 		l_cs[i] = vload4(i, cstore);
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -141,27 +134,29 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 
 			/* 1: the three CUs read the registers as they are
 			 * now (pure: nothing is committed yet) */
-#define CU(w) (W_EN(w) ? alu_eval(W_ALU(w), \
-	reg_read(W_A(w), ur, ud, up, mbr, us, ul, uc, ut, uo, uh, g0u, g1u, c), \
-	reg_read(W_B(w), ur, ud, up, mbr, us, ul, uc, ut, uo, uh, g0u, g1u, c)) \
-	: 0u)
+#define CU(w) (PMIC_CU_EN(w) ? alu_eval(PMIC_CU_ALU(w), \
+	reg_read(PMIC_CU_A(w), ur, ud, up, mbr, us, ul, uc, ut, uo, uh, g0u, \
+	    g1u, c), \
+	reg_read(PMIC_CU_B(w), ur, ud, up, mbr, us, ul, uc, ut, uo, uh, g0u, \
+	    g1u, c)) : 0u)
 			r0 = CU(w0);
 			r1 = CU(w1);
 			r2 = CU(w2);
 #undef CU
-			c0 = W_C(w0) & (0u - W_EN(w0));
-			c1 = W_C(w1) & (0u - W_EN(w1));
-			c2 = W_C(w2) & (0u - W_EN(w2));
+			c0 = PMIC_CU_C(w0) & (0u - PMIC_CU_EN(w0));
+			c1 = PMIC_CU_C(w1) & (0u - PMIC_CU_EN(w1));
+			c2 = PMIC_CU_C(w2) & (0u - PMIC_CU_EN(w2));
 			/* MAR after the writes, for the I/O check */
 			mar1 = (int)bitselect(bitselect(bitselect(ur, r0,
-			    BITMASK(c0, 0)), r1, BITMASK(c1, 0)), r2,
-			    BITMASK(c2, 0));
+			    BITMASK(c0, PMIC_CB_MAR)), r1,
+			    BITMASK(c1, PMIC_CB_MAR)), r2,
+			    BITMASK(c2, PMIC_CB_MAR));
 
 			/* I/O areas: a cycle that would write the console
 			 * to a full area (conservative: any WRITE), or read
 			 * it from a dry one with more to come, is not run. */
-			if ((W_MEM(w2) && out_len >= out_cap) ||
-			    (W_MEM(w1) && mar1 == MM_DEV_CONSOLE &&
+			if ((PMIC_CU_MEM(w2) && out_len >= out_cap) ||
+			    (PMIC_CU_MEM(w1) && mar1 == MM_DEV_CONSOLE &&
 			    in_pos >= in_len && in_more)) {
 				path = P_NONE;
 				active = 0;
@@ -184,33 +179,33 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				flt = FAULT_PC_RANGE;
 				goto fault;
 			}
-			if (!N_P(nx)) {
+			if (!PMIC_BITV(nx, PMIC_BIT_PRESENT)) {
 				flt = FAULT_NO_MICROINSTR;
 				goto fault;
 			}
 			cycles++;
 
 			/* N and Z from CU0; the writes, CU0 first */
-			nf = W_EN(w0) ? r0 >> 31 : nf;
-			zf = W_EN(w0) ? (uint)(r0 == 0) : zf;
-#define WR(reg, bit) do { \
+			nf = PMIC_CU_EN(w0) ? r0 >> 31 : nf;
+			zf = PMIC_CU_EN(w0) ? (uint)(r0 == 0) : zf;
+#define WR(reg, r) do { \
 	uint v_ = (uint)(reg); \
-	v_ = bitselect(v_, r0, BITMASK(c0, bit)); \
-	v_ = bitselect(v_, r1, BITMASK(c1, bit)); \
-	v_ = bitselect(v_, r2, BITMASK(c2, bit)); \
+	v_ = bitselect(v_, r0, BITMASK(c0, PMIC_CB_##r)); \
+	v_ = bitselect(v_, r1, BITMASK(c1, PMIC_CB_##r)); \
+	v_ = bitselect(v_, r2, BITMASK(c2, PMIC_CB_##r)); \
 	(reg) = (int)v_; \
 } while (0)
 			mar = mar1;
-			WR(mdr, 1);
-			WR(pc, 2);
-			WR(sp, 3);
-			WR(lv, 4);
-			WR(cpp, 5);
-			WR(tos, 6);
-			WR(opc, 7);
-			WR(h, 8);
-			WR(g0, 9);
-			WR(g1, 10);
+			WR(mdr, MDR);
+			WR(pc, PC);
+			WR(sp, SP);
+			WR(lv, LV);
+			WR(cpp, CPP);
+			WR(tos, TOS);
+			WR(opc, OPC);
+			WR(h, H);
+			WR(g0, G0);
+			WR(g1, G1);
 #undef WR
 
 			/* 2: WRITE mem[MAR] <- MDR, 3: READ MDR <- mem[MAR],
@@ -223,8 +218,8 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				const uint wh = mem_where_sel(mar, stk, sstride,
 				    sw, globals, heap, heap_words, cp, cpsize,
 				    &p);
-				const int wr = W_MEM(w2) != 0;
-				const int rd = W_MEM(w1) != 0;
+				const int wr = PMIC_CU_MEM(w2) != 0;
+				const int rd = PMIC_CU_MEM(w1) != 0;
 				const int rd_mem = rd & (mar >= 0) & (wh != 0);
 
 				LAUNCH_MICRO_WRITE(mar, mdr, p, wh, wr,
@@ -273,7 +268,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 			/* 4: FETCH MBR <- the 4 bytes at PC, MBR0 first;
 			 * bytes outside the text read 0, invalid */
-			if (W_MEM(w0)) {
+			if (PMIC_CU_MEM(w0)) {
 				uint v = 0, val = 0;
 
 				for (uint i = 0; i < 4; i++) {
@@ -289,14 +284,18 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			}
 
 			/* 5: next MPC, arithmetic */
-			if (N_JMPC(nx) && !(mbr_valid & 8u)) {
+			if (PMIC_BITV(nx, PMIC_BIT_JMPC) && !(mbr_valid & 8u)) {
 				flt = FAULT_PC_RANGE;
 				goto fault;
 			}
-			next = N_NEXT(nx) | ((mbr >> 24) & (0u - N_JMPC(nx)));
-			next ^= ((N_JAMN(nx) & nf) | (N_JAMZ(nx) & zf)) << 8;
-			mpc = next & 0x1FFu;
-			entry = N_JMPC(nx) && mpc == (mbr >> 24);
+			next = PMIC_NEXT_ADDR(nx) |
+			    ((mbr >> 24) & (0u - PMIC_BITV(nx, PMIC_BIT_JMPC)));
+			next ^= ((PMIC_BITV(nx, PMIC_BIT_JAMN) & nf) |
+			    (PMIC_BITV(nx, PMIC_BIT_JAMZ) & zf)) <<
+			    PMIC_BIT_NEXT_JAM;
+			mpc = next & (PMIC_STORE_WORDS - 1);
+			entry = PMIC_BITV(nx, PMIC_BIT_JMPC) &&
+			    mpc == (mbr >> 24);
 			goto done;
 fault:
 			LAUNCH_MICRO_FAULT(CTXP_PATH_SLOW);

@@ -74,6 +74,32 @@ else
 	echo "# no OpenCL device: the engine comparison is skipped"
 fi
 
+# The ISA level's default engine for these core counts is the native
+# one (levels.c): every script at the ISA level writes the same
+# transcript on the other host engine, watchpoints included (the native
+# engine stops at a change itself, the reference one step at a time).
+for script in "$DIR"/*.cmd; do
+	name=$(basename "$script" .cmd)
+	args=$(sed -n 's/^# args: //p' "$script" | head -n 1)
+	case "$args" in
+	*--level*|*--microcode*) continue ;;
+	*--engine\ ref*) other=native
+		args=$(echo "$args" | sed 's/--engine ref/--engine native/') ;;
+	*) other=ref; args="--engine ref $args" ;;
+	esac
+	# shellcheck disable=SC2086
+	(cd "$DIR" && "$BIN" --batch "$name.cmd" $args </dev/null \
+	    >"$TMP/$name.other" 2>"$TMP/$name.othererr")
+	# info warps names the engine that has no kernel paths
+	sed 's/for the native engine/for the reference engine/' \
+	    "$TMP/$name.other" >"$TMP/$name.othersed"
+	cmp -s "$DIR/$name.expected" "$TMP/$name.othersed"
+	ok $? "$name: the $other engine writes the same transcript"
+	cmp -s "$DIR/$name.expected" "$TMP/$name.othersed" ||
+		diag "$(diff -u "$DIR/$name.expected" "$TMP/$name.othersed" |
+		    head -30)" "$(head -c 1000 "$TMP/$name.othererr")"
+done
+
 # Usage and input errors: exit 2, one line on standard error.
 out=$TMP/usage.out
 err=$TMP/usage.err

@@ -28,7 +28,7 @@
  *   more    generated programs also run scheduler-locked (a mask), with
  *           host edits between runs (write_word, read_words, push_cores,
  *           add_input, an interrupt), with the GPU layouts, and with
- *           MICDB_OCL_DRIFT (cores ignore the stop word, so cuts are
+ *           drift (MICDB_OCL_TEST: cores ignore the stop word, so cuts are
  *           replayed from checkpoints); samples that read and write a
  *           lot run with 4-byte I/O areas; at the end, at least one cut
  *           must have been replayed.
@@ -127,6 +127,9 @@ void	odiff_diag(const char *fmt, ...) PRINTFLIKE(1, 2);
 int	odiff_fail(const char *what, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* top/file, allocated. */
 char	*odiff_path(const char *top, const char *file);
+/* A generated program's assembly text from seed (ocl-diff-gen.c), with
+ * main's 300 locals when wide; allocated. */
+char	*odiff_gen_program(uint64_t seed, int wide);
 
 /*
  * A micro level's divergence records after a run of file on ncores

@@ -74,16 +74,27 @@ ok $? "the program's output comes through"
 
 # --- too big for the device ------------------------------------------------
 # 2^16 cores x 2048 stack words: 512 MiB of stacks, on a device that
-# says it has 256 MiB (MICDB_OCL_DEVICE_MIB: on POCL the device's memory is
-# the host's, and filling it for real only gets this test killed).
-export MICDB_OCL_DEVICE_MIB=256
-run_cmd o e "$RUN" --cores 65536 --stack-words 2048 "$HELLO"
-unset MICDB_OCL_DEVICE_MIB
+# says it has 256 MiB (device_mib: on POCL the device's memory is the
+# host's, and filling it for real only gets this test killed).
+run_cmd o e env MICDB_OCL_TEST=device_mib=256 "$RUN" --cores 65536 \
+    --stack-words 2048 "$HELLO"
 expect_rc 2 "machine too big for the device"
 expect_err "lower --cores or --stack-words" "too big says what to lower"
 expect_err "not enough device memory for 65536 cores" \
 	"too big names the device memory and the core count"
 expect_err "512 MiB of stacks in one buffer, the device allows 256 MiB" \
 	"too big says how much it needs and what the device allows"
+
+# --- the test switch -------------------------------------------------------
+run_cmd o e env MICDB_OCL_TEST=layout=gpu,nosuch=1 "$RUN" "$HELLO"
+expect_rc 2 "MICDB_OCL_TEST with an unknown key"
+expect_err 'unknown key "nosuch"' "the unknown key is named"
+expect_err "layout, zero_copy, wg" "the valid keys are listed"
+run_cmd o e env MICDB_OCL_TEST=layout=sideways "$RUN" "$HELLO"
+expect_rc 2 "MICDB_OCL_TEST with a bad value"
+expect_err "layout takes cpu or gpu" "a bad word names the valid ones"
+run_cmd o e env MICDB_OCL_TEST=k=0 "$RUN" "$HELLO"
+expect_rc 2 "MICDB_OCL_TEST with a number out of range"
+expect_err "k takes a number from 1 to" "a bad number names the range"
 
 done_testing

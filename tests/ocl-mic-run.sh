@@ -60,4 +60,78 @@ ok $? "--level $level without --engine: same output as --engine ref"
 
 done
 
+# The installed layout: the kernels in one directory with the headers
+# they include (micdb's kernel directory holds no src/core), each of
+# which make install puts there (dist_kernels_DATA of src/ocl/*.mk).
+mkdir -p "$TMP/kernels"
+todo="mic.cl pmic.cl"
+seen=""
+while :; do
+	# shellcheck disable=SC2086
+	set -- $todo
+	[ $# -gt 0 ] || break
+	f=$1
+	shift
+	todo="$*"
+	case " $seen " in *" $f "*) continue ;; esac
+	seen="$seen $f"
+	if [ -f "$top_srcdir/kernels/$f" ]; then
+		src=$top_srcdir/kernels/$f
+		inst=kernels/$f
+	else
+		src=$top_srcdir/src/core/$f
+		inst=src/core/$f
+	fi
+	cp "$src" "$TMP/kernels/" 2>/dev/null
+	ok $? "the kernels' $f exists"
+	grep -q "^[[:space:]]*$inst\>" "$top_srcdir"/src/ocl/*.mk
+	ok $? "$inst is installed with the kernels"
+	todo="$todo $(sed -n 's/^#include "\(.*\)"/\1/p' "$src")"
+done
+for level in mic pmic; do
+	(cd "$top_srcdir" && env MICDB_KERNEL_DIR="$TMP/kernels" "$MICDB" \
+		run --level $level --engine opencl \
+		"$PROGRAMS/hello.jas" </dev/null >"$TMP/out" 2>"$TMP/err")
+	ok $? "the $level kernel builds from one directory with its headers"
+	same_output "$TMP/out" "$PROGRAMS/hello.expected"
+	ok $? "the $level kernel from one directory: output matches"
+done
+
+# A control store as the textbook's Java assembler writes it: 1 as OR with
+# INC, -1 as NOT A with A off.  The kernel adds INC after every function,
+# as the golden model does (doc/mic1.md section 1), so both run it alike;
+# ERR, which builds its letters from 1 and -1, still prints ERROR.
+MIC1_AS=$top_builddir/src/mic1-as
+"$MIC1_AS" -o "$TMP/tb.mic1" "$top_srcdir/tests/textbook.mal" 2>"$TMP/err"
+ok $? "tests/textbook.mal assembles"
+perl -e '
+	binmode STDIN; binmode STDOUT; local $/; my $d = <STDIN>; my $n = 0;
+	for my $i (0 .. 511) {
+		my $o = 4 + 5 * $i;
+		my ($hi, $lo) = unpack("N C", substr($d, $o, 5));
+		my $v = $hi * 256 + $lo;            # 40 bits: the word << 4
+		next if ($v & 0xF) == 0xF;          # no word here
+		my $alu = ($v >> 20) & 0xFF;
+		my $to = ($alu & 0x3F) == 0x31 ? 0x11 :
+		    ($alu & 0x3F) == 0x32 ? 0x12 : -1;
+		next if $to < 0;
+		$v = $v - ($alu << 20) + ((($alu & 0xC0) | $to) << 20);
+		substr($d, $o, 5) = pack("N C", int($v / 256), $v % 256);
+		$n++;
+	}
+	print $d; exit($n >= 6 ? 0 : 1);' <"$TMP/tb.mic1" >"$TMP/java.mic1"
+ok $? "the textbook's encodings written into its store"
+printf '.main\nBIPUSH 65\nOUT\nERR\n.end-main\n' >"$TMP/err.jas"
+for e in ref opencl; do
+	"$MICDB" run --level mic --engine $e --microcode "$TMP/java.mic1" \
+		"$TMP/err.jas" </dev/null >"$TMP/out" 2>"$TMP/err"
+	[ "$(cat "$TMP/out")" = AERROR ]
+	ok $? "the textbook's encodings on the $e engine: ERR prints ERROR"
+	[ "$(cat "$TMP/out")" = AERROR ] || diag "$(cat "$TMP/out" "$TMP/err")"
+	"$MICDB" run --level mic --engine $e --microcode "$TMP/java.mic1" \
+		"$PROGRAMS/fib.jas" </dev/null >"$TMP/out" 2>"$TMP/err"
+	same_output "$TMP/out" "$PROGRAMS/fib.expected"
+	ok $? "the textbook's encodings on the $e engine: fib runs"
+done
+
 done_testing

@@ -32,17 +32,14 @@ for prog in collatz parsum echo reverse workqueue; do
 	"$MICDB" run --engine ref $opts "$PROGRAMS/$prog.jas" <"$input" \
 	    >"$TMP/$prog.ref" 2>&1
 	want=$?
-	for v in "MICDB_OCL_ZERO_COPY=1" "MICDB_OCL_ZERO_COPY=0" \
-	    "MICDB_STEPS_PER_LAUNCH=1" \
-	    "MICDB_STEPS_PER_LAUNCH=1 MICDB_OCL_MIRROR=0" \
-	    "MICDB_OCL_ZERO_COPY=0 MICDB_OCL_IO_CAP=8" \
-	    "MICDB_OCL_ZERO_COPY=1 MICDB_OCL_IO_CAP=8 MICDB_OCL_LAYOUT=gpu"; do
+	for v in zero_copy=1 zero_copy=0 k=1 k=1,mirror=0 \
+	    zero_copy=0,io_cap=8 zero_copy=1,io_cap=8,layout=gpu; do
 		# shellcheck disable=SC2086
-		env $v "$MICDB" run $opts "$PROGRAMS/$prog.jas" <"$input" \
+		MICDB_OCL_TEST=$v "$MICDB" run $opts "$PROGRAMS/$prog.jas" <"$input" \
 		    >"$TMP/$prog.ocl" 2>&1
 		rc=$?
 		[ "$rc" -eq "$want" ] && cmp -s "$TMP/$prog.ref" "$TMP/$prog.ocl"
-		ok $? "$prog, $v: same output and exit status as the reference"
+		ok $? "$prog, MICDB_OCL_TEST=$v: same output and exit status as the reference"
 		[ "$rc" -eq "$want" ] || diag "exit status $rc, want $want"
 		cmp -s "$TMP/$prog.ref" "$TMP/$prog.ocl" ||
 		    diag "$(diff "$TMP/$prog.ref" "$TMP/$prog.ocl" | head -20)"

@@ -839,6 +839,103 @@ test_textbook(void)
 	}
 }
 
+/*
+ * The textbook's Java assembler encodes the constant 1 as OR with INC and
+ * -1 as NOT A with A disabled; its simulator adds INC after every
+ * function, and so does micdb's ALU (doc/mic1.md section 1).  Rewrite
+ * every canonical 1 and -1 of a store that way: what a .mic1 from the
+ * textbook's tools holds.  Returns the words changed.
+ */
+static int
+textbook_encodings(struct mic1_store *cs)
+{
+	int n = 0;
+
+	for (int i = 0; i < MIC1_STORE_WORDS; i++) {
+		uint32_t alu = mic1_alu(cs->word[i]);
+		uint32_t fn = MIC1_ALU_FUNC(alu), to;
+
+		if (!cs->present[i])
+			continue;
+		if (fn == MIC1_F_ONE)
+			to = MIC1_F_ONE_OR;
+		else if (fn == MIC1_F_MINUS1)
+			to = MIC1_F_MINUS1_OR;
+		else
+			continue;
+		cs->word[i] = MIC1_SET(cs->word[i], ALU, (alu & ~0x3Fu) | to);
+		n++;
+	}
+	return n;
+}
+
+static void
+test_textbook_encodings(void)
+{
+	static const struct {
+		uint32_t alu;
+		int32_t want;
+		const char *what;
+	} t[] = {	/* H = 7, TOS = 100 */
+		{ MIC1_F_ONE_OR, 1, "OR with INC, A and B off: 1" },
+		{ MIC1_F_MINUS1_OR, -1, "NOT A with A off (OR, INVA): -1" },
+		{ MIC1_F_OR | MIC1_ALU_INC, 104, "H OR TOS, then INC" },
+		{ MIC1_F_AND | MIC1_ALU_INC, 5, "H AND TOS, then INC" },
+		{ MIC1_F_NOT_B | MIC1_ALU_INC, -100, "NOT TOS, then INC: -TOS" },
+		{ MIC1_F_A_ADD_B_1, 108, "the sum's INC is unchanged" },
+	};
+	struct mic1_store cs;
+	struct fix f;
+	char text[64];
+	int n;
+
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+		if (fix_init(&f, "a MDR = H OR TOS; goto a\n", T(0xFF), 1) != 0) {
+			ok(0, "fixture");
+			continue;
+		}
+		for (int w = 0; w < MIC1_STORE_WORDS; w++)
+			if (f.cs.present[w])
+				f.cs.word[w] = MIC1_SET(f.cs.word[w], ALU, t[i].alu);
+		f.m.cores[0].h = 7;
+		f.m.cores[0].tos = 100;
+		cycles(&f, 0, 1);
+		is_int(f.m.cores[0].mdr, t[i].want, "ALU: %s", t[i].what);
+		fix_free(&f);
+	}
+	is_str(mic1_func_name(MIC1_F_ONE_OR), "1",
+	    "the textbook's 1 disassembles as 1");
+	is_str(mic1_func_name(MIC1_F_MINUS1_OR), "-1",
+	    "the textbook's -1 disassembles as -1");
+
+	/* The standard microprogram as the textbook's tools write it. */
+	if (load_microcode("tests/textbook.mal", &cs) != 0) {
+		ok(0, "tests/textbook.mal assembles");
+		return;
+	}
+	n = textbook_encodings(&cs);
+	ok(n >= 6, "the textbook's encodings replace %d constants", n);
+	mic1_disasm(cs.word[0xFE], text, sizeof text);
+	ok(strstr(text, "-1") != NULL, "its ERR word reads %s", text);
+	textbook_run(&cs, "hello", NULL);
+	textbook_run(&cs, "fib", NULL);
+	textbook_run(&cs, "echo", "textbook\n");
+	textbook_run(&cs, "recsum", NULL);
+	/* BIPUSH 'A'; OUT; ERR: ERR builds its letters from 1 and -1. */
+	if (fix_init(&f, "a goto a\n", T(0x10, 'A', 0xFD, 0xFE), 1) == 0) {
+		f.cs = cs;
+		mic1_start_core(&f.st, &f.m, 0);
+		for (int i = 0; i < 1000 && f.m.cores[0].status == CORE_RUNNING;
+		    i++)
+			cycles(&f, 0, 1);
+		ok(f.m.cores[0].status == CORE_HALTED &&
+		    f.m.io[0].out.len == 6 &&
+		    memcmp(f.m.io[0].out.data, "AERROR", 6) == 0,
+		    "with the textbook's encodings ERR still prints ERROR");
+		fix_free(&f);
+	}
+}
+
 /* tests/textbook.mal with tests/textbook-variant.mal after it: the
  * shapes of classroom variants of mic1ijvm.mal (see that file). */
 static void
@@ -1053,6 +1150,7 @@ main(void)
 	test_return_main();
 	test_textbook();
 	test_textbook_variant();
+	test_textbook_encodings();
 	test_unknown_opcodes();
 	test_random_stores();
 	return done_testing();

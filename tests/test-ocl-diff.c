@@ -1,5 +1,5 @@
 /*
- * Differential test of the OpenCL ISA engine (engine-ocl.c over
+ * Differential test of the OpenCL ISA engine (src/ocl/ocl-*.c over
  * kernels/isa.cl) against the reference engine (engine-ref.c over ref.c,
  * the golden model): the shared harness of ocl-diff-lib.h (samples and
  * generated programs at 1, 33 and 1,000 cores, step by step, by whole
@@ -169,14 +169,11 @@ cmp_warps(const struct engine_warp_record *want, const struct engine_warp_record
 	return 1;
 }
 
-/* How test_divergence builds the kernel: with its predicated group (GPU
- * layout, MICDB_ISA_PRED=1); with the step loop's records also for
- * launches of one step (MICDB_OCL_STEP1=0), which otherwise run the
- * one-step program and its fold kernel (launch.h); with the fold by warp
+/* How test_divergence builds the kernel (MICDB_OCL_TEST): with its
+ * template group (GPU layout, dispatch=template); with the fold by warp
  * operations that NVIDIA builds use, in its form for any device
- * (MICDB_DIV_WARPSYNC=2: CPU layout, work-groups of one warp of 32). */
+ * (warpsync=2: CPU layout, work-groups of one warp of 32). */
 #define DIV_PRED 1
-#define DIV_LOOP 2
 #define DIV_WARP 4
 
 /* The records after nsteps steps (run with K steps per launch) against
@@ -203,9 +200,8 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	int good = 0, rc, vote;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu%s%s%s", file, ncores, W, (unsigned long long)k,
-	    pred ? ", ISA_PRED" : "", how & DIV_LOOP ? ", step loop's records"
-	    : "", how & DIV_WARP ? ", warp fold" : "");
+	    "width %u, K=%llu%s%s", file, ncores, W, (unsigned long long)k,
+	    pred ? ", ISA_PRED" : "", how & DIV_WARP ? ", warp fold" : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
 		free(cause);
@@ -218,24 +214,12 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	want = xcalloc(nwarps, sizeof *want);
 	arms = xcalloc(nwarps, 1);
 	/* the switch alone unless pred: NVIDIA builds take the template
-	 * group by default (isa.cl, MICDB_ISA_PRED_DEFAULT) */
-	setenv("MICDB_OCL_OPTS", pred ? "-DMICDB_ISA_PRED=1" :
-	    "-DMICDB_ISA_PRED=0", 1);
-	if (pred)
-		setenv("MICDB_OCL_LAYOUT", "gpu", 1);
-	if (how & DIV_LOOP)
-		setenv("MICDB_OCL_STEP1", "0", 1);
-	if (how & DIV_WARP) {
-		setenv("MICDB_OCL_LAYOUT", "cpu", 1);
-		setenv("MICDB_OCL_WG", "32", 1);
-		setenv("MICDB_OCL_OPTS", "-DMICDB_DIV_WARPSYNC=2 "
-		    "-DMICDB_ISA_PRED=0", 1);
-	}
+	 * group by default (the tuning table) */
+	setenv("MICDB_OCL_TEST", how & DIV_WARP ?
+	    "layout=cpu,wg=32,warpsync=2,dispatch=switch" : pred ?
+	    "layout=gpu,dispatch=template" : "dispatch=switch", 1);
 	rc = engine_ocl_create(&eo, &mo, NULL, &cause);
-	unsetenv("MICDB_OCL_LAYOUT");
-	unsetenv("MICDB_OCL_OPTS");
-	unsetenv("MICDB_OCL_STEP1");
-	unsetenv("MICDB_OCL_WG");
+	unsetenv("MICDB_OCL_TEST");
 	/* isa.cl's chunk vote (MICDB_ISA_VOTE: NVIDIA, W = 32): a warp
 	 * whose running lanes all sit at one PC when a chunk starts runs the
 	 * chunk on the switch's arms.  Launches of k steps, chunks of
@@ -319,15 +303,13 @@ isa_divergence(void *ctx, const char *top)
 	test_divergence(top, "programs/matmul.jas", 8, 4, 20000, 100000,
 	    DIV_PRED);
 	/* one-step launches: partial and odd warps, 64-bit masks, the
-	 * predicated group, and the step loop's records for them */
+	 * predicated group */
 	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 400, 1,
 	    0);
 	test_divergence(top, "programs/bench/divergent.jas", 50, 7, 400, 1, 0);
 	test_divergence(top, "programs/matmul.jas", 8, 4, 2000, 1, 0);
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 400, 1,
 	    DIV_PRED);
-	test_divergence(top, "programs/bench/divergent.jas", 130, 64, 400, 1,
-	    DIV_LOOP);
 	/* the warp fold: a partial warp, chunks cut by K, a uniform warp
 	 * (whole chunks at once), one-step launches */
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
@@ -337,15 +319,15 @@ isa_divergence(void *ctx, const char *top)
 	test_divergence(top, "programs/bench/uniform.jas", 64, 32, 3000,
 	    100000, DIV_WARP);
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 300, 1,
-	    DIV_WARP | DIV_LOOP);
+	    DIV_WARP);
 	/* to the end: steps in which the whole warp is idle */
 	test_divergence(top, "programs/collatz.jas", 40, 32, 20000, 100000,
 	    DIV_WARP);
 }
 
 /* ---- decode faults ----------------------------------------------------
- * What the ISA kernel finds before dispatch (isa.cl's predecoded text,
- * or its decode from the bytes with MICDB_ISA_PREDEC=0): every byte as
+ * What the ISA kernel finds before dispatch (isa.cl's predecoded text):
+ * every byte as
  * an opcode alone in a text (an unknown opcode, an instruction cut off
  * by the end of the text, or one that runs and leaves the PC at the
  * end), after WIDE (a bad WIDE target, or a cut-off one), with two zero
@@ -363,7 +345,7 @@ isa_divergence(void *ctx, const char *top)
 enum { DF_ALONE, DF_WIDE, DF_PADDED, DF_FF, DF_THRICE, DF_SETS };
 
 static void
-decode_faults(const char *layout, const char *opts, uint32_t stack_words)
+decode_faults(const char *layout, uint32_t stack_words)
 {
 	const uint32_t n = DF_SETS * 256 + 1;
 	struct program *pg = calloc(n, sizeof *pg);
@@ -420,11 +402,10 @@ decode_faults(const char *layout, const char *opts, uint32_t stack_words)
 		pp[i] = &pg[i];
 		cp[i] = (uint16_t)i;
 	}
-	setenv("MICDB_OCL_LAYOUT", layout, 1);
-	if (opts != NULL)
-		setenv("MICDB_OCL_OPTS", opts, 1);
-	snprintf(what, sizeof what, "decode faults, %s layout, %u stack words"
-	    "%s%s", layout, stack_words, opts ? ", " : "", opts ? opts : "");
+	snprintf(what, sizeof what, "layout=%s", layout);
+	setenv("MICDB_OCL_TEST", what, 1);
+	snprintf(what, sizeof what, "decode faults, %s layout, %u stack words",
+	    layout, stack_words);
 	if (machine_init(&mr, &cfg, pp, n, cp, &cause) != 0 ||
 	    machine_init(&mo, &cfg, pp, n, cp, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
@@ -465,8 +446,7 @@ decode_faults(const char *layout, const char *opts, uint32_t stack_words)
 	eo.ops->free(&eo);
 	machine_free(&mr);
 	machine_free(&mo);
-	unsetenv("MICDB_OCL_LAYOUT");
-	unsetenv("MICDB_OCL_OPTS");
+	unsetenv("MICDB_OCL_TEST");
 	for (uint32_t i = 0; i < n; i++)
 		free(pg[i].text);
 	free(pg);
@@ -479,10 +459,8 @@ isa_extra(void *ctx, const char *top)
 {
 	isa_divergence(ctx, top);
 	for (uint32_t sw = 16; sw <= 64; sw += 48) {
-		decode_faults("cpu", NULL, sw);
-		decode_faults("gpu", NULL, sw);
-		decode_faults("cpu", "-DMICDB_ISA_PREDEC=0", sw);
-		decode_faults("gpu", "-DMICDB_ISA_PREDEC=0", sw);
+		decode_faults("cpu", sw);
+		decode_faults("gpu", sw);
 	}
 }
 

@@ -103,8 +103,8 @@ static const char program_src[] =
 
 struct config {
 	uint32_t	 ncores;
-	const char	*layout;        /* MICDB_OCL_LAYOUT */
-	const char	*zero_copy;     /* MICDB_OCL_ZERO_COPY */
+	const char	*layout;        /* MICDB_OCL_TEST layout */
+	const char	*zero_copy;     /* MICDB_OCL_TEST zero_copy */
 	uint64_t	 k;             /* steps per launch, 0 adaptive */
 	int		 stop_on_fault;
 	int		 bps;
@@ -183,6 +183,20 @@ make_machine(const struct program **p, uint32_t n, struct machine *m)
 	return 0;
 }
 
+/* MICDB_OCL_TEST's other keys: the conversion's threads (see main). */
+static const char *tune_threads = "";
+
+/* The engine's layout and context copy (MICDB_OCL_TEST). */
+static void
+tune(const char *layout, const char *zero_copy)
+{
+	char *spec = xasprintf("layout=%s,zero_copy=%s%s", layout, zero_copy,
+	    tune_threads);
+
+	setenv("MICDB_OCL_TEST", spec, 1);
+	free(spec);
+}
+
 /* Run both engines in runs of a few steps to the end; 1 if they agree
  * after every run. */
 static int
@@ -199,8 +213,7 @@ compare(const struct program *p, const struct config *cf, const char *name)
 	char *cause = NULL;
 	int good = 1, run;
 
-	setenv("MICDB_OCL_LAYOUT", cf->layout, 1);
-	setenv("MICDB_OCL_ZERO_COPY", cf->zero_copy, 1);
+	tune(cf->layout, cf->zero_copy);
 	if (make_machine(&p, cf->ncores, &mr) != 0)
 		return 0;
 	if (make_machine(&p, cf->ncores, &mo) != 0) {
@@ -283,8 +296,7 @@ quiet_blocks_untouched(const struct program *p, const char *layout,
 	char *cause = NULL;
 	int good = 1;
 
-	setenv("MICDB_OCL_LAYOUT", layout, 1);
-	setenv("MICDB_OCL_ZERO_COPY", zero_copy, 1);
+	tune(layout, zero_copy);
 	if (make_machine(&p, 200, &m) != 0)
 		return 0;
 	if (engine_ocl_create(&e, &m, NULL, &cause) != 0) {
@@ -349,10 +361,8 @@ main(void)
 	/* thr: conversions split over 3 threads however small (the
 	 * engine does that from 65,536 cores on) */
 	for (int thr = 0; thr < 2; thr++) {
-	if (thr) {
-		setenv("MICDB_OCL_HOST_THREADS", "3", 1);
-		setenv("MICDB_OCL_CONVERT_MIN", "1", 1);
-	}
+	if (thr)
+		tune_threads = ",host_threads=3,convert_min=1";
 	for (size_t ci = thr; ci < sizeof cores / sizeof cores[0]; ci++)
 		for (int li = 0; li < 2; li++)
 			for (int zi = 0; zi < 2; zi++)
@@ -381,16 +391,14 @@ main(void)
 					free(name);
 				}
 	}
-	unsetenv("MICDB_OCL_HOST_THREADS");
-	unsetenv("MICDB_OCL_CONVERT_MIN");
+	tune_threads = "";
 	for (int li = 0; li < 2; li++)
 		for (int zi = 0; zi < 2; zi++)
 			ok(quiet_blocks_untouched(&p, layouts[li], copies[zi]),
 			    "%s layout, %s context: blocks that do not run are "
 			    "not converted", layouts[li], zi ? "copied" :
 			    "mapped");
-	unsetenv("MICDB_OCL_LAYOUT");
-	unsetenv("MICDB_OCL_ZERO_COPY");
+	unsetenv("MICDB_OCL_TEST");
 	program_free(&p);
 	return done_testing();
 }

@@ -50,7 +50,7 @@ dp_decode(const struct dp_input *in, struct dp_decode *d)
 	const struct core *c = in->c;
 	uint64_t w = in->word;
 	uint32_t alu = mic1_alu(w), jam = mic1_jam(w);
-	uint32_t a, b, out = 0;
+	uint32_t a, out;
 
 	memset(d, 0, sizeof *d);
 	d->present = in->present;
@@ -69,22 +69,12 @@ dp_decode(const struct dp_input *in, struct dp_decode *d)
 	a = d->ena ? (uint32_t)c->h : 0;
 	if (d->inva)
 		a = ~a;
-	b = d->enb ? (uint32_t)d->bval : 0;
-	switch (d->f) {
-	case 0: out = a & b; break;
-	case 1: out = a | b; break;
-	case 2: out = ~b; break;
-	case 3: out = a + b + (d->inc ? 1u : 0u); break;
-	}
+	out = mic1_alu_eval(alu, (uint32_t)c->h, (uint32_t)d->bval);
 	d->aval = (int32_t)a;
 	d->alu_out = (int32_t)out;
 	d->n = (int32_t)out < 0;
 	d->z = out == 0;
-	if (d->sll8)
-		out <<= 8;
-	if (d->sra1)
-		out = (uint32_t)((int32_t)out >> 1);
-	d->shifted = (int32_t)out;
+	d->shifted = (int32_t)mic1_shifter(alu, out);
 	d->cmask = mic1_cbus(w);
 	d->mem = mic1_mem(w);
 	d->jmpc = (jam & MIC1_JAM_PC) != 0;

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "corelines.h"
 #include "engine.h"
 #include "session-open.h"
 
@@ -46,8 +47,7 @@ static const char batch_usage[] =
 struct transcript {
 	int		 raw;          /* core bytes pass through */
 	int		 at_bol;       /* stdout is at the start of a line */
-	struct buf	*pending;      /* per core: a line not finished */
-	uint32_t	 ncores;
+	struct core_lines lines;       /* unless raw */
 };
 
 /*
@@ -83,8 +83,10 @@ newline_if_needed(struct transcript *t)
 }
 
 static void
-core_line(struct transcript *t, uint32_t core, const uint8_t *p, size_t n)
+core_line(void *arg, uint32_t core, const uint8_t *p, size_t n)
 {
+	struct transcript *t = arg;
+
 	newline_if_needed(t);
 	printf("[core %u] %.*s\n", core, (int)n, (const char *)p);
 	t->at_bol = 1;
@@ -94,32 +96,17 @@ static void
 on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 {
 	struct transcript *t = arg;
-	struct buf *b;
-	size_t start = 0;
 
-	if (t->raw) {
+	if (t->raw)
 		put(t, data, len);
-		return;
-	}
-	b = &t->pending[core];
-	buf_put(b, data, len);
-	for (size_t i = 0; i < b->len; i++)
-		if (b->data[i] == '\n') {
-			core_line(t, core, b->data + start, i - start);
-			start = i + 1;
-		}
-	memmove(b->data, b->data + start, b->len - start);
-	b->len -= start;
+	else
+		core_lines_put(&t->lines, core, data, len, core_line, t);
 }
 
 static void
 flush_pending(struct transcript *t)
 {
-	for (uint32_t c = 0; t->pending != NULL && c < t->ncores; c++)
-		if (t->pending[c].len > 0) {
-			core_line(t, c, t->pending[c].data, t->pending[c].len);
-			t->pending[c].len = 0;
-		}
+	core_lines_flush(&t->lines, core_line, t);
 	newline_if_needed(t);
 }
 
@@ -210,9 +197,8 @@ batch_main(int argc, char **argv)
 		goto usage;
 	t.raw = o.output_raw || l.ncores == 1;
 	t.at_bol = 1;
-	t.ncores = l.ncores;
 	if (!t.raw)
-		t.pending = xcalloc(l.ncores, sizeof *t.pending);
+		core_lines_init(&t.lines, l.ncores);
 	batch_interrupt = session_interrupt_flag(s);
 	signal(SIGINT, on_sigint);
 
@@ -227,9 +213,7 @@ batch_main(int argc, char **argv)
 	signal(SIGINT, SIG_DFL);
 	batch_interrupt = NULL;
 	session_free(s);
-	for (uint32_t c = 0; t.pending != NULL && c < t.ncores; c++)
-		buf_free(&t.pending[c]);
-	free(t.pending);
+	core_lines_free(&t.lines);
 	loaded_free(&l);
 	free(script);
 	opts_free(&o);

@@ -56,16 +56,12 @@
 #define CTXM_MBR_INVALID    2
 
 /* ---- the control store, pre-decoded (its own buffer) -------------------
- * Two words per control-store address: D0 = bits 0..26 of the 36-bit word
- * (B, MEM, C, ALU, JAM at their mic1.h positions), D1 = NEXT_ADDRESS in
- * bits 0..8, PRESENT in bit 9, and in bits 16..31 the B field as a one-hot
- * mask (bit b set; none for 9..15), so that the kernel selects the B bus
- * with masks instead of a switch. */
+ * Two words per control-store address, D0 and D1: the device words of
+ * mic1-word.h (the 36-bit word split, with the B field as a one-hot
+ * mask). */
 #define CTXM_CS_WORDS       2
 #define CTXM_CS_D0          0
 #define CTXM_CS_D1          1
-#define CTXM_CS_PRESENT     0x200u
-#define CTXM_CS_ONEHOT_POS  16
 
 /* ---- breakpoint table (its own buffer) ---------------------------------
  * As context.h's, with what the address is compared with. */

@@ -1,6 +1,6 @@
 /*
  * The context buffer: the one layout of the device-side machine state that
- * the host (src/ocl/engine-ocl.c) and every kernel in kernels/ share
+ * the host (src/ocl/ocl-*.c) and every kernel in kernels/ share
  * (manycore.md section 5).  Only macros and plain integer types, so that
  * C11 and OpenCL C 1.2 include the same file; everything is a 32-bit word.
  *
@@ -107,15 +107,7 @@ typedef int32_t  ctx_i32;
 #define CTX_F_DRIFT         0x20 /* testing: ignore stop_at, as if every
 				    work-group ran ahead (forces replays) */
 
-/* ---- per-core fields -------------------------------------------------
- * Measured and not kept (POCL, one step of 65,536 cores, 2026-11-22):
- * the fields the ISA kernel touches in every launch gathered into the
- * first cache line of the AoS block, FAULT_PC and FAULT_OP written only
- * at a fault and converted only for faulted cores, so that a one-step
- * launch and its conversion touch one line of a block instead of two.
- * The step's median over eight ABBA-ordered runs of each build: 4.06 ms
- * before, 4.02 after, within this VM's noise (CPUs fetch the adjacent
- * line with a block's first one). */
+/* ---- per-core fields ------------------------------------------------- */
 #define CTX_C_PC            0    /* registers, as struct core */
 #define CTX_C_SP            1
 #define CTX_C_LV            2
@@ -159,7 +151,7 @@ typedef int32_t  ctx_i32;
  * On a CPU device the one-step program also writes the registers of
  * every core that ran straight into the host's array of struct core (a
  * buffer over it, CL_MEM_USE_HOST_PTR), so that a one-step launch needs
- * no conversion pass over the context afterwards (engine-ocl.c, "the
+ * no conversion pass over the context afterwards (src/ocl, "the
  * mirror").  Byte offsets; the host checks them against offsetof. */
 #define CTX_HC_PC           0    /* int */
 #define CTX_HC_SP           4

@@ -161,6 +161,33 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 }
 
 int
+engine_insn_store(const struct program *p, const struct core *c,
+    const int32_t *below, int globals, int heap, int32_t *addr)
+{
+	uint8_t op;
+
+	if (c->pc < 0 || (uint32_t)c->pc >= p->text_size)
+		return 0;
+	op = p->text[c->pc];
+	if (globals && (op == OP_PUTSTATIC || op == OP_ATOMICADD) &&
+	    (uint32_t)c->pc + 2 < p->text_size) {
+		*addr = MM_GLOBALS_BASE + get_be16(p->text + c->pc + 1);
+		return 1;
+	}
+	if (heap && op == OP_NEWARRAY) {
+		*addr = ENGINE_ANY_HEAP_WORD;
+		return 1;
+	}
+	if (heap && op == OP_IASTORE && below != NULL) {
+		/* ref = TOS, index below it: the element's word */
+		*addr = (int32_t)((uint32_t)c->tos + MM_ARRAY_HDR +
+		    (uint32_t)*below);
+		return 1;
+	}
+	return 0;
+}
+
+int
 engine_host_read_words(struct engine *e, uint32_t core, int32_t addr,
     uint32_t nwords, int32_t *out, char **cause)
 {

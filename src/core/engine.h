@@ -38,7 +38,7 @@ enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 
 /* Which implementation: ENGINE_DEFAULT is only a request (the user named
  * none: the fastest one this build has, levels.h), never an engine's. */
-enum engine_kind { ENGINE_DEFAULT, ENGINE_REF, ENGINE_OPENCL };
+enum engine_kind { ENGINE_DEFAULT, ENGINE_REF, ENGINE_OPENCL, ENGINE_NATIVE };
 
 /*
  * One warp's divergence record as an engine that groups cores into
@@ -85,6 +85,32 @@ struct engine_bp {
 	uint8_t		 on;        /* enum engine_bp_on; 0 (PC) by default */
 };
 
+/*
+ * A watched word, for an engine whose ops->watch is set: the run ends
+ * after the first step after which the word (read through core's view)
+ * differs from value, or, for a local (frame != INT32_MIN), after the
+ * step that left core's LV below frame (the frame returned); such a
+ * word is one of that frame's locals.  The
+ * debugger decides what a change means (watch.c); the engine only stops
+ * at the right cut and names the writers of that step.
+ */
+struct engine_watch {
+	int32_t		addr;
+	uint32_t	core;       /* whose view; a local's own core */
+	int32_t		value;      /* the value the debugger last saw */
+	int32_t		frame;      /* a local's frame LV; INT32_MIN: none */
+};
+
+/* A core that may have stored to a watched word in a step: its PC
+ * before the step and the word (ENGINE_ANY_HEAP_WORD: NEWARRAY, which
+ * writes heap words no address names before it runs). */
+struct engine_writer {
+	uint32_t	 core;
+	int32_t		 pc;
+	int32_t		 addr;
+};
+#define ENGINE_ANY_HEAP_WORD INT32_MIN
+
 struct engine_run {
 	uint64_t		 max_steps;     /* >= 1 */
 	const struct engine_bp	*bps;
@@ -92,6 +118,9 @@ struct engine_run {
 	int			 stop_on_fault;
 	const uint8_t		*mask;          /* cores allowed to run; NULL all */
 	volatile sig_atomic_t	*interrupt;     /* may be NULL */
+	/* only for engines with ops->watch; NULL/0 otherwise */
+	const struct engine_watch *watches;
+	size_t			 nwatches;
 };
 
 /* Filled by run(); the arrays belong to the engine until the next run. */
@@ -101,14 +130,22 @@ struct engine_stop {
 	uint32_t		*cores;         /* cores that hit the stop */
 	uint32_t		*bp_ids;        /* per hit core, for breakpoints */
 	size_t			 ncores;
+	/* ops->watch engines: 1 if a watched word changed (or a watched
+	 * frame returned) in the last step; the writers of that step */
+	int			 watched;
+	const struct engine_writer *writers;
+	size_t			 nwriters;
 };
 
 struct engine;
 
 struct engine_ops {
 	const char	*name;       /* for messages ("ref", "opencl-mic") */
-	enum engine_kind kind;       /* ENGINE_REF or ENGINE_OPENCL */
+	enum engine_kind kind;       /* ENGINE_REF, _OPENCL or _NATIVE */
 	enum level	 level;      /* what one step is */
+	/* 1: run() takes engine_run.watches and stops at a change itself,
+	 * so the debugger need not run one step per call to watch */
+	int		 watch;
 	int	(*run)(struct engine *e, const struct engine_run *r,
 		    struct engine_stop *stop, char **cause);
 	/* Copy nwords of a core's view of memory (memory-map addresses)
@@ -164,6 +201,22 @@ struct engine {
 
 /* The reference interpreter as an engine over m (not owned). */
 int	engine_ref_create(struct engine *e, struct machine *m, char **cause);
+/* The native ISA engine (engine-native.c): pre-decoded, threaded code
+ * on the host, over m (not owned). */
+int	engine_native_create(struct engine *e, struct machine *m,
+	    char **cause);
+
+/*
+ * The watched word core's next instruction may store to, given which
+ * kinds of words are watched (globals, heap): PUTSTATIC and ATOMICADD
+ * name a global, IASTORE a heap element (TOS is the reference, below
+ * the word under it: NULL when it cannot be read), NEWARRAY
+ * ENGINE_ANY_HEAP_WORD.  1 and *addr, or 0.  Shared by
+ * the debugger's one-step watch and the engines that watch themselves,
+ * so that both name the same writers.
+ */
+int	engine_insn_store(const struct program *p, const struct core *c,
+	    const int32_t *below, int globals, int heap, int32_t *addr);
 
 /*
  * Helpers engines share (engine.c), so that every engine reports stops

@@ -20,6 +20,7 @@ core_sources += \
 	src/core/mal.h \
 	src/core/mic1.c \
 	src/core/mic1.h \
+	src/core/mic1-word.h \
 	src/core/micro-sim.c \
 	src/core/micro-sim.h \
 	src/core/microcode.c \

@@ -98,6 +98,8 @@ static const struct {
 	{ MIC1_F_ONE,       "1" },
 	{ MIC1_F_MINUS1,    "-1" },
 	{ MIC1_F_B_SUB_A_1, "B-A-1" },
+	{ MIC1_F_ONE_OR,    "1" },
+	{ MIC1_F_MINUS1_OR, "-1" },
 };
 
 const char *
@@ -129,8 +131,10 @@ mic1_expr(uint32_t func, const char *b, char *out, size_t n)
 	case MIC1_F_AND:	snprintf(out, n, "H AND %s", b); break;
 	case MIC1_F_OR:		snprintf(out, n, "H OR %s", b); break;
 	case MIC1_F_ZERO:	snprintf(out, n, "0"); break;
-	case MIC1_F_ONE:	snprintf(out, n, "1"); break;
-	case MIC1_F_MINUS1:	snprintf(out, n, "-1"); break;
+	case MIC1_F_ONE:
+	case MIC1_F_ONE_OR:	snprintf(out, n, "1"); break;
+	case MIC1_F_MINUS1:
+	case MIC1_F_MINUS1_OR:	snprintf(out, n, "-1"); break;
 	case MIC1_F_B_SUB_A_1:	snprintf(out, n, "%s - H - 1", b); break;
 	default:		return NULL;
 	}
@@ -189,7 +193,8 @@ mic1_disasm(uint64_t w, char *out, size_t n)
 			buf_printf(&b, "%sif (%s)", stmts++ ? "; " : "",
 			    (jam & MIC1_JAM_N) ? "N" : "Z");
 		buf_printf(&b, " goto 0x%03X; else goto 0x%03X",
-		    next | 0x100, next & 0xFF);
+		    next | (1u << MIC1_BIT_NEXT_JAM),
+		    next & ~(1u << MIC1_BIT_NEXT_JAM));
 	} else {
 		buf_printf(&b, "%sgoto 0x%03X", stmts++ ? "; " : "", next);
 	}
@@ -345,28 +350,33 @@ mic1_bbus(const struct core *c, uint32_t b)
 	}
 }
 
-/* ALU: a = ENA ? H : 0, inverted by INVA; b = ENB ? bus : 0.  Unsigned,
- * so that the wrap of a + b + 1 is defined. */
-static uint32_t
-mic1_aluop(uint32_t alu, uint32_t h, uint32_t bus)
+/* ALU: a = ENA ? H : 0, inverted by INVA; b = ENB ? bus : 0; then INC
+ * adds 1 to whichever function ran, as the textbook's own simulator does
+ * (doc/mic1.md section 1): its assembler encodes the constant 1 as OR
+ * with INC, and canonical words set INC only with the sum, where it
+ * means the same.  Unsigned, so that the wraps are defined. */
+uint32_t
+mic1_alu_eval(uint32_t alu, uint32_t h, uint32_t bus)
 {
 	uint32_t a = (alu & MIC1_ALU_ENA) ? h : 0;
 	uint32_t b = (alu & MIC1_ALU_ENB) ? bus : 0;
+	uint32_t f;
 
 	if (alu & MIC1_ALU_INVA)
 		a = ~a;
-	switch ((alu >> 4) & 3) {	/* F0 F1 */
-	case 0:  return a & b;
-	case 1:  return a | b;
-	case 2:  return ~b;
-	default: return a + b + (alu & MIC1_ALU_INC);
+	switch (MIC1_ALU_FN(alu)) {
+	case 0:  f = a & b; break;
+	case 1:  f = a | b; break;
+	case 2:  f = ~b; break;
+	default: f = a + b; break;
 	}
+	return f + (alu & MIC1_ALU_INC);
 }
 
 /* The shifter; both bits set shift left, then right.  SRA1 keeps the
  * sign bit (written out: >> of a negative int is implementation-defined). */
-static uint32_t
-mic1_shift(uint32_t alu, uint32_t v)
+uint32_t
+mic1_shifter(uint32_t alu, uint32_t v)
 {
 	if (alu & MIC1_ALU_SLL8)
 		v <<= 8;
@@ -430,10 +440,10 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	jam = mic1_jam(w);
 
 	/* 1: datapath.  N and Z come from the ALU, before the shifter. */
-	out = mic1_aluop(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
+	out = mic1_alu_eval(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
 	c->n = (uint8_t)(out >> 31);
 	c->z = (uint8_t)(out == 0);
-	res = mic1_shift(alu, out);
+	res = mic1_shifter(alu, out);
 	mic1_cwrite(c, cbits, res);
 	mdr1 = c->mdr;
 	mar1 = c->mar;
@@ -476,7 +486,7 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 
 	/* 4: next MPC. */
 	nz = ((jam & MIC1_JAM_N) && c->n) || ((jam & MIC1_JAM_Z) && c->z);
-	next = mic1_next(w) | (nz ? 0x100u : 0);
+	next = mic1_next(w) | (nz ? 1u << MIC1_BIT_NEXT_JAM : 0);
 	if (jam & MIC1_JAM_PC) {
 		if (k->mbr_state == MIC1_MBR_INVALID) {
 			/* "ran past the end of the program", as ref.c says

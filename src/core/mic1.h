@@ -13,28 +13,8 @@
  * fields are machine state, not simulator bookkeeping: a checkpoint or a
  * context buffer must carry them.
  *
- * Encoding, most significant bit first (mic1.md section 1):
- *
- *   35     27 26 25 24 23 22 21 20 19 18 17 16 15          7 6 5 4 3    0
- *  +---------+--+--+--+--+--+--+--+--+--+--+--+-------------+-+-+-+------+
- *  |  NEXT   |J |J |J |S |S |F |F |E |E |I |I | C bus       |W|R|F|  B   |
- *  | ADDRESS |M |A |A |L |R |0 |1 |N |N |N |N | H OPC TOS   |R|D|E|      |
- *  |         |P |M |M |L |A |  |  |A |B |V |C | CPP LV SP   | | |T|      |
- *  |         |C |N |Z |8 |1 |  |  |  |  |A |  | PC MDR MAR  | | |C|      |
- *  +---------+--+--+--+--+--+--+--+--+--+--+--+-------------+-+-+-+------+
- *     NEXT    \---JAM--/ \---------- ALU ---------/     C        MEM    B
- *
- * Main1 (PC = PC + 1; fetch; goto (MBR)) is 0x004350211: JMPC, ALU
- * 00110101 (B + 1), C = PC, FETCH, B = PC.
- *
- * C bus bits, left to right: H OPC TOS CPP LV SP PC MDR MAR.
- * B field: 0 MDR, 1 PC, 2 MBR, 3 MBRU, 4 SP, 5 LV, 6 CPP, 7 TOS, 8 OPC,
- * 9-15 nothing (the bus reads 0).
- *
- * Fields are read and written only through the macros below, as Lua's
- * lopcodes.h does: MIC1_POS_x and MIC1_SIZE_x place a field, MIC1_GET and
- * MIC1_SET extract and insert it, and the checked setters refuse values
- * that do not fit (a bug in the caller, not in a user's input).
+ * The word's layout is mic1-word.h's, which the OpenCL kernel shares;
+ * here, what needs it as a 64-bit C type.
  */
 #ifndef MICDB_MIC1_H
 #define MICDB_MIC1_H
@@ -44,116 +24,23 @@
 
 #include "devword.h"
 #include "machine.h"
+#include "mic1-word.h"
 #include "ref.h"
 #include "util.h"
 
 /* ---- the 36-bit word ------------------------------------------------- */
 
-#define MIC1_WORD_BITS		36
 #define MIC1_WORD_MASK		((UINT64_C(1) << MIC1_WORD_BITS) - 1)
-
-#define MIC1_SIZE_B		4
-#define MIC1_SIZE_MEM		3
-#define MIC1_SIZE_C		9
-#define MIC1_SIZE_ALU		8
-#define MIC1_SIZE_JAM		3
-#define MIC1_SIZE_NEXT		9
-
-#define MIC1_POS_B		0
-#define MIC1_POS_MEM		(MIC1_POS_B + MIC1_SIZE_B)	/* 4 */
-#define MIC1_POS_C		(MIC1_POS_MEM + MIC1_SIZE_MEM)	/* 7 */
-#define MIC1_POS_ALU		(MIC1_POS_C + MIC1_SIZE_C)	/* 16 */
-#define MIC1_POS_JAM		(MIC1_POS_ALU + MIC1_SIZE_ALU)	/* 24 */
-#define MIC1_POS_NEXT		(MIC1_POS_JAM + MIC1_SIZE_JAM)	/* 27 */
 
 /* A mask of n one bits starting at bit p. */
 #define MIC1_MASK1(n, p)	((~((~UINT64_C(0)) << (n))) << (p))
 /* Field f (B, MEM, C, ALU, JAM, NEXT) of word w. */
-#define MIC1_GET(w, f) \
-	((uint32_t)(((w) >> MIC1_POS_##f) & MIC1_MASK1(MIC1_SIZE_##f, 0)))
+#define MIC1_GET(w, f)		((uint32_t)MIC1_FIELD(w, f))
 /* Word w with field f replaced by v (v must fit: see mic1_set). */
 #define MIC1_SET(w, f, v) \
 	(((w) & ~MIC1_MASK1(MIC1_SIZE_##f, MIC1_POS_##f)) | \
 	    (((uint64_t)(v) << MIC1_POS_##f) & \
 	    MIC1_MASK1(MIC1_SIZE_##f, MIC1_POS_##f)))
-
-/* Single bits, as bit numbers of the whole word. */
-#define MIC1_BIT_FETCH		(MIC1_POS_MEM + 0)
-#define MIC1_BIT_READ		(MIC1_POS_MEM + 1)
-#define MIC1_BIT_WRITE		(MIC1_POS_MEM + 2)
-#define MIC1_BIT_INC		(MIC1_POS_ALU + 0)
-#define MIC1_BIT_INVA		(MIC1_POS_ALU + 1)
-#define MIC1_BIT_ENB		(MIC1_POS_ALU + 2)
-#define MIC1_BIT_ENA		(MIC1_POS_ALU + 3)
-#define MIC1_BIT_F1		(MIC1_POS_ALU + 4)
-#define MIC1_BIT_F0		(MIC1_POS_ALU + 5)
-#define MIC1_BIT_SRA1		(MIC1_POS_ALU + 6)
-#define MIC1_BIT_SLL8		(MIC1_POS_ALU + 7)
-#define MIC1_BIT_JAMZ		(MIC1_POS_JAM + 0)
-#define MIC1_BIT_JAMN		(MIC1_POS_JAM + 1)
-#define MIC1_BIT_JMPC		(MIC1_POS_JAM + 2)
-#define MIC1_TEST(w, bit)	((int)(((w) >> (bit)) & 1))
-
-/* Values inside the MEM, JAM and ALU fields. */
-#define MIC1_MEM_FETCH		0x1
-#define MIC1_MEM_READ		0x2
-#define MIC1_MEM_WRITE		0x4
-#define MIC1_JAM_Z		0x1
-#define MIC1_JAM_N		0x2
-#define MIC1_JAM_PC		0x4
-#define MIC1_ALU_INC		0x01
-#define MIC1_ALU_INVA		0x02
-#define MIC1_ALU_ENB		0x04
-#define MIC1_ALU_ENA		0x08
-#define MIC1_ALU_F1		0x10
-#define MIC1_ALU_F0		0x20
-#define MIC1_ALU_SRA1		0x40
-#define MIC1_ALU_SLL8		0x80
-/* The six bits that choose the function (F0 F1 ENA ENB INVA INC). */
-#define MIC1_ALU_FUNC(alu)	((alu) & 0x3F)
-
-/* C bus bits inside the C field (MAR is bit 0, H bit 8). */
-enum mic1_c {
-	MIC1_C_MAR = 0x001,
-	MIC1_C_MDR = 0x002,
-	MIC1_C_PC  = 0x004,
-	MIC1_C_SP  = 0x008,
-	MIC1_C_LV  = 0x010,
-	MIC1_C_CPP = 0x020,
-	MIC1_C_TOS = 0x040,
-	MIC1_C_OPC = 0x080,
-	MIC1_C_H   = 0x100,
-};
-
-/* B field values. */
-enum mic1_b {
-	MIC1_B_MDR = 0, MIC1_B_PC, MIC1_B_MBR, MIC1_B_MBRU, MIC1_B_SP,
-	MIC1_B_LV, MIC1_B_CPP, MIC1_B_TOS, MIC1_B_OPC,
-	MIC1_B_NONE = 15,   /* 9 .. 15 all drive nothing */
-};
-
-/* The 16 ALU functions of the book's table, as F0 F1 ENA ENB INVA INC. */
-enum mic1_func {
-	MIC1_F_A      = 0x18,  /* 011000 */
-	MIC1_F_B      = 0x14,  /* 010100 */
-	MIC1_F_NOT_A  = 0x1A,  /* 011010 */
-	MIC1_F_NOT_B  = 0x2C,  /* 101100 */
-	MIC1_F_A_ADD_B   = 0x3C,  /* 111100 */
-	MIC1_F_A_ADD_B_1 = 0x3D,  /* 111101 */
-	MIC1_F_A_INC  = 0x39,  /* 111001 */
-	MIC1_F_B_INC  = 0x35,  /* 110101 */
-	MIC1_F_B_SUB_A = 0x3F, /* 111111 */
-	MIC1_F_B_DEC  = 0x36,  /* 110110 */
-	MIC1_F_NEG_A  = 0x3B,  /* 111011 */
-	MIC1_F_AND    = 0x0C,  /* 001100 */
-	MIC1_F_OR     = 0x1C,  /* 011100 */
-	MIC1_F_ZERO   = 0x10,  /* 010000 */
-	MIC1_F_ONE    = 0x31,  /* 110001 */
-	MIC1_F_MINUS1 = 0x32,  /* 110010 */
-	/* Not in the book's table but computed by the same ALU: B - A - 1
-	 * (~A + B), so that one cycle can test B < A + 1, i.e. B <= A. */
-	MIC1_F_B_SUB_A_1 = 0x3E, /* 111110 */
-};
 
 /* Checked setter: 0, or -1 (word untouched) when v does not fit. */
 static inline int
@@ -194,9 +81,7 @@ void	mic1_disasm(uint64_t w, char *out, size_t n);
 
 /* ---- the control store ------------------------------------------------ */
 
-#define MIC1_STORE_WORDS	512
 #define MIC1_MAIN1		0x002   /* Main1 of the standard layout */
-#define MIC1_HALT_MPC		0x0FF   /* reaching it halts the core */
 #define MIC1_FILE_MAGIC		0x12345678u
 #define MIC1_FILE_SIZE		(4 + MIC1_STORE_WORDS * 5)   /* 2564 */
 /* Low nibble of a 40-bit .mic1 entry: 0 for a micro-instruction, 0xF
@@ -320,5 +205,13 @@ void	mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core);
 /* Micro -> ISA: TOS = mem[SP].  0, or -1 when a RUNNING or WAITING core
  * is not at a boundary (run it to one first). */
 int	mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core);
+
+/* The ALU of a micro-instruction's ALU bits (SLL8 .. INC) over H and the
+ * B bus: the function of F0 F1 on A = ENA ? H : 0 (inverted by INVA) and
+ * B = ENB ? bus : 0, plus INC whatever the function (doc/mic1.md
+ * section 1); and the shifter after it.  The golden model's and the
+ * datapath pane's one definition. */
+uint32_t	mic1_alu_eval(uint32_t alu, uint32_t h, uint32_t bus);
+uint32_t	mic1_shifter(uint32_t alu, uint32_t v);
 
 #endif

@@ -201,7 +201,7 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 	}
 	cond = (PMIC_TEST(nx, PMIC_BIT_JAMN) && c->n) ||
 	    (PMIC_TEST(nx, PMIC_BIT_JAMZ) && c->z);
-	mpc ^= cond ? 0x100u : 0;
+	mpc ^= cond ? 1u << PMIC_BIT_NEXT_JAM : 0;
 	c->mpc = (uint16_t)(mpc & (PMIC_STORE_WORDS - 1));
 	k->entry = (uint8_t)(PMIC_TEST(nx, PMIC_BIT_JMPC) &&
 	    c->mpc == pmic_mbr_byte(c, 0));

@@ -168,15 +168,15 @@ pmic_store_parse(struct pmic_store *cs, const char *path,
 			mi.cu[k] = get_be32(p + 4 * k);
 		mi.next = get_be32(p + 12);
 		for (int k = 0; k < PMIC_NCU && bad < 0; k++)
-			if (mi.cu[k] >> (PMIC_BIT_EN + 1))
+			if (mi.cu[k] & PMIC_CU_RESERVED)
 				bad = k;
-		if (bad >= 0 || (mi.next & 0x7FFFF000u) ||
+		if (bad >= 0 || (mi.next & PMIC_NEXT_RESERVED) ||
 		    (!PMIC_TEST(mi.next, PMIC_BIT_PRESENT) &&
 		    (mi.next | mi.cu[0] | mi.cu[1] | mi.cu[2]) != 0)) {
 			*cause = xasprintf("%s: control-store word 0x%03x is "
 			    "malformed (%s): recompile the source with pmic-cc",
 			    path, i, bad >= 0 ? "reserved bits of a CU word "
-			    "set" : (mi.next & 0x7FFFF000u) ? "reserved bits "
+			    "set" : (mi.next & PMIC_NEXT_RESERVED) ? "reserved bits "
 			    "of the next-address word set" : "fields set in "
 			    "an absent word");
 			return -1;
@@ -284,7 +284,8 @@ pmic_disasm(const struct pmic_mi *mi, char *out, size_t n)
 		    "dispatch" : "(mbr0 or ?)");
 	else if (PMIC_TEST(nx, PMIC_BIT_JAMN) || PMIC_TEST(nx, PMIC_BIT_JAMZ))
 		buf_printf(&b, "next (%s) 0x%03x else 0x%03x",
-		    PMIC_TEST(nx, PMIC_BIT_JAMN) ? "n" : "z", na ^ 0x100, na);
+		    PMIC_TEST(nx, PMIC_BIT_JAMN) ? "n" : "z",
+		    na ^ (1u << PMIC_BIT_NEXT_JAM), na);
 	else
 		buf_printf(&b, "next 0x%03x", na);
 	buf_put_u8(&b, 0);

@@ -3,47 +3,13 @@
  * the micro-instruction encoding, the register numbering, the 512-word
  * control store with its .pmic file format, and the C simulator that is
  * the golden model of the PMIC level.  This one header is used by the
- * compiler (pmc.c), the simulator (pmic-sim.c), the engines, the OpenCL
- * kernel and the UI: the bit layout below is the contract between them.
+ * compiler (pmc.c), the simulator (pmic-sim.c), the engines and the UI;
+ * the bit layout, pmic-word.h, is the contract between them and the
+ * OpenCL kernel.
  *
- * A micro-instruction is four 32-bit words: one per compute unit (CU0,
- * CU1, CU2) and one for the next address.
- *
- * CU word (CU0, CU1, CU2), bit 31 first:
- *
- *   31      27 26 25 24  21 20          10 9     5 4     0
- *  +----------+--+--+------+--------------+-------+-------+
- *  | 0        |EN|M | ALU  | C (11 bits)  | B     | A     |
- *  +----------+--+--+------+--------------+-------+-------+
- *
- *   A, B  readable register numbers (enum pmic_reg) driving the CU's A
- *         and B inputs; operations that take no B (or no A) ignore them;
- *   C     writable registers receiving the result (enum pmic_c bits);
- *   ALU   the operation (enum pmic_alu);
- *   M     this CU's memory operation: FETCH for CU0, READ for CU1,
- *         WRITE for CU2;
- *   EN    the CU computes this cycle.  N and Z are set from CU0's result
- *         when CU0's EN is set and keep their values otherwise, so a
- *         micro-instruction without an ALU operation may test the flags
- *         of an earlier one.  A CU without EN writes nothing.
- *   bits 27-31 are zero.
- *
- * Next-address word, bit 31 first:
- *
- *   31 30       12 11   10   9    8           0
- *  +--+-----------+----+----+----+-------------+
- *  |P | 0         |JMPC|JAMN|JAMZ| NEXT_ADDRESS|
- *  +--+-----------+----+----+----+-------------+
- *
- *   P     1 for a micro-instruction; an all-zero entry holds none and
- *         executing it faults (FAULT_NO_MICROINSTR);
- *   MPC = (NEXT_ADDRESS | (JMPC ? MBR0 : 0)) xor (JAMN & N | JAMZ & Z) << 8
- *
- * The xor is Mic-1's or whenever NEXT_ADDRESS has bit 8 clear, which is
- * how the compiler places conditionals when it can; it also lets a
- * conditional reach a target fixed below 0x100 (an opcode's entry), its
- * fall-through then lying at target + 0x100.  JMPC takes MBR0 as it is
- * after this cycle's fetch.
+ * A micro-instruction is four 32-bit words, one per compute unit and
+ * one for the next address: pmic-word.h has their layout, which the
+ * OpenCL kernel shares.
  *
  * One cycle: MIR = store[MPC]; the three CUs compute from the registers
  * as they are at the start of the cycle; then, in this order, the ALU
@@ -63,47 +29,20 @@
 
 #include "devword.h"
 #include "machine.h"
+#include "pmic-word.h"
 #include "ref.h"
 #include "util.h"
 
 /* ---- the words --------------------------------------------------------- */
 
-#define PMIC_NCU		3
-
-#define PMIC_POS_A		0
-#define PMIC_SIZE_A		5
-#define PMIC_POS_B		5
-#define PMIC_SIZE_B		5
-#define PMIC_POS_C		10
-#define PMIC_SIZE_C		11
-#define PMIC_POS_ALU		21
-#define PMIC_SIZE_ALU		4
-#define PMIC_BIT_MEM		25
-#define PMIC_BIT_EN		26
-
-#define PMIC_POS_NEXT		0
-#define PMIC_SIZE_NEXT		9
-#define PMIC_BIT_JAMZ		9
-#define PMIC_BIT_JAMN		10
-#define PMIC_BIT_JMPC		11
-#define PMIC_BIT_PRESENT	31
-
-#define PMIC_FIELD(w, pos, size) \
-	((uint32_t)(((w) >> (pos)) & ((UINT32_C(1) << (size)) - 1)))
-#define PMIC_TEST(w, bit)	((int)(((w) >> (bit)) & 1))
-
-static inline uint32_t pmic_cu_a(uint32_t w)
-{ return PMIC_FIELD(w, PMIC_POS_A, PMIC_SIZE_A); }
-static inline uint32_t pmic_cu_b(uint32_t w)
-{ return PMIC_FIELD(w, PMIC_POS_B, PMIC_SIZE_B); }
-static inline uint32_t pmic_cu_c(uint32_t w)
-{ return PMIC_FIELD(w, PMIC_POS_C, PMIC_SIZE_C); }
-static inline uint32_t pmic_cu_alu(uint32_t w)
-{ return PMIC_FIELD(w, PMIC_POS_ALU, PMIC_SIZE_ALU); }
-static inline int pmic_cu_mem(uint32_t w) { return PMIC_TEST(w, PMIC_BIT_MEM); }
-static inline int pmic_cu_en(uint32_t w)  { return PMIC_TEST(w, PMIC_BIT_EN); }
+static inline uint32_t pmic_cu_a(uint32_t w)   { return PMIC_CU_A(w); }
+static inline uint32_t pmic_cu_b(uint32_t w)   { return PMIC_CU_B(w); }
+static inline uint32_t pmic_cu_c(uint32_t w)   { return PMIC_CU_C(w); }
+static inline uint32_t pmic_cu_alu(uint32_t w) { return PMIC_CU_ALU(w); }
+static inline int pmic_cu_mem(uint32_t w) { return (int)PMIC_CU_MEM(w); }
+static inline int pmic_cu_en(uint32_t w)  { return (int)PMIC_CU_EN(w); }
 static inline uint32_t pmic_next_addr(uint32_t w)
-{ return PMIC_FIELD(w, PMIC_POS_NEXT, PMIC_SIZE_NEXT); }
+{ return PMIC_NEXT_ADDR(w); }
 
 /* A CU word from its fields (each must fit: a caller's bug otherwise). */
 static inline uint32_t
@@ -112,51 +51,11 @@ pmic_cu_make(int en, uint32_t alu, uint32_t a, uint32_t b, uint32_t c,
 {
 	return ((uint32_t)(en != 0) << PMIC_BIT_EN) |
 	    ((uint32_t)(mem != 0) << PMIC_BIT_MEM) |
-	    ((alu & 0xFu) << PMIC_POS_ALU) | ((c & 0x7FFu) << PMIC_POS_C) |
-	    ((b & 0x1Fu) << PMIC_POS_B) | ((a & 0x1Fu) << PMIC_POS_A);
+	    PMIC_FIELD(alu, 0, PMIC_SIZE_ALU) << PMIC_POS_ALU |
+	    PMIC_FIELD(c, 0, PMIC_SIZE_C) << PMIC_POS_C |
+	    PMIC_FIELD(b, 0, PMIC_SIZE_B) << PMIC_POS_B |
+	    PMIC_FIELD(a, 0, PMIC_SIZE_A) << PMIC_POS_A;
 }
-
-/* Readable registers (A and B fields).  24..31 read 0. */
-enum pmic_reg {
-	PMIC_R_MAR = 0, PMIC_R_MDR, PMIC_R_PC, PMIC_R_MBR,
-	PMIC_R_MBR0, PMIC_R_MBR1, PMIC_R_MBR2, PMIC_R_MBR3,
-	PMIC_R_MBR1S, PMIC_R_MBR12, PMIC_R_MBR12S,
-	PMIC_R_SP, PMIC_R_LV, PMIC_R_CPP, PMIC_R_TOS, PMIC_R_OPC, PMIC_R_H,
-	PMIC_R_G0, PMIC_R_G1, PMIC_R_C2, PMIC_R_C3, PMIC_R_C4, PMIC_R_C5,
-	PMIC_R_SID,
-	PMIC_NREG,		/* 24 */
-	PMIC_R_NONE = 31,
-};
-
-/* Writable registers: bits of the C field. */
-enum pmic_c {
-	PMIC_C_MAR = 0x001, PMIC_C_MDR = 0x002, PMIC_C_PC  = 0x004,
-	PMIC_C_SP  = 0x008, PMIC_C_LV  = 0x010, PMIC_C_CPP = 0x020,
-	PMIC_C_TOS = 0x040, PMIC_C_OPC = 0x080, PMIC_C_H   = 0x100,
-	PMIC_C_G0  = 0x200, PMIC_C_G1  = 0x400,
-};
-#define PMIC_NC			11
-
-/* ALU operations (the 16 of pmic.md). */
-enum pmic_alu {
-	PMIC_ALU_ZERO = 0,	/* 0 */
-	PMIC_ALU_ONE,		/* 1 */
-	PMIC_ALU_MINUS1,	/* -1 */
-	PMIC_ALU_A,		/* A */
-	PMIC_ALU_ADD,		/* A + B */
-	PMIC_ALU_ADD1,		/* A + B + 1 */
-	PMIC_ALU_INC,		/* A + 1 */
-	PMIC_ALU_DEC,		/* A - 1 */
-	PMIC_ALU_SUB,		/* A - B */
-	PMIC_ALU_NEG,		/* -A */
-	PMIC_ALU_NOT,		/* not A */
-	PMIC_ALU_AND,		/* A and B */
-	PMIC_ALU_OR,		/* A or B */
-	PMIC_ALU_SHL8,		/* A << 8 */
-	PMIC_ALU_SRA8,		/* A >> 8, arithmetic */
-	PMIC_ALU_SRA1,		/* A >> 1, arithmetic */
-	PMIC_NALU,
-};
 
 /* Which inputs an operation reads: bit 0 A, bit 1 B. */
 int		 pmic_alu_inputs(uint32_t alu);
@@ -181,7 +80,6 @@ void		 pmic_disasm(const struct pmic_mi *mi, char *out, size_t n);
 
 /* ---- the control store -------------------------------------------------- */
 
-#define PMIC_STORE_WORDS	512
 #define PMIC_FILE_MAGIC		0x504D4943u
 #define PMIC_FILE_SIZE		(4 + PMIC_STORE_WORDS * 16)	/* 8196 */
 

@@ -12,7 +12,8 @@ core_sources += \
 	src/core/pmc.h \
 	src/core/pmic.c \
 	src/core/pmic-sim.c \
-	src/core/pmic.h
+	src/core/pmic.h \
+	src/core/pmic-word.h
 
 bin_PROGRAMS += src/pmic-cc
 src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \

@@ -75,31 +75,37 @@ in_stack(const struct machine *m, int64_t addr)
 	return addr >= MM_STACK_BASE && addr <= stack_end(m);
 }
 
-/* floor and locals of the core's current frame; -1 when the frame
- * pointers leave the stack region (a corrupted link or saved LV). */
-static int
-ref_frame(const struct machine *m, uint32_t core, int32_t *floor,
-    int32_t *nlocals)
+int
+ref_frame_at(const struct machine *m, uint32_t core, int32_t lv,
+    int32_t *floor, int32_t *nlocals)
 {
 	const struct core *c = &m->cores[core];
 	int32_t link;
 
-	if (c->lv == MM_STACK_BASE) {
+	if (lv == MM_STACK_BASE) {
 		uint32_t n = m->progs[c->prog]->main_nlocals;
 
 		*floor = MM_STACK_BASE + (int32_t)n - 1;
 		*nlocals = (int32_t)n;
 		return 0;
 	}
-	if (!in_stack(m, c->lv))
+	if (!in_stack(m, lv))
 		return -1;
 	link = m->stacks[(size_t)core * m->cfg.stack_words +
-	    (uint32_t)(c->lv - MM_STACK_BASE)];
+	    (uint32_t)(lv - MM_STACK_BASE)];
 	if (!in_stack(m, link) || !in_stack(m, (int64_t)link + 1))
 		return -1;
 	*floor = link + 1;
-	*nlocals = link - c->lv;
+	*nlocals = link - lv;
 	return 0;
+}
+
+/* floor and locals of the core's current frame. */
+static int
+ref_frame(const struct machine *m, uint32_t core, int32_t *floor,
+    int32_t *nlocals)
+{
+	return ref_frame_at(m, core, m->cores[core].lv, floor, nlocals);
 }
 
 int

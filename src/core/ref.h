@@ -56,5 +56,9 @@ void	ref_count(const struct machine *m, struct ref_summary *sum);
 int	ref_frame_floor(const struct machine *m, uint32_t core, int32_t *floor);
 int	ref_frame_nlocals(const struct machine *m, uint32_t core,
 	    int32_t *nlocals);
+/* Both of the frame whose local 0 is at lv (the core's LV or one an
+ * engine keeps in a register): the definition every engine uses. */
+int	ref_frame_at(const struct machine *m, uint32_t core, int32_t lv,
+	    int32_t *floor, int32_t *nlocals);
 
 #endif

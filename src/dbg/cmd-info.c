@@ -170,6 +170,8 @@ k_note(const struct session *s)
 {
 	return s->e.ops->kind == ENGINE_REF ?
 	    "k (kernel paths) is not available for the reference engine" :
+	    s->e.ops->kind == ENGINE_NATIVE ?
+	    "k (kernel paths) is not available for the native engine" :
 	    "k (kernel paths) is not reported by this engine";
 }
 

@@ -118,9 +118,10 @@ struct session {
 	size_t			 capstop_cores;
 
 	/* watchpoint writers of the step in progress */
-	struct watch_writer	*writers;
+	struct engine_writer	*writers;
 	size_t			 nwriters;
 	size_t			 capwriters;
+	struct engine_watch	*runwatch;    /* for a watching engine */
 
 	int32_t			*values;      /* print history: $1, $2, ... */
 	size_t			 nvalues;
@@ -138,12 +139,6 @@ struct session {
 	struct history		*hist;        /* reverse execution (history.h) */
 };
 
-/* A core that may write a watched word in the coming step. */
-struct watch_writer {
-	uint32_t	 core;
-	int32_t		 pc;
-	int32_t		 addr;      /* the word it will write */
-};
 
 /* session.c */
 const struct program *session_prog(const struct session *s, uint32_t core);

@@ -20,6 +20,7 @@ dbg_session_sources = \
 	src/dbg/cmd-mem.c \
 	src/dbg/cmd-run.c \
 	src/dbg/cmd-set.c \
+	src/dbg/corelines.c src/dbg/corelines.h \
 	src/dbg/coreset.c src/dbg/coreset.h \
 	src/dbg/dbg.h \
 	src/dbg/div.c \

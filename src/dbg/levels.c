@@ -14,7 +14,7 @@
 #endif
 
 /* The OpenCL kernels are the default where this build has them for the
- * level. */
+ * level; the ISA level without them runs natively. */
 enum engine_kind
 level_engine_kind(enum level level, enum engine_kind kind)
 {
@@ -23,10 +23,18 @@ level_engine_kind(enum level level, enum engine_kind kind)
 #ifdef HAVE_ENGINE_OCL
 	if (level == LEVEL_ISA || level == LEVEL_MIC || level == LEVEL_PMIC)
 		return ENGINE_OPENCL;
-#else
-	(void)level;
 #endif
-	return ENGINE_REF;
+	return level == LEVEL_ISA ? ENGINE_NATIVE : ENGINE_REF;
+}
+
+enum engine_kind
+level_engine_choose(enum level level, enum engine_kind kind,
+    uint32_t ncores)
+{
+	if (kind == ENGINE_DEFAULT && level == LEVEL_ISA &&
+	    ncores <= LEVEL_NATIVE_MAX_CORES)
+		return ENGINE_NATIVE;
+	return level_engine_kind(level, kind);
 }
 
 int
@@ -34,7 +42,7 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
     enum engine_kind kind, const char *device, const struct microcode *mc,
     char **cause)
 {
-	kind = level_engine_kind(level, kind);
+	kind = level_engine_choose(level, kind, m->cfg.ncores);
 	if (level != LEVEL_ISA && (mc == NULL || !mc->loaded ||
 	    mc->level != level)) {
 		*cause = xasprintf("no microprogram is loaded for the %s level",
@@ -45,6 +53,8 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 	case LEVEL_ISA:
 		if (kind == ENGINE_REF)
 			return engine_ref_create(e, m, cause);
+		if (kind == ENGINE_NATIVE)
+			return engine_native_create(e, m, cause);
 #ifdef HAVE_ENGINE_OCL
 		return engine_ocl_create(e, m, device, cause);
 #else
@@ -54,6 +64,11 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		return -1;
 #endif
 	case LEVEL_MIC:
+		if (kind == ENGINE_NATIVE) {
+			*cause = xasprintf("the native engine runs the ISA "
+			    "level only: use --engine ref or opencl");
+			return -1;
+		}
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->cs, cause);
 #ifdef HAVE_ENGINE_OCL
@@ -64,6 +79,11 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		return -1;
 #endif
 	case LEVEL_PMIC:
+		if (kind == ENGINE_NATIVE) {
+			*cause = xasprintf("the native engine runs the ISA "
+			    "level only: use --engine ref or opencl");
+			return -1;
+		}
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->pcs, cause);
 #ifdef HAVE_ENGINE_OCL

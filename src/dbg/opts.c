@@ -194,9 +194,11 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 				o->engine = ENGINE_REF;
 			else if (strcmp(optarg, "opencl") == 0)
 				o->engine = ENGINE_OPENCL;
+			else if (strcmp(optarg, "native") == 0)
+				o->engine = ENGINE_NATIVE;
 			else {
-				*cause = xasprintf("unknown engine '%s' (use ref "
-				    "or opencl)", optarg);
+				*cause = xasprintf("unknown engine '%s' (use ref, "
+				    "native or opencl)", optarg);
 				return -1;
 			}
 			break;

@@ -15,9 +15,12 @@
  *     the focused core: the return address with the frame's LV, the
  *     instructions after the PC, and every HALT so that a core that ends
  *     its program stops the command instead of running the others on;
- *   - watchpoints make the engine step one global step at a time and
- *     compare the watched words after each (watch.c), which is why
- *     continue is slower while watchpoints exist;
+ *   - watchpoints: an engine that watches (ops->watch: the native ISA
+ *     engine) gets the watched words and stops after the step that
+ *     changed one, naming that step's writers; any other engine steps
+ *     one global step at a time with the writers noted before each
+ *     (watch_prepare).  Either way watch.c compares the words after the
+ *     slice and reports;
  *   - the step limit (--max-steps) caps every slice;
  *   - at a micro level a global step is a micro-cycle: `step` counts the
  *     focused core's instruction boundaries instead (r->boundaries), one
@@ -146,6 +149,56 @@ resume_end(struct session *s)
 {
 	s->running = 0;
 	s->run.nibps = 0;
+}
+
+/*
+ * The watched words for an engine that watches, in s->runwatch; 0 if
+ * the engine cannot (not ops->watch, a micro level, or a word that
+ * cannot be read: watch_check reports that after every step).
+ */
+static int
+engine_watches(struct session *s, size_t *n)
+{
+	*n = 0;
+	if (!s->e.ops->watch || s->level != LEVEL_ISA)
+		return 0;
+	for (size_t i = 0; i < s->bps.n; i++) {
+		const struct bp *b = &s->bps.v[i];
+		struct engine_watch *w;
+		int32_t v;
+		char *cause = NULL;
+
+		if (b->kind != BP_WATCH || !b->enabled)
+			continue;
+		if (watch_value(s, b, &v, &cause) != 0) {
+			free(cause);
+			return 0;
+		}
+		s->runwatch = xreallocarray(s->runwatch, *n + 1,
+		    sizeof *s->runwatch);
+		w = &s->runwatch[(*n)++];
+		w->addr = b->waddr;
+		w->core = b->wkind == WATCH_LOCAL ? b->wcore : 0;
+		w->value = b->wvalue;
+		w->frame = b->wkind == WATCH_LOCAL ? b->wframe : INT32_MIN;
+	}
+	return 1;
+}
+
+/* The engine's writers of the step it stopped after, for watch_check. */
+static void
+engine_writers(struct session *s, const struct engine_stop *st)
+{
+	s->nwriters = 0;
+	if (!st->watched || st->nwriters == 0)
+		return;
+	if (st->nwriters > s->capwriters) {
+		s->capwriters = st->nwriters;
+		s->writers = xreallocarray(s->writers, s->capwriters,
+		    sizeof *s->writers);
+	}
+	memcpy(s->writers, st->writers, st->nwriters * sizeof *s->writers);
+	s->nwriters = st->nwriters;
 }
 
 /* A breakpoint hit: (breakpoint, core), or an error evaluating it. */
@@ -430,13 +483,15 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 	while (budget > 0) {
 		struct engine_run er;
 		struct engine_stop st;
-		size_t nwatch = bp_count(&s->bps, BP_WATCH, 1), nb;
+		size_t nwatch = bp_count(&s->bps, BP_WATCH, 1), nb, nrw = 0;
 		uint64_t n = budget, cycles_before = s->m.cores[r->core].cycles;
-		int reports = 0;
+		int reports = 0, ewatch = 0;
 
 		if (r->left < n)
 			n = r->left;
-		if (nwatch > 0 || r->boundaries)
+		if (nwatch > 0)
+			ewatch = engine_watches(s, &nrw);
+		if ((nwatch > 0 && !ewatch) || r->boundaries)
 			n = 1;
 		if (s->cfg.max_steps != 0) {
 			if (s->m.step >= s->cfg.max_steps) {
@@ -473,7 +528,10 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		er.stop_on_fault = s->stop_on_fault;
 		er.mask = s->lock != LOCK_OFF ? s->lockmask : NULL;
 		er.interrupt = &s->interrupt;
-		if (nwatch > 0)
+		if (ewatch) {
+			er.watches = s->runwatch;
+			er.nwatches = nrw;
+		} else if (nwatch > 0)
 			watch_prepare(s);
 		if (s->e.ops->run(&s->e, &er, &st, cause) != 0) {
 			resume_end(s);
@@ -490,6 +548,8 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 
 			r->left = b == 2 ? 0 : r->left - (uint64_t)b;
 		}
+		if (ewatch)
+			engine_writers(s, &st);
 		session_drain_output(s);
 		history_after_slice(s);
 		if (nwatch > 0)

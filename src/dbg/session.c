@@ -145,6 +145,7 @@ session_free(struct session *s)
 	free(s->at_bp);
 	free(s->stop_cores);
 	free(s->writers);
+	free(s->runwatch);
 	free(s->run.ibps);
 	free(s->run.what);
 	free(s->run.core_mask);

@@ -25,7 +25,6 @@
 #include "ijvm.h"
 #include "mic1.h"
 
-#define ANY_HEAP_WORD INT32_MIN    /* writer address for NEWARRAY */
 
 static void
 add_writer(struct session *s, uint32_t core, int32_t pc, int32_t addr)
@@ -77,34 +76,23 @@ watch_prepare(struct session *s)
 	for (uint32_t k = 0; k < s->m.cfg.ncores; k++) {
 		const struct core *c = &s->m.cores[k];
 		const struct program *p;
-		int32_t idx, ref;
-		uint8_t op;
+		int32_t below, addr;
+		const int32_t *bp = NULL;
+		char *cause = NULL;
 
 		if (c->status != CORE_RUNNING ||
 		    (s->lock != LOCK_OFF && !s->lockmask[k]))
 			continue;
 		p = session_prog(s, k);
-		if (c->pc < 0 || (uint32_t)c->pc >= p->text_size)
-			continue;
-		op = p->text[c->pc];
-		if (globals && (op == OP_PUTSTATIC || op == OP_ATOMICADD) &&
-		    (uint32_t)c->pc + 2 < p->text_size)
-			add_writer(s, k, c->pc, MM_GLOBALS_BASE +
-			    get_be16(p->text + c->pc + 1));
-		else if (heap && op == OP_NEWARRAY)
-			add_writer(s, k, c->pc, ANY_HEAP_WORD);
-		else if (heap && op == OP_IASTORE) {
-			char *cause = NULL;
-
-			/* ref = TOS, index below it: the element's word */
-			ref = c->tos;
-			if (session_read(s, k, c->sp - 1, 1, &idx, &cause) != 0) {
-				free(cause);
-				continue;
-			}
-			add_writer(s, k, c->pc, (int32_t)((uint32_t)ref +
-			    MM_ARRAY_HDR + (uint32_t)idx));
+		if (heap && c->pc >= 0 && (uint32_t)c->pc < p->text_size &&
+		    p->text[c->pc] == OP_IASTORE) {
+			if (session_read(s, k, c->sp - 1, 1, &below,
+			    &cause) == 0)
+				bp = &below;
+			free(cause);
 		}
+		if (engine_insn_store(p, c, bp, globals, heap, &addr))
+			add_writer(s, k, c->pc, addr);
 	}
 }
 
@@ -134,7 +122,7 @@ micro_writers(struct session *s)
 		if (addr == MM_DEV_ATOM_ADD)
 			addr = st->core[k].atom_addr;
 		else if (addr == MM_DEV_NEWARRAY)
-			addr = ANY_HEAP_WORD;
+			addr = ENGINE_ANY_HEAP_WORD;
 		else if (addr < 0)
 			continue;
 		add_writer(s, k, session_insn_pc(s, k), addr);
@@ -188,9 +176,9 @@ watch_check(struct session *s, struct buf *out)
 		}
 		cores = xcalloc(s->nwriters + 1, sizeof *cores);
 		for (size_t k = 0; k < s->nwriters; k++) {
-			const struct watch_writer *w = &s->writers[k];
+			const struct engine_writer *w = &s->writers[k];
 
-			if (w->addr == b->waddr || (w->addr == ANY_HEAP_WORD &&
+			if (w->addr == b->waddr || (w->addr == ENGINE_ANY_HEAP_WORD &&
 			    b->wkind == WATCH_HEAP)) {
 				if (n == 0)
 					pc = w->pc;

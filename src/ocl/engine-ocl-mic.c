@@ -1,6 +1,6 @@
 /*
  * The OpenCL engine of the micro level (engine-ocl-mic.h): the Mic-1
- * level of the shared OpenCL host engine (engine-ocl.c, ocl-level.h).
+ * level of the shared OpenCL host engine (src/ocl/ocl-*.c, ocl-level.h).
  * What is the level's own:
  *
  * - the context buffer has a micro-level section after the warp records
@@ -93,8 +93,8 @@ mic_from_ctx(void *p, const struct ocl_section *s, uint32_t lo, uint32_t hi)
 	}
 }
 
-/* The control store, pre-decoded for the branch-free kernel
- * (context-mic.h). */
+/* The control store as the kernel reads it: each word split into D0
+ * and D1 (mic1-word.h). */
 static const void *
 mic_side(void *p, size_t *bytes)
 {
@@ -103,13 +103,11 @@ mic_side(void *p, size_t *bytes)
 
 	for (int i = 0; i < MIC1_STORE_WORDS; i++) {
 		uint64_t x = cs->word[i] & MIC1_WORD_MASK;
-		uint32_t b = mic1_bsel(x);
 
-		ls->cs[i * CTXM_CS_WORDS + CTXM_CS_D0] =
-		    (uint32_t)x & 0x7FFFFFFu;
+		ls->cs[i * CTXM_CS_WORDS + CTXM_CS_D0] = (uint32_t)MIC1_D0(x);
 		ls->cs[i * CTXM_CS_WORDS + CTXM_CS_D1] = mic1_next(x) |
-		    (cs->present[i] ? CTXM_CS_PRESENT : 0) |
-		    (b <= MIC1_B_OPC ? 1u << (CTXM_CS_ONEHOT_POS + b) : 0);
+		    (cs->present[i] ? MIC1_D1_PRESENT : 0) |
+		    MIC1_D1_ONEHOT(mic1_bsel(x));
 	}
 	*bytes = sizeof ls->cs;
 	return ls->cs;

@@ -1,6 +1,6 @@
 /*
  * The OpenCL engine of the PMIC level (engine-ocl-pmic.h): the PMIC level
- * of the shared OpenCL host engine (engine-ocl.c, ocl-level.h).  What is
+ * of the shared OpenCL host engine (src/ocl/ocl-*.c, ocl-level.h).  What is
  * the level's own: the section of struct pmic_core fields after the warp
  * records (context-pmic.h), the control store as the side buffer (the
  * .pmic words as they are), breakpoints on an MPC or on a PC at the

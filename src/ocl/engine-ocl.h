@@ -34,8 +34,8 @@ int	engine_ocl_create(struct engine *e, struct machine *m,
  * functions from here on work on the engine of any level. */
 const struct engine_warp_record *engine_ocl_warps(struct engine *e,
 	    size_t *nwarps);
-/* Steps per launch: 0 adapts to the device (the default; the environment
- * variable MICDB_STEPS_PER_LAUNCH sets it at creation). */
+/* Steps per launch: 0 adapts to the device (the default; for tests
+ * MICDB_OCL_TEST's k sets it at creation). */
 void	engine_ocl_set_steps_per_launch(struct engine *e, uint64_t k);
 void	engine_ocl_stats(struct engine *e, struct ocl_engine_stats *st);
 /*

@@ -1,5 +1,5 @@
 /*
- * What the shared OpenCL host engine (engine-ocl.c) needs to know about a
+ * What the shared OpenCL host engine (ocl-engine.h) needs to know about a
  * level (ISA, Mic-1, PMIC): its kernel, the per-core section it adds to
  * the context buffer after the warp records, its read-only side buffer
  * (a control store), the host state that goes with the machine (struct
@@ -72,7 +72,7 @@ struct ocl_level {
 					    no one-step program */
 	const char	*predec_name;    /* a kernel that fills the side
 					    buffer from the text once the
-					    programs are loaded (engine-ocl.c
+					    programs are loaded (ocl-setup.c
 					    predecode), NULL: none */
 	uint32_t	 section_fields; /* per-core words after the warp
 					    records, 0: none */

@@ -438,41 +438,11 @@ build_log(cl_program prog, cl_device_id dev)
 	return log;
 }
 
-/*
- * MICDB_OCL_DUMP=FILE: the driver's binary of the program just built
- * (PTX on NVIDIA), for reading what a kernel compiled to.  A measuring
- * aid: a failure only says so on stderr.
- */
-static void
-dump_binary(cl_program prog, const char *file)
-{
-	size_t size = 0;
-	unsigned char *bin;
-	FILE *f;
-
-	if (clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, sizeof size,
-	    &size, NULL) != CL_SUCCESS || size == 0) {
-		fprintf(stderr, "MICDB_OCL_DUMP: the driver gave no binary\n");
-		return;
-	}
-	bin = xmalloc(size);
-	if (clGetProgramInfo(prog, CL_PROGRAM_BINARIES, sizeof bin, &bin,
-	    NULL) != CL_SUCCESS || (f = fopen(file, "wb")) == NULL) {
-		fprintf(stderr, "MICDB_OCL_DUMP: cannot write %s\n", file);
-		free(bin);
-		return;
-	}
-	if ((fwrite(bin, 1, size, f) != size) | (fclose(f) != 0))
-		fprintf(stderr, "MICDB_OCL_DUMP: writing %s failed\n", file);
-	free(bin);
-}
-
 int
 ocl_build(cl_context ctx, cl_device_id dev, const char *name,
     const char *options, cl_program *prog, char **cause)
 {
 	char *dir, *incs, *path, *opts, *msg;
-	const char *extra;
 	uint8_t *src;
 	size_t len;
 	const char *srcs[1];
@@ -497,25 +467,9 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 		*prog = NULL;
 		goto fail;
 	}
-	/* MICDB_OCL_OPTS: extra build options, for measuring kernel
-	 * variants (-D...) or asking the driver for its register report
-	 * (-cl-nv-verbose, shown with MICDB_OCL_BUILD_LOG=1). */
-	extra = getenv("MICDB_OCL_OPTS");
-	opts = xasprintf("-cl-std=CL1.2 %s %s %s", incs, options,
-	    extra != NULL ? extra : "");
+	opts = xasprintf("-cl-std=CL1.2 %s %s", incs, options);
 	berr = clBuildProgram(*prog, 1, &dev, opts, NULL, NULL);
 	free(opts);
-	if (berr == CL_SUCCESS && (extra = getenv("MICDB_OCL_BUILD_LOG"))
-	    != NULL && strcmp(extra, "1") == 0) {
-		char *log = build_log(*prog, dev);
-
-		fprintf(stderr, "build log of %s:\n%s\n", path,
-		    log != NULL ? log : "(none)");
-		free(log);
-	}
-	if (berr == CL_SUCCESS && (extra = getenv("MICDB_OCL_DUMP")) != NULL
-	    && *extra != '\0')
-		dump_binary(*prog, extra);
 	if (berr != CL_SUCCESS) {
 		char *log = build_log(*prog, dev);
 

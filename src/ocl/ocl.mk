@@ -1,17 +1,24 @@
 # OpenCL engine build rules (included from Makefile.am).
 #
 # src/ocl/libocl.a is the only code that includes CL/cl.h: the device
-# layer (ocl.c) and the engine (engine-ocl.c).  It knows where the build
-# tree is (MICDB_BUILDDIR) so that a micdb run from the build tree reads
-# the kernels from the source tree instead of $(pkgdatadir)/kernels.
+# layer (ocl.c) and the engine (ocl-*.c, with ocl-engine.h inside).  It
+# knows where the build tree is (MICDB_BUILDDIR) so that a micdb run from
+# the build tree reads the kernels from the source tree instead of
+# $(pkgdatadir)/kernels.
 # Kernels are installed with every header they include.
 
 noinst_LIBRARIES += src/ocl/libocl.a
 src_ocl_libocl_a_SOURCES = \
 	src/core/context.h \
-	src/ocl/engine-ocl.c \
 	src/ocl/engine-ocl.h \
+	src/ocl/ocl-buffers.c \
+	src/ocl/ocl-ckpt.c \
+	src/ocl/ocl-engine.h \
 	src/ocl/ocl-level.h \
+	src/ocl/ocl-ops.c \
+	src/ocl/ocl-readback.c \
+	src/ocl/ocl-run.c \
+	src/ocl/ocl-setup.c \
 	src/ocl/ocl.c \
 	src/ocl/ocl.h
 src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
@@ -36,7 +43,7 @@ ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 # step and by whole runs, on every sample and on generated programs.
 unit_tests += tests/test-ocl-diff
 tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h \
-	tests/ocl-diff-lib.c tests/ocl-diff-lib.h
+	tests/ocl-diff-lib.c tests/ocl-diff-gen.c tests/ocl-diff-lib.h
 tests_test_ocl_diff_CPPFLAGS = $(ocl_test_cppflags)
 tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)
 
@@ -51,7 +58,7 @@ tests_ocl_run_LDADD = $(ocl_test_ldadd)
 shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh
 
 # The block marks: the host converts only what launches changed, against
-# the reference (engine-ocl.c, context.h).
+# the reference (ocl-readback.c, context.h).
 unit_tests += tests/test-ocl-marks
 tests_test_ocl_marks_SOURCES = tests/test-ocl-marks.c tests/tap.h
 tests_test_ocl_marks_CPPFLAGS = $(ocl_test_cppflags)

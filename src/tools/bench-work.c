@@ -184,9 +184,8 @@ bench_work_engine(const struct bench *b, int ref, struct machine *m, uint64_t K,
 		return -1;
 	if (ref)
 		return 0;
-	/* 0 is the adaptive default: set it anyway, so that a
-	 * MICDB_STEPS_PER_LAUNCH in the environment cannot make "auto" a
-	 * lie */
+	/* 0 is the adaptive default: set it anyway, so that a k in
+	 * MICDB_OCL_TEST cannot make "auto" a lie */
 	engine_ocl_set_steps_per_launch(e, K);
 	return 0;
 }

@@ -2,12 +2,14 @@
  * micdb: the command dispatcher (debugger.md section 1).  `micdb run`
  * executes a program to completion, `micdb --batch FILE PROGRAM` runs
  * debugger commands from a file, `micdb PROGRAM` opens the screen, `micdb
- * bench` measures, `micdb devices` lists OpenCL devices.
+ * --dap` speaks the Debug Adapter Protocol to an editor, `micdb bench`
+ * measures, `micdb devices` lists OpenCL devices.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "batch.h"
+#include "dap.h"
 #include "bench.h"
 #include "devices.h"
 #include "render.h"
@@ -36,6 +38,8 @@ static const char usage[] =
 "       micdb --batch FILE [options] PROGRAM\n"
 "                                    debugger commands from FILE, transcript\n"
 "                                    on stdout (see micdb --batch x --help)\n"
+"       micdb --dap                  Debug Adapter Protocol on stdin/stdout\n"
+"                                    (for editors; see micdb(1))\n"
 "       micdb run [options] PROGRAM  run to completion (see micdb run --help)\n"
 "       micdb bench [options]        measurements\n"
 "       micdb devices                list OpenCL devices\n"
@@ -50,6 +54,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "%s", usage);
 		return EXIT_USAGE;
 	}
+	if (strcmp(argv[1], "--dap") == 0)
+		return dap_main(argc, argv);
 	if (strcmp(argv[1], "run") == 0)
 		return run_main(argc - 1, argv + 1);
 	if (is_batch(argc, argv))

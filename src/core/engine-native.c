@@ -1,0 +1,983 @@
+/*
+ * The native ISA engine: the reference's semantics (ref.c) at the speed
+ * of a tuned interpreter, for micdb run, the debugger and --batch on the
+ * CPU.
+ *
+ * Each program is decoded once into one slot per text byte (a jump into
+ * the middle of an instruction decodes from there, as the reference's
+ * fetch does): a handler number and the operands ready to use (a local
+ * index, a branch target as a slot, a constant-pool value, a callee's
+ * header).  A slot whose instruction would fault whatever the registers
+ * (an unknown opcode, a truncated instruction, a bad constant-pool
+ * index, a branch out of the text) gets the SLOW handler.  Dispatch is
+ * direct-threaded with GNU C's computed goto; other compilers get a
+ * switch (NAT_CASE serves both, as Lua's vmdispatch/vmcase do).
+ *
+ * During a run PC (as a slot pointer), SP, LV and TOS live in locals, as
+ * do the current frame's floor and local count, recomputed only by the
+ * instructions that move or rewrite the frame.  Each handler checks, in
+ * registers, the conditions under which the reference could fault; when
+ * one holds it writes the registers back and the instruction runs in
+ * ref_exec itself, so a fault, its PC and the registers it leaves are
+ * the golden model's by construction.  The rare instructions (ATOMICADD,
+ * NEWARRAY, IASTORE, BARRIER, ERR) always go that way.
+ *
+ * Breakpoints cost nothing where there is none: a run patches the
+ * handler of each slot with a breakpoint to BP, which checks the
+ * breakpoint's cores and otherwise runs the slot's real handler.
+ *
+ * Cores and steps (manycore.md section 4): when one core alone can run
+ * (the others halted, faulted, waiting or masked), every step is one
+ * instruction of that core and it runs a long slice in the threaded
+ * loop.  Otherwise each global step runs one instruction of each
+ * running core in core-id order, then the barrier release, exactly as
+ * ref_step: shared words (globals, heap, ATOMICADD) are then seen in the
+ * reference's order without further proof.  Every stop is at a step
+ * boundary.
+ *
+ * Watchpoints (ops->watch): a watched global or heap word can change
+ * only in PUTSTATIC, ATOMICADD, IASTORE or NEWARRAY, which take the slow
+ * path while such a watch exists and are compared after; on a core
+ * with a watched local, so are the instructions that can store to a
+ * local of a live frame or leave one (ISTORE, IINC, INVOKEVIRTUAL,
+ * IRETURN and the slow path): the others store above the frame's
+ * floor, which their checks keep at or above every local.  The run ends after the step that changed a watched word, with
+ * that step's writers (engine_insn_store, as the debugger's own watch).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "devword.h"
+#include "engine.h"
+#include "ijvm.h"
+#include "ref.h"
+
+#if defined(__GNUC__) && !defined(NATIVE_SWITCH)
+#define NAT_GOTO 1
+#endif
+
+#ifdef __GNUC__
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define UNLIKELY(x) (x)
+#endif
+
+/* Handlers.  The order is the label table's in nat_exec. */
+enum nat_h {
+	H_SLOW, H_BP, H_NOP, H_BIPUSH, H_PUSHK, H_ILOAD, H_ISTORE,
+	H_ISTORE0, H_IINC, H_IINC0, H_POP, H_DUP, H_SWAP, H_IADD, H_ISUB,
+	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
+	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
+	H_IN, H_OUT, H_HALT,
+};
+
+/* One decoded slot. */
+struct nat_insn {
+	uint8_t		h;      /* handler, BP while a breakpoint is on it */
+	uint8_t		real;   /* the decoded handler */
+	uint8_t		len;    /* bytes, WIDE included */
+	int32_t		a;      /* value, local index, target, global, callee */
+	int32_t		b;      /* IINC constant; callee nargs | nloc << 16 */
+};
+
+struct nat_prog {
+	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
+	uint32_t	 size;
+};
+
+/* Why nat_exec returned. */
+enum nat_ev {
+	EV_BUDGET,      /* ran every step it was given */
+	EV_STATUS,      /* the core stopped running (halt, barrier, fault) */
+	EV_BP,          /* it is at a breakpoint (not executed) */
+	EV_WATCH,       /* it changed a watched global or heap word */
+};
+
+struct native {
+	struct nat_prog	*progs;        /* per machine program */
+	uint8_t		*seen;         /* faults already reported */
+	/* the current run */
+	const struct engine_run *r;
+	int		 wglobals;     /* a global is watched */
+	int		 wheap;        /* a heap word is watched */
+	uint8_t		*wlocal;       /* per core: it has a watched local */
+	/* per core: the frame nat_exec left (valid within a run) */
+	int32_t		*floor;
+	uint32_t	*nlocals;
+	uint8_t		*fvalid;
+	struct engine_writer *writers;
+	size_t		 nwriters;
+	size_t		 capwriters;
+};
+
+static void
+nat_decode(const struct program *p, struct nat_prog *np)
+{
+	np->size = p->text_size;
+	np->code = xcalloc((size_t)p->text_size + 1, sizeof *np->code);
+	for (uint32_t pc = 0; pc <= p->text_size; pc++) {
+		struct nat_insn *in = &np->code[pc];
+		const uint8_t *t = p->text + pc;
+		uint32_t left = p->text_size - pc, idx;
+		int op, wide = 0, h = H_SLOW, len = 1;
+		int32_t a = 0, b = 0, off;
+
+		if (left == 0)
+			goto done;
+		op = t[0];
+		if (op == OP_WIDE) {
+			if (left < 2)
+				goto done;
+			op = t[1];
+			if (op != OP_ILOAD && op != OP_ISTORE && op != OP_IINC)
+				goto done;
+			wide = 1;
+		}
+		if (ijvm_builtin((uint8_t)op) == NULL)
+			goto done;
+		len = ijvm_insn_size(ijvm_builtin((uint8_t)op), wide) + wide;
+		if ((uint32_t)len > left)
+			goto done;
+		t += 1 + wide;
+		switch (op) {
+		case OP_NOP:
+		case OP_GC:
+			h = H_NOP;
+			break;
+		case OP_BIPUSH:
+			h = H_PUSHK;
+			a = (int8_t)t[0];
+			break;
+		case OP_LDC_W:
+			if ((idx = get_be16(t)) < p->cp_size) {
+				h = H_PUSHK;
+				a = p->cp[idx];
+			}
+			break;
+		case OP_ILOAD:
+		case OP_ISTORE:
+		case OP_IINC:
+			a = wide ? (int32_t)get_be16(t) : t[0];
+			if (op == OP_ILOAD)
+				h = H_ILOAD;
+			else if (op == OP_ISTORE)
+				h = a == 0 ? H_ISTORE0 : H_ISTORE;
+			else {
+				h = a == 0 ? H_IINC0 : H_IINC;
+				b = (int8_t)t[1 + wide];
+			}
+			break;
+		case OP_POP: h = H_POP; break;
+		case OP_DUP: h = H_DUP; break;
+		case OP_SWAP: h = H_SWAP; break;
+		case OP_IADD: h = H_IADD; break;
+		case OP_ISUB: h = H_ISUB; break;
+		case OP_IAND: h = H_IAND; break;
+		case OP_IOR: h = H_IOR; break;
+		case OP_IFEQ:
+		case OP_IFLT:
+		case OP_IF_ICMPEQ:
+		case OP_GOTO:
+			/* a target outside the text: the reference's path */
+			off = (int32_t)(int16_t)get_be16(t);
+			a = (int32_t)pc + off;
+			if (a < 0 || (uint32_t)a > p->text_size)
+				break;
+			h = op == OP_IFEQ ? H_IFEQ : op == OP_IFLT ? H_IFLT :
+			    op == OP_GOTO ? H_GOTO : H_ICMPEQ;
+			break;
+		case OP_GETSTATIC: h = H_GETSTATIC; a = get_be16(t); break;
+		case OP_PUTSTATIC: h = H_PUTSTATIC; a = get_be16(t); break;
+		case OP_INVOKEVIRTUAL:
+			/* the callee's faults that need no register */
+			if ((idx = get_be16(t)) >= p->cp_size)
+				break;
+			a = p->cp[idx];
+			if (a < 0 || (int64_t)a + 4 >= p->text_size)
+				break;
+			b = (int32_t)(get_be16(p->text + a) |
+			    (uint32_t)get_be16(p->text + a + 2) << 16);
+			if ((b & 0xffff) == 0)
+				break;
+			h = H_INVOKE;
+			break;
+		case OP_IRETURN: h = H_IRETURN; break;
+		case OP_IALOAD: h = H_IALOAD; break;
+		case OP_COREID: h = H_COREID; break;
+		case OP_NCORES: h = H_NCORES; break;
+		case OP_IN: h = H_IN; break;
+		case OP_OUT: h = H_OUT; break;
+		case OP_HALT: h = H_HALT; break;
+		default:
+			break;	/* the rare ones: ref_exec */
+		}
+done:
+		in->h = in->real = (uint8_t)h;
+		in->len = (uint8_t)len;
+		in->a = a;
+		in->b = b;
+	}
+}
+
+/* A breakpoint of this run on core c at pc. */
+static int
+nat_bp_at(const struct engine_run *r, uint32_t c, int32_t pc)
+{
+	for (size_t i = 0; i < r->nbps; i++) {
+		const struct engine_bp *bp = &r->bps[i];
+
+		if (bp->on == ENGINE_BP_ON_PC && bp->pc == pc &&
+		    (bp->cores == NULL || bp->cores[c]))
+			return 1;
+	}
+	return 0;
+}
+
+static void
+nat_patch(struct native *n, const struct machine *m,
+    const struct engine_run *r, int on)
+{
+	for (size_t i = 0; i < r->nbps; i++) {
+		const struct engine_bp *bp = &r->bps[i];
+
+		if (bp->on != ENGINE_BP_ON_PC)
+			continue;
+		for (size_t k = 0; k < m->nprogs; k++) {
+			struct nat_prog *np = &n->progs[k];
+
+			if (bp->pc < 0 || (uint32_t)bp->pc > np->size)
+				continue;
+			np->code[bp->pc].h = on ? H_BP : np->code[bp->pc].real;
+		}
+	}
+}
+
+static void
+nat_add_writer(struct native *n, uint32_t core, int32_t pc, int32_t addr)
+{
+	if (n->nwriters == n->capwriters) {
+		n->capwriters = n->capwriters ? n->capwriters * 2 : 16;
+		n->writers = xreallocarray(n->writers, n->capwriters,
+		    sizeof *n->writers);
+	}
+	n->writers[n->nwriters].core = core;
+	n->writers[n->nwriters].pc = pc;
+	n->writers[n->nwriters].addr = addr;
+	n->nwriters++;
+}
+
+/* Before a step of core: it may write each of its watched locals. */
+static void
+nat_note_locals(struct native *n, const struct engine_run *r, uint32_t core,
+    int32_t pc)
+{
+	for (size_t i = 0; i < r->nwatches; i++)
+		if (r->watches[i].frame != INT32_MIN &&
+		    r->watches[i].core == core)
+			nat_add_writer(n, core, pc, r->watches[i].addr);
+}
+
+/* 1 if a watched word differs from the value the debugger saw or a
+ * watched frame has returned. */
+static int
+nat_watch_changed(const struct machine *m, const struct engine_run *r)
+{
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *w = &r->watches[i];
+		int32_t v;
+
+		if (w->frame != INT32_MIN && m->cores[w->core].lv < w->frame)
+			return 1;
+		if (machine_read_word(m, w->core, w->addr, &v) != FAULT_NONE ||
+		    v != w->value)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Run core c for at most budget instructions (each a global step of its
+ * own when c runs alone, or this core's part of one step).  first: the
+ * first instruction is not checked for a breakpoint (engine.h).  Returns
+ * the instructions executed; *ev says why it returned.
+ */
+static uint64_t
+nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
+    enum nat_ev *ev)
+{
+#ifdef NAT_GOTO
+	static const void *const labels[] = {
+		&&L_H_SLOW, &&L_H_BP, &&L_H_NOP, &&L_H_BIPUSH, &&L_H_PUSHK,
+		&&L_H_ILOAD, &&L_H_ISTORE, &&L_H_ISTORE0, &&L_H_IINC,
+		&&L_H_IINC0, &&L_H_POP, &&L_H_DUP, &&L_H_SWAP, &&L_H_IADD,
+		&&L_H_ISUB, &&L_H_IAND, &&L_H_IOR, &&L_H_IFEQ, &&L_H_IFLT,
+		&&L_H_ICMPEQ, &&L_H_GOTO, &&L_H_GETSTATIC, &&L_H_PUTSTATIC,
+		&&L_H_INVOKE, &&L_H_IRETURN, &&L_H_IALOAD, &&L_H_COREID,
+		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT,
+	};
+#define NAT_CASE(x)	case x: L_##x
+#define DISPATCH()	goto *labels[ip->h]
+#define DISPATCH_REAL()	goto *labels[ip->real]
+#else
+#define NAT_CASE(x)	case x
+#define DISPATCH()	do { h = ip->h; goto dispatch; } while (0)
+#define DISPATCH_REAL()	do { h = ip->real; goto dispatch; } while (0)
+	int h;
+#endif
+	struct native *n = e->impl;
+	struct machine *m = e->m;
+	struct core *c = &m->cores[core];
+	const struct nat_insn *code, *ip;
+	const struct engine_run *r = n->r;
+	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
+	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
+	int32_t sp, lv, tos, floor, v;
+	uint32_t nlocals, size;
+	uint64_t left = budget, fast = 0;
+	int watchslow = n->wglobals || n->wheap, wloc = n->wlocal[core];
+	const struct nat_insn *ip0;
+
+/* Stack word a; the checks before each use keep it in the region. */
+#define S(a) st[(a) - MM_STACK_BASE]
+/* The frame of lv, as ref_frame sees it; a bad frame makes every check
+ * that needs it fail, so ref_exec reports it. */
+#define FRAME() do {							\
+	int32_t fl_, nl_;						\
+	if (ref_frame_at(m, core, lv, &fl_, &nl_) == 0) {		\
+		floor = fl_;						\
+		nlocals = nl_ > 0 ? (uint32_t)nl_ : 0;			\
+	} else {							\
+		floor = INT32_MAX;					\
+		nlocals = 0;						\
+	}								\
+} while (0)
+/* The next instruction: one step done. */
+#define NEXT() do {							\
+	fast++;								\
+	if (UNLIKELY(--left == 0))					\
+		goto out;						\
+	DISPATCH();							\
+} while (0)
+/* After an instruction that may store to a local or leave its frame,
+ * on a core with a watched local: stop after it if a watch changed. */
+#define WCHECK() do {							\
+	if (UNLIKELY(wloc)) {						\
+		c->pc = (int32_t)(ip - code);				\
+		c->sp = sp;						\
+		c->lv = lv;						\
+		c->tos = tos;						\
+		if (nat_watch_changed(m, r)) {				\
+			nat_note_locals(n, r, core,			\
+			    (int32_t)(ip0 - code));			\
+			fast++;						\
+			left--;						\
+			*ev = EV_WATCH;					\
+			goto out;					\
+		}							\
+	}								\
+} while (0)
+/* pops words needed, the frame is valid, no overflow after pushes. */
+#define NEED(pops, grow) do {						\
+	if (UNLIKELY(sp - (pops) < floor ||				\
+	    sp + (grow) > end))						\
+		goto slow;						\
+} while (0)
+
+	*ev = EV_BUDGET;
+	code = n->progs[c->prog].code;
+	size = n->progs[c->prog].size;
+	if (n->fvalid[core]) {
+		floor = n->floor[core];
+		nlocals = n->nlocals[core];
+	} else
+		floor = INT32_MAX, nlocals = 0;
+	sp = c->sp;
+	lv = c->lv;
+	tos = S(sp);
+	if (!n->fvalid[core])
+		goto frame;
+	goto go;
+reload:
+	sp = c->sp;
+	lv = c->lv;
+	tos = S(sp);
+frame:
+	FRAME();
+go:
+	if (c->pc < 0 || (uint32_t)c->pc > size) {
+		ip = NULL;
+		goto slow_pc;
+	}
+	ip = code + c->pc;
+	if (first) {
+		first = 0;
+		DISPATCH_REAL();
+	}
+	DISPATCH();
+
+#ifndef NAT_GOTO
+dispatch:
+	switch (h) {
+#else
+	switch (ip->h) {
+#endif
+	NAT_CASE(H_BP):
+		if (nat_bp_at(r, core, (int32_t)(ip - code))) {
+			*ev = EV_BP;
+			goto out;
+		}
+		DISPATCH_REAL();
+	NAT_CASE(H_NOP):
+		ip++;
+		NEXT();
+	NAT_CASE(H_BIPUSH):
+	NAT_CASE(H_PUSHK):
+		NEED(0, 1);
+		S(++sp) = tos = ip->a;
+		ip += ip->len;
+		NEXT();
+	NAT_CASE(H_ILOAD):
+		NEED(0, 1);
+		if (UNLIKELY((uint32_t)ip->a >= nlocals))
+			goto slow;
+		v = S(lv + ip->a);
+		S(++sp) = tos = v;
+		ip += ip->len;
+		NEXT();
+	NAT_CASE(H_ISTORE):
+		NEED(1, -1);
+		if (UNLIKELY((uint32_t)ip->a >= nlocals))
+			goto slow;
+		S(lv + ip->a) = tos;
+		tos = S(--sp);
+		ip0 = ip;
+		ip += ip->len;
+		WCHECK();
+		NEXT();
+	NAT_CASE(H_ISTORE0):
+		/* local 0 of a method frame is its link */
+		NEED(1, -1);
+		if (UNLIKELY(nlocals == 0))
+			goto slow;
+		S(lv) = tos;
+		tos = S(--sp);
+		ip0 = ip;
+		ip += ip->len;
+		if (lv != MM_STACK_BASE)
+			FRAME();
+		WCHECK();
+		NEXT();
+	NAT_CASE(H_IINC):
+		NEED(0, 0);
+		if (UNLIKELY((uint32_t)ip->a >= nlocals))
+			goto slow;
+		S(lv + ip->a) = (int32_t)((uint32_t)S(lv + ip->a) +
+		    (uint32_t)ip->b);
+		tos = S(sp);	/* the local may be the top word */
+		ip0 = ip;
+		ip += ip->len;
+		WCHECK();
+		NEXT();
+	NAT_CASE(H_IINC0):
+		NEED(0, 0);
+		if (UNLIKELY(nlocals == 0))
+			goto slow;
+		S(lv) = (int32_t)((uint32_t)S(lv) + (uint32_t)ip->b);
+		tos = S(sp);
+		ip0 = ip;
+		ip += ip->len;
+		if (lv != MM_STACK_BASE)
+			FRAME();
+		WCHECK();
+		NEXT();
+	NAT_CASE(H_POP):
+		NEED(1, -1);
+		tos = S(--sp);
+		ip++;
+		NEXT();
+	NAT_CASE(H_DUP):
+		NEED(1, 1);
+		S(++sp) = tos;
+		ip++;
+		NEXT();
+	NAT_CASE(H_SWAP):
+		NEED(2, 0);
+		v = S(sp - 1);
+		S(sp - 1) = tos;
+		S(sp) = tos = v;
+		ip++;
+		NEXT();
+	NAT_CASE(H_IADD):
+		NEED(2, -1);
+		tos = (int32_t)((uint32_t)S(sp - 1) + (uint32_t)tos);
+		S(--sp) = tos;
+		ip++;
+		NEXT();
+	NAT_CASE(H_ISUB):
+		NEED(2, -1);
+		tos = (int32_t)((uint32_t)S(sp - 1) - (uint32_t)tos);
+		S(--sp) = tos;
+		ip++;
+		NEXT();
+	NAT_CASE(H_IAND):
+		NEED(2, -1);
+		tos = S(sp - 1) & tos;
+		S(--sp) = tos;
+		ip++;
+		NEXT();
+	NAT_CASE(H_IOR):
+		NEED(2, -1);
+		tos = S(sp - 1) | tos;
+		S(--sp) = tos;
+		ip++;
+		NEXT();
+	NAT_CASE(H_IFEQ):
+		NEED(1, -1);
+		v = tos;
+		tos = S(--sp);
+		ip = v == 0 ? code + ip->a : ip + ip->len;
+		NEXT();
+	NAT_CASE(H_IFLT):
+		NEED(1, -1);
+		v = tos;
+		tos = S(--sp);
+		ip = v < 0 ? code + ip->a : ip + ip->len;
+		NEXT();
+	NAT_CASE(H_ICMPEQ):
+		NEED(2, -2);
+		v = S(sp - 1);
+		sp -= 2;
+		ip = v == tos ? code + ip->a : ip + ip->len;
+		tos = S(sp);
+		NEXT();
+	NAT_CASE(H_GOTO):
+		ip = code + ip->a;
+		NEXT();
+	NAT_CASE(H_GETSTATIC):
+		NEED(0, 1);
+		S(++sp) = tos = m->globals[ip->a];
+		ip += ip->len;
+		NEXT();
+	NAT_CASE(H_PUTSTATIC):
+		NEED(1, -1);
+		if (UNLIKELY(watchslow))
+			goto slow;
+		m->globals[ip->a] = tos;
+		tos = S(--sp);
+		ip += ip->len;
+		NEXT();
+	NAT_CASE(H_INVOKE): {
+		int32_t nargs = ip->b & 0xffff, nloc = (int32_t)
+		    ((uint32_t)ip->b >> 16), link = sp + nloc + 1;
+
+		if (UNLIKELY(floor == INT32_MAX || sp - nargs < floor ||
+		    link + 1 > end))
+			goto slow;
+		v = (int32_t)(ip - code) + ip->len;	/* return address */
+		S(link) = v;
+		S(link + 1) = lv;
+		lv = sp - nargs + 1;
+		S(lv) = link;
+		sp = link + 1;
+		tos = S(sp);
+		ip0 = ip;
+		ip = code + ip->a + 4;
+		FRAME();
+		WCHECK();
+		NEXT();
+	}
+	NAT_CASE(H_IRETURN): {
+		int32_t link;
+
+		if (UNLIKELY(lv == MM_STACK_BASE || sp - 1 < floor))
+			goto slow;
+		link = S(lv);	/* FRAME proved link, link + 1 in the region */
+		v = S(link);
+		link = S(link + 1);	/* the saved LV, read before the store */
+		S(lv) = tos;
+		sp = lv;
+		lv = link;
+		FRAME();
+		if (UNLIKELY(v < 0 || (uint32_t)v > size)) {
+			/* the reference faults at the next fetch */
+			fast++;
+			left--;
+			c->pc = v;
+			c->sp = sp;
+			c->lv = lv;
+			c->tos = tos;
+			if (wloc && nat_watch_changed(m, r)) {
+				nat_note_locals(n, r, core,
+				    (int32_t)(ip - code));
+				*ev = EV_WATCH;
+				goto out_regs_done;
+			}
+			if (left == 0)
+				goto out_regs_done;
+			goto reload;
+		}
+		ip0 = ip;
+		ip = code + v;
+		WCHECK();
+		NEXT();
+	}
+	NAT_CASE(H_IALOAD): {
+		int32_t addr;
+
+		NEED(2, -1);
+		if (UNLIKELY(machine_array_elem(m, tos, S(sp - 1), &addr) !=
+		    FAULT_NONE))
+			goto slow;
+		tos = m->heap[addr - MM_HEAP_BASE];
+		S(--sp) = tos;
+		ip++;
+		NEXT();
+	}
+	NAT_CASE(H_COREID):
+		NEED(0, 1);
+		S(++sp) = tos = (int32_t)core;
+		ip++;
+		NEXT();
+	NAT_CASE(H_NCORES):
+		NEED(0, 1);
+		S(++sp) = tos = (int32_t)m->cfg.ncores;
+		ip++;
+		NEXT();
+	NAT_CASE(H_IN):
+		NEED(0, 1);
+		S(++sp) = tos = devword_console_in(m, core);
+		ip++;
+		NEXT();
+	NAT_CASE(H_OUT):
+		NEED(1, -1);
+		devword_console_out(m, core, tos);
+		tos = S(--sp);
+		ip++;
+		NEXT();
+	NAT_CASE(H_HALT):
+		fast++;
+		left--;
+		c->status = CORE_HALTED;
+		*ev = EV_STATUS;
+		ip++;
+		goto out;
+	NAT_CASE(H_SLOW):
+	default:
+		goto slow;
+	}
+
+slow:
+	/* The golden model runs this one instruction. */
+	c->pc = (int32_t)(ip - code);
+	c->sp = sp;
+	c->lv = lv;
+	if (fast > 0)
+		c->tos = tos;
+	goto slow_exec;
+slow_pc:
+	/* PC outside the text: ref_exec faults it, after a breakpoint */
+	if (!first && nat_bp_at(r, core, c->pc)) {
+		*ev = EV_BP;
+		goto out_regs_done;
+	}
+slow_exec: {
+		int32_t waddr = 0, below, pc0 = c->pc;
+		int w = 0;
+
+		first = 0;
+		if (watchslow) {
+			const int32_t *bp = NULL;
+
+			if (c->sp - 1 >= MM_STACK_BASE &&
+			    c->sp - 1 <= end) {
+				below = S(c->sp - 1);
+				bp = &below;
+			}
+			w = engine_insn_store(m->progs[c->prog], c, bp,
+			    n->wglobals, n->wheap, &waddr);
+			if (w)
+				nat_add_writer(n, core, pc0, waddr);
+		}
+		ref_exec(m, core);
+		left--;
+		n->fvalid[core] = 0;
+		if ((w || wloc) && nat_watch_changed(m, r)) {
+			if (wloc)
+				nat_note_locals(n, r, core, pc0);
+			*ev = EV_WATCH;
+			goto out_regs_done;
+		}
+		if (w)
+			n->nwriters--;	/* it stored nothing watched */
+		if (c->status != CORE_RUNNING) {
+			*ev = EV_STATUS;
+			goto out_regs_done;
+		}
+		if (left == 0)
+			goto out_regs_done;
+		goto reload;
+	}
+
+out:
+	if (ip != NULL)
+		c->pc = (int32_t)(ip - code);
+	c->sp = sp;
+	c->lv = lv;
+	if (fast > 0)
+		c->tos = tos;
+	n->floor[core] = floor;
+	n->nlocals[core] = nlocals;
+	n->fvalid[core] = 1;
+out_regs_done:
+	c->steps += fast;
+	return budget - left;
+#undef S
+#undef FRAME
+#undef NEXT
+#undef NEED
+#undef WCHECK
+#undef NAT_CASE
+#undef DISPATCH
+#undef DISPATCH_REAL
+}
+
+/* The number of cores that would execute in a step: *solo is one. */
+static uint32_t
+nat_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++)
+		if (m->cores[i].status == CORE_RUNNING &&
+		    (mask == NULL || mask[i])) {
+			if (k++ == 0)
+				*solo = i;
+		}
+	return k;
+}
+
+/* A running core stands where a breakpoint of this run may hold
+ * (engine_check_bps decides): a patched slot, or outside the text. */
+static int
+nat_at_bp_slot(const struct native *n, const struct core *c)
+{
+	const struct nat_prog *np = &n->progs[c->prog];
+
+	if (c->status != CORE_RUNNING)
+		return 0;
+	if (c->pc < 0 || (uint32_t)c->pc > np->size)
+		return 1;
+	return np->code[c->pc].h == H_BP;
+}
+
+/* Slices of a lone core between looks at the interrupt flag. */
+#define NAT_SLICE (1u << 20)
+
+static int
+nat_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct native *n = e->impl;
+	struct machine *m = e->m;
+	struct ref_summary sum;
+	uint32_t solo = 0, nrun = 0;
+	int rc = 0, changed;
+
+	(void)cause;
+	engine_stop_reset(e, stop);
+	ref_count(m, &sum);
+	if (sum.running + sum.waiting == 0) {
+		stop->reason = STOP_DONE;
+		return 0;
+	}
+	n->r = r;
+	n->nwriters = 0;
+	n->wglobals = n->wheap = 0;
+	memset(n->wlocal, 0, m->cfg.ncores);
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *w = &r->watches[i];
+
+		if (w->frame != INT32_MIN)
+			n->wlocal[w->core] = 1;
+		else if (w->addr >= MM_HEAP_BASE)
+			n->wheap = 1;
+		else
+			n->wglobals = 1;
+	}
+	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
+	changed = 1;
+	nat_patch(n, m, r, 1);
+
+	while (stop->steps_run < r->max_steps) {
+		uint64_t left = r->max_steps - stop->steps_run, k;
+		uint32_t executed = 0, faulted = sum.faulted;
+		int atbp = 0, watched = 0, first = stop->steps_run == 0;
+		enum nat_ev ev;
+
+		if (r->interrupt != NULL && *r->interrupt) {
+			stop->reason = STOP_INTERRUPT;
+			goto done;
+		}
+		if (r->nwatches > 0 && first && nat_watch_changed(m, r))
+			left = 1;	/* the debugger sees it after a step */
+		if (changed) {
+			/* the cores that run change only with a status */
+			nrun = nat_runnable(m, r->mask, &solo);
+			changed = 0;
+		}
+		if (nrun == 1) {
+			/* Each instruction of the lone core is a step. */
+			if (left > NAT_SLICE)
+				left = NAT_SLICE;
+			k = nat_exec(e, solo, left, first, &ev);
+			m->step += k;
+			stop->steps_run += k;
+			executed = k > 0;
+			atbp = ev == EV_BP || (r->nbps > 0 &&
+			    nat_at_bp_slot(n, &m->cores[solo]));
+			changed = ev == EV_STATUS;
+			watched = ev == EV_WATCH;
+		} else {
+			for (uint32_t i = 0; i < m->cfg.ncores; i++) {
+				struct core *c = &m->cores[i];
+
+				if (c->status != CORE_RUNNING ||
+				    (r->mask != NULL && !r->mask[i]))
+					continue;
+				executed += (uint32_t)nat_exec(e, i, 1, 1,
+				    &ev);
+				watched |= ev == EV_WATCH;
+				changed |= ev == EV_STATUS;
+				if (r->nbps > 0 && nat_at_bp_slot(n, c))
+					atbp = 1;
+			}
+			m->step++;
+			stop->steps_run++;
+		}
+		/* cores a barrier lets go may stand at a breakpoint */
+		if (changed || nrun == 0) {
+			if (ref_barrier_release(m) && r->nbps > 0)
+				atbp = 1;
+			ref_count(m, &sum);
+			changed = 1;
+		}
+		sum.executed = executed;
+		if (sum.faulted > faulted) {
+			engine_note_faults(e, n->seen, stop, r->stop_on_fault);
+			if (r->stop_on_fault) {
+				stop->reason = STOP_FAULT;
+				goto watch;
+			}
+		}
+		if (sum.running + sum.waiting == 0) {
+			stop->reason = STOP_DONE;
+			goto watch;
+		}
+		if (executed == 0 && !atbp) {
+			stop->reason = STOP_DEADLOCK;
+			goto watch;
+		}
+		if (atbp && engine_check_bps(e, r, stop, ENGINE_BP_ON_PC)) {
+			stop->reason = STOP_BREAKPOINT;
+			goto watch;
+		}
+		if (r->nwatches > 0 && (watched || nat_watch_changed(m, r))) {
+			stop->reason = STOP_STEPS;
+			goto watch;
+		}
+		n->nwriters = 0;
+	}
+	stop->reason = STOP_STEPS;
+watch:
+	if (r->nwatches > 0 && nat_watch_changed(m, r)) {
+		stop->watched = 1;
+		stop->writers = n->writers;
+		stop->nwriters = n->nwriters;
+	}
+done:
+	nat_patch(n, m, r, 0);
+	n->r = NULL;
+	return rc;
+}
+
+static void
+nat_free(struct engine *e)
+{
+	struct native *n = e->impl;
+
+	if (n != NULL) {
+		for (size_t k = 0; k < e->m->nprogs; k++)
+			free(n->progs[k].code);
+		free(n->progs);
+		free(n->seen);
+		free(n->wlocal);
+		free(n->floor);
+		free(n->nlocals);
+		free(n->fvalid);
+		free(n->writers);
+		free(n);
+	}
+	free(e->stop_cores);
+	free(e->stop_bps);
+	memset(e, 0, sizeof *e);
+}
+
+static int
+nat_save(struct engine *e, void *out, size_t *bytes, char **cause)
+{
+	(void)e;
+	(void)out;
+	(void)cause;
+	*bytes = 0;
+	return 0;
+}
+
+static int
+nat_load(struct engine *e, const void *side, char **cause)
+{
+	struct native *n = e->impl;
+
+	(void)side;
+	(void)cause;
+	for (uint32_t c = 0; c < e->m->cfg.ncores; c++)
+		n->seen[c] = e->m->cores[c].status == CORE_ERROR;
+	return 0;
+}
+
+static const struct engine_ops nat_ops = {
+	.name = "native",
+	.kind = ENGINE_NATIVE,
+	.level = LEVEL_ISA,
+	.watch = 1,
+	.run = nat_run,
+	.read_words = engine_host_read_words,
+	.write_word = engine_host_write_word,
+	.push_cores = engine_host_nothing,
+	.sync_memory = engine_host_nothing,
+	.add_input = engine_host_add_input,
+	.save = nat_save,
+	.load = nat_load,
+	.free = nat_free,
+};
+
+int
+engine_native_create(struct engine *e, struct machine *m, char **cause)
+{
+	struct native *n;
+
+	(void)cause;
+	memset(e, 0, sizeof *e);
+	n = xcalloc(1, sizeof *n);
+	n->progs = xcalloc(m->nprogs, sizeof *n->progs);
+	for (size_t k = 0; k < m->nprogs; k++)
+		nat_decode(m->progs[k], &n->progs[k]);
+	n->seen = xcalloc(m->cfg.ncores, 1);
+	n->wlocal = xcalloc(m->cfg.ncores, 1);
+	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
+	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
+	n->fvalid = xcalloc(m->cfg.ncores, 1);
+	e->ops = &nat_ops;
+	e->m = m;
+	e->impl = n;
+	return 0;
+}

@@ -1,0 +1,1070 @@
+/*
+ * micdb --dap: the Debug Adapter Protocol on standard input and output,
+ * a third front end beside the screen (ui/) and --batch (src/batch/).
+ *
+ * The loop reads requests (dap-msg.c frames them), answers each at once,
+ * and, while the machine runs, advances it in slices of DAP_SLICE global
+ * steps between which it looks at standard input again, so that pause
+ * (the session's interrupt flag), threads and disconnect are answered
+ * during a long run.  Requests that need a stopped machine are refused
+ * while it runs.  Standard output belongs to the protocol: fd 1 is moved
+ * to a private descriptor and fd 1 itself points at stderr, so that
+ * nothing a library prints can break the framing.
+ *
+ * Launch turns its attributes into the command line's options and parses
+ * them with opts_parse, so that every bad argument gets the command
+ * line's message, and opens the session with session_open, as the other
+ * front ends do.  The initialized event follows the launch response;
+ * configurationDone then starts the run (or stops on entry).
+ *
+ * A stop is reported from the session's stop report (the text --batch
+ * prints, sent as console output too): a breakpoint hit, a watchpoint
+ * change and a fault each have one line form (man micdb, Running), which
+ * gives the stopped event's reason, the breakpoint numbers and the cores
+ * to show as threads.  When every core has halted the debuggee has
+ * exited: exited and terminated follow.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dap-int.h"
+#include "dap.h"
+#include "session-open.h"
+
+#define DAP_SLICE	4096   /* global steps between looks at stdin */
+
+/* ---- messages ------------------------------------------------------------ */
+
+void
+dap_send(struct dap *d, json_object *o)
+{
+	json_object_object_add(o, "seq", json_object_new_int(++d->seq));
+	if (dap_write(d->out, o) != 0)
+		d->quit = 1;   /* the client is gone */
+	json_object_put(o);
+}
+
+void
+dap_event(struct dap *d, const char *event, json_object *body)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "type", json_object_new_string("event"));
+	json_object_object_add(o, "event", json_object_new_string(event));
+	if (body != NULL)
+		json_object_object_add(o, "body", body);
+	dap_send(d, o);
+}
+
+static json_object *
+response(json_object *req, int success)
+{
+	json_object *o = json_object_new_object(), *v;
+	const char *cmd = dap_arg_str(req, "command");
+
+	json_object_object_add(o, "type", json_object_new_string("response"));
+	v = dap_arg(req, "seq");
+	json_object_object_add(o, "request_seq",
+	    json_object_new_int(v != NULL ? json_object_get_int(v) : 0));
+	json_object_object_add(o, "success", json_object_new_boolean(success));
+	json_object_object_add(o, "command",
+	    json_object_new_string(cmd != NULL ? cmd : ""));
+	return o;
+}
+
+void
+dap_respond(struct dap *d, json_object *req, json_object *body)
+{
+	json_object *o = response(req, 1);
+
+	if (body != NULL)
+		json_object_object_add(o, "body", body);
+	dap_send(d, o);
+}
+
+void
+dap_fail(struct dap *d, json_object *req, const char *fmt, ...)
+{
+	json_object *o = response(req, 0), *body, *err;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	body = json_object_new_object();
+	err = json_object_new_object();
+	json_object_object_add(err, "id", json_object_new_int(1));
+	json_object_object_add(err, "format", json_object_new_string(msg));
+	json_object_object_add(err, "showUser",
+	    json_object_new_boolean(0));
+	json_object_object_add(body, "error", err);
+	json_object_object_add(o, "body", body);
+	dap_send(d, o);
+	free(msg);
+}
+
+static void
+output_event(struct dap *d, const char *category, const char *text,
+    size_t len)
+{
+	json_object *b = json_object_new_object();
+
+	json_object_object_add(b, "category",
+	    json_object_new_string(category));
+	json_object_object_add(b, "output",
+	    json_object_new_string_len(text, (int)len));
+	dap_event(d, "output", b);
+}
+
+void
+dap_console(struct dap *d, const char *text, size_t len)
+{
+	if (len > 0)
+		output_event(d, "console", text, len);
+}
+
+json_object *
+dap_arg(json_object *args, const char *name)
+{
+	json_object *v;
+
+	if (args == NULL || !json_object_is_type(args, json_type_object) ||
+	    !json_object_object_get_ex(args, name, &v) || v == NULL)
+		return NULL;
+	return v;
+}
+
+int
+dap_arg_int(json_object *args, const char *name, int64_t *v)
+{
+	json_object *o = dap_arg(args, name);
+
+	if (o == NULL || !json_object_is_type(o, json_type_int))
+		return -1;
+	*v = json_object_get_int64(o);
+	return 0;
+}
+
+const char *
+dap_arg_str(json_object *args, const char *name)
+{
+	json_object *o = dap_arg(args, name);
+
+	if (o == NULL || !json_object_is_type(o, json_type_string))
+		return NULL;
+	return json_object_get_string(o);
+}
+
+char *
+dap_abspath(const char *path)
+{
+	char *r = realpath(path, NULL);
+
+	return r != NULL ? r : xstrdup(path);
+}
+
+/* ---- core output ------------------------------------------------------- */
+
+/* A core's line, as micdb run prints it: "[core N] text". */
+static void
+core_line(void *arg, uint32_t core, const uint8_t *p, size_t n)
+{
+	struct dap *d = arg;
+	char *t = xasprintf("[core %u] %.*s\n", core, (int)n, (const char *)p);
+
+	output_event(d, "stdout", t, strlen(t));
+	free(t);
+}
+
+static void
+on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
+{
+	struct dap *d = arg;
+
+	if (d->raw)
+		output_event(d, "stdout", (const char *)data, len);
+	else
+		core_lines_put(&d->lines, core, data, len, core_line, d);
+}
+
+static void
+flush_pending(struct dap *d)
+{
+	core_lines_flush(&d->lines, core_line, d);
+}
+
+/* ---- threads ------------------------------------------------------------- */
+
+static json_object *
+thread_event(uint32_t core, const char *reason)
+{
+	json_object *b = json_object_new_object();
+
+	json_object_object_add(b, "reason", json_object_new_string(reason));
+	json_object_object_add(b, "threadId",
+	    json_object_new_int64((int64_t)core + 1));
+	return b;
+}
+
+static int
+has_core(const uint32_t *v, size_t n, uint32_t c)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == c)
+			return 1;
+	return 0;
+}
+
+json_object *
+dap_line_out(struct dap *d, uint32_t line)
+{
+	return json_object_new_int64(line == 0 ? 0 :
+	    (int64_t)line - 1 + d->line_base);
+}
+
+int
+dap_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+json_object *
+dap_source(const char *path)
+{
+	json_object *s = json_object_new_object();
+	const char *base = strrchr(path, '/');
+
+	json_object_object_add(s, "name",
+	    json_object_new_string(base ? base + 1 : path));
+	json_object_object_add(s, "path", json_object_new_string(path));
+	return s;
+}
+
+/*
+ * The cores shown as threads: the focus, the cores of the last stop and
+ * the pinned ones (focused before, or named by launch's threads), at
+ * most DAP_THREADS, in core order.  A core that halted leaves the list
+ * (thread exited) unless it is the focus; one that enters it is started.
+ */
+static void
+update_threads(struct dap *d)
+{
+	const struct machine *m = session_machine(d->s);
+	uint32_t v[DAP_THREADS], focus = session_focus(d->s);
+	size_t n = 0;
+
+	v[n++] = focus;
+	for (size_t i = 0; i < d->nstopcores; i++)
+		if (!has_core(v, n, d->stopcores[i]))
+			v[n++] = d->stopcores[i];
+	for (size_t i = 0; i < d->npinned; i++) {
+		uint32_t c = d->pinned[i];
+
+		if (has_core(v, n, c) ||
+		    m->cores[c].status == CORE_HALTED)
+			continue;
+		v[n++] = c;
+	}
+	qsort(v, n, sizeof *v, dap_cmp_u32);
+	for (size_t i = 0; i < d->nthreads; i++)
+		if (!has_core(v, n, d->threads[i]))
+			dap_event(d, "thread", thread_event(d->threads[i],
+			    "exited"));
+	for (size_t i = 0; i < n; i++)
+		if (!has_core(d->threads, d->nthreads, v[i]))
+			dap_event(d, "thread", thread_event(v[i], "started"));
+	memcpy(d->threads, v, n * sizeof *v);
+	d->nthreads = n;
+}
+
+static void
+pin(struct dap *d, uint32_t core)
+{
+	size_t i;
+
+	for (i = 0; i < d->npinned && d->pinned[i] != core; i++)
+		;
+	if (i == d->npinned) {
+		if (d->npinned == DAP_PINNED)
+			i = --d->npinned;
+		d->npinned++;
+	}
+	/* the most recent first */
+	memmove(d->pinned + 1, d->pinned, i * sizeof *d->pinned);
+	d->pinned[0] = core;
+}
+
+void
+dap_focus(struct dap *d, uint32_t core)
+{
+	char line[32], *cause = NULL;
+	struct buf out = { 0 };
+
+	if (session_focus(d->s) != core) {
+		snprintf(line, sizeof line, "core %u", core);
+		if (session_execute(d->s, line, &out, &cause) != 0)
+			free(cause);
+		buf_free(&out);
+	}
+	pin(d, core);
+}
+
+int
+dap_thread_core(struct dap *d, json_object *args, uint32_t *core,
+    char **cause)
+{
+	int64_t id;
+
+	if (dap_arg_int(args, "threadId", &id) != 0) {
+		*cause = xasprintf("threadId (a number) is missing");
+		return -1;
+	}
+	if (id < 1 || (uint64_t)id > d->ncores) {
+		*cause = xasprintf("no thread %lld: threads are cores 0 to %u "
+		    "as threadId 1 to %u", (long long)id, d->ncores - 1,
+		    d->ncores);
+		return -1;
+	}
+	*core = (uint32_t)(id - 1);
+	return 0;
+}
+
+/* ---- stops --------------------------------------------------------------- */
+
+/* Cores of "core 5", "cores 3-5, 9, ... (12 more)" at p, into the stop's
+ * cores (bounded). */
+static void
+note_cores(struct dap *d, const char *p)
+{
+	if (strncmp(p, "cores ", 6) == 0)
+		p += 6;
+	else if (strncmp(p, "core ", 5) == 0)
+		p += 5;
+	else
+		return;
+	while (*p >= '0' && *p <= '9') {
+		unsigned long a = strtoul(p, (char **)&p, 10), b = a;
+
+		if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+			b = strtoul(p + 1, (char **)&p, 10);
+		for (unsigned long c = a; c <= b && c < d->ncores &&
+		    d->nstopcores < DAP_STOPCORES; c++)
+			if (!has_core(d->stopcores, d->nstopcores, (uint32_t)c))
+				d->stopcores[d->nstopcores++] = (uint32_t)c;
+		if (strncmp(p, ", ", 2) != 0)
+			break;
+		p += 2;
+	}
+}
+
+/* Is no core left that could run (every one halted or faulted)? */
+static int
+all_done(struct dap *d, int *faulted)
+{
+	const struct machine *m = session_machine(d->s);
+	int done = 1;
+
+	*faulted = 0;
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		if (m->cores[c].status == CORE_RUNNING ||
+		    m->cores[c].status == CORE_WAITING)
+			done = 0;
+		if (m->cores[c].status == CORE_ERROR)
+			*faulted = 1;
+	}
+	return done;
+}
+
+static void
+terminate(struct dap *d, int code)
+{
+	json_object *b;
+
+	if (d->terminated)
+		return;
+	flush_pending(d);
+	b = json_object_new_object();
+	json_object_object_add(b, "exitCode", json_object_new_int(code));
+	dap_event(d, "exited", b);
+	dap_event(d, "terminated", NULL);
+	d->terminated = 1;
+}
+
+void
+dap_stopped(struct dap *d, struct buf *rep, const char *reason, int echo)
+{
+	json_object *b, *ids = json_object_new_array();
+	char *text, *line, *save = NULL, *desc = NULL, *exc = NULL;
+	int faulted;
+
+	if (echo)
+		dap_console(d, (const char *)rep->data, rep->len);
+	buf_put_u8(rep, 0);
+	text = xstrdup((const char *)rep->data);
+	d->nstopcores = 0;
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		const char *p = line, *by;
+		unsigned id;
+
+		if (strncmp(p, "temporary ", 10) == 0)
+			p += 10;
+		if (sscanf(p, "breakpoint %u hit by", &id) == 1 &&
+		    (by = strstr(p, " hit by ")) != NULL) {
+			reason = "breakpoint";
+			json_object_array_add(ids, json_object_new_int64(id));
+			note_cores(d, by + 8);
+		} else if (sscanf(p, "watchpoint %u:", &id) == 1) {
+			if (exc == NULL)
+				reason = "data breakpoint";
+			json_object_array_add(ids, json_object_new_int64(id));
+			if ((by = strstr(p, " changed by ")) != NULL)
+				note_cores(d, by + 12);
+		} else if (strstr(p, " faulted: ") != NULL &&
+		    strncmp(p, "core", 4) == 0) {
+			reason = "exception";
+			if (exc == NULL)
+				exc = xstrdup(line);
+			note_cores(d, p);
+		} else if (strncmp(p, "deadlock", 8) == 0 ||
+		    strncmp(p, "step limit", 10) == 0 ||
+		    strncmp(p, "error in the condition", 22) == 0) {
+			reason = "exception";
+			if (exc == NULL)
+				exc = xstrdup(line);
+		} else if (strcmp(p, "interrupted") == 0)
+			reason = "pause";
+		if (desc == NULL)
+			desc = xstrdup(line);
+	}
+	free(text);
+	if (strcmp(reason, "exception") != 0 && all_done(d, &faulted)) {
+		json_object_put(ids);
+		free(desc);
+		free(exc);
+		update_threads(d);
+		terminate(d, faulted);
+		return;
+	}
+	update_threads(d);
+	b = json_object_new_object();
+	json_object_object_add(b, "reason", json_object_new_string(reason));
+	json_object_object_add(b, "threadId",
+	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
+	json_object_object_add(b, "allThreadsStopped",
+	    json_object_new_boolean(1));
+	if (desc != NULL)
+		json_object_object_add(b, "description",
+		    json_object_new_string(desc));
+	if (exc != NULL)
+		json_object_object_add(b, "text", json_object_new_string(exc));
+	if (json_object_array_length(ids) > 0)
+		json_object_object_add(b, "hitBreakpointIds", ids);
+	else
+		json_object_put(ids);
+	dap_event(d, "stopped", b);
+	free(desc);
+	free(exc);
+}
+
+void
+dap_refocus(struct dap *d, const char *reason, const char *desc)
+{
+	json_object *b = json_object_new_object();
+
+	pin(d, session_focus(d->s));
+	update_threads(d);
+	json_object_object_add(b, "reason", json_object_new_string(reason));
+	json_object_object_add(b, "threadId",
+	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
+	json_object_object_add(b, "allThreadsStopped",
+	    json_object_new_boolean(1));
+	if (desc != NULL)
+		json_object_object_add(b, "description",
+		    json_object_new_string(desc));
+	dap_event(d, "stopped", b);
+}
+
+void
+dap_run_started(struct dap *d, const char *reason)
+{
+	d->running = 1;
+	d->run_reason = reason;
+}
+
+/* Advance the run by a slice; report its stop. */
+static void
+poll_run(struct dap *d)
+{
+	struct buf out = { 0 };
+	char *cause = NULL;
+	int rc;
+
+	rc = session_poll(d->s, DAP_SLICE, &out, &cause);
+	if (rc == 1) {
+		buf_free(&out);
+		return;
+	}
+	d->running = 0;
+	if (rc == -1) {
+		buf_printf(&out, "%s\n", cause);
+		free(cause);
+		dap_stopped(d, &out, "exception", 1);
+	} else
+		dap_stopped(d, &out, d->run_reason, 1);
+	buf_free(&out);
+}
+
+int
+dap_exec(struct dap *d, const char *line, struct buf *out, char **cause)
+{
+	int rc = session_execute(d->s, line, out, cause);
+
+	if (rc == SESSION_QUIT) {
+		*cause = xasprintf("quit: use disconnect to end the session");
+		return -1;
+	}
+	return rc;
+}
+
+/* ---- launch -------------------------------------------------------------- */
+
+struct argv {
+	char	**v;
+	int	  n;
+};
+
+static void
+argv_add(struct argv *a, const char *s)
+{
+	a->v = xreallocarray(a->v, (size_t)a->n + 2, sizeof *a->v);
+	a->v[a->n++] = xstrdup(s);
+	a->v[a->n] = NULL;
+}
+
+static void
+argv_free(struct argv *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+}
+
+/* Launch attribute name -> option, for numbers and strings alike. */
+static const struct {
+	const char	*attr;
+	const char	*opt;
+} launch_opts[] = {
+	{ "cores",	"--cores" },
+	{ "warpWidth",	"--warp-width" },
+	{ "level",	"--level" },
+	{ "engine",	"--engine" },
+	{ "device",	"--device" },
+	{ "microcode",	"--microcode" },
+	{ "stackWords",	"--stack-words" },
+	{ "heapWords",	"--heap-words" },
+	{ "input",	"--input" },
+	{ "maxSteps",	"--max-steps" },
+};
+
+/* An attribute as an option value: strings as they are, numbers in
+ * decimal (so that the option's own check judges them). */
+static int
+attr_value(json_object *v, const char *attr, char **out, char **cause)
+{
+	if (json_object_is_type(v, json_type_string))
+		*out = xstrdup(json_object_get_string(v));
+	else if (json_object_is_type(v, json_type_int))
+		*out = xasprintf("%lld", (long long)json_object_get_int64(v));
+	else if (json_object_is_type(v, json_type_double))
+		*out = xasprintf("%s", json_object_get_string(v));
+	else {
+		*cause = xasprintf("launch: %s must be a number or a string, "
+		    "not %s", attr,
+		    json_type_to_name(json_object_get_type(v)));
+		return -1;
+	}
+	return 0;
+}
+
+/* The launch attributes as micdb's argv. */
+static int
+launch_argv(json_object *args, struct argv *a, char **cause)
+{
+	json_object *v, *progs;
+	char *s;
+
+	argv_add(a, "micdb");
+	for (size_t i = 0; i < sizeof launch_opts / sizeof *launch_opts; i++) {
+		if ((v = dap_arg(args, launch_opts[i].attr)) == NULL)
+			continue;
+		if (attr_value(v, launch_opts[i].attr, &s, cause) != 0)
+			return -1;
+		argv_add(a, launch_opts[i].opt);
+		argv_add(a, s);
+		free(s);
+	}
+	if ((v = dap_arg(args, "forkJoin")) != NULL &&
+	    json_object_get_boolean(v))
+		argv_add(a, "--fork-join");
+	if ((progs = dap_arg(args, "programs")) != NULL) {
+		if (!json_object_is_type(progs, json_type_array)) {
+			*cause = xasprintf("launch: programs must be an array "
+			    "of {\"program\": FILE, \"cores\": RANGE}");
+			return -1;
+		}
+		for (size_t i = 0; i < json_object_array_length(progs); i++) {
+			json_object *e = json_object_array_get_idx(progs, i);
+			const char *path = dap_arg_str(e, "program");
+			json_object *cv = dap_arg(e, "cores");
+			char *range;
+
+			if (path == NULL || cv == NULL) {
+				*cause = xasprintf("launch: programs[%zu] needs "
+				    "\"program\" (a file) and \"cores\" (a "
+				    "range such as \"0-511\")", i);
+				return -1;
+			}
+			if (attr_value(cv, "cores", &range, cause) != 0)
+				return -1;
+			s = xasprintf("%s:%s", path, range);
+			argv_add(a, "--program");
+			argv_add(a, s);
+			free(s);
+			free(range);
+		}
+	}
+	if ((v = dap_arg(args, "program")) != NULL) {
+		if (!json_object_is_type(v, json_type_string)) {
+			*cause = xasprintf("launch: program must be a file "
+			    "name (.jas or .ijvm)");
+			return -1;
+		}
+		/* "--" so that a program named -x is a program */
+		argv_add(a, "--");
+		argv_add(a, json_object_get_string(v));
+	}
+	return 0;
+}
+
+static const char dap_usage[] =
+"usage: micdb --dap   (launch attributes: see micdb(1), DEBUG ADAPTER)\n";
+
+static void
+req_launch(struct dap *d, json_object *req, json_object *args)
+{
+	struct argv a = { NULL, 0 };
+	struct session_frontend fe;
+	json_object *v;
+	char *cause = NULL;
+	int rc;
+
+	if (d->s != NULL) {
+		dap_fail(d, req, "launch: a program is running already (one "
+		    "launch per session)");
+		return;
+	}
+	if (launch_argv(args, &a, &cause) != 0)
+		goto fail;
+	opts_init(&d->o);
+	memset(&d->l, 0, sizeof d->l);
+	if ((rc = opts_parse(&d->o, a.n, a.v, dap_usage, &cause)) == 1)
+		cause = xasprintf("launch: --help is not a launch attribute");
+	if (rc != 0)
+		goto fail_opts;
+	memset(&fe, 0, sizeof fe);
+	fe.output = on_output;
+	fe.output_arg = d;
+	if (session_open(&d->s, &d->l, &d->o, &fe, &cause) != 0)
+		goto fail_opts;
+	d->ncores = d->l.ncores;
+	d->raw = d->o.output_raw || d->ncores == 1;
+	if (!d->raw)
+		core_lines_init(&d->lines, d->ncores);
+	d->dsyms = xcalloc(d->l.nprogs, sizeof *d->dsyms);
+	d->abspaths = xcalloc(d->l.nprogs, sizeof *d->abspaths);
+	for (size_t i = 0; i < d->l.nprogs; i++) {
+		dsym_load(&d->dsyms[i], d->l.ptrs[i]);
+		d->abspaths[i] = dap_abspath(d->l.ptrs[i]->path);
+	}
+	d->stop_on_entry = (v = dap_arg(args, "stopOnEntry")) != NULL &&
+	    json_object_get_boolean(v);
+	if ((v = dap_arg(args, "threads")) != NULL &&
+	    json_object_is_type(v, json_type_array))
+		for (size_t i = json_object_array_length(v); i-- > 0;) {
+			int64_t c = json_object_get_int64(
+			    json_object_array_get_idx(v, i));
+
+			if (c >= 0 && (uint64_t)c < d->ncores)
+				pin(d, (uint32_t)c);
+		}
+	pin(d, session_focus(d->s));
+	argv_free(&a);
+	dap_respond(d, req, NULL);
+	update_threads(d);
+	dap_event(d, "initialized", NULL);
+	return;
+fail_opts:
+	opts_free(&d->o);
+fail:
+	argv_free(&a);
+	dap_fail(d, req, "%s", cause);
+	free(cause);
+}
+
+/* ---- run control --------------------------------------------------------- */
+
+/* Start a command that runs (or moves) the machine for a request. */
+static void
+run_command(struct dap *d, json_object *req, json_object *args,
+    const char *line, const char *reason)
+{
+	struct buf out = { 0 };
+	char *cause = NULL;
+	uint32_t core;
+	int faulted;
+
+	if (dap_arg(args, "threadId") != NULL) {
+		if (dap_thread_core(d, args, &core, &cause) != 0) {
+			dap_fail(d, req, "%s", cause);
+			free(cause);
+			return;
+		}
+		dap_focus(d, core);
+	}
+	if (strncmp(line, "reverse", 7) != 0 && all_done(d, &faulted)) {
+		/* nothing can run: the debuggee has ended */
+		dap_respond(d, req, NULL);
+		terminate(d, faulted);
+		return;
+	}
+	if (dap_exec(d, line, &out, &cause) != 0) {
+		dap_fail(d, req, "%s", cause);
+		free(cause);
+		buf_free(&out);
+		return;
+	}
+	if (strcmp(line, "continue") == 0) {
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(b, "allThreadsContinued",
+		    json_object_new_boolean(1));
+		dap_respond(d, req, b);
+	} else
+		dap_respond(d, req, NULL);
+	if (session_running(d->s)) {
+		dap_console(d, (const char *)out.data, out.len);
+		dap_run_started(d, reason);
+	} else
+		dap_stopped(d, &out, reason, 1);
+	buf_free(&out);
+}
+
+static int
+instruction_granularity(json_object *args)
+{
+	const char *g = dap_arg_str(args, "granularity");
+
+	return g != NULL && strcmp(g, "instruction") == 0;
+}
+
+static void
+req_config_done(struct dap *d, json_object *req)
+{
+	if (d->configured) {
+		dap_fail(d, req, "configurationDone came twice");
+		return;
+	}
+	d->configured = 1;
+	if (d->stop_on_entry) {
+		json_object *b = json_object_new_object();
+
+		dap_respond(d, req, NULL);
+		json_object_object_add(b, "reason",
+		    json_object_new_string("entry"));
+		json_object_object_add(b, "threadId",
+		    json_object_new_int64((int64_t)session_focus(d->s) + 1));
+		json_object_object_add(b, "allThreadsStopped",
+		    json_object_new_boolean(1));
+		dap_event(d, "stopped", b);
+		return;
+	}
+	run_command(d, req, NULL, "continue", "pause");
+}
+
+static void
+req_initialize(struct dap *d, json_object *req, json_object *args)
+{
+	static const char *const caps[] = {
+		"supportsConfigurationDoneRequest",
+		"supportsStepBack",
+		"supportsConditionalBreakpoints",
+		"supportsHitConditionalBreakpoints",
+		"supportsFunctionBreakpoints",
+		"supportsInstructionBreakpoints",
+		"supportsDataBreakpoints",
+		"supportsSetVariable",
+		"supportsReadMemoryRequest",
+		"supportsWriteMemoryRequest",
+		"supportsDisassembleRequest",
+		"supportsSteppingGranularity",
+		"supportsEvaluateForHovers",
+		"supportsTerminateRequest",
+	};
+	json_object *b = json_object_new_object(), *v;
+
+	v = dap_arg(args, "linesStartAt1");
+	d->line_base = v != NULL && !json_object_get_boolean(v) ? 0 : 1;
+	for (size_t i = 0; i < sizeof caps / sizeof *caps; i++)
+		json_object_object_add(b, caps[i], json_object_new_boolean(1));
+	dap_respond(d, req, b);
+}
+
+static void
+req_threads(struct dap *d, json_object *req)
+{
+	json_object *b = json_object_new_object(), *a = json_object_new_array();
+	uint32_t w = d->s != NULL ?
+	    session_machine(d->s)->cfg.warp_width : 1;
+
+	for (size_t i = 0; d->s != NULL && i < d->nthreads; i++) {
+		json_object *t = json_object_new_object();
+		uint32_t c = d->threads[i];
+		char *name = xasprintf("core %u (warp %u, lane %u)", c, c / w,
+		    c % w);
+
+		json_object_object_add(t, "id",
+		    json_object_new_int64((int64_t)c + 1));
+		json_object_object_add(t, "name", json_object_new_string(name));
+		json_object_array_add(a, t);
+		free(name);
+	}
+	json_object_object_add(b, "threads", a);
+	dap_respond(d, req, b);
+}
+
+/* Requests that may come while the machine runs. */
+static int
+while_running(const char *cmd)
+{
+	return strcmp(cmd, "pause") == 0 || strcmp(cmd, "threads") == 0 ||
+	    strcmp(cmd, "disconnect") == 0 || strcmp(cmd, "terminate") == 0;
+}
+
+/* The requests handled after launch. */
+static int
+known(const char *cmd)
+{
+	static const char *const names[] = {
+		"configurationDone", "pause", "continue", "next", "stepIn",
+		"stepOut", "stepBack", "reverseContinue", "setBreakpoints",
+		"setFunctionBreakpoints", "setInstructionBreakpoints",
+		"dataBreakpointInfo", "setDataBreakpoints", "stackTrace",
+		"scopes", "variables", "setVariable", "evaluate",
+		"disassemble", "readMemory", "writeMemory",
+		"setExceptionBreakpoints",
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strcmp(cmd, names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+handle(struct dap *d, json_object *msg)
+{
+	const char *type = dap_arg_str(msg, "type");
+	const char *cmd = dap_arg_str(msg, "command");
+	json_object *args = dap_arg(msg, "arguments");
+	int64_t seq;
+
+	if (type == NULL || strcmp(type, "request") != 0 || cmd == NULL ||
+	    dap_arg_int(msg, "seq", &seq) != 0) {
+		if (type != NULL && strcmp(type, "response") == 0)
+			return;   /* an answer to a reverse request: none sent */
+		fprintf(stderr, "micdb: dap: a message that is not a request "
+		    "(type \"request\", seq and command are needed): ignored\n");
+		if (cmd != NULL)
+			dap_fail(d, msg, "not a request: type \"request\", seq "
+			    "and command are needed");
+		return;
+	}
+	if (strcmp(cmd, "initialize") == 0) {
+		req_initialize(d, msg, args);
+		return;
+	}
+	if (strcmp(cmd, "launch") == 0) {
+		req_launch(d, msg, args);
+		return;
+	}
+	if (strcmp(cmd, "attach") == 0) {
+		dap_fail(d, msg, "attach: micdb starts its own machine; use "
+		    "launch");
+		return;
+	}
+	if (strcmp(cmd, "disconnect") == 0 || strcmp(cmd, "terminate") == 0) {
+		if (d->running)
+			*session_interrupt_flag(d->s) = 1;
+		dap_respond(d, msg, NULL);
+		if (strcmp(cmd, "terminate") == 0 && d->s != NULL)
+			terminate(d, 0);
+		else
+			d->quit = 1;
+		return;
+	}
+	if (strcmp(cmd, "threads") == 0) {
+		req_threads(d, msg);
+		return;
+	}
+	if (!known(cmd)) {
+		dap_fail(d, msg, "unknown request '%s'", cmd);
+		return;
+	}
+	if (d->s == NULL) {
+		dap_fail(d, msg, "%s: no program yet: send launch first", cmd);
+		return;
+	}
+	if (d->running && !while_running(cmd)) {
+		dap_fail(d, msg, "%s: the machine is running (pause first)",
+		    cmd);
+		return;
+	}
+	if (strcmp(cmd, "configurationDone") == 0)
+		req_config_done(d, msg);
+	else if (strcmp(cmd, "pause") == 0) {
+		if (d->running)
+			*session_interrupt_flag(d->s) = 1;
+		dap_respond(d, msg, NULL);
+	} else if (!d->configured && (strcmp(cmd, "continue") == 0 ||
+	    strcmp(cmd, "next") == 0 || strcmp(cmd, "stepIn") == 0 ||
+	    strcmp(cmd, "stepOut") == 0 || strcmp(cmd, "stepBack") == 0 ||
+	    strcmp(cmd, "reverseContinue") == 0))
+		dap_fail(d, msg, "%s: send configurationDone first", cmd);
+	else if (strcmp(cmd, "continue") == 0)
+		run_command(d, msg, args, "continue", "pause");
+	else if (strcmp(cmd, "next") == 0)
+		run_command(d, msg, args, instruction_granularity(args) ?
+		    "nexti" : "next", "step");
+	else if (strcmp(cmd, "stepIn") == 0)
+		run_command(d, msg, args, instruction_granularity(args) ?
+		    "stepi" : "step", "step");
+	else if (strcmp(cmd, "stepOut") == 0)
+		run_command(d, msg, args, "finish", "step");
+	else if (strcmp(cmd, "stepBack") == 0)
+		run_command(d, msg, args, instruction_granularity(args) ?
+		    "reverse-stepi" : "reverse-step", "step");
+	else if (strcmp(cmd, "reverseContinue") == 0)
+		run_command(d, msg, args, "reverse-continue", "step");
+	else if (strcmp(cmd, "setExceptionBreakpoints") == 0) {
+		/* none are offered (a fault always stops, as set
+		 * stop-on-fault says), but some clients send it anyway */
+		json_object *b = json_object_new_object();
+
+		json_object_object_add(b, "breakpoints",
+		    json_object_new_array());
+		dap_respond(d, msg, b);
+	}
+	else if (dap_bp_request(d, cmd, msg, args) == 0)
+		;
+	else
+		(void)dap_view_request(d, cmd, msg, args);
+}
+
+static void
+dap_free(struct dap *d)
+{
+	dap_bp_free(d);
+	if (d->s != NULL) {
+		session_free(d->s);
+		for (size_t i = 0; i < d->l.nprogs; i++) {
+			dsym_free(&d->dsyms[i]);
+			free(d->abspaths[i]);
+		}
+		free(d->dsyms);
+		free(d->abspaths);
+		loaded_free(&d->l);
+		opts_free(&d->o);
+	}
+	core_lines_free(&d->lines);
+	dap_reader_free(&d->rd);
+}
+
+int
+dap_main(int argc, char **argv)
+{
+	struct dap d;
+	char *cause = NULL;
+	uint8_t chunk[65536];
+	int fd, rc = 0;
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--dap") != 0) {
+			fprintf(stderr, "micdb: --dap takes no other arguments "
+			    "('%s'): the program and options come with the "
+			    "launch request\n", argv[i]);
+			return 2;
+		}
+	memset(&d, 0, sizeof d);
+	d.line_base = 1;
+	dap_reader_init(&d.rd);
+	/* stdout is the protocol's alone: libraries get stderr */
+	if ((fd = dup(1)) == -1 || dup2(2, 1) == -1 ||
+	    (d.out = fdopen(fd, "w")) == NULL) {
+		fprintf(stderr, "micdb: --dap: %s\n", strerror(errno));
+		return 1;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	while (!d.quit) {
+		struct pollfd pfd = { 0, POLLIN, 0 };
+		json_object *msg;
+		ssize_t n;
+
+		if (d.running)
+			poll_run(&d);
+		if (poll(&pfd, 1, d.running ? 0 : -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd.revents == 0)
+			continue;
+		if ((n = read(0, chunk, sizeof chunk)) <= 0) {
+			if (n == -1 && errno == EINTR)
+				continue;
+			if (dap_reader_eof(&d.rd, &cause) != 0) {
+				fprintf(stderr, "micdb: dap: %s\n", cause);
+				free(cause);
+				rc = 1;
+			}
+			break;
+		}
+		dap_reader_feed(&d.rd, chunk, (size_t)n);
+		while (!d.quit) {
+			int r = dap_reader_next(&d.rd, &msg, &cause);
+
+			if (r == 0)
+				break;
+			if (r == -1) {
+				fprintf(stderr, "micdb: dap: %s\n", cause);
+				free(cause);
+				continue;
+			}
+			handle(&d, msg);
+			json_object_put(msg);
+		}
+	}
+	dap_free(&d);
+	fclose(d.out);
+	return rc;
+}

@@ -1,0 +1,647 @@
+/*
+ * Device buffers and the host's view of the context (ocl-engine.h).
+ *
+ * Owns: buffer creation and plain reads and writes (every failure as a
+ * message that says what to lower when it is memory), the host view of
+ * the context, the mirror, the stacks' layouts, and the plan: layouts
+ * and sizes from a machine's config, the tuning table and the device,
+ * checked against the device before anything is allocated
+ * (engine_ocl_mem_need gives bench the same figures).
+ *
+ * Invariants: on a zero-copy device hctx is the context buffer, mapped,
+ * and valid only between ocl_ctx_open and ocl_ctx_close: nothing on the
+ * queue touches the buffer while it is mapped.  Elsewhere hctx is a
+ * pinned copy, current when ctx_fresh (all of it) or ctx_fresh_cores
+ * (what run() reads) says so.  The mirror's buffer is mapped except
+ * during a one-step launch.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "engine-ocl.h"
+#include "ijvm.h"
+#include "memmap.h"
+#include "ocl-engine.h"
+#include "ocl-level.h"
+#include "ocl.h"
+
+/* the mirror's layout (context.h) is struct core's */
+_Static_assert(offsetof(struct core, pc) == CTX_HC_PC, "CTX_HC_PC");
+_Static_assert(offsetof(struct core, sp) == CTX_HC_SP, "CTX_HC_SP");
+_Static_assert(offsetof(struct core, lv) == CTX_HC_LV, "CTX_HC_LV");
+_Static_assert(offsetof(struct core, tos) == CTX_HC_TOS, "CTX_HC_TOS");
+_Static_assert(offsetof(struct core, status) == CTX_HC_STATUS,
+    "CTX_HC_STATUS");
+_Static_assert(offsetof(struct core, fault) == CTX_HC_FAULT,
+    "CTX_HC_FAULT");
+_Static_assert(offsetof(struct core, fault_pc) == CTX_HC_FAULT_PC,
+    "CTX_HC_FAULT_PC");
+_Static_assert(offsetof(struct core, fault_op) == CTX_HC_FAULT_OP,
+    "CTX_HC_FAULT_OP");
+_Static_assert(offsetof(struct core, steps) == CTX_HC_STEPS,
+    "CTX_HC_STEPS");
+_Static_assert(sizeof(struct core) == CTX_HC_BYTES, "CTX_HC_BYTES");
+
+double
+ocl_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+is_memory_error(cl_int err)
+{
+	return err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
+	    err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY ||
+	    err == CL_INVALID_BUFFER_SIZE;
+}
+
+static char *
+memory_message(const struct ocl_engine *o, const char *detail)
+{
+	return xasprintf("not enough device memory for %u cores: lower "
+	    "--cores or --stack-words (%s)", o->ncores, detail);
+}
+
+/* A device call's failure as a message; memory failures say what to do. */
+char *
+ocl_cl_failure(const struct ocl_engine *o, const char *call, cl_int err)
+{
+	char *msg, *full;
+
+	msg = ocl_error(call, err);
+	if (!is_memory_error(err))
+		return msg;
+	full = memory_message(o, msg);
+	free(msg);
+	return full;
+}
+
+int
+ocl_mkbuf(struct ocl_engine *o, cl_mem *b, size_t bytes, cl_mem_flags fl,
+    char **cause)
+{
+	cl_int err;
+
+	if (bytes == 0)
+		bytes = 4;
+	*b = clCreateBuffer(o->cl, fl, bytes, NULL, &err);
+	if (err != CL_SUCCESS) {
+		*b = NULL;
+		*cause = ocl_cl_failure(o, "clCreateBuffer", err);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ocl_write_buf(struct ocl_engine *o, cl_mem b, size_t off, size_t bytes,
+    const void *p, char **cause)
+{
+	if (bytes == 0)
+		return 0;
+	TRY(o, clEnqueueWriteBuffer(o->q, b, CL_TRUE, off, bytes, p, 0, NULL,
+	    NULL), "clEnqueueWriteBuffer");
+	return 0;
+}
+
+int
+ocl_read_buf(struct ocl_engine *o, cl_mem b, size_t off, size_t bytes, void *p,
+    char **cause)
+{
+	if (bytes == 0)
+		return 0;
+	TRY(o, clEnqueueReadBuffer(o->q, b, CL_TRUE, off, bytes, p, 0, NULL,
+	    NULL), "clEnqueueReadBuffer");
+	return 0;
+}
+
+/* ---- the host view of the context ------------------------------------
+ * ocl_ctx_open makes hctx usable (maps it on zero-copy devices), ocl_ctx_put
+ * sends words edited in it (nothing to send when mapped: unmapping
+ * does), ocl_ctx_close gives the buffer back to the queue, ocl_ctx_fetch makes
+ * hctx hold what the device has. */
+
+static int
+ctx_map(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+	void *p;
+
+	p = clEnqueueMapBuffer(o->q, o->b_ctx, CL_TRUE, CL_MAP_READ |
+	    CL_MAP_WRITE, 0, o->ctx_words * 4, 0, NULL, NULL, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_cl_failure(o, "clEnqueueMapBuffer", err);
+		return -1;
+	}
+	o->hctx = p;
+	o->mapped = 1;
+	return 0;
+}
+
+int
+ocl_ctx_open(struct ocl_engine *o, char **cause)
+{
+	if (o->zero_copy && !o->mapped)
+		return ctx_map(o, cause);
+	return 0;
+}
+
+int
+ocl_ctx_close(struct ocl_engine *o, char **cause)
+{
+	if (!o->zero_copy || !o->mapped)
+		return 0;
+	o->mapped = 0;
+	TRY(o, clEnqueueUnmapMemObject(o->q, o->b_ctx, o->hctx, 0, NULL, NULL),
+	    "clEnqueueUnmapMemObject");
+	o->hctx = NULL;
+	return 0;
+}
+
+/* The mirror's buffer back to the host (blocking: after the launch that
+ * wrote it), or to the device before a one-step launch. */
+int
+ocl_mirror_map(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+	void *p;
+
+	if (!o->mirror || o->hmirror != NULL)
+		return 0;
+	p = clEnqueueMapBuffer(o->q, o->b_mirror, CL_TRUE, CL_MAP_READ |
+	    CL_MAP_WRITE, 0, (size_t)o->ncores * sizeof(struct core), 0, NULL,
+	    NULL, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_cl_failure(o, "clEnqueueMapBuffer", err);
+		return -1;
+	}
+	o->hmirror = p;
+	return 0;
+}
+
+int
+ocl_mirror_unmap(struct ocl_engine *o, char **cause)
+{
+	if (o->hmirror == NULL)
+		return 0;
+	TRY(o, clEnqueueUnmapMemObject(o->q, o->b_mirror, o->hmirror, 0, NULL,
+	    NULL), "clEnqueueUnmapMemObject");
+	o->hmirror = NULL;
+	return 0;
+}
+
+/* After a failure between ocl_mirror_unmap and ocl_mirror_map: m->cores back
+ * to the host, which goes on reading it; the failure already reported
+ * is the one that counts. */
+void
+ocl_mirror_reclaim(struct ocl_engine *o)
+{
+	char *ignored = NULL;
+
+	if (ocl_mirror_map(o, &ignored) != 0)
+		free(ignored);
+}
+
+/*
+ * The mirror: a buffer over m->cores, mapped.  POCL uses the host's
+ * memory as it is (mapping returns m->cores and copies nothing, and the
+ * kernel's writes land there: measured); an implementation that kept a
+ * copy would copy on every map and unmap, which is right, only slower.
+ * Without the buffer the one-step program converts as the others do.
+ */
+int
+ocl_mirror_make(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+
+	o->b_mirror = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+	    CL_MEM_USE_HOST_PTR, (size_t)o->ncores * sizeof(struct core),
+	    o->m->cores, &err);
+	if (err != CL_SUCCESS) {
+		o->b_mirror = NULL;
+		o->mirror = 0;
+		return 0;
+	}
+	return ocl_mirror_map(o, cause);
+}
+
+int
+ocl_ctx_put(struct ocl_engine *o, size_t word, size_t nwords, char **cause)
+{
+	if (o->zero_copy)
+		return 0;
+	return ocl_write_buf(o, o->b_ctx, word * 4, nwords * 4, o->hctx + word,
+	    cause);
+}
+
+int
+ocl_ctx_fetch(struct ocl_engine *o, char **cause)
+{
+	if (o->zero_copy)
+		return ocl_ctx_open(o, cause);
+	if (o->ctx_fresh)
+		return 0;
+	if (ocl_read_buf(o, o->b_ctx, 0, o->ctx_words * 4, o->hctx, cause) != 0)
+		return -1;
+	o->ctx_fresh = o->ctx_fresh_cores = 1;
+	return 0;
+}
+
+/* The per-core fields run() reads (conversion, news, ocl_launch_end, input
+ * and output), low to high; the micro levels' extra registers follow. */
+static const uint8_t run_fields[] = {
+	CTX_C_PC, CTX_C_SP, CTX_C_LV, CTX_C_TOS, CTX_C_STATUS, CTX_C_FAULT,
+	CTX_C_FAULT_PC, CTX_C_FAULT_OP, CTX_C_STEPS_LO, CTX_C_STEPS_HI,
+	CTX_C_STOP_STEP, CTX_C_EVENT_STEP, CTX_C_LAST_STEP, CTX_C_OUT_LEN,
+	CTX_C_IN_POS,
+	CTX_C_CPP, CTX_C_OPC, CTX_C_H, CTX_C_MAR, CTX_C_MDR, CTX_C_MBR,
+	CTX_C_MPC, CTX_C_N, CTX_C_Z, CTX_C_CYCLES_LO, CTX_C_CYCLES_HI,
+};
+#define RUN_FIELDS_ISA 15
+
+/*
+ * What run() reads of the context after launches: the header, the
+ * fields of run_fields, the level's section and the block marks.  On
+ * SoA each field is one span of the buffer, so a copied context reads
+ * about half of the core blocks (the ISA level) and none of the warp
+ * records, which only engine_ocl_warps wants (ocl_ctx_fetch).  On AoS (a
+ * copied context there is a test setting) it is the whole context.
+ */
+int
+ocl_ctx_fetch_cores(struct ocl_engine *o, char **cause)
+{
+	size_t nf = o->lv->all_fields ? sizeof run_fields : RUN_FIELDS_ISA;
+	size_t npad = o->field_stride;
+	cl_int err = CL_SUCCESS;
+
+	if (o->zero_copy || o->core_stride != 1)
+		return ocl_ctx_fetch(o, cause);
+	if (o->ctx_fresh || o->ctx_fresh_cores)
+		return 0;
+	/* non-blocking reads, one wait: the queue is in order */
+#define RD(off, n) do { \
+	if (err == CL_SUCCESS && (n) > 0) \
+		err = clEnqueueReadBuffer(o->q, o->b_ctx, CL_FALSE, \
+		    (size_t)(off) * 4, (size_t)(n) * 4, o->hctx + (off), 0, \
+		    NULL, NULL); \
+} while (0)
+	RD(0, CTX_HEADER_WORDS);
+	for (size_t i = 0; i < nf; i++)
+		RD(o->cores_off + run_fields[i] * npad, o->ncores);
+	RD(o->sec_off, (size_t)o->lv->section_fields * npad);
+	RD(o->blocks_off, 2 * (size_t)o->nblocks);
+#undef RD
+	if (err == CL_SUCCESS)
+		err = clFinish(o->q);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_cl_failure(o, "clEnqueueReadBuffer", err);
+		return -1;
+	}
+	o->ctx_fresh_cores = 1;
+	return 0;
+}
+
+/* hctx must be open. */
+int
+ocl_write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
+    char **cause)
+{
+	size_t w = CORE_WORD(o, c, f);
+
+	o->hctx[w] = v;
+	return ocl_ctx_put(o, w, 1, cause);
+}
+
+/* Stacks in the device layout, from or to the host's blocked layout. */
+int
+ocl_upload_stacks(struct ocl_engine *o, char **cause)
+{
+	const struct machine *m = o->m;
+	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
+	int32_t *t;
+	int rc;
+
+	if (!o->interleaved)
+		return ocl_write_buf(o, o->b_stacks, 0, n * 4, m->stacks,
+		    cause);
+	t = malloc(n * 4);
+	if (t == NULL) {
+		*cause = xasprintf("not enough host memory to upload the stacks");
+		return -1;
+	}
+	for (size_t c = 0; c < o->ncores; c++)
+		for (size_t w = 0; w < sw; w++)
+			t[CTX_STACK_INDEX(1, c, w, (size_t)o->ncores, sw)] =
+			    m->stacks[c * sw + w];
+	rc = ocl_write_buf(o, o->b_stacks, 0, n * 4, t, cause);
+	free(t);
+	return rc;
+}
+
+int
+ocl_download_stacks(struct ocl_engine *o, char **cause)
+{
+	struct machine *m = o->m;
+	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
+	int32_t *t;
+	int rc;
+
+	if (!o->interleaved)
+		return ocl_read_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
+	t = malloc(n * 4);
+	if (t == NULL) {
+		*cause = xasprintf("not enough host memory to read the stacks");
+		return -1;
+	}
+	rc = ocl_read_buf(o, o->b_stacks, 0, n * 4, t, cause);
+	if (rc == 0)
+		for (size_t c = 0; c < o->ncores; c++)
+			for (size_t w = 0; w < sw; w++)
+				m->stacks[c * sw + w] = t[CTX_STACK_INDEX(1, c,
+				    w, (size_t)o->ncores, sw)];
+	free(t);
+	return rc;
+}
+
+int
+ocl_copy_buf(struct ocl_engine *o, cl_mem from, cl_mem to, size_t bytes,
+    char **cause)
+{
+	TRY(o, clEnqueueCopyBuffer(o->q, from, to, 0, 0, bytes, 0, NULL, NULL),
+	    "clEnqueueCopyBuffer");
+	return 0;
+}
+
+size_t
+ocl_heap_bytes(const struct ocl_engine *o)
+{
+	return (size_t)(o->m->cfg.heap_words ? o->m->cfg.heap_words : 1) * 4;
+}
+
+void
+ocl_release_all(struct ocl_engine *o)
+{
+	cl_mem *bufs[] = {
+		&o->b_ctx, &o->b_stacks, &o->b_globals, &o->b_heap, &o->b_text,
+		&o->b_cp, &o->b_progs, &o->b_out, &o->b_in, &o->b_bps,
+		&o->b_mask, &o->c_ctx, &o->c_stacks, &o->c_globals, &o->c_heap,
+		&o->b_side,
+	};
+
+	if (o->b_mirror != NULL) {
+		if (o->hmirror != NULL)
+			(void)clEnqueueUnmapMemObject(o->q, o->b_mirror,
+			    o->hmirror, 0, NULL, NULL);
+		(void)clFinish(o->q);
+		clReleaseMemObject(o->b_mirror);
+	}
+	if (o->b_host != NULL) {
+		if (o->hctx != NULL)
+			(void)clEnqueueUnmapMemObject(o->q, o->b_host, o->hctx,
+			    0, NULL, NULL);
+		(void)clFinish(o->q);
+		clReleaseMemObject(o->b_host);
+		o->hctx = NULL;
+	}
+	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+		if (*bufs[i] != NULL) {
+			if (bufs[i] == &o->b_ctx && o->mapped)
+				(void)clEnqueueUnmapMemObject(o->q, o->b_ctx,
+				    o->hctx, 0, NULL, NULL);
+			clReleaseMemObject(*bufs[i]);
+		}
+	if (o->kern != NULL)
+		clReleaseKernel(o->kern);
+	if (o->kern1 != NULL)
+		clReleaseKernel(o->kern1);
+	if (o->fold1 != NULL)
+		clReleaseKernel(o->fold1);
+	if (o->prog1 != NULL)
+		clReleaseProgram(o->prog1);
+	if (o->prog != NULL)
+		clReleaseProgram(o->prog);
+	if (o->q != NULL)
+		clReleaseCommandQueue(o->q);
+	if (o->cl != NULL)
+		clReleaseContext(o->cl);
+	free(o->devname);
+	if (!o->zero_copy && o->b_host == NULL)
+		free(o->hctx);
+	free(o->seen);
+	free(o->stat);
+	free(o->stale);
+	free(o->bp_words);
+	free(o->mask_host);
+	free(o->in_cores);
+	free(o->in_dirty);
+	free(o->in_listed);
+	free(o->outbuf);
+	free(o->ck.out_cores);
+	free(o->ck.out_len);
+	free(o->ck.out_listed);
+	free(o->ck.in_pos);
+	free(o->warps);
+	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
+		o->lv->free_state(o->st);
+	free(o);
+}
+
+static uint32_t
+clamp_u32(uint64_t v, uint32_t lo, uint32_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : (uint32_t)v;
+}
+
+/* The sizes that follow from a machine's config and a device. */
+struct geometry {
+	uint32_t	wg;          /* work-group size */
+	uint32_t	nwarps;
+	uint32_t	nblocks;     /* block marks (context.h) */
+	uint64_t	npad;        /* cores rounded up to whole groups */
+	uint32_t	out_cap, in_cap;
+	uint64_t	ctx_bytes, stack_bytes;
+};
+
+static void
+geometry(const struct machine_config *cfg, const struct ocl_tuning *t,
+    size_t maxwg, uint32_t sec_fields, struct geometry *g)
+{
+	uint32_t n = cfg->ncores, W = cfg->warp_width, target = t->wg_target;
+
+	/* Work-groups hold whole warps (the divergence records need
+	 * local memory per warp), about the table's target. */
+	g->wg = W * (W >= target ? 1 : target / W);
+	while (g->wg > maxwg && g->wg > W)
+		g->wg -= W;
+	/* A machine of less than a warp: no idle lanes to carry. */
+	if (n < W)
+		g->wg = n;
+	else if (g->wg > n)
+		g->wg = (n + W - 1) / W * W;
+	g->nwarps = (n + W - 1) / W;
+	g->npad = ((uint64_t)n + g->wg - 1) / g->wg * g->wg;
+	g->nblocks = (uint32_t)((g->npad + CTX_BLOCK_CORES - 1) >>
+	    CTX_BLOCK_SHIFT);
+	g->ctx_bytes = 4 * ((uint64_t)CTX_HEADER_WORDS + g->npad *
+	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W) +
+	    g->npad * sec_fields + 2ull * g->nblocks + g->npad);
+	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
+	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
+	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
+	/* Testing: tiny areas, so that cores fill them within a launch. */
+	if (t->io_cap > 0)
+		g->out_cap = g->in_cap = t->io_cap;
+}
+
+void
+engine_ocl_mem_need(const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, struct ocl_mem_need *need)
+{
+	uint64_t text = TEXT_PAD;
+
+	engine_ocl_mem_need_fields(cfg, progs, nprogs, gpu, max_wg, 0, need);
+	for (size_t i = 0; i < nprogs; i++)
+		text += progs[i]->text_size;
+	need->shared += PREDEC_ENTRY_BYTES * PREDEC_ENTRIES(text, nprogs);
+}
+
+void
+engine_ocl_mem_need_fields(const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need)
+{
+	struct geometry g;
+	struct ocl_tuning t;
+	uint64_t text = 0;
+	char *cause = NULL;
+
+	/* a bad MICDB_OCL_TEST is refused when the engine is created */
+	if (ocl_tuning_init(&t, gpu, !gpu, 0, &cause) != 0)
+		free(cause);
+	geometry(cfg, &t, max_wg ? max_wg : 1, sec_fields, &g);
+	/* text as ocl_upload_programs pads it */
+	text = TEXT_PAD;
+	for (size_t i = 0; i < nprogs; i++)
+		text += progs[i]->text_size +
+		    4ull * progs[i]->cp_size + 4ull * CTX_PROG_WORDS;
+	need->ctx = g.ctx_bytes;
+	need->stacks = g.stack_bytes;
+	need->io = (uint64_t)cfg->ncores * (g.out_cap + g.in_cap + 1);
+	need->shared = 4ull * MM_GLOBALS_WORDS + 4ull * cfg->heap_words +
+	    text;
+	need->ckpt = g.ctx_bytes + g.stack_bytes + 4ull * MM_GLOBALS_WORDS +
+	    4ull * cfg->heap_words;
+	need->host = (uint64_t)cfg->ncores * g.out_cap +
+	    (gpu ? g.ctx_bytes : 0);
+}
+
+/* Choose layouts and sizes; check them against the device. */
+int
+ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
+{
+	const struct machine *m = o->m;
+	const int gpu_layout = o->tune.gpu_layout;
+	uint64_t total, npad, stack_bytes, ctx_bytes;
+	size_t maxwg = d->max_wg ? d->max_wg : 1;
+	struct geometry g;
+
+	geometry(&m->cfg, &o->tune, maxwg, o->lv->section_fields, &g);
+	o->ncores = m->cfg.ncores;
+	o->W = m->cfg.warp_width;
+	o->nwarps = g.nwarps;
+	o->wg = g.wg;
+	if (o->wg > maxwg) {
+		*cause = xasprintf("the device runs work-groups of at most %zu "
+		    "work-items, fewer than the warp width %u: lower "
+		    "--warp-width", maxwg, o->W);
+		return -1;
+	}
+	npad = g.npad;
+	o->gsize = (size_t)npad;
+	if (gpu_layout) {
+		o->core_stride = 1;
+		o->field_stride = (uint32_t)npad;
+	} else {
+		o->core_stride = CTX_CORE_FIELDS;
+		o->field_stride = 1;
+	}
+	o->cores_off = CTX_HEADER_WORDS;
+	ctx_bytes = g.ctx_bytes;
+	o->warps_off = (uint32_t)(CTX_HEADER_WORDS + npad * CTX_CORE_FIELDS);
+	o->sec_off = (uint32_t)(o->warps_off +
+	    (uint64_t)o->nwarps * CTX_WARP_WORDS(o->W));
+	o->blocks_off = (uint32_t)(o->sec_off +
+	    npad * o->lv->section_fields);
+	o->nblocks = g.nblocks;
+	o->steprec_off = o->blocks_off + 2 * o->nblocks;
+	stack_bytes = g.stack_bytes;
+	/* Interleaved indices are 32-bit in the kernel. */
+	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
+	o->out_cap = g.out_cap;
+	o->in_cap = g.in_cap;
+	total = ctx_bytes + stack_bytes + 4ull * MM_GLOBALS_WORDS +
+	    4ull * m->cfg.heap_words +
+	    (uint64_t)o->ncores * (o->out_cap + o->in_cap + 1);
+	if (ctx_bytes / 4 >= UINT32_MAX) {
+		*cause = memory_message(o, "the context buffer would need more "
+		    "than 2^32 words");
+		return -1;
+	}
+	if (stack_bytes > d->max_alloc || ctx_bytes > d->max_alloc) {
+		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
+		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,
+		    (double)d->max_alloc / 1048576.0);
+
+		*cause = memory_message(o, detail);
+		free(detail);
+		return -1;
+	}
+	if (total > d->global_mem) {
+		char *detail = xasprintf("%.0f MiB needed, the device has "
+		    "%.0f MiB", (double)total / 1048576.0,
+		    (double)d->global_mem / 1048576.0);
+
+		*cause = memory_message(o, detail);
+		free(detail);
+		return -1;
+	}
+	o->ctx_words = (size_t)(ctx_bytes / 4);
+	o->stack_words_total = (size_t)(stack_bytes / 4);
+	return 0;
+}
+
+/*
+ * The host copy of the context on a device that is not zero-copy:
+ * pinned where the device can give it (see hctx), zeroed, which also
+ * faults its pages in now rather than in the first read-back.
+ */
+int
+ocl_host_copy(struct ocl_engine *o)
+{
+	cl_int err;
+	void *p;
+
+	o->b_host = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+	    CL_MEM_ALLOC_HOST_PTR, o->ctx_words * 4, NULL, &err);
+	if (err == CL_SUCCESS) {
+		p = clEnqueueMapBuffer(o->q, o->b_host, CL_TRUE, CL_MAP_READ |
+		    CL_MAP_WRITE, 0, o->ctx_words * 4, 0, NULL, NULL, &err);
+		if (err == CL_SUCCESS) {
+			o->hctx = p;
+			memset(o->hctx, 0, o->ctx_words * 4);
+			return 0;
+		}
+		clReleaseMemObject(o->b_host);
+	}
+	o->b_host = NULL;
+	o->hctx = calloc(o->ctx_words, 4);
+	return o->hctx != NULL ? 0 : -1;
+}

@@ -1,0 +1,602 @@
+/*
+ * The tuning table and the engine's creation (ocl-engine.h).
+ *
+ * Every choice that differs by device is made once, here, in struct
+ * ocl_tuning (ocl_tuning_init): layouts, zero-copy, work-group target,
+ * the ISA kernel's dispatch, vote and register cap, the records' fold,
+ * the prefetch, the mirror, the host's threads; MICDB_OCL_TEST overrides
+ * entries for tests, so that POCL runs every device's paths.  Nothing
+ * else in the engine reads the environment.  Then the kernels are built
+ * (the step program, and the one-step program where the level has one),
+ * the buffers made, the programs uploaded (and predecoded for the ISA
+ * level) and the machine written to the device.
+ *
+ * Invariant: a failed creation releases everything it made and says why
+ * in *cause.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "engine-ocl.h"
+#include "memmap.h"
+#include "ocl-engine.h"
+#include "ocl-level.h"
+#include "ocl.h"
+
+/* ---- the tuning table ------------------------------------------------ */
+
+/* The keys of MICDB_OCL_TEST, in struct ocl_tuning's order. */
+enum {
+	TK_LAYOUT, TK_ZERO_COPY, TK_WG, TK_IO_CAP, TK_DISPATCH, TK_WARPSYNC,
+	TK_MIRROR, TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT,
+	TK_DEVICE_MIB, TK_N
+};
+
+static const struct tuning_key {
+	const char	*name;
+	const char	*words[2];     /* values 0 and 1 by name, or NULL */
+	unsigned long	 min, max;
+} tuning_keys[TK_N] = {
+	[TK_LAYOUT] = { "layout", { "cpu", "gpu" }, 0, 1 },
+	[TK_ZERO_COPY] = { "zero_copy", { NULL, NULL }, 0, 1 },
+	[TK_WG] = { "wg", { NULL, NULL }, 1, 1024 },
+	[TK_IO_CAP] = { "io_cap", { NULL, NULL }, 1, 65536 },
+	[TK_DISPATCH] = { "dispatch", { "switch", "template" }, 0, 1 },
+	[TK_WARPSYNC] = { "warpsync", { NULL, NULL }, 0, 2 },
+	[TK_MIRROR] = { "mirror", { NULL, NULL }, 0, 1 },
+	[TK_HOST_THREADS] = { "host_threads", { NULL, NULL }, 1,
+	    CONV_THREADS_MAX },
+	[TK_CONVERT_MIN] = { "convert_min", { NULL, NULL }, 1, UINT32_MAX },
+	[TK_STEPS] = { "k", { NULL, NULL }, 1, K_MAX },
+	[TK_DRIFT] = { "drift", { NULL, NULL }, 0, 1 },
+	[TK_DEVICE_MIB] = { "device_mib", { NULL, NULL }, 1, 1ul << 30 },
+};
+
+/* "key=value,...": the values in v, the keys given in *set.  -1 with
+ * *cause naming the key and what it takes. */
+static int
+tuning_parse(const char *spec, unsigned long *v, unsigned *set, char **cause)
+{
+	char *copy = xstrdup(spec), *p, *next, *item, *eq;
+	char keys[256];
+	int rc = 0;
+
+	*set = 0;
+	keys[0] = '\0';
+	for (int k = 0; k < TK_N; k++)
+		snprintf(keys + strlen(keys), sizeof keys - strlen(keys),
+		    "%s%s", k ? ", " : "", tuning_keys[k].name);
+	for (p = copy; rc == 0 && p != NULL; p = next) {
+		const struct tuning_key *t = NULL;
+		int k;
+
+		item = p;
+		if ((next = strchr(p, ',')) != NULL)
+			*next++ = '\0';
+		if (*item == '\0')
+			continue;
+		if ((eq = strchr(item, '=')) != NULL)
+			*eq++ = '\0';
+		for (k = 0; k < TK_N && t == NULL; k++)
+			if (strcmp(item, tuning_keys[k].name) == 0)
+				t = &tuning_keys[k];
+		k--;
+		if (t == NULL) {
+			*cause = xasprintf("MICDB_OCL_TEST: unknown key \"%s\" "
+			    "(the keys: %s)", item, keys);
+			rc = -1;
+		} else if (eq != NULL && t->words[0] != NULL &&
+		    (strcmp(eq, t->words[0]) == 0 ||
+		    strcmp(eq, t->words[1]) == 0)) {
+			v[k] = strcmp(eq, t->words[1]) == 0;
+			*set |= 1u << k;
+		} else if (eq != NULL && t->words[0] == NULL &&
+		    parse_uint_option(eq, t->min, t->max, &v[k]) == 0) {
+			*set |= 1u << k;
+		} else if (t->words[0] != NULL) {
+			*cause = xasprintf("MICDB_OCL_TEST: %s takes %s or %s",
+			    t->name, t->words[0], t->words[1]);
+			rc = -1;
+		} else {
+			*cause = xasprintf("MICDB_OCL_TEST: %s takes a number "
+			    "from %lu to %lu", t->name, t->min, t->max);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+int
+ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
+    char **cause)
+{
+	const char *spec = getenv("MICDB_OCL_TEST");
+	unsigned long v[TK_N];
+	unsigned set = 0;
+	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	int rc = 0;
+
+	if (spec != NULL && tuning_parse(spec, v, &set, cause) != 0) {
+		set = 0;
+		rc = -1;
+	}
+#define PICK(k, def) ((set & (1u << (k))) ? v[k] : (unsigned long)(def))
+	t->gpu_layout = (int)PICK(TK_LAYOUT, gpu);
+	t->zero_copy = (int)PICK(TK_ZERO_COPY, cpu);
+	t->wg_target = (uint32_t)PICK(TK_WG, t->gpu_layout ? 128 : 32);
+	t->io_cap = (uint32_t)PICK(TK_IO_CAP, 0);
+	t->isa_template = (int)PICK(TK_DISPATCH, nv);
+	t->isa_vote = nv;
+	t->isa_maxrreg = nv ? 64 : 0;
+	t->warpsync = (int)PICK(TK_WARPSYNC, nv);
+	t->prefetch = gpu ? 0 : 8;
+	t->mirror = (int)PICK(TK_MIRROR, !gpu);
+	t->host_threads = (uint32_t)PICK(TK_HOST_THREADS,
+	    nproc > CONV_THREADS_MAX ? CONV_THREADS_MAX : nproc > 1 ?
+	    (uint32_t)nproc : 1);
+	t->convert_min = (uint32_t)PICK(TK_CONVERT_MIN, 65536);
+	t->steps = PICK(TK_STEPS, 0);
+	t->drift = (int)PICK(TK_DRIFT, 0);
+	t->device_mib = PICK(TK_DEVICE_MIB, 0);
+#undef PICK
+	return rc;
+}
+
+/* ---- creation --------------------------------------------------------- */
+
+static int
+ocl_upload_programs(struct ocl_engine *o, char **cause)
+{
+	const struct machine *m = o->m;
+	size_t tlen = 0, cplen = 0;
+	uint8_t *text;
+	int32_t *cp;
+	uint32_t *pt;
+	int rc = -1;
+
+	/* TEXT_PAD: see engine_ocl_mem_need */
+	for (size_t i = 0; i < m->nprogs; i++) {
+		tlen += m->progs[i]->text_size;
+		cplen += m->progs[i]->cp_size;
+	}
+	tlen += TEXT_PAD;
+	text = xcalloc(tlen, 1);
+	cp = xcalloc(cplen ? cplen : 1, sizeof *cp);
+	pt = xcalloc(m->nprogs * CTX_PROG_WORDS, sizeof *pt);
+	tlen = cplen = 0;
+	for (size_t i = 0; i < m->nprogs; i++) {
+		const struct program *p = m->progs[i];
+		uint32_t *e = &pt[i * CTX_PROG_WORDS];
+
+		e[CTX_P_TEXT_OFF] = (uint32_t)tlen;
+		e[CTX_P_TEXT_SIZE] = p->text_size;
+		e[CTX_P_CP_OFF] = (uint32_t)cplen;
+		e[CTX_P_CP_SIZE] = p->cp_size;
+		e[CTX_P_MAIN_NLOCALS] = p->main_nlocals;
+		if (p->text_size)
+			memcpy(text + tlen, p->text, p->text_size);
+		if (p->cp_size)
+			memcpy(cp + cplen, p->cp, p->cp_size * sizeof *cp);
+		tlen += p->text_size;
+		cplen += p->cp_size;
+	}
+	tlen += TEXT_PAD;
+	o->text_bytes = tlen;
+	if (ocl_mkbuf(o, &o->b_text, tlen, CL_MEM_READ_ONLY, cause) == 0 &&
+	    ocl_mkbuf(o, &o->b_cp, cplen * 4, CL_MEM_READ_ONLY, cause) == 0 &&
+	    ocl_mkbuf(o, &o->b_progs, m->nprogs * CTX_PROG_WORDS * 4,
+	    CL_MEM_READ_ONLY, cause) == 0 &&
+	    ocl_write_buf(o, o->b_text, 0, tlen, text, cause) == 0 &&
+	    ocl_write_buf(o, o->b_cp, 0, cplen * 4, cp, cause) == 0 &&
+	    ocl_write_buf(o, o->b_progs, 0, m->nprogs * CTX_PROG_WORDS * 4, pt,
+	    cause) == 0)
+		rc = 0;
+	free(text);
+	free(cp);
+	free(pt);
+	return rc;
+}
+
+static const struct ocl_level isa_level;
+
+/* Whether the device's compiler is NVIDIA's (its build options, and the
+ * kernels' inline PTX). */
+static int
+is_nvidia(const struct ocl_device *d)
+{
+	char ext[8192];
+
+	return clGetDeviceInfo(d->device, CL_DEVICE_EXTENSIONS, sizeof ext,
+	    ext, NULL) == CL_SUCCESS &&
+	    strstr(ext, "cl_nv_compiler_options") != NULL;
+}
+
+/* The build options every program of the engine shares: the geometry,
+ * and the tuning table's kernel choices. */
+static char *
+build_options(const struct ocl_engine *o)
+{
+	const struct ocl_tuning *t = &o->tune;
+	char *isa, *opts;
+
+	/* the ISA kernel's own: dispatch, vote, register cap */
+	if (o->lv != &isa_level)
+		isa = xstrdup("");
+	else if (t->isa_maxrreg > 0)
+		isa = xasprintf(" -DMICDB_ISA_PRED=%d -DMICDB_ISA_VOTE=%d "
+		    "-cl-nv-maxrregcount=%d", t->isa_template, t->isa_vote,
+		    t->isa_maxrreg);
+	else
+		isa = xasprintf(" -DMICDB_ISA_PRED=%d -DMICDB_ISA_VOTE=%d",
+		    t->isa_template, t->isa_vote);
+	/* the prefetch serves the CPU layout only */
+	opts = xasprintf("-DMICDB_WARP_W=%u -DMICDB_WG_SIZE=%u "
+	    "-DMICDB_STACK_INTERLEAVED=%d -DMICDB_PREFETCH=%d "
+	    "-DMICDB_DIV_WARPSYNC=%d%s", o->W, o->wg, o->interleaved,
+	    o->interleaved ? 0 : t->prefetch, t->warpsync, isa);
+	free(isa);
+	return opts;
+}
+
+/* The step kernel's arguments: the buffers, then the level's section
+ * offset and scalars. */
+static int
+set_run_args(struct ocl_engine *o, cl_kernel k, char **cause)
+{
+	cl_mem *args[12];
+	cl_uint nargs = 11;
+
+	args[0] = &o->b_ctx;
+	args[1] = &o->b_stacks;
+	args[2] = &o->b_globals;
+	args[3] = &o->b_heap;
+	args[4] = &o->b_text;
+	args[5] = &o->b_cp;
+	args[6] = &o->b_progs;
+	args[7] = &o->b_out;
+	args[8] = &o->b_in;
+	args[9] = &o->b_bps;
+	args[10] = &o->b_mask;
+	if (o->b_side != NULL)
+		args[nargs++] = &o->b_side;
+	for (cl_uint i = 0; i < nargs; i++)
+		TRY(o, clSetKernelArg(k, i, sizeof(cl_mem), args[i]),
+		    "clSetKernelArg");
+	if (o->lv->section_fields > 0) {
+		cl_uint v[1 + OCL_MAX_SCALARS], n = 1;
+
+		v[0] = o->sec_off;
+		if (o->lv->scalars != NULL)
+			n += o->lv->scalars(o->st, v + 1);
+		for (cl_uint i = 0; i < n; i++)
+			TRY(o, clSetKernelArg(k, nargs + i, sizeof v[i],
+			    &v[i]), "clSetKernelArg");
+		nargs += n;
+	}
+	/* only the one-step program writes it (MICDB_HOST_MIRROR) */
+	if (o->lv->mirror) {
+		const cl_mem *mb = k == o->kern1 && o->mirror ? &o->b_mirror :
+		    NULL;
+
+		TRY(o, clSetKernelArg(k, nargs, sizeof(cl_mem), mb),
+		    "clSetKernelArg");
+	}
+	return 0;
+}
+
+/* The one-step program's kernels (see struct ocl_engine), once the
+ * buffers exist. */
+static int
+step1_kernels(struct ocl_engine *o, char **cause)
+{
+	cl_int err;
+
+	o->fold1 = clCreateKernel(o->prog1, o->lv->fold1_name, &err);
+	if (err != CL_SUCCESS) {
+		o->fold1 = NULL;
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	o->kern1 = clCreateKernel(o->prog1, o->lv->kernel_name, &err);
+	if (err != CL_SUCCESS) {
+		o->kern1 = NULL;
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	TRY(o, clSetKernelArg(o->fold1, 0, sizeof o->b_ctx, &o->b_ctx),
+	    "clSetKernelArg");
+	return set_run_args(o, o->kern1, cause);
+}
+
+/*
+ * The side buffer of a level whose kernel file predecodes the text
+ * (ocl_level.predec_name): PREDEC_ENTRIES entries, filled by that kernel
+ * once.
+ */
+static int
+predecode(struct ocl_engine *o, char **cause)
+{
+	const cl_uint nprogs = (cl_uint)o->m->nprogs;
+	const cl_uint n = (cl_uint)PREDEC_ENTRIES(o->text_bytes, nprogs);
+	const cl_uint sw = o->m->cfg.stack_words;
+	const size_t gsize = n;
+	cl_kernel k;
+	cl_int err;
+	int rc = -1;
+
+	if (ocl_mkbuf(o, &o->b_side, (size_t)n * PREDEC_ENTRY_BYTES,
+	    CL_MEM_READ_WRITE, cause) != 0)
+		return -1;
+	k = clCreateKernel(o->prog, o->lv->predec_name, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_error("clCreateKernel", err);
+		return -1;
+	}
+	if ((err = clSetKernelArg(k, 0, sizeof o->b_text, &o->b_text)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 1, sizeof o->b_cp, &o->b_cp)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 2, sizeof o->b_progs, &o->b_progs)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 3, sizeof nprogs, &nprogs)) !=
+	    CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 4, sizeof n, &n)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 5, sizeof sw, &sw)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(k, 6, sizeof o->b_side, &o->b_side)) !=
+	    CL_SUCCESS)
+		*cause = ocl_error("clSetKernelArg", err);
+	else if ((err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &gsize,
+	    NULL, 0, NULL, NULL)) != CL_SUCCESS)
+		*cause = ocl_error("clEnqueueNDRangeKernel", err);
+	else if ((err = clFinish(o->q)) != CL_SUCCESS)
+		*cause = ocl_error("clFinish", err);
+	else
+		rc = 0;
+	clReleaseKernel(k);
+	return rc;
+}
+
+static int
+setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
+{
+	struct machine *m = o->m;
+	cl_int err;
+	char *opts, *full;
+	uint32_t *hdr;
+
+	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_error("clCreateContext", err);
+		o->cl = NULL;
+		return -1;
+	}
+	o->q = clCreateCommandQueue(o->cl, d->device, 0, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_error("clCreateCommandQueue", err);
+		o->q = NULL;
+		return -1;
+	}
+	/* One-step launches run a build without the step loop, where the
+	 * level has its fold kernel. */
+	o->step1 = o->lv->fold1_name != NULL;
+	o->mirror = o->step1 && o->lv->mirror && o->zero_copy &&
+	    o->tune.mirror;
+	if (o->mirror && ocl_mirror_make(o, cause) != 0)
+		return -1;
+	opts = build_options(o);
+	full = xasprintf("%s -DMICDB_DIVERGENCE=1", opts);
+	err = ocl_build(o->cl, d->device, o->lv->kernel_file, full, &o->prog,
+	    cause);
+	free(full);
+	if (err == 0 && o->step1) {
+		full = xasprintf("%s -DMICDB_DIVERGENCE=2 "
+		    "-DMICDB_HOST_MIRROR=%d", opts, o->mirror);
+		err = ocl_build(o->cl, d->device, o->lv->kernel_file, full,
+		    &o->prog1, cause);
+		free(full);
+	}
+	free(opts);
+	if (err != 0)
+		return -1;
+	o->kern = clCreateKernel(o->prog, o->lv->kernel_name, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_error("clCreateKernel", err);
+		o->kern = NULL;
+		return -1;
+	}
+
+	/* Buffers; the big ones first so that "too big" fails early. */
+	if (ocl_mkbuf(o, &o->b_stacks, o->stack_words_total * 4,
+	    CL_MEM_READ_WRITE, cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE |
+	    (o->zero_copy ? CL_MEM_ALLOC_HOST_PTR : 0), cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
+	    cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_heap, ocl_heap_bytes(o), CL_MEM_READ_WRITE,
+	    cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_out, (size_t)o->ncores * o->out_cap,
+	    CL_MEM_READ_WRITE, cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_in, (size_t)o->ncores * o->in_cap,
+	    CL_MEM_READ_ONLY, cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_bps, 4 * o->lv->bp_words, CL_MEM_READ_ONLY,
+	    cause) != 0 ||
+	    ocl_mkbuf(o, &o->b_mask, o->ncores, CL_MEM_READ_ONLY, cause) != 0)
+		return -1;
+	o->bp_cap = o->lv->bp_words;
+	if (ocl_upload_programs(o, cause) != 0)
+		return -1;
+	if (o->lv->side != NULL) {
+		size_t n;
+		const void *p = o->lv->side(o->st, &n);
+
+		if (ocl_mkbuf(o, &o->b_side, n, CL_MEM_READ_ONLY, cause) != 0 ||
+		    ocl_write_buf(o, o->b_side, 0, n, p, cause) != 0)
+			return -1;
+	} else if (o->lv->predec_name != NULL && predecode(o, cause) != 0)
+		return -1;
+
+	/* The context: header, cores, zeroed warp records. */
+	if (o->zero_copy) {
+		if (ocl_ctx_open(o, cause) != 0)
+			return -1;
+		memset(o->hctx, 0, o->ctx_words * 4);
+	} else if (ocl_host_copy(o) != 0) {
+		*cause = xasprintf("not enough host memory for the context of "
+		    "%u cores: lower --cores", o->ncores);
+		return -1;
+	}
+	hdr = o->hctx;
+	hdr[CTX_H_MAGIC] = CTX_MAGIC;
+	hdr[CTX_H_NCORES] = o->ncores;
+	hdr[CTX_H_STACK_WORDS] = m->cfg.stack_words;
+	hdr[CTX_H_HEAP_WORDS] = m->cfg.heap_words;
+	hdr[CTX_H_WARP_W] = o->W;
+	hdr[CTX_H_NWARPS] = o->nwarps;
+	hdr[CTX_H_CORE_STRIDE] = o->core_stride;
+	hdr[CTX_H_FIELD_STRIDE] = o->field_stride;
+	hdr[CTX_H_CORES_OFF] = o->cores_off;
+	hdr[CTX_H_WARPS_OFF] = o->warps_off;
+	hdr[CTX_H_OUT_CAP] = o->out_cap;
+	hdr[CTX_H_IN_CAP] = o->in_cap;
+	hdr[CTX_H_NPROGS] = (uint32_t)m->nprogs;
+	hdr[CTX_H_STACK_LAYOUT] = (uint32_t)o->interleaved;
+	hdr[CTX_H_BLOCKS_OFF] = o->blocks_off;
+	hdr[CTX_H_NBLOCKS] = o->nblocks;
+	hdr[CTX_H_STEPREC_OFF] = o->steprec_off;
+	hdr[CTX_H_HEAP_TOP] = m->heap_top;
+	ocl_cores_to_ctx(o);
+	o->stat = xcalloc(o->ncores, 1);
+	o->stale = xcalloc(o->nblocks, 1);
+	ocl_recount(o);
+	if (ocl_ctx_put(o, 0, o->ctx_words, cause) != 0 ||
+	    ocl_upload_stacks(o, cause) != 0 ||
+	    ocl_write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
+	    cause) != 0 ||
+	    ocl_write_buf(o, o->b_heap, 0, (size_t)m->cfg.heap_words * 4,
+	    m->heap, cause) != 0)
+		return -1;
+
+	if (set_run_args(o, o->kern, cause) != 0 ||
+	    (o->step1 && step1_kernels(o, cause) != 0))
+		return -1;
+
+	o->seen = xcalloc(o->ncores, 1);
+	/* Faults from before (another level) are not news. */
+	for (uint32_t c = 0; c < o->ncores && o->lv->old_faults_seen; c++)
+		if (m->cores[c].status == CORE_ERROR)
+			o->seen[c] = 1;
+	o->mask_host = xcalloc(o->ncores, 1);
+	o->in_listed = xcalloc(o->ncores, 1);
+	o->outbuf = malloc((size_t)o->ncores * o->out_cap);
+	if (o->outbuf == NULL) {
+		*cause = xasprintf("not enough host memory for the output "
+		    "areas of %u cores: lower --cores", o->ncores);
+		return -1;
+	}
+	/* the checkpoint's buffers are set-up, not part of a run */
+	(void)ocl_ckpt_alloc(o);
+	o->k_adapt = K_START;
+	o->k_fixed = o->tune.steps;
+	/* Input that was given before the engine existed. */
+	for (uint32_t c = 0; c < o->ncores; c++) {
+		if (m->io[c].in_len <= m->io[c].in_pos)
+			continue;
+		o->in_listed[c] = 1;
+		o->in_cores = xreallocarray(o->in_cores, o->n_in_cores + 1,
+		    sizeof *o->in_cores);
+		o->in_dirty = xrealloc(o->in_dirty, o->n_in_cores + 1);
+		o->in_dirty[o->n_in_cores] = 1;
+		o->in_cores[o->n_in_cores++] = c;
+	}
+	return 0;
+}
+
+/* The ISA level: the kernel writes a few fields of struct core and has
+ * no state of its own. */
+static const struct ocl_level isa_level = {
+	.name = "opencl",
+	.level = LEVEL_ISA,
+	.kernel_file = "isa.cl",
+	.kernel_name = "isa_run",
+	.fold1_name = "isa_fold1",
+	.predec_name = "isa_predec",
+	.bp_words = CTX_BP_WORDS,
+	.bp_on = ENGINE_BP_ON_PC,
+	.mirror = 1,
+};
+
+int
+engine_ocl_create(struct engine *e, struct machine *m,
+    const char *device_sel, char **cause)
+{
+	return ocl_engine_create(e, m, &isa_level, NULL, device_sel, cause);
+}
+
+int
+ocl_engine_create(struct engine *e, struct machine *m,
+    const struct ocl_level *level, void *st, const char *device_sel,
+    char **cause)
+{
+	struct ocl_devices l = { NULL, 0 };
+	struct ocl_engine *o;
+	struct ocl_device *d;
+	size_t di;
+
+	memset(e, 0, sizeof *e);
+	if (ocl_devices_list(&l, cause) != 0 || ocl_devices_select(&l,
+	    device_sel, &di, cause) != 0) {
+		if (l.dev != NULL)
+			ocl_devices_free(&l);
+		if (level->free_state != NULL && st != NULL)
+			level->free_state(st);
+		return -1;
+	}
+	o = xcalloc(1, sizeof *o);
+	o->m = m;
+	o->lv = level;
+	o->st = st;
+	o->ops = ocl_engine_ops;
+	o->ops.name = level->name;
+	o->ops.level = level->level;
+	if (level->model != NULL) {
+		o->ops.at_boundary = ocl_at_boundary;
+		o->ops.level_state = ocl_level_state;
+	}
+	o->devname = xasprintf("%s / %s", l.dev[di].platform_name,
+	    l.dev[di].name);
+	d = &l.dev[di];
+	if (ocl_tuning_init(&o->tune, (d->type & CL_DEVICE_TYPE_GPU) != 0,
+	    (d->type & CL_DEVICE_TYPE_CPU) != 0, is_nvidia(d), cause) != 0) {
+		ocl_devices_free(&l);
+		ocl_release_all(o);
+		return -1;
+	}
+	o->zero_copy = o->tune.zero_copy;
+	/* tests: "too big for the device" where the device's memory is the
+	 * host's and a real attempt would only exhaust it */
+	if (o->tune.device_mib > 0) {
+		const cl_ulong lim = (cl_ulong)o->tune.device_mib << 20;
+
+		if (d->global_mem > lim)
+			d->global_mem = lim;
+		if (d->max_alloc > lim)
+			d->max_alloc = lim;
+	}
+	o->max_alloc = l.dev[di].max_alloc;
+	o->global_mem = l.dev[di].global_mem;
+	if (ocl_plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
+	    cause) != 0) {
+		ocl_devices_free(&l);
+		ocl_release_all(o);
+		return -1;
+	}
+	ocl_devices_free(&l);
+	e->ops = &o->ops;
+	e->m = m;
+	e->impl = o;
+	return 0;
+}
