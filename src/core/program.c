@@ -30,6 +30,13 @@ symbol_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+void
+program_sort_symbols(struct symbol *syms, size_t n)
+{
+	if (n > 1)
+		qsort(syms, n, sizeof *syms, symbol_cmp);
+}
+
 /* Parse one symbol block: {u32 address; NUL-terminated name}*. */
 static int
 load_symbols(const char *path, const uint8_t *p, uint32_t size,
