@@ -306,6 +306,17 @@ test_sections(void)
 	} else
 		asm_errors_free(&e);
 
+	/* Found by tests/fuzz/fuzz-jas: labels at one address come in the
+	 * loader's order (address, then name), so that a program and its
+	 * .ijvm list them alike. */
+	if (ok(assemble(".main\np: O: HALT\n.end-main\n", &p, &e) == 0,
+	    "two labels at one address")) {
+		is_str(p.labels[0].name, "main#O", "... sorted by name: main#O");
+		is_str(p.labels[1].name, "main#p", "... then main#p");
+		prog_free(&p);
+	} else
+		asm_errors_free(&e);
+
 	/* Labels are per method: the same name twice is fine. */
 	if (ok(assemble(".main\nl: GOTO l\n.end-main\n.method f()\n"
 	    "l: GOTO l\n.end-method\n.method g()\nNOP\nl: GOTO l\n"

@@ -169,6 +169,10 @@ main(void)
 	    ".method g()\n\tBIPUSH 1\n\tIRETURN\n.end-method\n");
 	roundtrip("backward and forward", ".main\nl0:\tGOTO l2\nl1:\tHALT\n"
 	    "l2:\tGOTO l1\n.end-main\n");
+	/* found by tests/fuzz/fuzz-ijvm: a call of a constant's slot */
+	roundtrip("INVOKEVIRTUAL of a constant", ".constant\nk 5\n"
+	    ".end-constant\n.main\n\tBIPUSH 1\n\tINVOKEVIRTUAL 0\n"
+	    "\tLDC_W k\n\tHALT\n.end-main\n");
 	wide_source(&wide);
 	roundtrip("WIDE locals", (char *)wide.data);
 	buf_free(&wide);

@@ -208,6 +208,27 @@ test_main_nlocals(void)
 	buf_free(&b);
 }
 
+/* Found by tests/fuzz/fuzz-ijvm: a WIDE before an instruction it cannot
+ * widen ended the scan of main, so the locals after it were not counted
+ * (and the disassembly named undeclared ones). */
+static void
+test_main_nlocals_bad_wide(void)
+{
+	/* BIPUSH 1; WIDE; IADD; ISTORE 9; HALT */
+	static const uint8_t text[] = { 0x10, 0x01, 0xC4, 0x60, 0x36, 0x09,
+	    0xFF };
+	struct program p;
+	struct buf b;
+	char *cause;
+
+	image(&b, NULL, 0, text, sizeof text);
+	ok(load(&b, &p, &cause) == 0, "loads a program with a stray WIDE");
+	is_int(p.main_nlocals, 10, "main_nlocals counts the locals after a "
+	    "WIDE that widens nothing");
+	program_free(&p);
+	buf_free(&b);
+}
+
 static void
 test_lines(void)
 {
@@ -241,6 +262,7 @@ main(void)
 	test_load_and_write();
 	test_symbols();
 	test_main_nlocals();
+	test_main_nlocals_bad_wide();
 	test_lines();
 	test_load_file();
 	return done_testing();

@@ -723,6 +723,22 @@ test_files(void)
 		    "symbol file: address out of range");
 		free(cause);
 		cause = NULL;
+		/* Found by tests/fuzz/fuzz-sym: a line ending in several
+		 * carriage returns kept all but one in its text, so that
+		 * the file written back read differently. */
+		t = "# mic1-as symbols 1\r\nfile\tm.mal\r\r\n"
+		    "0x002\t1\ta\tnop\r\r\n";
+		ok(mal_syms_parse(&syms2, "t.sym", t, strlen(t), &cause) == 0 &&
+		    strcmp(syms2.file, "m.mal") == 0 &&
+		    strcmp(syms2.sym[0].text, "nop") == 0,
+		    "symbol file: every carriage return ends a line");
+		mal_syms_free(&syms2);
+		t = "# mic1-as symbols 1\n0x002\t1\ta\tnop\r\0\0 x\n";
+		ok(mal_syms_parse(&syms2, "t.sym", t, 39, &cause) != 0 &&
+		    strstr(cause, "t.sym:2: a NUL byte") != NULL,
+		    "symbol file: a NUL byte is refused, with its line");
+		free(cause);
+		cause = NULL;
 	}
 
 	/* Listing. */

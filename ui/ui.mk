@@ -46,5 +46,5 @@ ui_test_tui_asan_CPPFLAGS = $(ui_test_tui_CPPFLAGS)
 ui_test_tui_asan_CFLAGS = $(san_cflags)
 ui_test_tui_asan_LDFLAGS = $(SAN_CFLAGS)
 
-shell_tests += tests/tui.sh
-EXTRA_DIST += tests/tui/spin.jas
+shell_tests += tests/tui.sh tests/tui-stress.sh
+EXTRA_DIST += tests/tui/spin.jas tests/tui-lib.sh

@@ -1707,6 +1707,11 @@ build(struct assembler *a, const char *src, size_t len, struct program *prog)
 	p.methods = method_symbols(a);
 	p.nmethods = a->nmethods;
 	p.labels = label_symbols(a, &p.nlabels);
+	/* labels at one address (e.g. "p: O:") in the loader's order, not
+	 * the source's: its write-back listed them differently (found by
+	 * tests/fuzz/fuzz-jas) */
+	program_sort_symbols(p.methods, p.nmethods);
+	program_sort_symbols(p.labels, p.nlabels);
 	p.lines = a->lines;
 	p.nlines = a->nlines;
 	a->lines = NULL;

@@ -343,10 +343,18 @@ method_of_slot(const struct dis *d, int32_t slot)
 }
 
 static void
-local_name(const struct dmethod *m, int32_t idx, char *out, size_t size)
+local_name(const struct dis *d, const struct dmethod *m, int32_t idx,
+    char *out, size_t size)
 {
+	/* main: every declared index is named; one past main_nlocals (a
+	 * malformed binary whose symbols end main early) keeps its number,
+	 * as in a method, so that .var stays main_nlocals long and the
+	 * text still assembles (found by tests/fuzz/fuzz-ijvm) */
 	if (m->slot < 0) {
-		snprintf(out, size, "l%d", idx);  /* main: every index is named */
+		if ((uint32_t)idx < d->prog->main_nlocals)
+			snprintf(out, size, "l%d", idx);
+		else
+			snprintf(out, size, "%d", idx);
 		return;
 	}
 	if (idx >= 1 && idx < m->nargs)
@@ -373,7 +381,7 @@ put_insn(const struct dis *d, const struct dmethod *m, uint32_t a,
 
 		switch (in->info->kind[i]) {
 		case OPK_VARNUM:
-			local_name(m, v, tmp, sizeof tmp);
+			local_name(d, m, v, tmp, sizeof tmp);
 			buf_printf(out, " %s", tmp);
 			break;
 		case OPK_LABEL:
@@ -390,7 +398,11 @@ put_insn(const struct dis *d, const struct dmethod *m, uint32_t a,
 		case OPK_METHOD:
 			if ((callee = method_of_slot(d, v)) != NULL)
 				buf_printf(out, " %s", callee->name);
-			else if ((uint32_t)v < d->nconst)
+			/* a call of a slot that holds no method keeps its
+			 * number, which the assembler takes ("c2" it
+			 * refuses): found by tests/fuzz/fuzz-ijvm */
+			else if ((uint32_t)v < d->nconst &&
+			    in->info->kind[i] == OPK_INDEX)
 				buf_printf(out, " c%d", v);
 			else
 				buf_printf(out, " %d", v);

@@ -1527,7 +1527,9 @@ mal_syms_parse(struct mal_syms *syms, const char *path, const char *text,
 			end++;
 		pos = (size_t)(end - text) + 1;
 		line++;
-		if (end > ln && end[-1] == '\r')
+		/* CRLF files, and any run of CRs: the writer never puts a
+		 * CR at the end of a field, so none may come back */
+		while (end > ln && end[-1] == '\r')
 			end--;
 		if (line == 1 && !(end - ln >= 19 &&
 		    strncmp(ln, "# mic1-as symbols 1", 19) == 0)) {
@@ -1538,6 +1540,13 @@ mal_syms_parse(struct mal_syms *syms, const char *path, const char *text,
 		have_hdr = 1;
 		if (end == ln || *ln == '#')
 			continue;
+		/* a NUL would end a field early, leaving what precedes it
+		 * (a CR, say) to change when the file is written back */
+		if (memchr(ln, '\0', (size_t)(end - ln)) != NULL) {
+			*cause = xasprintf("%s:%d: a NUL byte in a symbol line "
+			    "(a symbol file is text)", path, line);
+			goto fail;
+		}
 		p = ln;
 		f1 = mal_field(&p, end, 0);
 		if (f1 != NULL && strcmp(f1, "file") == 0) {

@@ -30,6 +30,13 @@ symbol_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+void
+program_sort_symbols(struct symbol *syms, size_t n)
+{
+	if (n > 1)
+		qsort(syms, n, sizeof *syms, symbol_cmp);
+}
+
 /* Parse one symbol block: {u32 address; NUL-terminated name}*. */
 static int
 load_symbols(const char *path, const uint8_t *p, uint32_t size,
@@ -287,14 +294,22 @@ scan_insn(const struct program *prog, uint32_t addr, int32_t *local,
 	*cpidx = -1;
 	if (a >= prog->text_size)
 		return 0;
-	if (prog->text[a] == OP_WIDE) {
-		wide = 1;
-		a++;
-		if (a >= prog->text_size)
-			return 0;
+	/* WIDE before an instruction it cannot widen is a one-byte
+	 * instruction of its own (it faults when run), as the disassembler
+	 * reads it: stopping the scan there missed the locals after it,
+	 * and the disassembly then used undeclared ones (found by
+	 * tests/fuzz/fuzz-ijvm) */
+	if (prog->text[a] == OP_WIDE && a + 1 < prog->text_size) {
+		const struct ijvm_opinfo *next = ijvm_builtin(prog->text[a + 1]);
+
+		if (next != NULL && next->noperands > 0 &&
+		    next->kind[0] == OPK_VARNUM) {
+			wide = 1;
+			a++;
+		}
 	}
 	info = ijvm_builtin(prog->text[a]);
-	if (info == NULL || (wide && info->kind[0] != OPK_VARNUM))
+	if (info == NULL)
 		return 0;
 	size = (uint32_t)ijvm_insn_size(info, wide);
 	if (size > prog->text_size - a)

@@ -59,6 +59,9 @@ int	 program_load_file(struct program *prog, const char *path,
 void	 program_write_ijvm(const struct program *prog, int with_symbols,
 	    uint8_t **data, size_t *len);
 void	 program_free(struct program *prog);
+/* Sort symbols the way the loader does (by address, then name), so that
+ * an assembled program and its .ijvm list them alike. */
+void	 program_sort_symbols(struct symbol *syms, size_t n);
 
 /*
  * Words main's locals need: one more than the highest local index that

@@ -4,6 +4,8 @@
  * allocation would bury the real error paths.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,58 +135,241 @@ read_file(const char *path, uint8_t **data, size_t *len, char **cause)
 	return 0;
 }
 
-int
-write_file(const char *path, const uint8_t *data, size_t len, char **cause)
-{
-	struct stat st;
-	char *tmp;
-	FILE *f;
+/*
+ * Files written whole or not at all (struct atomic_file).  The temporary
+ * is PATH.tmp-PID-N in PATH's own directory, so that rename(2) replaces
+ * the old file in one step; it is created with O_EXCL (never follows a
+ * planted link) and gets the mode the old file had.  Names of the
+ * temporaries still open sit in a small table that a signal handler may
+ * walk: it only calls unlink(2), which is async-signal-safe.
+ */
+#define ATOMIC_SLOTS	8
+static char *volatile atomic_tmp[ATOMIC_SLOTS];
 
+static void
+atomic_forget(struct atomic_file *af)
+{
+	if (af->slot >= 0)
+		atomic_tmp[af->slot] = NULL;
+	af->slot = -1;
+}
+
+int
+atomic_open(struct atomic_file *af, const char *path, char **cause)
+{
+	static unsigned serial;
+	struct stat st;
+	mode_t mode = 0666;
+	int fd = -1, have = 0;
+
+	memset(af, 0, sizeof *af);
+	af->slot = -1;
+	af->path = xstrdup(path);
 	if (strcmp(path, "-") == 0) {
-		if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-			*cause = xasprintf("cannot write to standard output: %s",
-			    strerror(errno));
-			return -1;
-		}
+		af->f = stdout;
 		return 0;
+	}
+	if (stat(path, &st) == 0) {
+		have = 1;
+		mode = st.st_mode & 07777;
 	}
 	/* Only a regular file (or a new one) is replaced by rename: renaming
 	 * over /dev/null or a FIFO would put a regular file in its place. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if ((f = fopen(path, "wb")) == NULL) {
+	if (have && !S_ISREG(st.st_mode)) {
+		if ((af->f = fopen(path, "wb")) == NULL) {
 			*cause = xasprintf("cannot open %s: %s", path,
 			    strerror(errno));
-			return -1;
-		}
-		int bad = fwrite(data, 1, len, f) != len;
-
-		if (fclose(f) != 0 || bad) {
-			*cause = xasprintf("cannot write %s: %s", path,
-			    strerror(errno));
+			free(af->path);
 			return -1;
 		}
 		return 0;
 	}
-	tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	if ((f = fopen(tmp, "wb")) == NULL) {
-		*cause = xasprintf("cannot create %s: %s", path, strerror(errno));
-		free(tmp);
+	for (int tries = 0; fd < 0 && tries < 100; tries++) {
+		free(af->tmp);
+		af->tmp = xasprintf("%s.tmp-%ld-%u", path, (long)getpid(),
+		    serial++);
+		fd = open(af->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+		    0666);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int err = errno;
+
+		*cause = xasprintf("cannot create %s: %s", path,
+		    strerror(err));
+		free(af->tmp);
+		free(af->path);
+		errno = err;	/* for a caller that words its own message */
 		return -1;
 	}
-	if (fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
+	/* a file that was there keeps its mode (O_CREAT applied umask) */
+	if (have)
+		(void)fchmod(fd, mode);
+	if ((af->f = fdopen(fd, "wb")) == NULL) {
+		*cause = xasprintf("cannot create %s: %s", path,
+		    strerror(errno));
+		close(fd);
+		unlink(af->tmp);
+		free(af->tmp);
+		free(af->path);
 		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		*cause = xasprintf("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
+	for (int i = 0; i < ATOMIC_SLOTS; i++)
+		if (atomic_tmp[i] == NULL) {
+			atomic_tmp[i] = af->tmp;
+			af->slot = i;
+			break;
+		}
 	return 0;
+}
+
+int
+atomic_write(struct atomic_file *af, const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, af->f) != n) {
+		if (af->err == 0)
+			af->err = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+atomic_printf(struct atomic_file *af, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vfprintf(af->f, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		if (af->err == 0)
+			af->err = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int
+atomic_failed(struct atomic_file *af)
+{
+	if (af->err == 0 && ferror(af->f))
+		af->err = errno ? errno : EIO;
+	return af->err != 0;
+}
+
+static void
+atomic_free(struct atomic_file *af)
+{
+	atomic_forget(af);
+	free(af->tmp);
+	free(af->path);
+	af->tmp = af->path = NULL;
+	af->f = NULL;
+}
+
+int
+atomic_commit(struct atomic_file *af, char **cause)
+{
+	int err = af->err;
+
+	if (af->f == NULL)
+		return 0;
+	errno = 0;
+	if (fflush(af->f) != 0 && err == 0)
+		err = errno ? errno : EIO;
+	if (err == 0 && ferror(af->f))
+		err = EIO;
+	/* on disk before it replaces the old file: a crash after the
+	 * rename must not leave an empty file where a good one was */
+	if (err == 0 && af->tmp != NULL && fsync(fileno(af->f)) != 0)
+		err = errno;
+	if (af->f == stdout) {
+		if (err != 0)
+			*cause = xasprintf("cannot write to standard output: "
+			    "%s", strerror(err));
+		atomic_free(af);
+		return err != 0 ? -1 : 0;
+	}
+	if (fclose(af->f) != 0 && err == 0)
+		err = errno ? errno : EIO;
+	if (err == 0 && af->tmp != NULL && rename(af->tmp, af->path) != 0)
+		err = errno;
+	if (err != 0) {
+		*cause = xasprintf("cannot write %s: %s", af->path,
+		    strerror(err));
+		if (af->tmp != NULL)
+			unlink(af->tmp);
+		atomic_free(af);
+		return -1;
+	}
+	atomic_free(af);
+	return 0;
+}
+
+void
+atomic_abort(struct atomic_file *af)
+{
+	if (af->f == NULL)
+		return;
+	if (af->f != stdout)
+		fclose(af->f);
+	if (af->tmp != NULL)
+		unlink(af->tmp);
+	atomic_free(af);
+}
+
+void
+atomic_cleanup_signal(void)
+{
+	for (int i = 0; i < ATOMIC_SLOTS; i++) {
+		char *tmp = atomic_tmp[i];
+
+		if (tmp != NULL)
+			unlink(tmp);
+	}
+}
+
+static void
+atomic_on_signal(int sig)
+{
+	atomic_cleanup_signal();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+atomic_cleanup_on_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGQUIT };
+
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+		struct sigaction sa, old;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = atomic_on_signal;
+		sigemptyset(&sa.sa_mask);
+		/* a signal the caller ignores (nohup) stays ignored */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+int
+write_file(const char *path, const uint8_t *data, size_t len, char **cause)
+{
+	struct atomic_file af;
+
+	if (atomic_open(&af, path, cause) != 0)
+		return -1;
+	/* a failed write is kept in af; the commit reports it and removes
+	 * the temporary */
+	(void)atomic_write(&af, data, len);
+	return atomic_commit(&af, cause);
 }
 
 void

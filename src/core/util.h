@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #if defined(__GNUC__)
 #define PRINTFLIKE(a, b) __attribute__((format(printf, a, b)))
@@ -28,7 +29,42 @@ char	*xvasprintf(const char *fmt, va_list ap);
 
 /* Read a whole file ("-" is stdin).  Returns 0, or -1 with *cause set. */
 int	 read_file(const char *path, uint8_t **data, size_t *len, char **cause);
-/* Write a whole file atomically enough for tools (temp + rename). */
+/*
+ * A file written whole or not at all, for everything the tools write
+ * (assembled programs and stores, listings, symbol files, traces, bench
+ * CSV and plots): the bytes go to a temporary file in PATH's directory,
+ * which atomic_commit flushes, fsyncs, closes and renames over PATH, so
+ * that Ctrl-C, a fault or a full disk never leaves a truncated file
+ * where a good one was.  atomic_abort (and a failed commit) removes the
+ * temporary.  "-" is standard output, and a path that exists but is not
+ * a regular file (/dev/null, a FIFO, /dev/full) is written in place.
+ *
+ * Write with atomic_write/atomic_printf or straight to af->f; every
+ * error is kept (the first errno) and reported by atomic_commit as
+ * "cannot write PATH: No space left on device".  atomic_failed tells a
+ * long writer to stop early.
+ */
+struct atomic_file {
+	FILE	*f;        /* where the bytes go */
+	char	*path;     /* the file to replace */
+	char	*tmp;      /* the temporary; NULL when written in place */
+	int	 err;      /* errno of the first failed write, or 0 */
+	int	 slot;     /* in the table the signal cleanup walks; -1 */
+};
+int	 atomic_open(struct atomic_file *af, const char *path, char **cause);
+int	 atomic_write(struct atomic_file *af, const void *p, size_t n);
+int	 atomic_printf(struct atomic_file *af, const char *fmt, ...)
+	    PRINTFLIKE(2, 3);
+int	 atomic_failed(struct atomic_file *af);
+int	 atomic_commit(struct atomic_file *af, char **cause);
+void	 atomic_abort(struct atomic_file *af);
+/* Unlink every temporary still open; async-signal-safe, for the signal
+ * handler of a tool that writes for long (micdb run --trace). */
+void	 atomic_cleanup_signal(void);
+/* Handlers for SIGTERM, SIGHUP and SIGQUIT (unless ignored) that unlink
+ * the temporaries and then die of the signal. */
+void	 atomic_cleanup_on_signals(void);
+/* One buffer as a whole file, through struct atomic_file. */
 int	 write_file(const char *path, const uint8_t *data, size_t len,
 	    char **cause);
 

@@ -156,8 +156,10 @@ struct bench {
 	const struct bench_hooks *hooks;
 	struct bench_device	 dev;
 	char			*dir;         /* programs/bench */
-	FILE			*csv;
-	FILE			*svg;
+	FILE			*csv;         /* csv_file.f, NULL: none */
+	FILE			*svg;         /* svg_file.f, NULL: none */
+	struct atomic_file	 csv_file;    /* written whole or not at */
+	struct atomic_file	 svg_file;    /* all (util.h) */
 	struct result		*res;
 	size_t			 nres;
 	size_t			 done;        /* measurements finished */

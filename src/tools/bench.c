@@ -435,22 +435,41 @@ bench_free(struct bench *b)
 	microcode_free(&b->mc);
 	microcode_free(&b->pmc);
 	device_free(&b->dev);
-	if (b->csv != NULL)
-		fclose(b->csv);
-	if (b->svg != NULL)
-		fclose(b->svg);
+	/* a bench that failed or was stopped leaves the old files */
+	atomic_abort(&b->csv_file);
+	atomic_abort(&b->svg_file);
+}
+
+/* The CSV and the plot go to temporaries renamed into place when the
+ * bench succeeds (commit_outputs), so that an interrupted or failed
+ * bench never leaves half a file where a good one was. */
+static int
+open_output(const char *path, const char *what, struct atomic_file *af,
+    FILE **f, char **cause)
+{
+	char *why = NULL;
+
+	if (path == NULL)
+		return 0;
+	if (atomic_open(af, path, &why) != 0) {
+		*cause = xasprintf("cannot write the %s to %s: %s", what, path,
+		    strerror(errno));
+		free(why);
+		return -1;
+	}
+	*f = af->f;
+	return 0;
 }
 
 static int
-open_output(const char *path, const char *what, FILE **f, char **cause)
+commit_outputs(struct bench *b, char **cause)
 {
-	if (path == NULL)
-		return 0;
-	if ((*f = fopen(path, "w")) == NULL) {
-		*cause = xasprintf("cannot write the %s to %s: %s", what, path,
-		    strerror(errno));
+	if (b->csv != NULL && atomic_commit(&b->csv_file, cause) != 0)
 		return -1;
-	}
+	b->csv = NULL;
+	if (b->svg != NULL && atomic_commit(&b->svg_file, cause) != 0)
+		return -1;
+	b->svg = NULL;
 	return 0;
 }
 
@@ -469,8 +488,10 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		return BENCH_EXIT_OK;
 	}
 	if (rc != 0 || device_open(&b.dev, b.o.device, &cause) != 0 ||
-	    open_output(b.o.csv_path, "CSV", &b.csv, &cause) != 0 ||
-	    open_output(b.o.svg_path, "plot", &b.svg, &cause) != 0)
+	    open_output(b.o.csv_path, "CSV", &b.csv_file, &b.csv,
+	    &cause) != 0 ||
+	    open_output(b.o.svg_path, "plot", &b.svg_file, &b.svg,
+	    &cause) != 0)
 		goto usage;
 	if (b.csv != NULL && (fputs(bench_report_csv_header, b.csv) == EOF ||
 	    fflush(b.csv) != 0)) {
@@ -520,7 +541,8 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		    strerror(errno));
 		goto failed;
 	}
-	if (b.svg != NULL && bench_report_svg(&b, &cause) != 0)
+	if ((b.svg != NULL && bench_report_svg(&b, &cause) != 0) ||
+	    commit_outputs(&b, &cause) != 0)
 		goto failed;
 	bench_free(&b);
 	return BENCH_EXIT_OK;

@@ -71,7 +71,7 @@ struct run {
 	int			 input_fd;     /* -1: no lazy input */
 	int			 input_eof;
 	int			 raw;          /* pass bytes through */
-	FILE			*trace;
+	struct atomic_file	 trace;        /* --trace; f NULL: none */
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
 	struct microcode	 mc;           /* micro levels: the microprogram */
@@ -228,20 +228,24 @@ status_name(int status)
 	return "?";
 }
 
-static void
+/* One JSON line; -1 once a write failed (a full disk: stop the run). */
+static int
 trace_step(struct run *r)
 {
-	fprintf(r->trace, "{\"step\":%llu,\"cores\":[",
+	FILE *f = r->trace.f;
+
+	fprintf(f, "{\"step\":%llu,\"cores\":[",
 	    (unsigned long long)r->m.step);
 	for (uint32_t i = 0; i < r->m.cfg.ncores; i++) {
 		const struct core *c = &r->m.cores[i];
 
-		fprintf(r->trace, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
+		fprintf(f, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
 		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
 		    i ? "," : "", i, c->pc, c->sp, c->lv, c->tos,
 		    status_name(c->status), (unsigned long long)c->steps);
 	}
-	fprintf(r->trace, "]}\n");
+	fprintf(f, "]}\n");
+	return atomic_failed(&r->trace) ? -1 : 0;
 }
 
 static int
@@ -252,7 +256,7 @@ run_loop(struct run *r)
 	char *cause = NULL;
 	/* about four million core-steps per engine run: output and the
 	 * step limit are looked at between runs */
-	uint64_t chunk = r->trace ? 1 : 1 + (4u << 20) / r->m.cfg.ncores;
+	uint64_t chunk = r->trace.f ? 1 : 1 + (4u << 20) / r->m.cfg.ncores;
 
 	memset(&er, 0, sizeof er);
 	er.interrupt = &interrupted;
@@ -283,8 +287,11 @@ run_loop(struct run *r)
 			free(cause);
 			return EXIT_USAGE;
 		}
-		if (r->trace && stop.steps_run > 0)
-			trace_step(r);
+		if (r->trace.f && stop.steps_run > 0 && trace_step(r) != 0) {
+			/* the commit of the trace says what failed */
+			drain_output(r, 1);
+			return EXIT_USAGE;
+		}
 		drain_output(r, 0);
 		report_faults(r);
 		switch (stop.reason) {
@@ -348,6 +355,7 @@ engine_create(struct run *r, char **cause)
 static void
 run_free(struct run *r)
 {
+	atomic_abort(&r->trace);	/* a run that failed: no trace */
 	engine_free(&r->e);
 	microcode_free(&r->mc);
 	free(r->reported);
@@ -381,6 +389,7 @@ run_main(int argc, char **argv)
 	struct micdb_opts o;
 	struct loaded l;
 	struct run r;
+	struct sigaction sa;
 	struct machine_config cfg;
 	char *cause = NULL;
 	int rc;
@@ -414,20 +423,35 @@ run_main(int argc, char **argv)
 	find_input_points(&r);
 	if (setup_input(&r, &cause) != 0)
 		goto fail;
-	if (o.trace_path && (r.trace = fopen(o.trace_path, "w")) == NULL) {
-		cause = xasprintf("cannot create trace file %s: %s",
-		    o.trace_path, strerror(errno));
+	/* The trace is written whole or not at all (struct atomic_file):
+	 * a run that ends, faults or hits its step limit commits it; an
+	 * interrupt (SIGINT), a failed write, SIGTERM or SIGHUP leave the
+	 * file that was there as it was, and no temporary behind. */
+	if (o.trace_path && atomic_open(&r.trace, o.trace_path, &cause) != 0)
 		goto fail;
-	}
-	signal(SIGINT, on_sigint);
+	if (o.trace_path)
+		atomic_cleanup_on_signals();
+	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the
+	 * read that waits for input (read_input), not only a run */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
 	rc = run_loop(&r);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
 		    strerror(errno));
 		rc = EXIT_USAGE;
 	}
-	if (r.trace)
-		fclose(r.trace);
+	if (r.trace.f != NULL && interrupted && !atomic_failed(&r.trace)) {
+		fprintf(stderr, "micdb: interrupted: no trace written, %s "
+		    "is as it was\n", o.trace_path);
+		atomic_abort(&r.trace);
+	} else if (r.trace.f != NULL && atomic_commit(&r.trace, &cause) != 0) {
+		fprintf(stderr, "micdb run: %s\n", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+	}
 	run_free(&r);
 	loaded_free(&l);
 	opts_free(&o);

@@ -1,0 +1,123 @@
+#!/bin/sh
+# The terminal under stress (issue 21, item 4): the TUI in tmux while it
+# is busy.  A storm of resizes while a continue runs, Ctrl-C pressed
+# again and again as runs launch, SIGTERM and SIGHUP while the screen is
+# being redrawn (a run going on, resizes in flight), and input pasted far
+# faster than micdb reads it, at the prompt and during a run.  Each time
+# the session must answer afterwards, or, for TERM and HUP, end with the
+# terminal restored (echo and icanon on, the alternate screen left: see
+# terminal_back in tests/tui-lib.sh).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tui-lib.sh"
+
+P=$PROGRAMS
+SPIN=$top_srcdir/tests/tui/spin.jas
+
+# storm SESSION N: N resizes as fast as tmux takes them
+storm() {
+	_k=0
+	while [ $_k -lt "$2" ]; do
+		tm resize-window -t "$1" -x $((30 + (_k * 37) % 170)) \
+		    -y $((6 + (_k * 13) % 55)) 2>/dev/null
+		_k=$((_k + 1))
+	done
+}
+
+# --- a resize storm while a continue runs ---------------------------------
+start rs 120 40 --cores 4096 "$SPIN"
+see "resize storm: started" rs "(micdb core 0 warp 0 lane 0)"
+keys rs c
+see "resize storm: the run goes" rs "RUNNING"
+storm rs 60
+tm resize-window -t rs -x 120 -y 40
+see "resize storm: still running, redrawn at the last size" rs "RUNNING"
+keys rs C-c
+see "resize storm: Ctrl-C stops the run" rs "interrupted" 10
+type_line rs "print 6 * 7"
+see "resize storm: the session answers" rs "= 42"
+s=$(screen rs)
+for title in Code Registers Cores Warps Command; do
+	printf '%s\n' "$s" | grep -qF "$title"
+	ok $? "resize storm: the $title pane is back at 120x40"
+done
+type_line rs "quit"
+terminal_back rs "resize storm, then quit" 0
+
+# --- Ctrl-C as runs launch, again and again ---------------------------------
+start cc 120 40 --cores 65536 --stack-words 256 "$P/collatz.jas"
+see "Ctrl-C storm: started" cc "65536: 65536 run"
+k=0
+while [ $k -lt 8 ]; do
+	keys cc c
+	keys cc C-c
+	k=$((k + 1))
+done
+see "Ctrl-C storm: the runs are interrupted" cc "interrupted" 20
+type_line cc "print 1 + 1"
+see "Ctrl-C storm: the session answers" cc "= 2" 20
+keys cc C-c C-c C-c
+see "Ctrl-C at the prompt does not end the session" cc \
+    "Quit (quit or Ctrl-D"
+type_line cc "print 5 * 5"
+see "Ctrl-C storm: it still answers" cc "= 25" 20
+keys cc C-d
+terminal_back cc "Ctrl-C storm, then Ctrl-D" 0
+
+# --- SIGTERM and SIGHUP mid-render ----------------------------------------
+for sig in TERM HUP; do
+	n=sig$sig
+	start "$n" 120 40 --cores 4096 "$SPIN"
+	see "SIG$sig mid-render: started" "$n" "(micdb core 0 warp 0 lane 0)"
+	keys "$n" c
+	see "SIG$sig mid-render: the run goes" "$n" "RUNNING"
+	storm "$n" 10
+	kill -"$sig" "$(cat "$TMP/$n.pid")"
+	storm "$n" 10
+	if [ "$sig" = TERM ]; then
+		terminal_back "$n" "SIG$sig during a run and resizes" 143
+	else
+		terminal_back "$n" "SIG$sig during a run and resizes" 129
+	fi
+done
+
+# --- input pasted faster than it is read -----------------------------------
+# 300 commands in one paste at the prompt: every one is read, in order
+# (the value history reaches $300).  Then 100 more while a run goes on.
+start ps 120 40 --cores 64 "$P/collatz.jas"
+see "paste: started" ps "(micdb core 0 warp 0 lane 0)"
+k=1
+: >"$TMP/paste"
+while [ $k -le 300 ]; do
+	echo "print $k * 1000" >>"$TMP/paste"
+	k=$((k + 1))
+done
+tm load-buffer -b p1 "$TMP/paste"
+tm paste-buffer -b p1 -t ps
+see "paste: 300 lines at the prompt, the last one answered" ps \
+    "\$300 = 300000" 30
+start pr 120 40 --cores 4096 "$SPIN"
+see "paste during a run: started" pr "(micdb core 0 warp 0 lane 0)"
+keys pr c
+see "paste during a run: the run goes" pr "RUNNING"
+k=1
+: >"$TMP/paste2"
+while [ $k -le 100 ]; do
+	echo "print $k + 7000" >>"$TMP/paste2"
+	k=$((k + 1))
+done
+tm load-buffer -b p2 "$TMP/paste2"
+tm paste-buffer -b p2 -t pr
+# a key stops a run and is used up doing it (tui.c, handle_key): the
+# burst stops the run, and what of it arrives after the stop is typed
+# at the prompt; Ctrl-C and a fresh line then must still work
+see "paste during a run: the paste stops the run" pr "interrupted" 20
+keys pr C-c
+keys pr C-a C-k
+type_line pr "print 9 * 9"
+see "paste during a run: the session answers" pr "= 81" 30
+type_line ps "quit"
+terminal_back ps "after a paste, quit" 0
+type_line pr "quit"
+terminal_back pr "after a paste during a run, quit" 0
+
+done_testing
