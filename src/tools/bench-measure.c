@@ -452,9 +452,8 @@ out:
  * and of OpenCL one after the other (in ABBA order), so that the ratio
  * compares runs made in the same seconds.  On a shared machine whose
  * speed drifts from minute to minute, the reference's five runs and
- * OpenCL's, made a minute apart, could fall in different periods: this
- * VM measured the same OpenCL binary at 50-74M instructions/s and the
- * reference at 24-38M within minutes (2026-11-22).  *ref_failed says
+ * OpenCL's, made a minute apart, could fall in different periods
+ * (doc/performance.md section 14 has the figures).  *ref_failed says
  * which one failed.
  */
 static int
