@@ -30,4 +30,15 @@ for jas in "$PROGRAMS"/*.jas "$PROGRAMS"/bench/*.jas; do
 		ok $? "$name: round trip is byte-identical ($sym symbols)"
 	done
 done
+
+# Binaries found by tests/fuzz (their symbols are not an assembler's: two
+# labels of one method with one name, constants called by INVOKEVIRTUAL,
+# stray WIDEs): the disassembly assembles, to the same text.
+for bin in "$top_srcdir"/tests/fuzz/seeds/ijvm/crash-*; do
+	name=fuzz/$(basename "$bin")
+	"$IJVM_DIS_ASAN" "$bin" >"$TMP/f.jas" 2>"$TMP/err" &&
+	    "$IJVM_AS" -o "$TMP/f.ijvm" "$TMP/f.jas" 2>"$TMP/err"
+	ok $? "$name: disassembles, and its disassembly assembles"
+	[ -s "$TMP/err" ] && diag "$(head -3 "$TMP/err")"
+done
 done_testing

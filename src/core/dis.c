@@ -315,20 +315,38 @@ scan_code(struct dis *d, char **cause)
 	return 0;
 }
 
-/* Name of the label at addr in method m (caller frees). */
+/* Is "METHOD#name" label i of prog one of method m's? */
+static int
+label_of(const struct program *prog, const struct dmethod *m, size_t i)
+{
+	const char *s = prog->labels[i].name;
+	size_t lm = strlen(m->name);
+
+	return strncmp(s, m->name, lm) == 0 && s[lm] == '#' &&
+	    valid_name(s + lm + 1) && s[lm + 1] != 'L';
+}
+
+/*
+ * Name of the label at addr in method m (caller frees): its symbol, unless
+ * the symbols give that name to another address of the method too (a
+ * binary's symbols need not be those of an assembler), where the output
+ * would not assemble: then L<addr>, as without symbols.
+ */
 static char *
 label_name(const struct dis *d, const struct dmethod *m, uint32_t addr)
 {
 	const struct program *prog = d->prog;
-	size_t lm = strlen(m->name);
 
 	for (size_t i = 0; i < prog->nlabels; i++) {
-		const char *s = prog->labels[i].name;
-
-		if (prog->labels[i].addr == addr &&
-		    strncmp(s, m->name, lm) == 0 && s[lm] == '#' &&
-		    valid_name(s + lm + 1) && s[lm + 1] != 'L')
-			return xstrdup(s + lm + 1);
+		if (prog->labels[i].addr != addr || !label_of(prog, m, i))
+			continue;
+		for (size_t j = 0; j < prog->nlabels; j++)
+			if (prog->labels[j].addr != addr &&
+			    label_of(prog, m, j) &&
+			    strcmp(prog->labels[j].name,
+			    prog->labels[i].name) == 0)
+				return xasprintf("L%04x", addr);
+		return xstrdup(prog->labels[i].name + strlen(m->name) + 1);
 	}
 	return xasprintf("L%04x", addr);
 }
