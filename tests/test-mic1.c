@@ -805,11 +805,29 @@ textbook_run(const struct mic1_store *cs, const char *name,
 	free(path);
 }
 
+/* BIPUSH 'A'; OUT; ERR on store cs: ERR prints ERROR and halts. */
+static void
+textbook_err(const struct mic1_store *cs, const char *what)
+{
+	struct fix f;
+
+	if (fix_init(&f, "a goto a\n", T(0x10, 'A', 0xFD, 0xFE), 1) != 0) {
+		ok(0, "%s: fixture", what);
+		return;
+	}
+	f.cs = *cs;
+	mic1_start_core(&f.st, &f.m, 0);
+	for (int i = 0; i < 1000 && f.m.cores[0].status == CORE_RUNNING; i++)
+		cycles(&f, 0, 1);
+	ok(f.m.cores[0].status == CORE_HALTED && f.m.io[0].out.len == 6 &&
+	    memcmp(f.m.io[0].out.data, "AERROR", 6) == 0, "%s", what);
+	fix_free(&f);
+}
+
 static void
 test_textbook(void)
 {
 	struct mic1_store cs;
-	struct fix f;
 
 	if (load_microcode("tests/textbook.mal", &cs) != 0) {
 		ok(0, "tests/textbook.mal assembles");
@@ -825,18 +843,7 @@ test_textbook(void)
 	textbook_run(&cs, "recsum", NULL);
 	textbook_run(&cs, "reverse", "textbook\n");
 	/* BIPUSH 'A'; OUT; ERR: its ERR prints ERROR and halts. */
-	if (fix_init(&f, "a goto a\n", T(0x10, 'A', 0xFD, 0xFE), 1) == 0) {
-		f.cs = cs;
-		mic1_start_core(&f.st, &f.m, 0);
-		for (int i = 0; i < 1000 && f.m.cores[0].status == CORE_RUNNING;
-		    i++)
-			cycles(&f, 0, 1);
-		ok(f.m.cores[0].status == CORE_HALTED &&
-		    f.m.io[0].out.len == 6 &&
-		    memcmp(f.m.io[0].out.data, "AERROR", 6) == 0,
-		    "textbook ERR prints ERROR and halts at 0xFF");
-		fix_free(&f);
-	}
+	textbook_err(&cs, "textbook ERR prints ERROR and halts at 0xFF");
 }
 
 /*
@@ -921,19 +928,9 @@ test_textbook_encodings(void)
 	textbook_run(&cs, "fib", NULL);
 	textbook_run(&cs, "echo", "textbook\n");
 	textbook_run(&cs, "recsum", NULL);
-	/* BIPUSH 'A'; OUT; ERR: ERR builds its letters from 1 and -1. */
-	if (fix_init(&f, "a goto a\n", T(0x10, 'A', 0xFD, 0xFE), 1) == 0) {
-		f.cs = cs;
-		mic1_start_core(&f.st, &f.m, 0);
-		for (int i = 0; i < 1000 && f.m.cores[0].status == CORE_RUNNING;
-		    i++)
-			cycles(&f, 0, 1);
-		ok(f.m.cores[0].status == CORE_HALTED &&
-		    f.m.io[0].out.len == 6 &&
-		    memcmp(f.m.io[0].out.data, "AERROR", 6) == 0,
-		    "with the textbook's encodings ERR still prints ERROR");
-		fix_free(&f);
-	}
+	/* ERR builds its letters from 1 and -1. */
+	textbook_err(&cs, "with the textbook's encodings ERR still prints "
+	    "ERROR");
 }
 
 /* tests/textbook.mal with tests/textbook-variant.mal after it: the
