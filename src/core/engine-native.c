@@ -255,15 +255,8 @@ nat_patch(struct native *n, const struct machine *m,
 static void
 nat_add_writer(struct native *n, uint32_t core, int32_t pc, int32_t addr)
 {
-	if (n->nwriters == n->capwriters) {
-		n->capwriters = n->capwriters ? n->capwriters * 2 : 16;
-		n->writers = xreallocarray(n->writers, n->capwriters,
-		    sizeof *n->writers);
-	}
-	n->writers[n->nwriters].core = core;
-	n->writers[n->nwriters].pc = pc;
-	n->writers[n->nwriters].addr = addr;
-	n->nwriters++;
+	engine_writer_add(&n->writers, &n->nwriters, &n->capwriters, core,
+	    pc, addr);
 }
 
 /* Before a step of core: it may write each of its watched locals. */

@@ -230,3 +230,17 @@ engine_host_nothing(struct engine *e, char **cause)
 	(void)cause;
 	return 0;
 }
+
+void
+engine_writer_add(struct engine_writer **v, size_t *n, size_t *cap,
+    uint32_t core, int32_t pc, int32_t addr)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[*n].core = core;
+	(*v)[*n].pc = pc;
+	(*v)[*n].addr = addr;
+	(*n)++;
+}

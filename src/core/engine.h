@@ -215,6 +215,9 @@ int	engine_native_create(struct engine *e, struct machine *m,
  * the debugger's one-step watch and the engines that watch themselves,
  * so that both name the same writers.
  */
+/* Append a writer to a growing list *v of *n entries (room for *cap). */
+void	engine_writer_add(struct engine_writer **v, size_t *n, size_t *cap,
+	    uint32_t core, int32_t pc, int32_t addr);
 int	engine_insn_store(const struct program *p, const struct core *c,
 	    const int32_t *below, int globals, int heap, int32_t *addr);
 

@@ -29,15 +29,8 @@
 static void
 add_writer(struct session *s, uint32_t core, int32_t pc, int32_t addr)
 {
-	if (s->nwriters == s->capwriters) {
-		s->capwriters = s->capwriters ? s->capwriters * 2 : 16;
-		s->writers = xreallocarray(s->writers, s->capwriters,
-		    sizeof *s->writers);
-	}
-	s->writers[s->nwriters].core = core;
-	s->writers[s->nwriters].pc = pc;
-	s->writers[s->nwriters].addr = addr;
-	s->nwriters++;
+	engine_writer_add(&s->writers, &s->nwriters, &s->capwriters, core,
+	    pc, addr);
 }
 
 int
