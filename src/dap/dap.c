@@ -400,6 +400,23 @@ terminate(struct dap *d, int code)
 	d->terminated = 1;
 }
 
+/* The body of a stopped event on the focused core (its thread). */
+static json_object *
+stopped_body(struct dap *d, const char *reason, const char *desc)
+{
+	json_object *b = json_object_new_object();
+
+	json_object_object_add(b, "reason", json_object_new_string(reason));
+	json_object_object_add(b, "threadId",
+	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
+	json_object_object_add(b, "allThreadsStopped",
+	    json_object_new_boolean(1));
+	if (desc != NULL)
+		json_object_object_add(b, "description",
+		    json_object_new_string(desc));
+	return b;
+}
+
 void
 dap_stopped(struct dap *d, struct buf *rep, const char *reason, int echo)
 {
@@ -457,15 +474,7 @@ dap_stopped(struct dap *d, struct buf *rep, const char *reason, int echo)
 		return;
 	}
 	update_threads(d);
-	b = json_object_new_object();
-	json_object_object_add(b, "reason", json_object_new_string(reason));
-	json_object_object_add(b, "threadId",
-	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
-	json_object_object_add(b, "allThreadsStopped",
-	    json_object_new_boolean(1));
-	if (desc != NULL)
-		json_object_object_add(b, "description",
-		    json_object_new_string(desc));
+	b = stopped_body(d, reason, desc);
 	if (exc != NULL)
 		json_object_object_add(b, "text", json_object_new_string(exc));
 	if (json_object_array_length(ids) > 0)
@@ -480,18 +489,11 @@ dap_stopped(struct dap *d, struct buf *rep, const char *reason, int echo)
 void
 dap_refocus(struct dap *d, const char *reason, const char *desc)
 {
-	json_object *b = json_object_new_object();
+	json_object *b;
 
 	pin(d, session_focus(d->s));
 	update_threads(d);
-	json_object_object_add(b, "reason", json_object_new_string(reason));
-	json_object_object_add(b, "threadId",
-	    json_object_new_int64((int64_t)session_focus(d->s) + 1));
-	json_object_object_add(b, "allThreadsStopped",
-	    json_object_new_boolean(1));
-	if (desc != NULL)
-		json_object_object_add(b, "description",
-		    json_object_new_string(desc));
+	b = stopped_body(d, reason, desc);
 	dap_event(d, "stopped", b);
 }
 
