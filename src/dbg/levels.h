@@ -18,9 +18,9 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * The engine that runs a machine of ncores at level: kind itself, or
  * for ENGINE_DEFAULT the fastest for the core count.  At the ISA level
  * the native engine (one host thread) beats the OpenCL kernels on POCL
- * up to LEVEL_NATIVE_MAX_CORES cores (measured with micdb run on bench's
- * programs: micdb(1) says how); above, the kernels' many-core steps are
- * as fast and use every thread of the device.
+ * up to LEVEL_NATIVE_MAX_CORES cores (micdb(1) says how that was found,
+ * doc/performance.md section 15 has the figures); above, the kernels'
+ * many-core steps are as fast and use every thread of the device.
  */
 #define LEVEL_NATIVE_MAX_CORES 512
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,

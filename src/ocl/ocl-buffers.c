@@ -212,7 +212,7 @@ ocl_mirror_reclaim(struct ocl_engine *o)
 /*
  * The mirror: a buffer over m->cores, mapped.  POCL uses the host's
  * memory as it is (mapping returns m->cores and copies nothing, and the
- * kernel's writes land there: measured); an implementation that kept a
+ * kernel's writes land there); an implementation that kept a
  * copy would copy on every map and unmap, which is right, only slower.
  * Without the buffer the one-step program converts as the others do.
  */
