@@ -6,8 +6,8 @@
 
 cd "$TMP" || exit 1
 
-for cmd in "$MICDB --help" "$MICDB run --help" "$IJVM_AS --help" \
-    "$IJVM_DIS --help"; do
+for cmd in "$MICDB --help" "$MICDB run --help" "$MICDB devices --help" \
+    "$MICDB --dap --help" "$IJVM_AS --help" "$IJVM_DIS --help"; do
 	# shellcheck disable=SC2086
 	run_cmd o e $cmd
 	[ "$rc" -eq 0 ] && grep -q '^usage:' o

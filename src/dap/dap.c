@@ -660,7 +660,11 @@ launch_argv(json_object *args, struct argv *a, char **cause)
 }
 
 static const char dap_usage[] =
-"usage: micdb --dap   (launch attributes: see micdb(1), DEBUG ADAPTER)\n";
+"usage: micdb --dap\n"
+"Speak the Debug Adapter Protocol on standard input and output, for an\n"
+"editor (VS Code with editors/vscode, Neovim's nvim-dap, Emacs' dape).\n"
+"The program, cores, level, engine and the other options of micdb come\n"
+"with the editor's launch request; see DEBUG ADAPTER in micdb(1).\n";
 
 static void
 req_launch(struct dap *d, json_object *req, json_object *args)
@@ -1010,13 +1014,19 @@ dap_main(int argc, char **argv)
 	uint8_t chunk[65536];
 	int fd, rc = 0;
 
-	for (int i = 1; i < argc; i++)
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			fputs(dap_usage, stdout);
+			return 0;
+		}
 		if (strcmp(argv[i], "--dap") != 0) {
 			fprintf(stderr, "micdb: --dap takes no other arguments "
 			    "('%s'): the program and options come with the "
 			    "launch request\n", argv[i]);
 			return 2;
 		}
+	}
 	memset(&d, 0, sizeof d);
 	d.line_base = 1;
 	dap_reader_init(&d.rd);
