@@ -98,6 +98,8 @@ wide_source(struct buf *b)
 		buf_printf(b, "v%d\n", i);
 	buf_printf(b, ".end-var\n\tBIPUSH 7\n\tISTORE v299\n\tIINC v299 -1\n"
 	    "\tILOAD v299\n\tILOAD v3\n\tWIDE\n\tILOAD v4\n\tIADD\n\tOUT\n"
+	    /* a lone WIDE before a wide index (found by fuzz-ijvm) */
+	    "\tWIDE\n\tWIDE\n\tILOAD v299\n\tPOP\n"
 	    "\tHALT\n.end-main\n");
 	buf_put_u8(b, 0);
 }
@@ -133,6 +135,8 @@ test_unwritable(void)
 	    0x01, 0xFF, 0x00, 0x01, 0x00, 0x00, 0x10, 0x01, 0xAC };
 	static int32_t cp[] = { 9, 42 };
 	static uint8_t junk[] = { 0x10, 0x01, 0x01, 0xFF };
+	static uint8_t slots[] = { 0x10, 0x00, 0xB6, 0x00, 0x00, 0xFF,
+	    0xFF, 0xFF, 0x00, 0x02, 0x10, 0x01, 0xAC };
 	struct program p;
 	struct buf out = { 0 };
 	char *cause = NULL;
@@ -152,6 +156,18 @@ test_unwritable(void)
 	p.cp_size = 0;
 	ok(dis_program(&p, NULL, &out, &cause) == -1 && cause &&
 	    strstr(cause, "not an instruction"), "an unknown byte is reported");
+	free(cause);
+	/* a method of 65535 arguments and 2 locals: more slots than .jas
+	 * can declare (found by tests/fuzz/fuzz-ijvm) */
+	cause = NULL;
+	p.text = slots;
+	p.text_size = sizeof slots;
+	p.cp = cp;
+	p.cp_size = 1;
+	cp[0] = 6;
+	ok(dis_program(&p, NULL, &out, &cause) == -1 && cause &&
+	    strstr(cause, "65536 slots"), "a method of more than 65536 "
+	    "slots is reported");
 	free(cause);
 	buf_free(&out);
 }

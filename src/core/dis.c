@@ -242,6 +242,16 @@ find_methods(struct dis *d, char **cause)
 			    "(OBJREF is always counted)", m->addr);
 			return -1;
 		}
+		/* .jas gives every parameter and variable one index of
+		 * 0..65535; the header's two u16 counts can ask for more
+		 * (found by tests/fuzz/fuzz-ijvm) */
+		if ((uint32_t)m->nargs + m->nlocals > 0x10000) {
+			*cause = xasprintf("method at 0x%04X has %u arguments "
+			    "and %u locals, more than the 65536 slots .jas "
+			    "can declare: it cannot be disassembled",
+			    m->addr, m->nargs, m->nlocals);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -389,7 +399,12 @@ put_insn(const struct dis *d, const struct dmethod *m, uint32_t a,
 {
 	char tmp[64];
 
-	if (in->wide && in->operand[0] <= 255)
+	/* the assembler adds WIDE by itself to an index > 255, unless an
+	 * explicit WIDE stands just before: after a lone WIDE (WIDE WIDE
+	 * ILOAD) the prefix must be spelt out too, or one byte is lost
+	 * (found by tests/fuzz/fuzz-ijvm) */
+	if (in->wide && (in->operand[0] <= 255 || (a > 0 &&
+	    d->prog->text[a - 1] == OP_WIDE && d->insn[a - 1])))
 		buf_printf(out, "\tWIDE\n");
 	buf_printf(out, "\t%s", in->info->name);
 	for (int i = 0; i < in->info->noperands; i++) {
