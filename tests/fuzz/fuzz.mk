@@ -6,20 +6,21 @@
 # of each (tests/fuzz/smoke.sh, a TAP SKIP without clang); `make fuzz`
 # runs each for FUZZ_SECONDS (tests/fuzz/run.sh).
 
-fuzz_names = ijvm jas conf mal mic1 sym pm pmic dbg expr batch
+fuzz_names = ijvm jas conf mal mic1 sym pm pmic dbg expr batch dap
 fuzz_bins = $(fuzz_names:%=tests/fuzz/fuzz-%)
 
 fuzz_core_objs = $(patsubst %.c,tests/fuzz/obj/%.o,$(filter %.c,$(core_sources)))
 fuzz_dbg_objs = $(patsubst %.c,tests/fuzz/obj/%.o,$(filter %.c,$(dbg_sources)))
 fuzz_expr_objs = tests/fuzz/obj/src/dbg/expr.o tests/fuzz/obj/src/dbg/coreset.o
 fuzz_batch_objs = tests/fuzz/obj/src/batch/batch.o
+fuzz_dap_objs = $(patsubst %.c,tests/fuzz/obj/%.o,$(filter %.c,$(dap_sources)))
 
 fuzz_cflags = -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined
 fuzz_link_flags = -fsanitize=fuzzer,address,undefined
 fuzz_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/src/batch \
-	-I$(srcdir)/tests/fuzz
+	-I$(srcdir)/src/dap $(JSON_C_CFLAGS) -I$(srcdir)/tests/fuzz
 fuzz_headers = $(wildcard $(srcdir)/src/*/*.h $(srcdir)/src/core/*.def \
 	$(srcdir)/tests/fuzz/*.h)
 
@@ -34,6 +35,9 @@ tests/fuzz/fuzz-dbg: tests/fuzz/obj/tests/fuzz/fuzz-dbg.o \
 tests/fuzz/fuzz-batch: tests/fuzz/obj/tests/fuzz/fuzz-batch.o \
 	    $(fuzz_batch_objs) $(fuzz_dbg_objs) $(fuzz_core_objs)
 	$(AM_V_CCLD)$(CLANG) $(fuzz_link_flags) -o $@ $^ -lm
+tests/fuzz/fuzz-dap: tests/fuzz/obj/tests/fuzz/fuzz-dap.o \
+	    $(fuzz_dap_objs) $(fuzz_dbg_objs) $(fuzz_core_objs)
+	$(AM_V_CCLD)$(CLANG) $(fuzz_link_flags) -o $@ $^ $(JSON_C_LIBS) -lm
 tests/fuzz/fuzz-expr: tests/fuzz/obj/tests/fuzz/fuzz-expr.o \
 	    $(fuzz_expr_objs) $(fuzz_core_objs)
 	$(AM_V_CCLD)$(CLANG) $(fuzz_link_flags) -o $@ $^ -lm
