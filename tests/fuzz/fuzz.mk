@@ -4,7 +4,8 @@
 # else.  The sources a target reads are compiled once by clang into
 # tests/fuzz/obj/, beside the targets.  `make check` runs a few seconds
 # of each (tests/fuzz/smoke.sh, a TAP SKIP without clang); `make fuzz`
-# runs each for FUZZ_SECONDS (tests/fuzz/run.sh).
+# runs each for FUZZ_SECONDS (tests/fuzz/run.sh); `make fuzz-pack` makes
+# FUZZ_PACK, a copy that runs on another machine (tests/fuzz/README.md).
 
 fuzz_names = ijvm jas conf mal mic1 sym pm pmic dbg expr batch dap
 fuzz_bins = $(fuzz_names:%=tests/fuzz/fuzz-%)
@@ -50,13 +51,19 @@ fuzz: $(fuzz_bins) src/ijvm-as$(EXEEXT) src/mic1-as$(EXEEXT) \
 	    src/pmic-cc$(EXEEXT)
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	    $(SHELL) $(srcdir)/tests/fuzz/run.sh $(FUZZ_SECONDS)
+# a copy of the targets that runs on another machine (run.sh --pack)
+fuzz-pack: $(fuzz_bins) src/ijvm-as$(EXEEXT) src/mic1-as$(EXEEXT) \
+	    src/pmic-cc$(EXEEXT)
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	    $(SHELL) $(srcdir)/tests/fuzz/run.sh --pack $(FUZZ_PACK)
 else
-fuzz:
-	@echo "make fuzz: configure found no clang that builds" \
+fuzz fuzz-pack:
+	@echo "make $@: configure found no clang that builds" \
 	    "-fsanitize=fuzzer (apt-get install clang)"; exit 1
 endif
 FUZZ_SECONDS = 60
-.PHONY: fuzz
+FUZZ_PACK = micdb-fuzz
+.PHONY: fuzz fuzz-pack
 
 shell_tests += tests/fuzz/smoke.sh
 EXTRA_DIST += tests/fuzz/run.sh tests/fuzz/README.md \

@@ -19,9 +19,10 @@
 # another Linux x86-64 machine without the source tree or a build: DIR
 # gets the binaries, the dictionaries, every target's seed corpus (the
 # generated part included), the few project files the targets read, and
-# this script, which then runs there as DIR/run.sh [--fork N] SECONDS.
-# The binaries need only the C library, libm and json-c there
-# (tests/fuzz/README.md).
+# this script, which then runs there as DIR/run.sh [--fork N] SECONDS,
+# and the shared libraries the binaries use beyond the C library (libc,
+# libm, the loader): libstdc++, libgcc_s, json-c, in DIR/lib.  The other
+# machine needs glibc 2.34 or later (tests/fuzz/README.md).
 #
 # tests/fuzz/run.sh --tap SECONDS: the same as a TAP test (make check's
 # smoke, tests/fuzz/smoke.sh): first every seed once, then SECONDS of
@@ -38,7 +39,8 @@ if [ -f "$here/PACKED" ]; then
 	top_srcdir=$here top_builddir=$here
 	fuzzdir=$here/bin
 	MICDB_MICROCODE_DIR=$here/microcode
-	export MICDB_MICROCODE_DIR
+	LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+	export MICDB_MICROCODE_DIR LD_LIBRARY_PATH
 	packed=1
 else
 	: "${top_srcdir:=$(cd "$here/../.." && pwd)}"
@@ -125,7 +127,7 @@ dictdir=$top_srcdir/tests/fuzz/dict
 
 if [ $mode = pack ]; then
 	mkdir -p "$pack/bin" "$pack/dict" "$pack/programs" "$pack/tests/dap" \
-	    "$pack/microcode" || exit 1
+	    "$pack/microcode" "$pack/lib" || exit 1
 	for t in $targets; do
 		cp "$fuzzdir/fuzz-$t" "$pack/bin/" || exit 1
 		cp "$dictdir/$t.dict" "$pack/dict/"
@@ -139,6 +141,14 @@ if [ $mode = pack ]; then
 	cp "$top_srcdir/tests/dap/sum.jas" "$pack/tests/dap/"
 	cp "$top_srcdir/microcode/mic1.mal" "$top_srcdir/microcode/pmic.pm" \
 	    "$pack/microcode/"
+	# every shared library but the C library's own
+	for t in $targets; do
+		ldd "$fuzzdir/fuzz-$t"
+	done | awk '$2 == "=>" && $3 ~ /^\// { print $3 }' | sort -u |
+	    grep -vE '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*)\.so' |
+	    while read -r lib; do
+		cp -L "$lib" "$pack/lib/"
+	done
 	cp "$here/run.sh" "$pack/run.sh"
 	date >"$pack/PACKED"
 	echo "packed $(echo $targets | wc -w) targets into $pack: run $pack/run.sh --fork N SECONDS there"
@@ -181,7 +191,7 @@ for t in $targets; do
 	    -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1
 	if [ $mode = fork ]; then
 		# all at once; the table comes when they are done
-		(cd "$dir" && exec nice "$bin" "$@" -fork="$fork" \
+		(cd "$dir" && nice "$bin" "$@" -fork="$fork" \
 		    -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
 		    -max_total_time="$secs" corpus seeds >log 2>&1
 		echo $? >"$dir/rc") &
