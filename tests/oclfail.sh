@@ -11,12 +11,18 @@
 # A clean run first reports the sites and the index of each one's first
 # call; then each site fails at that call.  Every outcome must be:
 #   - no hang (timeout) and no sanitizer report;
-#   - micdb run and bench: exit 2 and one message on stderr naming the
-#     failed call and its CL_* error, and saying what to do;
+#   - micdb run: exit 2 and one message on stderr naming the failed
+#     call and its CL_* error, and saying what to do (lower --cores, or
+#     another --device, or --engine ref); or, for a call micdb can do
+#     without, exit 0 and the clean run's output;
+#   - micdb bench: the same message, and exit 1 (micdb(1): the device
+#     failed a measurement), or exit 0 with its row;
 #   - the debugger: either the failed command reports the error in the
-#     transcript and the commands after it still work (the session
-#     recovered), or exit 2 with the same message as run.
+#     transcript and the commands after it still work (a last stepi
+#     reaches the device again), or exit 2 with the same message as run.
 # Then the terminal comes back from a device failure in the TUI (tmux).
+# The cases run two at a time (OCLFAIL_JOBS).  A site is a call and the
+# function that made it; one that run walked is not walked again.
 #
 # OCLFAIL_SCENARIOS (run-isa run-mic run-pmic session bench tui, all by
 # default) picks the scenarios, for a developer chasing one finding.
@@ -202,7 +208,8 @@ case " ${OCLFAIL_SCENARIOS:-tui} " in
 *) echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; exit ;;
 esac
 if ! command -v tmux >/dev/null 2>&1; then
-	echo "1..$tap_n # the TUI cases need tmux"
+	diag "the TUI cases need tmux: not run"
+	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]
 	exit
 fi
