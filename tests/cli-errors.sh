@@ -87,6 +87,10 @@ done
 run_cmd o e "$M" run
 expect_rc 2 "micdb run without a program"
 expect_err "no program given" "missing program is explained"
+[ "$(wc -l <e)" -eq 1 ]
+ok $? "missing program: one line"
+expect_err "(usage: micdb run [options] PROGRAM)" \
+	"missing program: the usage line, once"
 run_cmd o e "$M" run ok.jas extra.jas
 expect_rc 2 "two positional programs"
 run_cmd o e "$M" run --cores 2 --program ok.jas:0-0

@@ -666,6 +666,11 @@ static const char dap_usage[] =
 "The program, cores, level, engine and the other options of micdb come\n"
 "with the editor's launch request; see DEBUG ADAPTER in micdb(1).\n";
 
+/* What a launch without a program is told (one line: a message). */
+static const char dap_launch_usage[] =
+"launch {\"program\": FILE} or {\"programs\": [{\"program\": FILE, "
+"\"cores\": RANGE}...]}, see DEBUG ADAPTER in micdb(1)";
+
 static void
 req_launch(struct dap *d, json_object *req, json_object *args)
 {
@@ -684,7 +689,7 @@ req_launch(struct dap *d, json_object *req, json_object *args)
 		goto fail;
 	opts_init(&d->o);
 	memset(&d->l, 0, sizeof d->l);
-	if ((rc = opts_parse(&d->o, a.n, a.v, dap_usage, &cause)) == 1)
+	if ((rc = opts_parse(&d->o, a.n, a.v, dap_launch_usage, &cause)) == 1)
 		cause = xasprintf("launch: --help is not a launch attribute");
 	if (rc != 0)
 		goto fail_opts;

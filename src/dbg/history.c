@@ -133,6 +133,10 @@ history_forget(struct session *s, const char *why)
 	if (h->n == 0 && h->note == NULL)
 		return;
 	clear(h);
+	/* Recording stopped for good (a snapshot failed or outgrew the
+	 * limit): its note stays the reason there is no history. */
+	if (h->too_big)
+		return;
 	set_note(h, xasprintf("%s at step %llu discarded the history before "
 	    "it", why, (unsigned long long)s->m.step));
 }

@@ -264,7 +264,14 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 		return -1;
 	}
 	if (o->nprogs == 0) {
-		*cause = xasprintf("no program given (usage: %s)", usage);
+		/* one line: the usage's first, which names the command */
+		const char *u = usage, *nl;
+
+		if (strncmp(u, "usage: ", 7) == 0)
+			u += 7;
+		nl = strchr(u, '\n');
+		*cause = xasprintf("no program given (usage: %.*s)",
+		    nl != NULL ? (int)(nl - u) : (int)strlen(u), u);
 		return -1;
 	}
 	return 0;

@@ -54,8 +54,8 @@ void	opts_init(struct micdb_opts *o);
 void	opts_free(struct micdb_opts *o);
 /*
  * Parse argv (from argv[first]) into o.  Returns 0; 1 when --help was
- * asked for (the caller prints usage, the text for this command, which
- * a missing PROGRAM's message quotes); -1 with *cause.
+ * asked for (the caller prints usage, the text for this command, whose
+ * first line a missing PROGRAM's message quotes); -1 with *cause.
  */
 int	opts_parse(struct micdb_opts *o, int argc, char **argv,
 	    const char *usage, char **cause);

@@ -69,15 +69,17 @@ memory_message(const struct ocl_engine *o, const char *detail)
 	    "--cores or --stack-words (%s)", o->ncores, detail);
 }
 
-/* A device call's failure as a message; memory failures say what to do. */
+/* A device call's failure as a message that says what to do: memory
+ * failures what to lower, the others that the device is at fault
+ * (doc/architecture.md, "When the device fails"). */
 char *
 ocl_cl_failure(const struct ocl_engine *o, const char *call, cl_int err)
 {
 	char *msg, *full;
 
-	msg = ocl_error(call, err);
 	if (!is_memory_error(err))
-		return msg;
+		return ocl_device_failure(call, err);
+	msg = ocl_error(call, err);
 	full = memory_message(o, msg);
 	free(msg);
 	return full;

@@ -356,20 +356,31 @@ upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
 	if (nw != o->bp_nwords || (nw > 0 &&
 	    memcmp(w, o->bp_words, nw * 4) != 0)) {
 		if (nw > o->bp_cap) {
-			clReleaseMemObject(o->b_bps);
+			cl_int err;
+
+			/* until the kernels hold the new buffer, none: a
+			 * failure here leaves the next run to try again */
+			if (o->b_bps != NULL)
+				clReleaseMemObject(o->b_bps);
 			o->b_bps = NULL;
+			o->bp_cap = 0;
 			if (ocl_mkbuf(o, &o->b_bps, nw * 4, CL_MEM_READ_ONLY,
 			    cause) != 0) {
 				free(w);
 				return -1;
 			}
+			err = clSetKernelArg(o->kern, 9, sizeof o->b_bps,
+			    &o->b_bps);
+			if (err == CL_SUCCESS && o->kern1 != NULL)
+				err = clSetKernelArg(o->kern1, 9,
+				    sizeof o->b_bps, &o->b_bps);
+			if (err != CL_SUCCESS) {
+				*cause = ocl_cl_failure(o, "clSetKernelArg",
+				    err);
+				free(w);
+				return -1;
+			}
 			o->bp_cap = nw;
-			TRY(o, clSetKernelArg(o->kern, 9, sizeof o->b_bps,
-			    &o->b_bps), "clSetKernelArg");
-			if (o->kern1 != NULL)
-				TRY(o, clSetKernelArg(o->kern1, 9,
-				    sizeof o->b_bps, &o->b_bps),
-				    "clSetKernelArg");
 		}
 		if (ocl_write_buf(o, o->b_bps, 0, nw * 4, w, cause) != 0) {
 			free(w);

@@ -298,13 +298,13 @@ step1_kernels(struct ocl_engine *o, char **cause)
 	o->fold1 = clCreateKernel(o->prog1, o->lv->fold1_name, &err);
 	if (err != CL_SUCCESS) {
 		o->fold1 = NULL;
-		*cause = ocl_error("clCreateKernel", err);
+		*cause = ocl_cl_failure(o, "clCreateKernel", err);
 		return -1;
 	}
 	o->kern1 = clCreateKernel(o->prog1, o->lv->kernel_name, &err);
 	if (err != CL_SUCCESS) {
 		o->kern1 = NULL;
-		*cause = ocl_error("clCreateKernel", err);
+		*cause = ocl_cl_failure(o, "clCreateKernel", err);
 		return -1;
 	}
 	TRY(o, clSetKernelArg(o->fold1, 0, sizeof o->b_ctx, &o->b_ctx),
@@ -333,7 +333,7 @@ predecode(struct ocl_engine *o, char **cause)
 		return -1;
 	k = clCreateKernel(o->prog, o->lv->predec_name, &err);
 	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateKernel", err);
+		*cause = ocl_cl_failure(o, "clCreateKernel", err);
 		return -1;
 	}
 	if ((err = clSetKernelArg(k, 0, sizeof o->b_text, &o->b_text)) !=
@@ -348,12 +348,12 @@ predecode(struct ocl_engine *o, char **cause)
 	    (err = clSetKernelArg(k, 5, sizeof sw, &sw)) != CL_SUCCESS ||
 	    (err = clSetKernelArg(k, 6, sizeof o->b_side, &o->b_side)) !=
 	    CL_SUCCESS)
-		*cause = ocl_error("clSetKernelArg", err);
+		*cause = ocl_cl_failure(o, "clSetKernelArg", err);
 	else if ((err = clEnqueueNDRangeKernel(o->q, k, 1, NULL, &gsize,
 	    NULL, 0, NULL, NULL)) != CL_SUCCESS)
-		*cause = ocl_error("clEnqueueNDRangeKernel", err);
+		*cause = ocl_cl_failure(o, "clEnqueueNDRangeKernel", err);
 	else if ((err = clFinish(o->q)) != CL_SUCCESS)
-		*cause = ocl_error("clFinish", err);
+		*cause = ocl_cl_failure(o, "clFinish", err);
 	else
 		rc = 0;
 	clReleaseKernel(k);
@@ -370,13 +370,13 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 
 	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateContext", err);
+		*cause = ocl_cl_failure(o, "clCreateContext", err);
 		o->cl = NULL;
 		return -1;
 	}
 	o->q = clCreateCommandQueue(o->cl, d->device, 0, &err);
 	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateCommandQueue", err);
+		*cause = ocl_cl_failure(o, "clCreateCommandQueue", err);
 		o->q = NULL;
 		return -1;
 	}
@@ -404,7 +404,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		return -1;
 	o->kern = clCreateKernel(o->prog, o->lv->kernel_name, &err);
 	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateKernel", err);
+		*cause = ocl_cl_failure(o, "clCreateKernel", err);
 		o->kern = NULL;
 		return -1;
 	}

@@ -119,6 +119,17 @@ ocl_error(const char *call, cl_int err)
 	return xasprintf("%s failed: %s", call, name);
 }
 
+char *
+ocl_device_failure(const char *call, cl_int err)
+{
+	char *msg = ocl_error(call, err), *full;
+
+	full = xasprintf("the OpenCL device failed (%s): try again, pick "
+	    "another with --device, or use --engine ref", msg);
+	free(msg);
+	return full;
+}
+
 const char *
 ocl_device_type_name(cl_device_type type)
 {
@@ -463,7 +474,7 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 	*prog = clCreateProgramWithSource(ctx, 1, srcs, &len, &err);
 	free(src);
 	if (err != CL_SUCCESS) {
-		*cause = ocl_error("clCreateProgramWithSource", err);
+		*cause = ocl_device_failure("clCreateProgramWithSource", err);
 		*prog = NULL;
 		goto fail;
 	}
@@ -475,7 +486,8 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 
 		*cause = xasprintf("building kernel %s failed (%s):\n%s", path,
 		    ocl_error_name(berr), log && *log ? log :
-		    "(the driver gave no build log)");
+		    "(the driver gave no build log: try again, pick another "
+		    "device with --device, or use --engine ref)");
 		free(log);
 		clReleaseProgram(*prog);
 		*prog = NULL;

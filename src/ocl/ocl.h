@@ -42,6 +42,8 @@ struct ocl_devices {
 const char	*ocl_error_name(cl_int err);
 /* "CALL failed: CL_NAME", malloc'd: every OpenCL error goes through it. */
 char		*ocl_error(const char *call, cl_int err);
+/* The same for a device that failed at run time, saying what to do. */
+char		*ocl_device_failure(const char *call, cl_int err);
 
 /* All devices of all platforms.  -1 + *cause when there is none. */
 int	 ocl_devices_list(struct ocl_devices *l, char **cause);
