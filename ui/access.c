@@ -260,6 +260,29 @@ access_frames(struct session *s, struct lines *out, char **cause)
 	return 0;
 }
 
+void
+access_stopped(struct tui *t)
+{
+	char *cause = NULL;
+
+	/* `run` and `set level` replace the engine: ask for it again */
+	t->engine = session_engine(t->s);
+	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
+	    t->engine->ops->name : "?";
+	t->engine_warps = t->engine != NULL && t->engine->ops != NULL &&
+	    t->engine->ops->warps != NULL;
+	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	if (access_frames(t->s, &t->frames, &cause) != 0) {
+		lines_clear(&t->frames);
+		lines_addf(&t->frames, "(%s)", cause);
+		free(cause);
+	}
+	t->frames_stale = 0;
+}
+
 int
 access_warp_k(const struct engine *e, uint32_t w)
 {

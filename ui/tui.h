@@ -247,6 +247,7 @@ struct ui_bps {
 
 struct session_bp;
 struct session_frame;
+struct tui;
 /* bps from the session's breakpoint locations (pure: the unit test
  * feeds it). */
 void	 access_bps_from(const struct session_bp *v, size_t n,
@@ -267,6 +268,10 @@ int	 access_frames(struct session *s, struct lines *out, char **cause);
  * operand stack (up to 16, bottom first), or NULL. */
 void	 access_format_frames(const struct session_frame *f, size_t n,
 	    const int32_t *const *stack, struct lines *out);
+/* After a stop, what the session only gives while stopped: its engine
+ * (run and set level replace it), the breakpoints and the focused
+ * core's frames (the TUI after every stop, bench's session render). */
+void	 access_stopped(struct tui *t);
 /* k of warp w when the engine records it; -1 when it does not. */
 int	 access_warp_k(const struct engine *e, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
