@@ -64,6 +64,7 @@ render_forget(struct tui_render *r)
 	t->listings = NULL;
 	t->out.core = NULL;
 	t->nprogs = 0;
+	tui_census_free(t);
 	t->s = NULL;
 	t->m = NULL;
 	r->m = NULL;

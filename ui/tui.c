@@ -801,6 +801,7 @@ tui_free(struct tui *t)
 	lines_free(&t->log);
 	lines_free(&t->frames);
 	access_bps_free(&t->bps);
+	tui_census_free(t);
 	free(t->prev);
 	free(t->title);
 	free(t->last_line);
