@@ -25,5 +25,5 @@ micdb_sources += \
 # svg.c and bench*.c use log10, pow, floor, isfinite (libm)
 micdb_libs += -lm
 
-shell_tests += tests/bench.sh
+shell_tests += tests/bench.sh tests/bench-debugger.sh
 
