@@ -83,6 +83,7 @@ tui_render_free(struct tui_render *r)
 	}
 	render_forget(r);
 	lines_free(&r->t.log);
+	lines_free(&r->t.frames);      /* the session render's */
 	free(r->t.title);
 	access_bps_free(&r->t.bps);
 	if (r->out != NULL)
