@@ -260,6 +260,29 @@ access_frames(struct session *s, struct lines *out, char **cause)
 	return 0;
 }
 
+void
+access_stopped(struct tui *t)
+{
+	char *cause = NULL;
+
+	/* `run` and `set level` replace the engine: ask for it again */
+	t->engine = session_engine(t->s);
+	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
+	    t->engine->ops->name : "?";
+	t->engine_warps = t->engine != NULL && t->engine->ops != NULL &&
+	    t->engine->ops->warps != NULL;
+	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
+		free(cause);
+		cause = NULL;
+	}
+	if (access_frames(t->s, &t->frames, &cause) != 0) {
+		lines_clear(&t->frames);
+		lines_addf(&t->frames, "(%s)", cause);
+		free(cause);
+	}
+	t->frames_stale = 0;
+}
+
 int
 access_warp_k(const struct engine *e, uint32_t w)
 {
@@ -360,4 +383,71 @@ tui_output_len(const struct tui *t, uint32_t core)
 		return 0;
 	return t->out.hide[core] < b->len ? b->len - (size_t)t->out.hide[core] :
 	    0;
+}
+
+/* The present cut: the session's generation changes whenever it may
+ * have; a bare machine (bench's render) only steps forward. */
+static uint64_t
+census_key(const struct tui *t)
+{
+	return t->s != NULL ? session_generation(t->s) : tui_machine(t)->step;
+}
+
+void
+tui_census(struct tui *t)
+{
+	const struct machine *m = tui_machine(t);
+	uint64_t key = census_key(t);
+
+	if (t->census.valid && t->census.key == key)
+		return;
+	census_totals(m, &t->bps.map, &t->totals);
+	t->census.keff = access_simd_efficiency(t->engine, m->cfg.warp_width);
+	t->census.key = key;
+	t->census.valid = 1;
+}
+
+const struct grid_cell *
+tui_grid_cells(struct tui *t, const struct grid_geom *g)
+{
+	const struct machine *m = tui_machine(t);
+	struct census_cache *c = &t->census;
+	uint64_t key = census_key(t);
+	size_t n = (size_t)g->shown * g->per_row;
+
+	if (c->cells_valid && c->cells_key == key &&
+	    c->geom.group == g->group &&
+	    c->geom.per_row == g->per_row && c->geom.top == g->top &&
+	    c->geom.shown == g->shown)
+		return c->cells;
+	if (n > c->cap) {
+		free(c->cells);
+		c->cells = xcalloc(n, sizeof *c->cells);
+		c->cap = n;
+	}
+	for (uint32_t r = 0; r < g->shown; r++)
+		for (uint32_t k = 0; k < g->per_row; k++) {
+			uint64_t first = ((uint64_t)(g->top + r) * g->per_row +
+			    k) * g->group;
+			struct grid_cell *cell = &c->cells[(size_t)r *
+			    g->per_row + k];
+
+			if (first >= m->cfg.ncores) {
+				memset(cell, 0, sizeof *cell);
+				continue;
+			}
+			census_cell(m, &t->bps.map, (uint32_t)first, g->group,
+			    cell);
+		}
+	c->geom = *g;
+	c->cells_key = key;
+	c->cells_valid = 1;
+	return c->cells;
+}
+
+void
+tui_census_free(struct tui *t)
+{
+	free(t->census.cells);
+	memset(&t->census, 0, sizeof t->census);
 }

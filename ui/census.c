@@ -7,7 +7,8 @@
  * them when groups make the machine fit, which is what a summary is);
  * the warps pane looks at the warps on screen; the one whole-machine
  * pass (census_totals) is O(cores x paths per warp) with at most 64 lanes
- * per warp, done once per frame.  Nothing here allocates.
+ * per warp, done once per cut (the UI keeps its result until the
+ * session's generation changes, access.c).  Nothing here allocates.
  *
  * Program paths follow doc/manycore.md section 3: a lane is active when its
  * core is RUNNING; its path is (program, PC); a warp's paths are ordered
@@ -257,21 +258,57 @@ void
 census_totals(const struct machine *m, const struct bpmap *b,
     struct census_totals *t)
 {
-	uint32_t nw = census_nwarps(m);
-	struct warp_paths v;
+	uint32_t n = m->cfg.ncores, W = m->cfg.warp_width;
 
 	memset(t, 0, sizeof *t);
-	for (uint32_t c = 0; c < m->cfg.ncores; c++)
-		t->byclass[census_class(m, b, c)]++;
-	for (uint32_t w = 0; w < nw; w++) {
-		census_warp(m, w, &v);
-		if (v.nactive == 0)
+	if (W > 64)
+		W = 64;		/* as census_warp: at most 64 lanes */
+	/* one pass, warp by warp: the classes, and each warp's paths as
+	 * census_warp finds them, without its order (the totals do not
+	 * depend on it) */
+	for (uint32_t first = 0; first < n; first += m->cfg.warp_width) {
+		uint32_t lanes = n - first < W ? n - first : W;
+		uint32_t count[64], npaths = 0, nactive = 0, last = 0;
+		int32_t pc[64];
+		uint16_t prog[64];
+
+		for (uint32_t l = 0; l < lanes; l++) {
+			const struct core *c = &m->cores[first + l];
+			uint32_t k;
+
+			t->byclass[census_class(m, b, first + l)]++;
+			if (c->status != CORE_RUNNING)
+				continue;
+			nactive++;
+			/* neighbours mostly share a path: try the last one */
+			if (npaths > 0 && pc[last] == c->pc &&
+			    prog[last] == c->prog) {
+				count[last]++;
+				continue;
+			}
+			for (k = 0; k < npaths; k++)
+				if (pc[k] == c->pc && prog[k] == c->prog)
+					break;
+			if (k == npaths) {
+				pc[k] = c->pc;
+				prog[k] = c->prog;
+				count[k] = 0;
+				npaths++;
+			}
+			count[k]++;
+			last = k;
+		}
+		/* lanes beyond 64 of a wider warp are not in its paths */
+		for (uint32_t l = lanes; first + l < n &&
+		    l < m->cfg.warp_width; l++)
+			t->byclass[census_class(m, b, first + l)]++;
+		if (nactive == 0)
 			continue;
 		t->busy_warps++;
-		t->active += v.nactive;
-		t->paths += v.npaths;
-		for (uint32_t k = 0; k < v.npaths; k++)
-			t->hist[v.count[k] <= 64 ? v.count[k] : 64]++;
+		t->active += nactive;
+		t->paths += npaths;
+		for (uint32_t k = 0; k < npaths; k++)
+			t->hist[count[k]]++;
 	}
 }
 

@@ -218,7 +218,6 @@ draw_cmd(struct tui *t)
 void
 draw_all(struct tui *t)
 {
-	const struct machine *m = tui_machine(t);
 	unsigned dirty = t->dirty;
 
 	if (dirty & DIRTY_LAYOUT) {
@@ -229,7 +228,7 @@ draw_all(struct tui *t)
 		clearok(curscr, TRUE);
 	if (dirty & (DIRTY_STATUS | DIRTY_PANE(PANE_CORES) |
 	    DIRTY_PANE(PANE_WARPS)))
-		census_totals(m, &t->bps.map, &t->totals);
+		tui_census(t);
 	for (int i = 0; i < PANE_COUNT; i++) {
 		WINDOW *w = t->win[i];
 		int h, width;

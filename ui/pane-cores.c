@@ -11,8 +11,9 @@
  * counts the focused cell's cores by status.  Rows start with the number
  * of their first core.
  *
- * Only the cells on screen are computed (census_cell), so the pane costs
- * the same at 1,024 and at 1,048,576 cores once groups kick in; `zoom`
+ * Only the cells on screen are computed (census_cell), once per cut
+ * (tui_grid_cells keeps them until the session's generation or the
+ * geometry changes), so a frame costs what is on the screen; `zoom`
  * (+ and - in this pane) trades the overview for single cores and
  * scrolls to the focus.  Arrows move the focus by a cell or a row, with
  * `core N`, so the transcript shows the command a key stands for.
@@ -102,6 +103,7 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 	int info = h - 1 >= 5, leg = h - 1 >= 4;
 	int gh = h - 1 - info - leg;
 	struct grid_geom *g = &t->grid;
+	const struct grid_cell *cells;
 	struct grid_cell fc;
 
 	if (gh < 1) {
@@ -109,6 +111,7 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 		info = leg = 0;
 	}
 	census_grid(n, w, gh, t->zoom, focus, g);
+	cells = tui_grid_cells(t, g);
 	memset(&fc, 0, sizeof fc);
 	for (uint32_t r = 0; r < g->shown; r++) {
 		uint64_t cell0 = (uint64_t)(g->top + r) * g->per_row;
@@ -120,7 +123,8 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 			    (unsigned long long)(cell0 * g->group));
 		for (uint32_t k = 0; k < g->per_row; k++) {
 			uint64_t first = (cell0 + k) * g->group;
-			struct grid_cell c;
+			const struct grid_cell *c = &cells[(size_t)r *
+			    g->per_row + k];
 			int x = g->label_w + (int)k * g->cell_w;
 			char glyph[2] = { 0, 0 };
 			unsigned long attr;
@@ -128,16 +132,14 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 
 			if (first >= n)
 				break;
-			census_cell(m, &t->bps.map, (uint32_t)first, g->group,
-			    &c);
-			here = focus >= c.first && focus < c.first + c.count;
-			glyph[0] = cell_glyph(t, &c);
-			attr = draw_attr(t, cell_role(t, &c));
-			if (c.majority < c.count)
+			here = focus >= c->first && focus < c->first + c->count;
+			glyph[0] = cell_glyph(t, c);
+			attr = draw_attr(t, cell_role(t, c));
+			if (c->majority < c->count)
 				attr |= A_DIM;
 			if (here) {
 				attr |= A_REVERSE;
-				fc = c;
+				fc = *c;
 			}
 			draw_text(win, y, x, w, attr, glyph);
 			if (here)

@@ -189,7 +189,7 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 		const struct census_totals *c = &t->totals;
 		double eff = c->paths ? 100.0 * (double)c->active /
 		    ((double)W * (double)c->paths) : 0.0;
-		double keff = access_simd_efficiency(t->engine, W);
+		double keff = t->census.keff;
 		int y = h - 1 - leg;
 		size_t n;
 

@@ -9,8 +9,10 @@
  * engine over a machine.  The off-screen render is the real thing, not a model of it: ncurses on
  * a screen of its own (newterm) whose output goes to /dev/null, a fixed
  * size, the default layout, every pane drawn and doupdate() computing
- * and writing the difference, as after every step in the TUI.  Only what
- * needs a session (breakpoint list, frames) is absent.
+ * and writing the difference, as after every step in the TUI.  With an
+ * engine only (the workloads), what needs a session (breakpoint list,
+ * frames) is absent; with a session (`micdb bench debugger`), the
+ * render reads them as the TUI does after a stop (access_stopped).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ struct tui_render {
 	SCREEN		*scr;
 	FILE		*out, *in;
 	const struct machine *m;    /* the machine t's caches were made for */
+	struct session	*s;         /* ... and its session, NULL: none */
 	uint64_t	 step;      /* its step count at the last render */
 };
 
@@ -61,7 +64,11 @@ render_forget(struct tui_render *r)
 	t->listings = NULL;
 	t->out.core = NULL;
 	t->nprogs = 0;
+	tui_census_free(t);
+	t->s = NULL;
+	t->m = NULL;
 	r->m = NULL;
+	r->s = NULL;
 }
 
 void
@@ -76,6 +83,7 @@ tui_render_free(struct tui_render *r)
 	}
 	render_forget(r);
 	lines_free(&r->t.log);
+	lines_free(&r->t.frames);      /* the session render's */
 	free(r->t.title);
 	access_bps_free(&r->t.bps);
 	if (r->out != NULL)
@@ -121,20 +129,23 @@ render_open(struct tui_render *r, char **cause)
 	return 0;
 }
 
-/* The caches the panes keep per machine (listings, names, output). */
+/* The caches the panes keep per machine (listings, names, output): of
+ * the session s, or without one of the engine e's machine. */
 static void
-render_adopt(struct tui_render *r, struct engine *e)
+render_adopt(struct tui_render *r, struct session *s, struct engine *e)
 {
 	struct tui *t = &r->t;
-	const struct machine *m = e->m;
+	const struct machine *m = s != NULL ? session_machine(s) : e->m;
 
 	render_forget(r);
 	r->m = m;
+	r->s = s;
 	r->step = 0;
-	t->m = m;
+	t->s = s;
+	t->m = s != NULL ? NULL : m;
 	t->engine = e;
-	t->engine_name = e->ops->name;
-	t->engine_warps = e->ops->warps != NULL;
+	t->engine_name = e != NULL ? e->ops->name : "?";
+	t->engine_warps = e != NULL && e->ops->warps != NULL;
 	t->progs = m->progs;
 	t->nprogs = m->nprogs;
 	t->dsyms = xcalloc(m->nprogs, sizeof *t->dsyms);
@@ -159,12 +170,31 @@ tui_render_hook(void *arg, struct engine *e, char **cause)
 	 * step count that did not grow is a new machine (whose programs may
 	 * sit where the freed ones were)
 	 */
-	if (r->m != e->m || r->t.engine != e || e->m->step <= r->step ||
-	    e->m->nprogs != r->t.nprogs)
-		render_adopt(r, e);
+	if (r->s != NULL || r->m != e->m || r->t.engine != e ||
+	    e->m->step <= r->step || e->m->nprogs != r->t.nprogs)
+		render_adopt(r, NULL, e);
 	else
 		r->t.dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
 	r->step = e->m->step;
+	draw_all(&r->t);
+	return 0;
+}
+
+int
+tui_render_session_hook(void *arg, struct session *s, char **cause)
+{
+	struct tui_render *r = arg;
+	const struct machine *m = session_machine(s);
+
+	if (r->scr == NULL && render_open(r, cause) != 0)
+		return -1;
+	/* a session keeps its machine where it is; run may load it anew */
+	if (r->s != s || r->m != m || m->nprogs != r->t.nprogs ||
+	    m->cfg.ncores != r->t.out.ncores)
+		render_adopt(r, s, NULL);
+	else
+		r->t.dirty |= DIRTY_ALL & ~(DIRTY_LAYOUT | DIRTY_CLEAR);
+	access_stopped(&r->t);
 	draw_all(&r->t);
 	return 0;
 }

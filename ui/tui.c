@@ -188,24 +188,9 @@ static void
 after_stop(struct tui *t, int ran)
 {
 	uint32_t focus = session_focus(t->s);
-	char *cause = NULL, prompt[128];
+	char prompt[128];
 
-	/* `run` and `set level` replace the engine: ask for it again */
-	t->engine = session_engine(t->s);
-	t->engine_name = t->engine != NULL && t->engine->ops != NULL ?
-	    t->engine->ops->name : "?";
-	t->engine_warps = t->engine != NULL && t->engine->ops != NULL &&
-	    t->engine->ops->warps != NULL;
-	if (access_read_breaks(t->s, &t->bps, &cause) != 0) {
-		free(cause);
-		cause = NULL;
-	}
-	if (access_frames(t->s, &t->frames, &cause) != 0) {
-		lines_clear(&t->frames);
-		lines_addf(&t->frames, "(%s)", cause);
-		free(cause);
-	}
-	t->frames_stale = 0;
+	access_stopped(t);
 	if (ran || focus != t->last_focus) {
 		t->code.follow = 1;
 		t->frames_scroll = 0;
@@ -816,6 +801,7 @@ tui_free(struct tui *t)
 	lines_free(&t->log);
 	lines_free(&t->frames);
 	access_bps_free(&t->bps);
+	tui_census_free(t);
 	free(t->prev);
 	free(t->title);
 	free(t->last_line);

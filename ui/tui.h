@@ -247,6 +247,7 @@ struct ui_bps {
 
 struct session_bp;
 struct session_frame;
+struct tui;
 /* bps from the session's breakpoint locations (pure: the unit test
  * feeds it). */
 void	 access_bps_from(const struct session_bp *v, size_t n,
@@ -267,6 +268,10 @@ int	 access_frames(struct session *s, struct lines *out, char **cause);
  * operand stack (up to 16, bottom first), or NULL. */
 void	 access_format_frames(const struct session_frame *f, size_t n,
 	    const int32_t *const *stack, struct lines *out);
+/* After a stop, what the session only gives while stopped: its engine
+ * (run and set level replace it), the breakpoints and the focused
+ * core's frames (the TUI after every stop, bench's session render). */
+void	 access_stopped(struct tui *t);
 /* k of warp w when the engine records it; -1 when it does not. */
 int	 access_warp_k(const struct engine *e, uint32_t w);
 /* Whole-run SIMD efficiency with k (0..1), or -1 without records. */
@@ -420,6 +425,24 @@ struct outstore {
 /* Output the focused core has produced up to the present cut (access.c). */
 size_t	 tui_output_len(const struct tui *t, uint32_t core);
 
+/*
+ * What is computed over every core, kept for the present cut (access.c):
+ * the whole-machine totals, the kernel's SIMD efficiency and the cores
+ * grid's cells on screen are computed once per change of the key (the
+ * session's generation; without a session the machine's step), not once
+ * per frame, so that a frame costs what is on the screen.
+ */
+struct census_cache {
+	int		  valid;
+	uint64_t	  key;
+	double		  keff;       /* access_simd_efficiency, -1: none */
+	int		  cells_valid;
+	uint64_t	  cells_key;
+	struct grid_geom  geom;       /* of the cells */
+	struct grid_cell *cells;      /* geom.shown x geom.per_row */
+	size_t		  cap;
+};
+
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
  * (draw_all).  One bit per pane, then the fixed rows. */
 #define DIRTY_PANE(p)   (1u << (p))
@@ -490,7 +513,8 @@ struct tui {
 	uint32_t		 zoom;         /* cores per cell; 0: fit */
 	struct grid_geom	 grid;         /* as last drawn, for keys */
 	uint32_t		 warp_rows;    /* warp rows last drawn */
-	struct census_totals	 totals;       /* at the last draw */
+	struct census_totals	 totals;       /* of census.key's cut */
+	struct census_cache	 census;
 
 	/* registers before the last run, for "changed" highlights */
 	struct core		*prev;         /* copy of cores[prev_first..] */
@@ -531,6 +555,16 @@ enum level tui_level(const struct tui *t);
 struct listing *tui_listing(struct tui *t, uint16_t prog);
 /* The registers of core before the last run, or NULL if not kept. */
 const struct core *tui_prev_core(const struct tui *t, uint32_t core);
+/* t->totals and t->census.keff of the present cut (computed when the
+ * cut changed since the last call). */
+void	 tui_census(struct tui *t);
+/* The cores grid's cells for geometry g (row r, column k at
+ * [r * g->per_row + k]; a cell past the last core has count 0), computed
+ * when the cut or g changed. */
+const struct grid_cell *tui_grid_cells(struct tui *t,
+	    const struct grid_geom *g);
+/* Forget them (a new machine). */
+void	 tui_census_free(struct tui *t);
 
 /* --- tui.c: the actions panes ask the top for ------------------------- */
 

@@ -108,6 +108,7 @@ struct session {
 
 	int			 running;     /* a run is in progress */
 	struct resume		 run;         /* that run */
+	uint64_t		 gen;         /* session_generation */
 	volatile sig_atomic_t	 interrupt;   /* ends the run when set */
 
 	/* the last stop */

@@ -480,6 +480,7 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 
 	if (!s->running)
 		return 0;
+	s->gen++;
 	while (budget > 0) {
 		struct engine_run er;
 		struct engine_stop st;

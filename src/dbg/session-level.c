@@ -472,8 +472,10 @@ session_set_level(struct session *s, enum level level, int to_boundary,
     char **cause)
 {
 	struct buf out = { 0 };
-	int rc = session_switch_level(s, level, to_boundary, &out, cause);
+	int rc;
 
+	s->gen++;
+	rc = session_switch_level(s, level, to_boundary, &out, cause);
 	buf_free(&out);
 	return rc;
 }

@@ -447,6 +447,12 @@ session_machine(const struct session *s)
 	return &s->m;
 }
 
+uint64_t
+session_generation(const struct session *s)
+{
+	return s->gen;
+}
+
 uint32_t
 session_focus(const struct session *s)
 {
@@ -782,6 +788,7 @@ session_execute(struct session *s, const char *line, struct buf *out,
 		    "or interrupt it");
 		return -1;
 	}
+	s->gen++;	/* any command may change what the front end shows */
 	while (*p == ' ' || *p == '\t')
 		p++;
 	end = p + strlen(p);

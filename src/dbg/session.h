@@ -107,6 +107,13 @@ const char *session_prompt(struct session *s);
 /* What the front end draws from. */
 const struct machine *session_machine(const struct session *s);
 uint32_t session_focus(const struct session *s);
+/*
+ * A number that changes whenever what a front end shows may have
+ * changed (every command, every poll of a run, a level switch): a front
+ * end keeps what it computed over every core (counts, summaries) until
+ * it changes, instead of recomputing it for every frame.
+ */
+uint64_t session_generation(const struct session *s);
 
 /* ---- levels (doc/mic1.md section 5) ---------------------------------------- */
 

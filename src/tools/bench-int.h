@@ -170,6 +170,16 @@ struct bench {
 	size_t			 lv;          /* level being measured */
 };
 
+/* bench.c: --cores LIST into o->cores; the device the output names */
+int		 bench_parse_cores(struct bench_opts *, const char *, char **);
+int		 bench_device_open(struct bench_device *, const char *,
+		     char **);
+void		 bench_device_free(struct bench_device *);
+
+/* bench-debugger.c: `micdb bench debugger` (argv[0] "debugger"), with
+ * bench_run's exit statuses */
+int		 bench_debugger(int, char **, const struct bench_hooks *);
+
 /* bench-work.c: the workloads and the machines they run on */
 char		*bench_work_dir(void);
 int		 bench_work_load(const struct bench *, const struct workload *,
@@ -188,9 +198,24 @@ int		 bench_work_check(const struct machine *,
 int		 bench_measure(struct bench *, size_t, size_t, uint32_t,
 		     const struct wl_progs *, char **);
 uint64_t	 bench_measure_mem_device(const struct memuse *);
+/* Device and host bytes of a machine of cfg at level: the engine's own
+ * figures, and the host's machine on top. */
+void		 bench_measure_mem_need(const struct bench_device *,
+		     const struct machine_config *, enum level,
+		     const struct program *const *, size_t, struct memuse *);
+/* Why such a machine does not fit the device or the host (malloc'd), or
+ * NULL. */
+char		*bench_measure_mem_refusal(const struct bench_device *,
+		     const struct memuse *);
+/* Monotonic seconds. */
+double		 bench_now(void);
+/* Median, min and max of v[0..n-1] (n >= 1); sorts v. */
+struct spread	 bench_spread(double *, size_t);
 
 /* bench-report.c: progress, table, CSV and SVG */
 extern const char bench_report_csv_header[];
+/* A CSV field, quoted when it has to be (RFC 4180). */
+void		 bench_report_csv_field(FILE *, const char *);
 int		 bench_report_csv_row(const struct bench *,
 		     const struct result *, char **);
 void		 bench_report_progress(struct bench *, const struct result *,

@@ -72,8 +72,8 @@ struct warm {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static double
-now(void)
+double
+bench_now(void)
 {
 	struct timespec ts;
 
@@ -89,9 +89,8 @@ cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median, min and max of v[0..n-1] (n >= 1); sorts v. */
-static struct spread
-spread_of(double *v, size_t n)
+struct spread
+bench_spread(double *v, size_t n)
 {
 	struct spread s;
 
@@ -104,31 +103,25 @@ spread_of(double *v, size_t n)
 
 /* ---- memory ----------------------------------------------------------- */
 
-/* Device and host bytes of a machine of n cores: the engine's own
- * figures, and the host's machine on top. */
-static void
-mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
-    struct memuse *mu)
+void
+bench_measure_mem_need(const struct bench_device *dev,
+    const struct machine_config *cfg, enum level level,
+    const struct program *const *progs, size_t nprogs, struct memuse *mu)
 {
-	struct machine_config cfg;
 	struct ocl_mem_need need;
 
-	cfg.ncores = n;
-	cfg.stack_words = b->o.stack_words;
-	cfg.heap_words = b->o.heap_words;
-	cfg.warp_width = b->o.warp_width;
-	switch (bench_levels[b->lv].level) {
+	switch (level) {
 	case LEVEL_MIC:
-		engine_ocl_mic_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
-		    b->dev.max_wg, &need);
+		engine_ocl_mic_mem_need(cfg, progs, nprogs, dev->is_gpu,
+		    dev->max_wg, &need);
 		break;
 	case LEVEL_PMIC:
-		engine_ocl_pmic_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
-		    b->dev.max_wg, &need);
+		engine_ocl_pmic_mem_need(cfg, progs, nprogs, dev->is_gpu,
+		    dev->max_wg, &need);
 		break;
 	default:
-		engine_ocl_mem_need(&cfg, wp->ptrs, wp->n, b->dev.is_gpu,
-		    b->dev.max_wg, &need);
+		engine_ocl_mem_need(cfg, progs, nprogs, dev->is_gpu,
+		    dev->max_wg, &need);
 		break;
 	}
 	mu->ctx = need.ctx;
@@ -137,8 +130,24 @@ mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
 	mu->shared = need.shared;
 	mu->ckpt = need.ckpt;
 	/* host: the machine (cores, stacks, I/O, heap) and the engine's */
-	mu->host = (uint64_t)n * (sizeof(struct core) +
+	mu->host = (uint64_t)cfg->ncores * (sizeof(struct core) +
 	    sizeof(struct core_io) + 8) + mu->stacks + mu->shared + need.host;
+}
+
+/* Device and host bytes of a machine of n cores of this measurement. */
+static void
+mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
+    struct memuse *mu)
+{
+	struct machine_config cfg;
+
+	memset(&cfg, 0, sizeof cfg);
+	cfg.ncores = n;
+	cfg.stack_words = b->o.stack_words;
+	cfg.heap_words = b->o.heap_words;
+	cfg.warp_width = b->o.warp_width;
+	bench_measure_mem_need(&b->dev, &cfg, bench_levels[b->lv].level,
+	    wp->ptrs, wp->n, mu);
 }
 
 uint64_t
@@ -147,26 +156,26 @@ bench_measure_mem_device(const struct memuse *mu)
 	return mu->ctx + mu->stacks + mu->io + mu->shared;
 }
 
-/* Why n cores do not fit (malloc'd), or NULL. */
-static char *
-mem_refusal(const struct bench *b, const struct memuse *mu)
+char *
+bench_measure_mem_refusal(const struct bench_device *dev,
+    const struct memuse *mu)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
 	uint64_t need = bench_measure_mem_device(mu);
 
-	if (need > b->dev.global_mem)
+	if (need > dev->global_mem)
 		return xasprintf("needs %.0f MiB of device memory, the device "
 		    "has %.0f MiB", need / 1048576.0,
-		    b->dev.global_mem / 1048576.0);
-	if (mu->stacks > b->dev.max_alloc || mu->ctx > b->dev.max_alloc)
+		    dev->global_mem / 1048576.0);
+	if (mu->stacks > dev->max_alloc || mu->ctx > dev->max_alloc)
 		return xasprintf("needs a %.0f MiB buffer, the device allows "
 		    "%.0f MiB", (mu->stacks > mu->ctx ? mu->stacks : mu->ctx) /
-		    1048576.0, b->dev.max_alloc / 1048576.0);
+		    1048576.0, dev->max_alloc / 1048576.0);
 	/* A CPU device's memory is the host's: both copies count. */
 	if (pages > 0 && psize > 0) {
 		uint64_t host = (uint64_t)pages * (uint64_t)psize, want;
 
-		want = mu->host + (b->dev.is_gpu ? 0 : need + mu->ckpt);
+		want = mu->host + (dev->is_gpu ? 0 : need + mu->ckpt);
 		if (want > host / 10 * 8)
 			return xasprintf("needs %.0f MiB of host memory, the "
 			    "host has %.0f MiB", want / 1048576.0,
@@ -193,9 +202,9 @@ drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
 	memset(&r, 0, sizeof r);
 	r.max_steps = max ? max : UINT64_MAX;
 	r.stop_on_fault = 1;
-	t0 = now();
+	t0 = bench_now();
 	rc = e->ops->run(e, &r, &st, cause);
-	*secs = now() - t0;
+	*secs = bench_now() - t0;
 	if (rc != 0)
 		return -1;
 	*ran = st.steps_run;
@@ -440,7 +449,7 @@ timed_runs(const struct bench *b, const struct workload *w,
 	for (unsigned i = 0; i < b->o.reps; i++)
 		if (timed_run(b, w, wp, n, ref, K, wu, i, ips, t, cause) != 0)
 			goto out;
-	t->ips = spread_of(ips, b->o.reps);
+	t->ips = bench_spread(ips, b->o.reps);
 	rc = 0;
 out:
 	free(ips);
@@ -476,8 +485,8 @@ paired_runs(const struct bench *b, const struct workload *w,
 			    ref ? rt : ot, cause) != 0)
 				goto out;
 		}
-	rt->ips = spread_of(rips, b->o.reps);
-	ot->ips = spread_of(oips, b->o.reps);
+	rt->ips = bench_spread(rips, b->o.reps);
+	ot->ips = bench_spread(oips, b->o.reps);
 	rc = 0;
 out:
 	free(rips);
@@ -513,25 +522,25 @@ latency(const struct bench *b, const struct workload *w,
 	if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
 		goto out;
 	while (!done && ns < LAT_MAX && (ns < LAT_MIN || spent < b->o.lat_s)) {
-		double t0 = now();
+		double t0 = bench_now();
 
 		if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
 			goto out;
 		step[ns] = secs * 1e3;
 		if (render != NULL && render(b->hooks->arg, &e, cause) != 0)
 			goto out;
-		both[ns] = (now() - t0) * 1e3;
-		spent += now() - t0;
+		both[ns] = (bench_now() - t0) * 1e3;
+		spent += bench_now() - t0;
 		ns++;
 	}
 	if (bench_work_check(&m, w, done, cause) != 0)
 		goto out;
 	if (ns > 0) {
 		r->have_lat = 1;
-		r->lat_ms = spread_of(step, ns);
+		r->lat_ms = bench_spread(step, ns);
 		if (render != NULL) {
 			r->have_render = 1;
-			r->render_ms = spread_of(both, ns);
+			r->render_ms = bench_spread(both, ns);
 		}
 	}
 	rc = 0;
@@ -573,7 +582,7 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 	char *why, *msg = NULL;
 
 	mem_estimate(b, wp, n, &mu);
-	if ((why = mem_refusal(b, &mu)) != NULL) {
+	if ((why = bench_measure_mem_refusal(&b->dev, &mu)) != NULL) {
 		for (size_t k = 0; k < b->o.nspl; k++) {
 			struct result *r = new_result(b, wl, lv, n,
 			    b->o.spl[k]);

@@ -129,9 +129,8 @@ bench_report_micro(const struct bench *b)
 	}
 }
 
-/* A CSV field, quoted when it has to be (RFC 4180). */
-static void
-csv_field(FILE *f, const char *s)
+void
+bench_report_csv_field(FILE *f, const char *s)
 {
 	if (strpbrk(s, ",\"\r\n") == NULL) {
 		fputs(s, f);
@@ -164,7 +163,7 @@ bench_report_csv_row(const struct bench *b, const struct result *r,
 {
 	FILE *f = b->csv;
 
-	csv_field(f, b->dev.name);
+	bench_report_csv_field(f, b->dev.name);
 	fprintf(f, ",%s,%s,%u,", bench_levels[r->lv].name,
 	    bench_workloads[r->wl].name, r->ncores);
 	if (r->spl != 0)

@@ -12,6 +12,7 @@
  *   bench-measure.c  the timed measurements (budgets, pairing with the
  *                    reference, latency, memory, SIMD, cycles)
  *   bench-report.c   progress, table, CSV and SVG
+ *   bench-debugger.c `micdb bench debugger`: the debugger's own figures
  *   bench-int.h      what they share
  *
  * Nothing here is global: every measurement's state lives in struct
@@ -55,6 +56,7 @@ next_item(const char **p)
 
 static const char bench_usage[] =
 "usage: micdb bench [options]\n"
+"       micdb bench debugger [options] [PROGRAM]   (see its --help)\n"
 "Measure micdb: the bundled workloads on the OpenCL engine and on the C\n"
 "reference interpreter; a table on stdout, progress on stderr.\n"
 "\n"
@@ -180,8 +182,8 @@ dup:		;
 	return 0;
 }
 
-static int
-parse_cores(struct bench_opts *o, const char *arg, char **cause)
+int
+bench_parse_cores(struct bench_opts *o, const char *arg, char **cause)
 {
 	const char *p = arg;
 	char *item;
@@ -294,7 +296,7 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 				return -1;
 			break;
 		case OPT_CORES:
-			if (parse_cores(o, optarg, cause) != 0)
+			if (bench_parse_cores(o, optarg, cause) != 0)
 				return -1;
 			have_cores = 1;
 			break;
@@ -386,8 +388,8 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 
 /* ---- device ----------------------------------------------------------- */
 
-static int
-device_open(struct bench_device *d, const char *sel, char **cause)
+int
+bench_device_open(struct bench_device *d, const char *sel, char **cause)
 {
 	struct ocl_devices l;
 	const struct ocl_device *od;
@@ -413,8 +415,8 @@ device_open(struct bench_device *d, const char *sel, char **cause)
 	return 0;
 }
 
-static void
-device_free(struct bench_device *d)
+void
+bench_device_free(struct bench_device *d)
 {
 	free(d->name);
 	free(d->version);
@@ -434,7 +436,7 @@ bench_free(struct bench *b)
 	free(b->dir);
 	microcode_free(&b->mc);
 	microcode_free(&b->pmc);
-	device_free(&b->dev);
+	bench_device_free(&b->dev);
 	/* a bench that failed or was stopped leaves the old files */
 	atomic_abort(&b->csv_file);
 	atomic_abort(&b->svg_file);
@@ -480,6 +482,8 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	char *cause = NULL;
 	int rc;
 
+	if (argc > 1 && strcmp(argv[1], "debugger") == 0)
+		return bench_debugger(argc - 1, argv + 1, hooks);
 	memset(&b, 0, sizeof b);
 	b.hooks = hooks;
 	rc = parse_opts(&b.o, argc, argv, &cause);
@@ -487,7 +491,7 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		bench_free(&b);
 		return BENCH_EXIT_OK;
 	}
-	if (rc != 0 || device_open(&b.dev, b.o.device, &cause) != 0 ||
+	if (rc != 0 || bench_device_open(&b.dev, b.o.device, &cause) != 0 ||
 	    open_output(b.o.csv_path, "CSV", &b.csv_file, &b.csv,
 	    &cause) != 0 ||
 	    open_output(b.o.svg_path, "plot", &b.svg_file, &b.svg,

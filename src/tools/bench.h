@@ -20,9 +20,13 @@
 struct bench_hooks {
 	tui_render_fn	 render;
 	void		*arg;
+	/* bench debugger: the TUI's render of a session's screen (the
+	 * same arg); NULL: its render figures stay empty */
+	tui_render_session_fn render_session;
 };
 
-/* argv[0] is "bench".  Exit status: 0 measured, 1 a workload failed its
+/* argv[0] is "bench" (argv[1] "debugger": the debugger set,
+ * bench-debugger.c).  Exit status: 0 measured, 1 a workload failed its
  * own check or the device failed, 2 bad usage or no OpenCL device. */
 int	bench_main(int argc, char **argv);
 int	bench_run(int argc, char **argv, const struct bench_hooks *hooks);

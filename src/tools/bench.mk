@@ -4,7 +4,8 @@
 # src/tools/bench*.c is `micdb bench` (bench_main, bench.h): bench.c the
 # options and the driver, bench-work.c the workloads and their machines,
 # bench-measure.c the timed measurements, bench-report.c the table, CSV
-# and plot, bench-int.h what they share; svg.c is the project's own
+# and plot, bench-debugger.c `micdb bench debugger` (the debugger's own
+# figures on a session), bench-int.h what they share; svg.c is the project's own
 # log-log SVG plot.  tests/bench.sh runs a short benchmark
 # on the test machine's device and checks the CSV, the plot and the error
 # paths, never timings.  man/bench.man is the bench section of micdb(1),
@@ -13,6 +14,7 @@
 micdb_sources += \
 	src/tools/bench.c \
 	src/tools/bench.h \
+	src/tools/bench-debugger.c \
 	src/tools/bench-int.h \
 	src/tools/bench-measure.c \
 	src/tools/bench-report.c \
@@ -23,5 +25,5 @@ micdb_sources += \
 # svg.c and bench*.c use log10, pow, floor, isfinite (libm)
 micdb_libs += -lm
 
-shell_tests += tests/bench.sh
+shell_tests += tests/bench.sh tests/bench-debugger.sh
 

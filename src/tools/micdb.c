@@ -42,6 +42,8 @@ static const char usage[] =
 "                                    (for editors; see micdb(1))\n"
 "       micdb run [options] PROGRAM  run to completion (see micdb run --help)\n"
 "       micdb bench [options]        measurements\n"
+"       micdb bench debugger [options] [PROGRAM]\n"
+"                                    the debugger's own figures\n"
 "       micdb devices                list OpenCL devices\n"
 "       micdb --version | --help\n";
 
@@ -73,7 +75,8 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "bench") == 0) {
 		/* render_ms: bench times the TUI's own drawing, off-screen */
 		struct tui_render *r = tui_render_new();
-		struct bench_hooks hooks = { tui_render_hook, r };
+		struct bench_hooks hooks = { tui_render_hook, r,
+		    tui_render_session_hook };
 		rc = bench_run(argc - 1, argv + 1, &hooks);
 		tui_render_free(r);
 		return rc;
