@@ -17,13 +17,19 @@
  * Ownership: the machine owns cores, stacks, globals, heap and I/O
  * buffers.  The per-core arrays can be huge (--cores 1M x --stack-words),
  * so they are allocated with plain calloc and a failure is an error
- * message, not an abort as xcalloc would give.
+ * message, not an abort as xcalloc would give.  The stacks are mapped
+ * pages (stacks_alloc): zero until written, page-aligned, and resident
+ * only where a core wrote, so nothing here may write a word that is
+ * already zero (machine_reset_core clears only what was used); a
+ * zero-copy OpenCL device runs on these very pages (doc/performance.md).
  *
  * Heap: a bump allocator (heap_top words used), never collected.  An
  * array is MM_ARRAY_TAG, length, elements; its reference is the word
  * address of the tag, so any level can check a reference by reading the
  * heap alone.
  */
+#include <sys/mman.h>
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +45,55 @@ static double
 mib(uint64_t bytes)
 {
 	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/*
+ * Zeroed pages for the stacks, taken from the kernel as they are first
+ * written: a million cores of mostly unused stack cost what they use.
+ * NULL on failure.
+ */
+static int32_t *
+stacks_alloc(size_t bytes)
+{
+	void *p;
+
+	p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void
+stacks_free(struct machine *m)
+{
+	if (m->stacks != NULL)
+		munmap(m->stacks, m->stacks_bytes ? m->stacks_bytes : 1);
+	m->stacks = NULL;
+}
+
+/*
+ * Words in use of w[0 .. n - 1]: the index past the last non-zero word.
+ * Whole 64-byte lines are compared at once: on a mapped stack the unused
+ * words are the shared zero page, always in cache, so a scan of a
+ * million mostly empty stacks costs little and faults in nothing.
+ */
+uint32_t
+machine_words_used(const int32_t *w, uint32_t n)
+{
+	while (n > 0 && (n & 15) != 0 && w[n - 1] == 0)
+		n--;
+	while (n >= 16) {
+		const int32_t *l = w + n - 16;
+		int32_t any = 0;
+
+		for (int i = 0; i < 16; i++)
+			any |= l[i];
+		if (any != 0)
+			break;
+		n -= 16;
+	}
+	while (n > 0 && w[n - 1] == 0)
+		n--;
+	return n;
 }
 
 /* Check everything about a configuration before any allocation. */
@@ -140,9 +195,10 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	total = ncores * per_core;	/* < 2^31 * 2^23: no wrap */
 	/* The stacks first: they are the big one, and an absurd request
 	 * should fail before anything else is mapped. */
+	m->stacks_bytes = (size_t)ncores * cfg->stack_words *
+	    sizeof *m->stacks;
 	if (total <= SIZE_MAX &&
-	    (m->stacks = calloc((size_t)ncores * cfg->stack_words,
-	    sizeof *m->stacks)) != NULL &&
+	    (m->stacks = stacks_alloc(m->stacks_bytes)) != NULL &&
 	    (m->cores = calloc((size_t)ncores, sizeof *m->cores)) != NULL)
 		m->io = calloc((size_t)ncores, sizeof *m->io);
 	if (m->stacks == NULL || m->cores == NULL || m->io == NULL) {
@@ -173,7 +229,7 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	return 0;
 
 fail:
-	free(m->stacks);
+	stacks_free(m);
 	free(m->cores);
 	free(m->io);
 	free(m->globals);
@@ -193,7 +249,7 @@ machine_free(struct machine *m)
 			buf_free(&m->io[c].out);
 		}
 	}
-	free(m->stacks);
+	stacks_free(m);
 	free(m->cores);
 	free(m->io);
 	free(m->globals);
@@ -211,8 +267,11 @@ machine_reset_core(struct machine *m, uint32_t core)
 	uint16_t prog = c->prog;
 	const struct program *p = m->progs[prog];
 
-	memset(machine_stack_word(m, core, MM_STACK_BASE), 0,
-	    (size_t)m->cfg.stack_words * sizeof(int32_t));
+	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
+
+	/* only the words in use: the others are zero, maybe never mapped */
+	memset(st, 0, (size_t)machine_words_used(st, m->cfg.stack_words) *
+	    sizeof *st);
 	memset(c, 0, sizeof *c);
 	c->prog = prog;
 	c->lv = MM_STACK_BASE;

@@ -174,14 +174,6 @@ history_output_high(const struct session *s, uint32_t core)
 
 /* ---- snapshots ------------------------------------------------------- */
 
-static uint32_t
-trimmed(const int32_t *w, uint32_t n)
-{
-	while (n > 0 && w[n - 1] == 0)
-		n--;
-	return n;
-}
-
 static const uint8_t *
 run_mask(const struct session *s)
 {
@@ -233,7 +225,7 @@ snap_take(struct session *s, struct snap *p, char **cause)
 	memcpy(p->cores, m->cores, n * sizeof *p->cores);
 	p->slen = xcalloc(n, sizeof *p->slen);
 	for (uint32_t c = 0; c < n; c++) {
-		p->slen[c] = trimmed(m->stacks + (size_t)c * sw, sw);
+		p->slen[c] = machine_words_used(m->stacks + (size_t)c * sw, sw);
 		total += p->slen[c];
 	}
 	p->stack = xcalloc(total ? total : 1, sizeof *p->stack);
@@ -243,10 +235,10 @@ snap_take(struct session *s, struct snap *p, char **cause)
 		    p->slen[c] * sizeof *p->stack);
 		total += p->slen[c];
 	}
-	p->glen = trimmed(m->globals, MM_GLOBALS_WORDS);
+	p->glen = machine_words_used(m->globals, MM_GLOBALS_WORDS);
 	p->globals = xcalloc(p->glen ? p->glen : 1, sizeof *p->globals);
 	memcpy(p->globals, m->globals, p->glen * sizeof *p->globals);
-	p->hlen = trimmed(m->heap, m->cfg.heap_words);
+	p->hlen = machine_words_used(m->heap, m->cfg.heap_words);
 	p->heap = xcalloc(p->hlen ? p->hlen : 1, sizeof *p->heap);
 	memcpy(p->heap, m->heap, p->hlen * sizeof *p->heap);
 	p->heap_top = m->heap_top;
@@ -432,8 +424,14 @@ history_restore(struct session *s, size_t i, char **cause)
 	for (uint32_t c = 0; c < n; c++) {
 		int32_t *st = m->stacks + (size_t)c * sw;
 
+		uint32_t used = machine_words_used(st, sw);
+
 		memcpy(st, p->stack + at, p->slen[c] * sizeof *st);
-		memset(st + p->slen[c], 0, (sw - p->slen[c]) * sizeof *st);
+		/* only words in use now: the rest are zero already, and
+		 * writing them would fault in a mapped stack's pages */
+		if (used > p->slen[c])
+			memset(st + p->slen[c], 0, (used - p->slen[c]) *
+			    sizeof *st);
 		at += p->slen[c];
 		m->io[c].in_pos = p->in_pos[c];
 		m->io[c].out.len = 0;

@@ -319,28 +319,155 @@ ocl_write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
 	return ocl_ctx_put(o, w, 1, cause);
 }
 
+/*
+ * The stacks shared with the host (struct ocl_engine shared_stacks): the
+ * buffers use m->stacks, whose pages the machine maps zeroed (machine.c),
+ * one buffer per chunk of cores where one would exceed the device's
+ * largest allocation.  Shared only where mapping a buffer gives back
+ * m->stacks itself: an implementation that copied would make every
+ * host read stale.  0 with shared_stacks set or not, -1 + *cause on a
+ * device failure.
+ */
+int
+ocl_share_stacks(struct ocl_engine *o, char **cause)
+{
+	struct machine *m = o->m;
+	size_t sw = m->cfg.stack_words, per = sw * 4, cc;
+	cl_int err;
+
+	o->shared_stacks = 0;
+	if (!o->tune.share_stacks || !o->zero_copy || o->interleaved)
+		return 0;
+	cc = o->max_alloc / (per ? per : 1) / o->wg * o->wg;
+	if (cc == 0)
+		return 0;
+	if (cc > o->gsize)
+		cc = o->gsize;
+	o->chunk_cores = (uint32_t)cc;
+	o->nchunks = (uint32_t)((o->ncores + cc - 1) / cc);
+	o->chunks = xcalloc(o->nchunks, sizeof *o->chunks);
+	for (uint32_t i = 0; i < o->nchunks; i++) {
+		size_t first = (size_t)i * cc, n = o->ncores - first;
+		int32_t *host = m->stacks + first * sw;
+		void *p;
+
+		if (n > cc)
+			n = cc;
+		o->chunks[i] = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+		    CL_MEM_USE_HOST_PTR, n * per, host, &err);
+		if (err != CL_SUCCESS) {
+			o->chunks[i] = NULL;
+			break;
+		}
+		p = clEnqueueMapBuffer(o->q, o->chunks[i], CL_TRUE,
+		    CL_MAP_READ | CL_MAP_WRITE, 0, n * per, 0, NULL, NULL,
+		    &err);
+		if (err != CL_SUCCESS)
+			break;
+		err = clEnqueueUnmapMemObject(o->q, o->chunks[i], p, 0, NULL,
+		    NULL);
+		if (err == CL_SUCCESS)
+			err = clFinish(o->q);
+		if (err != CL_SUCCESS || p != host) {
+			err = CL_INVALID_VALUE;
+			break;
+		}
+	}
+	if (err != CL_SUCCESS) {
+		for (uint32_t i = 0; i < o->nchunks; i++)
+			if (o->chunks[i] != NULL)
+				clReleaseMemObject(o->chunks[i]);
+		free(o->chunks);
+		o->chunks = NULL;
+		o->nchunks = 0;
+		if (o->stack_words_total * 4 > o->max_alloc) {
+			char *detail = xasprintf("%.0f MiB of stacks in one "
+			    "buffer, the device allows %.0f MiB",
+			    (double)o->stack_words_total / 262144.0,
+			    (double)o->max_alloc / 1048576.0);
+
+			*cause = memory_message(o, detail);
+			free(detail);
+			return -1;
+		}
+		return 0;
+	}
+	o->b_stacks = o->chunks[0];
+	o->shared_stacks = 1;
+	return 0;
+}
+
+/*
+ * Enqueue a step kernel (the step loop's or the one-step one) over every
+ * core: at once, or, with chunked shared stacks, a chunk at a time, each
+ * launch with its chunk's buffer and the chunk's first core as global
+ * offset (launch.h LAUNCH_STACK).  The in-order queue runs the chunks
+ * one after another; they share the context, so a stop word lowered by
+ * one chunk's cores cuts the later chunks' too, and a cut that an
+ * earlier chunk overshot is replayed as any drift is (ocl-ckpt.c).
+ */
+int
+ocl_enqueue_run(struct ocl_engine *o, cl_kernel k, char **cause)
+{
+	size_t local = o->wg;
+
+	if (o->nchunks <= 1) {
+		TRY(o, clEnqueueNDRangeKernel(o->q, k, 1, NULL, &o->gsize,
+		    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+		return 0;
+	}
+	for (uint32_t i = 0; i < o->nchunks; i++) {
+		size_t off = (size_t)i * o->chunk_cores, n = o->gsize - off;
+
+		if (n > o->chunk_cores)
+			n = o->chunk_cores;
+		TRY(o, clSetKernelArg(k, 1, sizeof(cl_mem), &o->chunks[i]),
+		    "clSetKernelArg");
+		TRY(o, clEnqueueNDRangeKernel(o->q, k, 1, &off, &n, &local, 0,
+		    NULL, NULL), "clEnqueueNDRangeKernel");
+	}
+	return 0;
+}
+
 /* Stacks in the device layout, from or to the host's blocked layout. */
 int
 ocl_upload_stacks(struct ocl_engine *o, char **cause)
 {
 	const struct machine *m = o->m;
 	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
+	size_t used = 0;
+	uint32_t zero = 0;
 	int32_t *t;
 	int rc;
 
+	if (o->shared_stacks)
+		return 0;
 	if (!o->interleaved)
 		return ocl_write_buf(o, o->b_stacks, 0, n * 4, m->stacks,
 		    cause);
-	t = malloc(n * 4);
+	/* Interleaved: word w of every core is one row.  The device
+	 * clears the buffer and only the rows some core uses go down, so
+	 * a million shallow stacks cost a few rows, not a full copy. */
+	for (size_t c = 0; c < o->ncores; c++) {
+		size_t u = machine_words_used(m->stacks + c * sw,
+		    (uint32_t)sw);
+
+		used = u > used ? u : used;
+	}
+	TRY(o, clEnqueueFillBuffer(o->q, o->b_stacks, &zero, sizeof zero, 0,
+	    n * 4, 0, NULL, NULL), "clEnqueueFillBuffer");
+	if (used == 0)
+		return 0;
+	t = malloc(used * o->ncores * 4);
 	if (t == NULL) {
 		*cause = xasprintf("not enough host memory to upload the stacks");
 		return -1;
 	}
 	for (size_t c = 0; c < o->ncores; c++)
-		for (size_t w = 0; w < sw; w++)
+		for (size_t w = 0; w < used; w++)
 			t[CTX_STACK_INDEX(1, c, w, (size_t)o->ncores, sw)] =
 			    m->stacks[c * sw + w];
-	rc = ocl_write_buf(o, o->b_stacks, 0, n * 4, t, cause);
+	rc = ocl_write_buf(o, o->b_stacks, 0, used * o->ncores * 4, t, cause);
 	free(t);
 	return rc;
 }
@@ -353,6 +480,10 @@ ocl_download_stacks(struct ocl_engine *o, char **cause)
 	int32_t *t;
 	int rc;
 
+	if (o->shared_stacks) {
+		TRY(o, clFinish(o->q), "clFinish");
+		return 0;
+	}
 	if (!o->interleaved)
 		return ocl_read_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
 	t = malloc(n * 4);
@@ -395,6 +526,10 @@ ocl_release_all(struct ocl_engine *o)
 		&o->b_side,
 	};
 
+	/* chunks[0] is b_stacks, released with the others */
+	for (uint32_t i = 1; i < o->nchunks; i++)
+		clReleaseMemObject(o->chunks[i]);
+	free(o->chunks);
 	if (o->b_mirror != NULL) {
 		if (o->hmirror != NULL)
 			(void)clEnqueueUnmapMemObject(o->q, o->b_mirror,
@@ -447,6 +582,8 @@ ocl_release_all(struct ocl_engine *o)
 	free(o->ck.out_len);
 	free(o->ck.out_listed);
 	free(o->ck.in_pos);
+	free(o->ck.slen);
+	free(o->ck.stack);
 	free(o->warps);
 	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
 		o->lv->free_state(o->st);
@@ -595,7 +732,10 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		    "than 2^32 words");
 		return -1;
 	}
-	if (stack_bytes > d->max_alloc || ctx_bytes > d->max_alloc) {
+	/* Shared stacks are cut into chunks the device can allocate
+	 * (ocl_share_stacks): only the context must fit in one. */
+	if ((stack_bytes > d->max_alloc && !(o->tune.share_stacks &&
+	    o->zero_copy && !o->interleaved)) || ctx_bytes > d->max_alloc) {
 		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
 		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,
 		    (double)d->max_alloc / 1048576.0);
