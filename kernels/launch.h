@@ -1077,4 +1077,26 @@ name(__global uint *ctx) \
 	F(CTX_C_OUT_LEN) = out_len; \
 	F(CTX_C_IN_POS) = in_pos
 
+/* ---- the stacks' words in use ------------------------------------------
+ * For a history snapshot read from the device (ocl-ops.c): one more than
+ * the highest non-zero stack word of any core, by atomic_max into *used,
+ * which the host zeroes.  A work-item scans its core from the top down
+ * and stops at its first non-zero word or where another core already
+ * reached; on the interleaved layout a warp reads a row at once. */
+__kernel void
+launch_stack_used(__global const int *stacks, const uint ncores,
+    const uint sw, volatile __global uint *used)
+{
+	const uint c = (uint)get_global_id(0);
+
+	if (c >= ncores)
+		return;
+	for (uint w = sw; w > 0 && w > *used; w--)
+		if (stacks[CTX_STACK_INDEX(MICDB_STACK_INTERLEAVED, (size_t)c,
+		    (size_t)(w - 1), (size_t)ncores, (size_t)sw)] != 0) {
+			atomic_max(used, w);
+			return;
+		}
+}
+
 #endif

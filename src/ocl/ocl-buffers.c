@@ -429,46 +429,182 @@ ocl_enqueue_run(struct ocl_engine *o, cl_kernel k, char **cause)
 	return 0;
 }
 
-/* Stacks in the device layout, from or to the host's blocked layout. */
+/*
+ * Stacks not shared with the host as the words in use of each core
+ * (slen[c] of them, core after core in words), the form of history
+ * snapshots: the device clears the buffer and gets only those words,
+ * a row of every core at a time on the interleaved layout.  A million
+ * shallow stacks cost a few rows, not a copy of every stack.
+ */
+int
+ocl_put_stacks(struct ocl_engine *o, const uint32_t *slen,
+    const int32_t *words, char **cause)
+{
+	size_t sw = o->m->cfg.stack_words, n = o->ncores, used = 0, at = 0;
+	uint32_t zero = 0;
+	cl_int err = CL_SUCCESS;
+	int32_t *t;
+
+	for (size_t c = 0; c < n; c++)
+		used = slen[c] > used ? slen[c] : used;
+	TRY(o, clEnqueueFillBuffer(o->q, o->b_stacks, &zero, sizeof zero, 0,
+	    o->stack_words_total * 4, 0, NULL, NULL), "clEnqueueFillBuffer");
+	if (used == 0)
+		return 0;
+	if (!o->interleaved) {
+		/* blocked (a copied CPU layout, tests): a write per core */
+		for (size_t c = 0; c < n && err == CL_SUCCESS; c++) {
+			if (slen[c] > 0)
+				err = clEnqueueWriteBuffer(o->q, o->b_stacks,
+				    CL_FALSE, c * sw * 4, slen[c] * 4ul,
+				    words + at, 0, NULL, NULL);
+			at += slen[c];
+		}
+		if (err == CL_SUCCESS)
+			err = clFinish(o->q);
+		TRY(o, err, "clEnqueueWriteBuffer");
+		return 0;
+	}
+	t = calloc(used * n, 4);
+	if (t == NULL) {
+		*cause = xasprintf("not enough host memory to upload the stacks");
+		return -1;
+	}
+	for (size_t c = 0; c < n; c++) {
+		for (size_t w = 0; w < slen[c]; w++)
+			t[w * n + c] = words[at + w];
+		at += slen[c];
+	}
+	err = ocl_write_buf(o, o->b_stacks, 0, used * n * 4, t, cause);
+	free(t);
+	return err == 0 ? 0 : -1;
+}
+
+/* One more than the highest non-zero stack word of any core, found on
+ * the device (launch.h launch_stack_used). */
+static int
+stacks_used(struct ocl_engine *o, uint32_t *used, char **cause)
+{
+	cl_uint n = o->ncores, sw = o->m->cfg.stack_words;
+	size_t g = (o->ncores + 63) / 64 * 64;
+	cl_int err;
+
+	*used = 0;
+	if (o->k_used == NULL) {
+		o->k_used = clCreateKernel(o->prog, "launch_stack_used", &err);
+		if (err != CL_SUCCESS) {
+			o->k_used = NULL;
+			*cause = ocl_cl_failure(o, "clCreateKernel", err);
+			return -1;
+		}
+		if (ocl_mkbuf(o, &o->b_used, 4, CL_MEM_READ_WRITE, cause) != 0)
+			return -1;
+	}
+	if (ocl_write_buf(o, o->b_used, 0, 4, used, cause) != 0)
+		return -1;
+	TRY(o, clSetKernelArg(o->k_used, 0, sizeof o->b_stacks, &o->b_stacks),
+	    "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 1, sizeof n, &n), "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 2, sizeof sw, &sw), "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 3, sizeof o->b_used, &o->b_used),
+	    "clSetKernelArg");
+	TRY(o, clEnqueueNDRangeKernel(o->q, o->k_used, 1, NULL, &g, NULL, 0,
+	    NULL, NULL), "clEnqueueNDRangeKernel");
+	return ocl_read_buf(o, o->b_used, 0, 4, used, cause);
+}
+
+/* The stacks as ocl_put_stacks takes them, read from the device: the
+ * rows in use only.  *words is malloc'd. */
+int
+ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
+    size_t *nwords, char **cause)
+{
+	size_t sw = o->m->cfg.stack_words, n = o->ncores, total = 0;
+	uint32_t used;
+	cl_int err = CL_SUCCESS;
+	int32_t *t, *out;
+
+	*words = NULL;
+	*nwords = 0;
+	if (stacks_used(o, &used, cause) != 0)
+		return -1;
+	t = malloc((used ? used : 1) * n * 4);
+	if (t == NULL) {
+		*cause = xasprintf("not enough host memory to read the stacks");
+		return -1;
+	}
+	/* t: word w of core c at w * n + c (interleaved), c * used + w */
+	if (used > 0 && o->interleaved)
+		err = clEnqueueReadBuffer(o->q, o->b_stacks, CL_FALSE, 0,
+		    used * n * 4, t, 0, NULL, NULL);
+	for (size_t c = 0; used > 0 && !o->interleaved && c < n &&
+	    err == CL_SUCCESS; c++)
+		err = clEnqueueReadBuffer(o->q, o->b_stacks, CL_FALSE,
+		    c * sw * 4, used * 4ul, t + c * used, 0, NULL, NULL);
+	if (err == CL_SUCCESS)
+		err = clFinish(o->q);
+	if (err != CL_SUCCESS) {
+		free(t);
+		*cause = ocl_cl_failure(o, "clEnqueueReadBuffer", err);
+		return -1;
+	}
+#define T(c, w) (o->interleaved ? t[(w) * n + (c)] : t[(c) * used + (w)])
+	for (size_t c = 0; c < n; c++) {
+		uint32_t k = used;
+
+		while (k > 0 && T(c, k - 1) == 0)
+			k--;
+		slen[c] = k;
+		total += k;
+	}
+	out = malloc((total ? total : 1) * sizeof *out);
+	if (out == NULL) {
+		free(t);
+		*cause = xasprintf("not enough host memory to read the stacks");
+		return -1;
+	}
+	total = 0;
+	for (size_t c = 0; c < n; c++)
+		for (uint32_t w = 0; w < slen[c]; w++)
+			out[total++] = T(c, w);
+#undef T
+	free(t);
+	*words = out;
+	*nwords = total;
+	return 0;
+}
+
+/* The host's stacks to the device: nothing to send when shared; else
+ * as the words in use (ocl_put_stacks), or whole on the blocked layout,
+ * where they are one copy. */
 int
 ocl_upload_stacks(struct ocl_engine *o, char **cause)
 {
 	const struct machine *m = o->m;
-	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
-	size_t used = 0;
-	uint32_t zero = 0;
-	int32_t *t;
+	size_t sw = m->cfg.stack_words, n = o->ncores, total = 0;
+	uint32_t *slen;
+	int32_t *w;
 	int rc;
 
 	if (o->shared_stacks)
 		return 0;
 	if (!o->interleaved)
-		return ocl_write_buf(o, o->b_stacks, 0, n * 4, m->stacks,
-		    cause);
-	/* Interleaved: word w of every core is one row.  The device
-	 * clears the buffer and only the rows some core uses go down, so
-	 * a million shallow stacks cost a few rows, not a full copy. */
-	for (size_t c = 0; c < o->ncores; c++) {
-		size_t u = machine_words_used(m->stacks + c * sw,
-		    (uint32_t)sw);
-
-		used = u > used ? u : used;
+		return ocl_write_buf(o, o->b_stacks, 0,
+		    o->stack_words_total * 4, m->stacks, cause);
+	slen = xcalloc(n, sizeof *slen);
+	for (size_t c = 0; c < n; c++) {
+		slen[c] = machine_words_used(m->stacks + c * sw, (uint32_t)sw);
+		total += slen[c];
 	}
-	TRY(o, clEnqueueFillBuffer(o->q, o->b_stacks, &zero, sizeof zero, 0,
-	    n * 4, 0, NULL, NULL), "clEnqueueFillBuffer");
-	if (used == 0)
-		return 0;
-	t = malloc(used * o->ncores * 4);
-	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to upload the stacks");
-		return -1;
+	w = xcalloc(total ? total : 1, sizeof *w);
+	total = 0;
+	for (size_t c = 0; c < n; c++) {
+		memcpy(w + total, m->stacks + c * sw, slen[c] * sizeof *w);
+		total += slen[c];
 	}
-	for (size_t c = 0; c < o->ncores; c++)
-		for (size_t w = 0; w < used; w++)
-			t[CTX_STACK_INDEX(1, c, w, (size_t)o->ncores, sw)] =
-			    m->stacks[c * sw + w];
-	rc = ocl_write_buf(o, o->b_stacks, 0, used * o->ncores * 4, t, cause);
-	free(t);
+	rc = ocl_put_stacks(o, slen, w, cause);
+	free(w);
+	free(slen);
 	return rc;
 }
 
@@ -554,6 +690,10 @@ ocl_release_all(struct ocl_engine *o)
 		}
 	if (o->kern != NULL)
 		clReleaseKernel(o->kern);
+	if (o->k_used != NULL)
+		clReleaseKernel(o->k_used);
+	if (o->b_used != NULL)
+		clReleaseMemObject(o->b_used);
 	if (o->kern1 != NULL)
 		clReleaseKernel(o->kern1);
 	if (o->fold1 != NULL)

@@ -187,6 +187,11 @@ struct ocl_engine {
 	int	 shared_stacks;
 	cl_mem	*chunks;
 	uint32_t nchunks, chunk_cores;
+	/* Otherwise snapshots read the rows in use (ocl_get_stacks): the
+	 * kernel that finds them (launch.h launch_stack_used) and its
+	 * result word, made on first use. */
+	cl_kernel k_used;
+	cl_mem	 b_used;
 	size_t	 text_bytes;      /* of b_text, padding included */
 	int	 ckpt_ok;         /* 1 allocated, 0 not yet, -1 impossible */
 
@@ -330,6 +335,10 @@ int	ocl_write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f,
 	    uint32_t v, char **cause);
 int	ocl_share_stacks(struct ocl_engine *o, char **cause);
 int	ocl_enqueue_run(struct ocl_engine *o, cl_kernel k, char **cause);
+int	ocl_put_stacks(struct ocl_engine *o, const uint32_t *slen,
+	    const int32_t *words, char **cause);
+int	ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
+	    size_t *nwords, char **cause);
 int	ocl_upload_stacks(struct ocl_engine *o, char **cause);
 int	ocl_download_stacks(struct ocl_engine *o, char **cause);
 int	ocl_copy_buf(struct ocl_engine *o, cl_mem from, cl_mem to,

@@ -602,6 +602,11 @@ ocl_engine_create(struct engine *e, struct machine *m,
 		return -1;
 	}
 	ocl_devices_free(&l);
+	/* shared stacks are the host copy: snapshots read them there */
+	if (o->shared_stacks) {
+		o->ops.save_stacks = NULL;
+		o->ops.load_stacks = NULL;
+	}
 	e->ops = &o->ops;
 	e->m = m;
 	e->impl = o;
