@@ -72,7 +72,7 @@ for seed in 1 2 3 4 5; do
 		    --engine opencl --cores $CORES "$PROG" \
 		    >"$TMP/s$seed.ocl" 2>&1
 		cmp -s "$TMP/s$seed.ref" "$TMP/s$seed.ocl"
-		ok $? "session $seed, stacks ${cfg:-shared}: the reference's transcript"
+		ok $? "session $seed, stacks ${cfg:-shared}: as the reference"
 		cmp -s "$TMP/s$seed.ref" "$TMP/s$seed.ocl" || diag "$(diff -u \
 		    "$TMP/s$seed.ref" "$TMP/s$seed.ocl" | head -40)"
 	done

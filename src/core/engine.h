@@ -189,8 +189,8 @@ struct engine_ops {
 	 * snapshot reads e->m->stacks after sync_memory, and load takes
 	 * them from there.
 	 */
-	int	(*save_stacks)(struct engine *e, uint32_t *slen, int32_t **words,
-		    size_t *nwords, char **cause);
+	int	(*save_stacks)(struct engine *e, uint32_t *slen,
+		    int32_t **words, size_t *nwords, char **cause);
 	int	(*load_stacks)(struct engine *e, const uint32_t *slen,
 		    const int32_t *words, char **cause);
 	/* The divergence record of every warp after the last run, *nwarps

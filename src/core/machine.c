@@ -31,8 +31,10 @@
 #include <sys/mman.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ijvm.h"
 #include "machine.h"
@@ -95,6 +97,8 @@ machine_words_used(const int32_t *w, uint32_t n)
 		n--;
 	return n;
 }
+
+static void	core_start(struct machine *, uint32_t);
 
 /* Check everything about a configuration before any allocation. */
 static int
@@ -222,9 +226,10 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	m->cfg = *cfg;
 	m->progs = progs;
 	m->nprogs = nprogs;
+	/* the stacks are fresh pages: nothing to clear */
 	for (c = 0; c < cfg->ncores; c++) {
 		m->cores[c].prog = core_prog ? core_prog[c] : 0;
-		machine_reset_core(m, c);
+		core_start(m, c);
 	}
 	return 0;
 
@@ -257,21 +262,14 @@ machine_free(struct machine *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* Registers, counters and the stack region back to the start of main.
- * The program assignment and the console buffers stay: input already
- * typed and output not yet taken belong to the user, not to the run. */
-void
-machine_reset_core(struct machine *m, uint32_t core)
+/* Registers and counters at the start of main, over a clear stack. */
+static void
+core_start(struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
 	uint16_t prog = c->prog;
 	const struct program *p = m->progs[prog];
 
-	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
-
-	/* only the words in use: the others are zero, maybe never mapped */
-	memset(st, 0, (size_t)machine_words_used(st, m->cfg.stack_words) *
-	    sizeof *st);
 	memset(c, 0, sizeof *c);
 	c->prog = prog;
 	c->lv = MM_STACK_BASE;
@@ -282,6 +280,87 @@ machine_reset_core(struct machine *m, uint32_t core)
 	c->mpc = 0;
 	c->status = CORE_RUNNING;
 	c->fault = FAULT_NONE;
+}
+
+/* Registers, counters and the stack region back to the start of main.
+ * The program assignment and the console buffers stay: input already
+ * typed and output not yet taken belong to the user, not to the run. */
+void
+machine_reset_core(struct machine *m, uint32_t core)
+{
+	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
+
+	/* only the words in use: the others are zero, maybe never mapped */
+	memset(st, 0, (size_t)machine_words_used(st, m->cfg.stack_words) *
+	    sizeof *st);
+	core_start(m, core);
+}
+
+/*
+ * Bytes of this process in swap ("VmSwap" of /proc/self/status), or -1
+ * where that cannot be told (no /proc: another system).
+ */
+static long
+swapped_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "VmSwap:", 7) == 0) {
+			kib = strtol(line + 7, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib;
+}
+
+void
+machine_stacks_used(const struct machine *m, uint32_t *used)
+{
+	size_t sw = m->cfg.stack_words, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t npages = (m->stacks_bytes + page - 1) / page;
+	unsigned char *vec = malloc(npages ? npages : 1);
+
+	/* A page never written is not resident, and neither is one in
+	 * swap: mincore's answer counts only while nothing is swapped
+	 * out, asked after it (nobody touches the stacks meanwhile, so a
+	 * page swapped out before stays out). */
+	if (vec != NULL && (mincore(m->stacks, m->stacks_bytes, vec) != 0 ||
+	    swapped_kib() != 0)) {
+		free(vec);
+		vec = NULL;
+	}
+	for (size_t c = 0; c < m->cfg.ncores; c++) {
+		const int32_t *st = m->stacks + c * sw;
+		size_t lo = c * sw * 4, n = sw;
+
+		/* from the top down, a page (or what of it is the core's)
+		 * at a time: skipped unread where it was never written */
+		while (n > 0) {
+			size_t pg = (lo + (n - 1) * 4) / page;
+			size_t first = pg * page > lo ?
+			    (pg * page - lo) / 4 : 0;
+			uint32_t k;
+
+			if (vec != NULL && !(vec[pg] & 1)) {
+				n = first;
+				continue;
+			}
+			k = machine_words_used(st + first,
+			    (uint32_t)(n - first));
+			if (k > 0) {
+				n = first + k;
+				break;
+			}
+			n = first;
+		}
+		used[c] = (uint32_t)n;
+	}
+	free(vec);
 }
 
 void

@@ -252,11 +252,9 @@ snap_take(struct session *s, struct snap *p, char **cause)
 			return -1;
 		}
 	} else {
-		for (uint32_t c = 0; c < n; c++) {
-			p->slen[c] = machine_words_used(m->stacks +
-			    (size_t)c * sw, sw);
+		machine_stacks_used(m, p->slen);
+		for (uint32_t c = 0; c < n; c++)
 			total += p->slen[c];
-		}
 		p->stack = xcalloc(total ? total : 1, sizeof *p->stack);
 		total = 0;
 		for (uint32_t c = 0; c < n; c++) {
@@ -449,29 +447,34 @@ history_restore(struct session *s, size_t i, char **cause)
 	struct machine *m = &s->m;
 	uint32_t n = m->cfg.ncores, sw = m->cfg.stack_words;
 	size_t at = 0;
+	uint32_t *used = NULL;
 
 	memcpy(m->cores, p->cores, n * sizeof *m->cores);
-	if (s->e.ops->load_stacks != NULL && s->e.ops->load_stacks(&s->e,
-	    p->slen, p->stack, cause) != 0)
-		return -1;
+	if (s->e.ops->load_stacks != NULL) {
+		if (s->e.ops->load_stacks(&s->e, p->slen, p->stack,
+		    cause) != 0)
+			return -1;
+	} else {
+		used = xcalloc(n, sizeof *used);
+		machine_stacks_used(m, used);
+	}
 	for (uint32_t c = 0; c < n; c++) {
 		int32_t *st = m->stacks + (size_t)c * sw;
-		uint32_t used;
 
 		m->io[c].in_pos = p->in_pos[c];
 		m->io[c].out.len = 0;
 		/* load_stacks took them: the host copy stays as it is */
-		if (s->e.ops->load_stacks != NULL)
+		if (used == NULL)
 			continue;
-		used = machine_words_used(st, sw);
 		memcpy(st, p->stack + at, p->slen[c] * sizeof *st);
 		/* only words in use now: the rest are zero already, and
 		 * writing them would fault in a mapped stack's pages */
-		if (used > p->slen[c])
-			memset(st + p->slen[c], 0, (used - p->slen[c]) *
+		if (used[c] > p->slen[c])
+			memset(st + p->slen[c], 0, (used[c] - p->slen[c]) *
 			    sizeof *st);
 		at += p->slen[c];
 	}
+	free(used);
 	memcpy(m->globals, p->globals, p->glen * sizeof *m->globals);
 	memset(m->globals + p->glen, 0,
 	    (MM_GLOBALS_WORDS - p->glen) * sizeof *m->globals);

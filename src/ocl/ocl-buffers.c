@@ -592,10 +592,9 @@ ocl_upload_stacks(struct ocl_engine *o, char **cause)
 		return ocl_write_buf(o, o->b_stacks, 0,
 		    o->stack_words_total * 4, m->stacks, cause);
 	slen = xcalloc(n, sizeof *slen);
-	for (size_t c = 0; c < n; c++) {
-		slen[c] = machine_words_used(m->stacks + c * sw, (uint32_t)sw);
+	machine_stacks_used(m, slen);
+	for (size_t c = 0; c < n; c++)
 		total += slen[c];
-	}
 	w = xcalloc(total ? total : 1, sizeof *w);
 	total = 0;
 	for (size_t c = 0; c < n; c++) {

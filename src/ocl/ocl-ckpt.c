@@ -2,7 +2,8 @@
  * Checkpoints and replay (ocl-engine.h).
  *
  * A checkpoint is a device-side copy of the context, stacks, globals and
- * heap (shared stacks: the words in use, on the host, stacks_take), with the host-side state that goes with it (step, output lengths,
+ * heap (of shared stacks: the words in use, on the host, stacks_take),
+ * with the host-side state that goes with it (step, output lengths,
  * input positions, a pending barrier release).  Its buffers are allocated
  * (and committed) when the engine is created.  One is taken before the
  * first launch of K > 1 of every run and refreshed when the launches
@@ -90,9 +91,10 @@ stacks_take(struct ocl_engine *o)
 
 	if (ck->slen == NULL)
 		ck->slen = xcalloc(o->ncores, sizeof *ck->slen);
+	machine_stacks_used(m, ck->slen);
 	for (uint32_t c = 0; c < o->ncores; c++) {
 		const int32_t *st = m->stacks + (size_t)c * sw;
-		uint32_t n = machine_words_used(st, sw);
+		uint32_t n = ck->slen[c];
 
 		if (total + n > ck->stack_cap) {
 			ck->stack_cap = 2 * (total + n) + 1024;
@@ -100,7 +102,6 @@ stacks_take(struct ocl_engine *o)
 			    sizeof *ck->stack);
 		}
 		memcpy(ck->stack + total, st, (size_t)n * sizeof *st);
-		ck->slen[c] = n;
 		total += n;
 	}
 }
@@ -111,17 +112,20 @@ stacks_restore(struct ocl_engine *o)
 	const struct ocl_ckpt *ck = &o->ck;
 	struct machine *m = o->m;
 	uint32_t sw = m->cfg.stack_words;
+	uint32_t *used = xcalloc(o->ncores, sizeof *used);
 	size_t at = 0;
 
+	machine_stacks_used(m, used);
 	for (uint32_t c = 0; c < o->ncores; c++) {
 		int32_t *st = m->stacks + (size_t)c * sw;
-		uint32_t used = machine_words_used(st, sw), n = ck->slen[c];
+		uint32_t n = ck->slen[c];
 
 		memcpy(st, ck->stack + at, (size_t)n * sizeof *st);
-		if (used > n)
-			memset(st + n, 0, (size_t)(used - n) * sizeof *st);
+		if (used[c] > n)
+			memset(st + n, 0, (size_t)(used[c] - n) * sizeof *st);
 		at += n;
 	}
+	free(used);
 }
 
 /*

@@ -18,7 +18,9 @@
  *
  * The files, by responsibility:
  *   ocl-buffers.c   device buffers, the host view of the context (mapped
- *                   or copied), the mirror, layout planning, mem_need;
+ *                   or copied), the mirror, stacks shared with the host
+ *                   or moved as the rows in use, layout planning,
+ *                   mem_need;
  *   ocl-readback.c  the context into struct core and back, block marks,
  *                   news, the output drain;
  *   ocl-ckpt.c      checkpoints, restore and replay to a cut;
