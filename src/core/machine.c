@@ -274,7 +274,7 @@ core_start(struct machine *m, uint32_t core)
 	c->prog = prog;
 	c->lv = MM_STACK_BASE;
 	c->sp = MM_STACK_BASE + (int32_t)p->main_nlocals - 1;
-	c->tos = *machine_stack_word(m, core, c->sp);
+	c->tos = 0;	/* mem[sp] of a clear stack, unread: no page fault */
 	c->cpp = MM_CPP;
 	c->pc = 0;
 	c->mpc = 0;
