@@ -284,9 +284,13 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	const uint sstride = ncores; \
 	__global int *stk = stacks + c
 #else
+/* A launch may run one chunk of the cores over its own stack buffer
+ * (ocl-buffers.c ocl_enqueue_run): the chunk starts at the global
+ * offset, 0 when the stacks are one buffer. */
 #define LAUNCH_STACK \
 	const uint sstride = 1; \
-	__global int *stk = stacks + (size_t)c * sw
+	__global int *stk = stacks + \
+	    (size_t)(c - (uint)get_global_offset(0)) * sw
 #endif
 
 /* Header, the core's block (F(field)), stack, I/O areas, program, and
@@ -305,7 +309,8 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	const int watch_stop = !(flags & CTX_F_DRIFT); \
 	volatile __global uint *heap_top = ctx + CTX_H_HEAP_TOP; \
 	const uint valid = gid < ncores; \
-	const uint c = valid ? gid : 0;	/* loads stay in bounds */ \
+	/* loads stay in bounds, in the launch's chunk */ \
+	const uint c = valid ? gid : (uint)get_global_offset(0); \
 	const uint cs = ctx[CTX_H_CORE_STRIDE]; \
 	const uint fs = ctx[CTX_H_FIELD_STRIDE]; \
 	__global uint *core = ctx + CTX_CORE_WORD(ctx[CTX_H_CORES_OFF], cs, \
@@ -1071,5 +1076,27 @@ name(__global uint *ctx) \
 	F(CTX_C_LAST_STEP) = last_step; \
 	F(CTX_C_OUT_LEN) = out_len; \
 	F(CTX_C_IN_POS) = in_pos
+
+/* ---- the stacks' words in use ------------------------------------------
+ * For a history snapshot read from the device (ocl-ops.c): one more than
+ * the highest non-zero stack word of any core, by atomic_max into *used,
+ * which the host zeroes.  A work-item scans its core from the top down
+ * and stops at its first non-zero word or where another core already
+ * reached; on the interleaved layout a warp reads a row at once. */
+__kernel void
+launch_stack_used(__global const int *stacks, const uint ncores,
+    const uint sw, volatile __global uint *used)
+{
+	const uint c = (uint)get_global_id(0);
+
+	if (c >= ncores)
+		return;
+	for (uint w = sw; w > 0 && w > *used; w--)
+		if (stacks[CTX_STACK_INDEX(MICDB_STACK_INTERLEAVED, (size_t)c,
+		    (size_t)(w - 1), (size_t)ncores, (size_t)sw)] != 0) {
+			atomic_max(used, w);
+			return;
+		}
+}
 
 #endif

@@ -75,15 +75,24 @@ ok $? "the program's output comes through"
 # --- too big for the device ------------------------------------------------
 # 2^16 cores x 2048 stack words: 512 MiB of stacks, on a device that
 # says it has 256 MiB (device_mib: on POCL the device's memory is the
-# host's, and filling it for real only gets this test killed).
-run_cmd o e env MICDB_OCL_TEST=device_mib=256 "$RUN" --cores 65536 \
-    --stack-words 2048 "$HELLO"
+# host's, and filling it for real only gets this test killed).  Stacks
+# in a buffer of their own (share_stacks=0, as on a GPU) are limited by
+# the device's largest allocation, which device_mib lowers too.
+run_cmd o e env MICDB_OCL_TEST=device_mib=256,share_stacks=0 "$RUN" \
+    --cores 65536 --stack-words 2048 "$HELLO"
 expect_rc 2 "machine too big for the device"
 expect_err "lower --cores or --stack-words" "too big says what to lower"
 expect_err "not enough device memory for 65536 cores" \
 	"too big names the device memory and the core count"
 expect_err "512 MiB of stacks in one buffer, the device allows 256 MiB" \
 	"too big says how much it needs and what the device allows"
+# Stacks shared with the host are cut into chunks the device can
+# allocate: only the device's memory as a whole limits them.
+run_cmd o e env MICDB_OCL_TEST=device_mib=256 "$RUN" --cores 65536 \
+    --stack-words 2048 "$HELLO"
+expect_rc 2 "shared stacks too big for the device"
+expect_err "MiB needed, the device has 256 MiB" \
+	"shared stacks: too big says how much the machine needs in all"
 
 # --- the test switch -------------------------------------------------------
 run_cmd o e env MICDB_OCL_TEST=layout=gpu,nosuch=1 "$RUN" "$HELLO"

@@ -177,6 +177,22 @@ struct engine_ops {
 	int	(*save)(struct engine *e, void *out, size_t *bytes,
 		    char **cause);
 	int	(*load)(struct engine *e, const void *side, char **cause);
+	/*
+	 * Stacks that live outside e->m (a GPU's), for snapshots that
+	 * would otherwise copy every stack to the host: save_stacks sets
+	 * slen[c] to the words in use of core c's stack (one past its last
+	 * non-zero word) and *words to those words, core after core
+	 * (malloc'd, *nwords of them); load_stacks makes the engine's
+	 * stacks those words, zero beyond, before load, which then leaves
+	 * the stacks alone.  Neither touches e->m->stacks, which is
+	 * current only after sync_memory, as after any run.  NULL: a
+	 * snapshot reads e->m->stacks after sync_memory, and load takes
+	 * them from there.
+	 */
+	int	(*save_stacks)(struct engine *e, uint32_t *slen,
+		    int32_t **words, size_t *nwords, char **cause);
+	int	(*load_stacks)(struct engine *e, const uint32_t *slen,
+		    const int32_t *words, char **cause);
 	/* The divergence record of every warp after the last run, *nwarps
 	 * of them; NULL for an engine that keeps none (the host engines
 	 * step core after core: they have no kernel paths). */

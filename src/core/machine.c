@@ -17,16 +17,24 @@
  * Ownership: the machine owns cores, stacks, globals, heap and I/O
  * buffers.  The per-core arrays can be huge (--cores 1M x --stack-words),
  * so they are allocated with plain calloc and a failure is an error
- * message, not an abort as xcalloc would give.
+ * message, not an abort as xcalloc would give.  The stacks are mapped
+ * pages (stacks_alloc): zero until written, page-aligned, and resident
+ * only where a core wrote, so nothing here may write a word that is
+ * already zero (machine_reset_core clears only what was used); a
+ * zero-copy OpenCL device runs on these very pages (doc/performance.md).
  *
  * Heap: a bump allocator (heap_top words used), never collected.  An
  * array is MM_ARRAY_TAG, length, elements; its reference is the word
  * address of the tag, so any level can check a reference by reading the
  * heap alone.
  */
+#include <sys/mman.h>
+
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ijvm.h"
 #include "machine.h"
@@ -40,6 +48,57 @@ mib(uint64_t bytes)
 {
 	return (double)bytes / (1024.0 * 1024.0);
 }
+
+/*
+ * Zeroed pages for the stacks, taken from the kernel as they are first
+ * written: a million cores of mostly unused stack cost what they use.
+ * NULL on failure.
+ */
+static int32_t *
+stacks_alloc(size_t bytes)
+{
+	void *p;
+
+	p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void
+stacks_free(struct machine *m)
+{
+	if (m->stacks != NULL)
+		munmap(m->stacks, m->stacks_bytes ? m->stacks_bytes : 1);
+	m->stacks = NULL;
+}
+
+/*
+ * Words in use of w[0 .. n - 1]: the index past the last non-zero word.
+ * Whole 64-byte lines are compared at once: on a mapped stack the unused
+ * words are the shared zero page, always in cache, so a scan of a
+ * million mostly empty stacks costs little and faults in nothing.
+ */
+uint32_t
+machine_words_used(const int32_t *w, uint32_t n)
+{
+	while (n > 0 && (n & 15) != 0 && w[n - 1] == 0)
+		n--;
+	while (n >= 16) {
+		const int32_t *l = w + n - 16;
+		int32_t any = 0;
+
+		for (int i = 0; i < 16; i++)
+			any |= l[i];
+		if (any != 0)
+			break;
+		n -= 16;
+	}
+	while (n > 0 && w[n - 1] == 0)
+		n--;
+	return n;
+}
+
+static void	core_start(struct machine *, uint32_t);
 
 /* Check everything about a configuration before any allocation. */
 static int
@@ -140,9 +199,10 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	total = ncores * per_core;	/* < 2^31 * 2^23: no wrap */
 	/* The stacks first: they are the big one, and an absurd request
 	 * should fail before anything else is mapped. */
+	m->stacks_bytes = (size_t)ncores * cfg->stack_words *
+	    sizeof *m->stacks;
 	if (total <= SIZE_MAX &&
-	    (m->stacks = calloc((size_t)ncores * cfg->stack_words,
-	    sizeof *m->stacks)) != NULL &&
+	    (m->stacks = stacks_alloc(m->stacks_bytes)) != NULL &&
 	    (m->cores = calloc((size_t)ncores, sizeof *m->cores)) != NULL)
 		m->io = calloc((size_t)ncores, sizeof *m->io);
 	if (m->stacks == NULL || m->cores == NULL || m->io == NULL) {
@@ -166,14 +226,15 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	m->cfg = *cfg;
 	m->progs = progs;
 	m->nprogs = nprogs;
+	/* the stacks are fresh pages: nothing to clear */
 	for (c = 0; c < cfg->ncores; c++) {
 		m->cores[c].prog = core_prog ? core_prog[c] : 0;
-		machine_reset_core(m, c);
+		core_start(m, c);
 	}
 	return 0;
 
 fail:
-	free(m->stacks);
+	stacks_free(m);
 	free(m->cores);
 	free(m->io);
 	free(m->globals);
@@ -193,12 +254,32 @@ machine_free(struct machine *m)
 			buf_free(&m->io[c].out);
 		}
 	}
-	free(m->stacks);
+	stacks_free(m);
 	free(m->cores);
 	free(m->io);
 	free(m->globals);
 	free(m->heap);
 	memset(m, 0, sizeof *m);
+}
+
+/* Registers and counters at the start of main, over a clear stack. */
+static void
+core_start(struct machine *m, uint32_t core)
+{
+	struct core *c = &m->cores[core];
+	uint16_t prog = c->prog;
+	const struct program *p = m->progs[prog];
+
+	memset(c, 0, sizeof *c);
+	c->prog = prog;
+	c->lv = MM_STACK_BASE;
+	c->sp = MM_STACK_BASE + (int32_t)p->main_nlocals - 1;
+	c->tos = 0;	/* mem[sp] of a clear stack, unread: no page fault */
+	c->cpp = MM_CPP;
+	c->pc = 0;
+	c->mpc = 0;
+	c->status = CORE_RUNNING;
+	c->fault = FAULT_NONE;
 }
 
 /* Registers, counters and the stack region back to the start of main.
@@ -207,22 +288,79 @@ machine_free(struct machine *m)
 void
 machine_reset_core(struct machine *m, uint32_t core)
 {
-	struct core *c = &m->cores[core];
-	uint16_t prog = c->prog;
-	const struct program *p = m->progs[prog];
+	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
 
-	memset(machine_stack_word(m, core, MM_STACK_BASE), 0,
-	    (size_t)m->cfg.stack_words * sizeof(int32_t));
-	memset(c, 0, sizeof *c);
-	c->prog = prog;
-	c->lv = MM_STACK_BASE;
-	c->sp = MM_STACK_BASE + (int32_t)p->main_nlocals - 1;
-	c->tos = *machine_stack_word(m, core, c->sp);
-	c->cpp = MM_CPP;
-	c->pc = 0;
-	c->mpc = 0;
-	c->status = CORE_RUNNING;
-	c->fault = FAULT_NONE;
+	/* only the words in use: the others are zero, maybe never mapped */
+	memset(st, 0, (size_t)machine_words_used(st, m->cfg.stack_words) *
+	    sizeof *st);
+	core_start(m, core);
+}
+
+/*
+ * Bytes of this process in swap ("VmSwap" of /proc/self/status), or -1
+ * where that cannot be told (no /proc: another system).
+ */
+static long
+swapped_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	long kib = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, "VmSwap:", 7) == 0) {
+			kib = strtol(line + 7, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib;
+}
+
+void
+machine_stacks_used(const struct machine *m, uint32_t *used)
+{
+	size_t sw = m->cfg.stack_words, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t npages = (m->stacks_bytes + page - 1) / page;
+	unsigned char *vec = malloc(npages ? npages : 1);
+
+	/* A page never written is not resident, and neither is one in
+	 * swap: mincore's answer counts only while nothing is swapped
+	 * out, asked after it (nobody touches the stacks meanwhile, so a
+	 * page swapped out before stays out). */
+	if (vec != NULL && (mincore(m->stacks, m->stacks_bytes, vec) != 0 ||
+	    swapped_kib() != 0)) {
+		free(vec);
+		vec = NULL;
+	}
+	for (size_t c = 0; c < m->cfg.ncores; c++) {
+		const int32_t *st = m->stacks + c * sw;
+		size_t lo = c * sw * 4, n = sw;
+
+		/* from the top down, a page (or what of it is the core's)
+		 * at a time: skipped unread where it was never written */
+		while (n > 0) {
+			size_t pg = (lo + (n - 1) * 4) / page;
+			size_t first = pg * page > lo ?
+			    (pg * page - lo) / 4 : 0;
+			uint32_t k;
+
+			if (vec != NULL && !(vec[pg] & 1)) {
+				n = first;
+				continue;
+			}
+			k = machine_words_used(st + first,
+			    (uint32_t)(n - first));
+			if (k > 0) {
+				n = first + k;
+				break;
+			}
+			n = first;
+		}
+		used[c] = (uint32_t)n;
+	}
+	free(vec);
 }
 
 void

@@ -76,6 +76,7 @@ struct machine {
 	size_t			 nprogs;
 	struct core		*cores;     /* cfg.ncores */
 	int32_t			*stacks;    /* ncores * stack_words */
+	size_t			 stacks_bytes;  /* mapped (machine.c) */
 	int32_t			*globals;   /* MM_GLOBALS_WORDS */
 	int32_t			*heap;      /* heap_words */
 	uint32_t		 heap_top;  /* words of heap allocated */
@@ -94,6 +95,16 @@ int	 machine_init(struct machine *m, const struct machine_config *cfg,
 void	 machine_free(struct machine *m);
 /* Put a core back at the start of its program (registers and stack). */
 void	 machine_reset_core(struct machine *m, uint32_t core);
+
+/* Words in use of w[0 .. n - 1]: the index past the last non-zero one
+ * (a stack, globals or heap cut to what a snapshot must keep). */
+uint32_t machine_words_used(const int32_t *w, uint32_t n);
+
+/* The words in use of every core's stack into used[] (ncores of
+ * them), reading only the pages that were ever written where the system
+ * can tell which (mincore): snapshots, checkpoints and uploads of a
+ * million mostly unused stacks cost what is used. */
+void	 machine_stacks_used(const struct machine *m, uint32_t *used);
 
 /* Append bytes to a core's pending input. */
 void	 machine_add_input(struct machine *m, uint32_t core,

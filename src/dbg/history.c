@@ -178,14 +178,6 @@ history_output_high(const struct session *s, uint32_t core)
 
 /* ---- snapshots ------------------------------------------------------- */
 
-static uint32_t
-trimmed(const int32_t *w, uint32_t n)
-{
-	while (n > 0 && w[n - 1] == 0)
-		n--;
-	return n;
-}
-
 static const uint8_t *
 run_mask(const struct session *s)
 {
@@ -213,6 +205,25 @@ command_gap(const struct session *s)
 	return units >> 20 ? units >> 20 : 1;
 }
 
+/*
+ * The shared regions (globals, heap) into the host copy, for an engine
+ * whose stacks a snapshot takes with save_stacks: sync_memory would
+ * bring every stack to the host as well.
+ */
+static int
+read_shared(struct session *s, char **cause)
+{
+	struct machine *m = &s->m;
+
+	if (s->e.ops->read_words(&s->e, 0, MM_GLOBALS_BASE, MM_GLOBALS_WORDS,
+	    m->globals, cause) != 0)
+		return -1;
+	if (m->cfg.heap_words == 0)
+		return 0;
+	return s->e.ops->read_words(&s->e, 0, MM_HEAP_BASE, m->cfg.heap_words,
+	    m->heap, cause);
+}
+
 static int
 snap_take(struct session *s, struct snap *p, char **cause)
 {
@@ -221,8 +232,10 @@ snap_take(struct session *s, struct snap *p, char **cause)
 	size_t total = 0;
 
 	memset(p, 0, sizeof *p);
-	if (s->e.ops->sync_memory(&s->e, cause) != 0 ||
-	    s->e.ops->save(&s->e, NULL, &p->side_len, cause) != 0)
+	if (s->e.ops->save_stacks != NULL ? read_shared(s, cause) != 0 :
+	    s->e.ops->sync_memory(&s->e, cause) != 0)
+		return -1;
+	if (s->e.ops->save(&s->e, NULL, &p->side_len, cause) != 0)
 		return -1;
 	if (p->side_len > 0) {
 		p->side = xmalloc(p->side_len);
@@ -236,21 +249,28 @@ snap_take(struct session *s, struct snap *p, char **cause)
 	p->cores = xcalloc(n, sizeof *p->cores);
 	memcpy(p->cores, m->cores, n * sizeof *p->cores);
 	p->slen = xcalloc(n, sizeof *p->slen);
-	for (uint32_t c = 0; c < n; c++) {
-		p->slen[c] = trimmed(m->stacks + (size_t)c * sw, sw);
-		total += p->slen[c];
+	if (s->e.ops->save_stacks != NULL) {
+		if (s->e.ops->save_stacks(&s->e, p->slen, &p->stack, &total,
+		    cause) != 0) {
+			snap_free(p);
+			return -1;
+		}
+	} else {
+		machine_stacks_used(m, p->slen);
+		for (uint32_t c = 0; c < n; c++)
+			total += p->slen[c];
+		p->stack = xcalloc(total ? total : 1, sizeof *p->stack);
+		total = 0;
+		for (uint32_t c = 0; c < n; c++) {
+			memcpy(p->stack + total, m->stacks + (size_t)c * sw,
+			    p->slen[c] * sizeof *p->stack);
+			total += p->slen[c];
+		}
 	}
-	p->stack = xcalloc(total ? total : 1, sizeof *p->stack);
-	total = 0;
-	for (uint32_t c = 0; c < n; c++) {
-		memcpy(p->stack + total, m->stacks + (size_t)c * sw,
-		    p->slen[c] * sizeof *p->stack);
-		total += p->slen[c];
-	}
-	p->glen = trimmed(m->globals, MM_GLOBALS_WORDS);
+	p->glen = machine_words_used(m->globals, MM_GLOBALS_WORDS);
 	p->globals = xcalloc(p->glen ? p->glen : 1, sizeof *p->globals);
 	memcpy(p->globals, m->globals, p->glen * sizeof *p->globals);
-	p->hlen = trimmed(m->heap, m->cfg.heap_words);
+	p->hlen = machine_words_used(m->heap, m->cfg.heap_words);
 	p->heap = xcalloc(p->hlen ? p->hlen : 1, sizeof *p->heap);
 	memcpy(p->heap, m->heap, p->hlen * sizeof *p->heap);
 	p->heap_top = m->heap_top;
@@ -431,17 +451,34 @@ history_restore(struct session *s, size_t i, char **cause)
 	struct machine *m = &s->m;
 	uint32_t n = m->cfg.ncores, sw = m->cfg.stack_words;
 	size_t at = 0;
+	uint32_t *used = NULL;
 
 	memcpy(m->cores, p->cores, n * sizeof *m->cores);
+	if (s->e.ops->load_stacks != NULL) {
+		if (s->e.ops->load_stacks(&s->e, p->slen, p->stack,
+		    cause) != 0)
+			return -1;
+	} else {
+		used = xcalloc(n, sizeof *used);
+		machine_stacks_used(m, used);
+	}
 	for (uint32_t c = 0; c < n; c++) {
 		int32_t *st = m->stacks + (size_t)c * sw;
 
-		memcpy(st, p->stack + at, p->slen[c] * sizeof *st);
-		memset(st + p->slen[c], 0, (sw - p->slen[c]) * sizeof *st);
-		at += p->slen[c];
 		m->io[c].in_pos = p->in_pos[c];
 		m->io[c].out.len = 0;
+		/* load_stacks took them: the host copy stays as it is */
+		if (used == NULL)
+			continue;
+		memcpy(st, p->stack + at, p->slen[c] * sizeof *st);
+		/* only words in use now: the rest are zero already, and
+		 * writing them would fault in a mapped stack's pages */
+		if (used[c] > p->slen[c])
+			memset(st + p->slen[c], 0, (used[c] - p->slen[c]) *
+			    sizeof *st);
+		at += p->slen[c];
 	}
+	free(used);
 	memcpy(m->globals, p->globals, p->glen * sizeof *m->globals);
 	memset(m->globals + p->glen, 0,
 	    (MM_GLOBALS_WORDS - p->glen) * sizeof *m->globals);

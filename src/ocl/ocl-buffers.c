@@ -321,29 +321,291 @@ ocl_write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f, uint32_t v,
 	return ocl_ctx_put(o, w, 1, cause);
 }
 
-/* Stacks in the device layout, from or to the host's blocked layout. */
+/*
+ * The stacks shared with the host (struct ocl_engine shared_stacks): the
+ * buffers use m->stacks, whose pages the machine maps zeroed (machine.c),
+ * one buffer per chunk of cores where one would exceed the device's
+ * largest allocation.  Shared only where mapping a buffer gives back
+ * m->stacks itself: an implementation that copied would make every
+ * host read stale.  0 with shared_stacks set or not, -1 + *cause on a
+ * device failure.
+ */
 int
-ocl_upload_stacks(struct ocl_engine *o, char **cause)
+ocl_share_stacks(struct ocl_engine *o, char **cause)
 {
-	const struct machine *m = o->m;
-	size_t sw = m->cfg.stack_words, n = o->stack_words_total;
-	int32_t *t;
-	int rc;
+	struct machine *m = o->m;
+	size_t sw = m->cfg.stack_words, per = sw * 4, cc;
+	cl_int err;
 
-	if (!o->interleaved)
-		return ocl_write_buf(o, o->b_stacks, 0, n * 4, m->stacks,
-		    cause);
-	t = malloc(n * 4);
+	o->shared_stacks = 0;
+	if (!o->tune.share_stacks || !o->zero_copy || o->interleaved)
+		return 0;
+	cc = o->max_alloc / (per ? per : 1) / o->wg * o->wg;
+	if (cc == 0)
+		return 0;
+	if (cc > o->gsize)
+		cc = o->gsize;
+	o->chunk_cores = (uint32_t)cc;
+	o->nchunks = (uint32_t)((o->ncores + cc - 1) / cc);
+	o->chunks = xcalloc(o->nchunks, sizeof *o->chunks);
+	for (uint32_t i = 0; i < o->nchunks; i++) {
+		size_t first = (size_t)i * cc, n = o->ncores - first;
+		int32_t *host = m->stacks + first * sw;
+		void *p;
+
+		if (n > cc)
+			n = cc;
+		o->chunks[i] = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+		    CL_MEM_USE_HOST_PTR, n * per, host, &err);
+		if (err != CL_SUCCESS) {
+			o->chunks[i] = NULL;
+			break;
+		}
+		p = clEnqueueMapBuffer(o->q, o->chunks[i], CL_TRUE,
+		    CL_MAP_READ | CL_MAP_WRITE, 0, n * per, 0, NULL, NULL,
+		    &err);
+		if (err != CL_SUCCESS)
+			break;
+		err = clEnqueueUnmapMemObject(o->q, o->chunks[i], p, 0, NULL,
+		    NULL);
+		if (err == CL_SUCCESS)
+			err = clFinish(o->q);
+		if (err != CL_SUCCESS || p != host) {
+			err = CL_INVALID_VALUE;
+			break;
+		}
+	}
+	if (err != CL_SUCCESS) {
+		for (uint32_t i = 0; i < o->nchunks; i++)
+			if (o->chunks[i] != NULL)
+				clReleaseMemObject(o->chunks[i]);
+		free(o->chunks);
+		o->chunks = NULL;
+		o->nchunks = 0;
+		if (o->stack_words_total * 4 > o->max_alloc) {
+			char *detail = xasprintf("%.0f MiB of stacks in one "
+			    "buffer, the device allows %.0f MiB",
+			    (double)o->stack_words_total / 262144.0,
+			    (double)o->max_alloc / 1048576.0);
+
+			*cause = memory_message(o, detail);
+			free(detail);
+			return -1;
+		}
+		return 0;
+	}
+	o->b_stacks = o->chunks[0];
+	o->shared_stacks = 1;
+	return 0;
+}
+
+/*
+ * Enqueue a step kernel (the step loop's or the one-step one) over every
+ * core: at once, or, with chunked shared stacks, a chunk at a time, each
+ * launch with its chunk's buffer and the chunk's first core as global
+ * offset (launch.h LAUNCH_STACK).  The in-order queue runs the chunks
+ * one after another; they share the context, so a stop word lowered by
+ * one chunk's cores cuts the later chunks' too, and a cut that an
+ * earlier chunk overshot is replayed as any drift is (ocl-ckpt.c).
+ */
+int
+ocl_enqueue_run(struct ocl_engine *o, cl_kernel k, char **cause)
+{
+	size_t local = o->wg;
+
+	if (o->nchunks <= 1) {
+		TRY(o, clEnqueueNDRangeKernel(o->q, k, 1, NULL, &o->gsize,
+		    &local, 0, NULL, NULL), "clEnqueueNDRangeKernel");
+		return 0;
+	}
+	for (uint32_t i = 0; i < o->nchunks; i++) {
+		size_t off = (size_t)i * o->chunk_cores, n = o->gsize - off;
+
+		if (n > o->chunk_cores)
+			n = o->chunk_cores;
+		TRY(o, clSetKernelArg(k, 1, sizeof(cl_mem), &o->chunks[i]),
+		    "clSetKernelArg");
+		TRY(o, clEnqueueNDRangeKernel(o->q, k, 1, &off, &n, &local, 0,
+		    NULL, NULL), "clEnqueueNDRangeKernel");
+	}
+	return 0;
+}
+
+/*
+ * Stacks not shared with the host as the words in use of each core
+ * (slen[c] of them, core after core in words), the form of history
+ * snapshots: the device clears the buffer and gets only those words,
+ * a row of every core at a time on the interleaved layout.  A million
+ * shallow stacks cost a few rows, not a copy of every stack.
+ */
+int
+ocl_put_stacks(struct ocl_engine *o, const uint32_t *slen,
+    const int32_t *words, char **cause)
+{
+	size_t sw = o->m->cfg.stack_words, n = o->ncores, used = 0, at = 0;
+	uint32_t zero = 0;
+	cl_int err = CL_SUCCESS;
+	int32_t *t;
+
+	for (size_t c = 0; c < n; c++)
+		used = slen[c] > used ? slen[c] : used;
+	TRY(o, clEnqueueFillBuffer(o->q, o->b_stacks, &zero, sizeof zero, 0,
+	    o->stack_words_total * 4, 0, NULL, NULL), "clEnqueueFillBuffer");
+	if (used == 0)
+		return 0;
+	if (!o->interleaved) {
+		/* blocked (a copied CPU layout, tests): a write per core */
+		for (size_t c = 0; c < n && err == CL_SUCCESS; c++) {
+			if (slen[c] > 0)
+				err = clEnqueueWriteBuffer(o->q, o->b_stacks,
+				    CL_FALSE, c * sw * 4, slen[c] * 4ul,
+				    words + at, 0, NULL, NULL);
+			at += slen[c];
+		}
+		if (err == CL_SUCCESS)
+			err = clFinish(o->q);
+		TRY(o, err, "clEnqueueWriteBuffer");
+		return 0;
+	}
+	t = calloc(used * n, 4);
 	if (t == NULL) {
 		*cause = xasprintf("not enough host memory to upload the stacks");
 		return -1;
 	}
-	for (size_t c = 0; c < o->ncores; c++)
-		for (size_t w = 0; w < sw; w++)
-			t[CTX_STACK_INDEX(1, c, w, (size_t)o->ncores, sw)] =
-			    m->stacks[c * sw + w];
-	rc = ocl_write_buf(o, o->b_stacks, 0, n * 4, t, cause);
+	for (size_t c = 0; c < n; c++) {
+		for (size_t w = 0; w < slen[c]; w++)
+			t[w * n + c] = words[at + w];
+		at += slen[c];
+	}
+	err = ocl_write_buf(o, o->b_stacks, 0, used * n * 4, t, cause);
 	free(t);
+	return err == 0 ? 0 : -1;
+}
+
+/* One more than the highest non-zero stack word of any core, found on
+ * the device (launch.h launch_stack_used). */
+static int
+stacks_used(struct ocl_engine *o, uint32_t *used, char **cause)
+{
+	cl_uint n = o->ncores, sw = o->m->cfg.stack_words;
+	size_t g = (o->ncores + 63) / 64 * 64;
+	cl_int err;
+
+	*used = 0;
+	if (o->k_used == NULL) {
+		o->k_used = clCreateKernel(o->prog, "launch_stack_used", &err);
+		if (err != CL_SUCCESS) {
+			o->k_used = NULL;
+			*cause = ocl_cl_failure(o, "clCreateKernel", err);
+			return -1;
+		}
+		if (ocl_mkbuf(o, &o->b_used, 4, CL_MEM_READ_WRITE, cause) != 0)
+			return -1;
+	}
+	if (ocl_write_buf(o, o->b_used, 0, 4, used, cause) != 0)
+		return -1;
+	TRY(o, clSetKernelArg(o->k_used, 0, sizeof o->b_stacks, &o->b_stacks),
+	    "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 1, sizeof n, &n), "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 2, sizeof sw, &sw), "clSetKernelArg");
+	TRY(o, clSetKernelArg(o->k_used, 3, sizeof o->b_used, &o->b_used),
+	    "clSetKernelArg");
+	TRY(o, clEnqueueNDRangeKernel(o->q, o->k_used, 1, NULL, &g, NULL, 0,
+	    NULL, NULL), "clEnqueueNDRangeKernel");
+	return ocl_read_buf(o, o->b_used, 0, 4, used, cause);
+}
+
+/* The stacks as ocl_put_stacks takes them, read from the device: the
+ * rows in use only.  *words is malloc'd. */
+int
+ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
+    size_t *nwords, char **cause)
+{
+	size_t sw = o->m->cfg.stack_words, n = o->ncores, total = 0;
+	uint32_t used;
+	cl_int err = CL_SUCCESS;
+	int32_t *t, *out;
+
+	*words = NULL;
+	*nwords = 0;
+	if (stacks_used(o, &used, cause) != 0)
+		return -1;
+	t = malloc((used ? used : 1) * n * 4);
+	if (t == NULL) {
+		*cause = xasprintf("not enough host memory to read the stacks");
+		return -1;
+	}
+	/* t: word w of core c at w * n + c (interleaved), c * used + w */
+	if (used > 0 && o->interleaved)
+		err = clEnqueueReadBuffer(o->q, o->b_stacks, CL_FALSE, 0,
+		    used * n * 4, t, 0, NULL, NULL);
+	for (size_t c = 0; used > 0 && !o->interleaved && c < n &&
+	    err == CL_SUCCESS; c++)
+		err = clEnqueueReadBuffer(o->q, o->b_stacks, CL_FALSE,
+		    c * sw * 4, used * 4ul, t + c * used, 0, NULL, NULL);
+	if (err == CL_SUCCESS)
+		err = clFinish(o->q);
+	if (err != CL_SUCCESS) {
+		free(t);
+		*cause = ocl_cl_failure(o, "clEnqueueReadBuffer", err);
+		return -1;
+	}
+#define T(c, w) (o->interleaved ? t[(w) * n + (c)] : t[(c) * used + (w)])
+	for (size_t c = 0; c < n; c++) {
+		uint32_t k = used;
+
+		while (k > 0 && T(c, k - 1) == 0)
+			k--;
+		slen[c] = k;
+		total += k;
+	}
+	out = malloc((total ? total : 1) * sizeof *out);
+	if (out == NULL) {
+		free(t);
+		*cause = xasprintf("not enough host memory to read the stacks");
+		return -1;
+	}
+	total = 0;
+	for (size_t c = 0; c < n; c++)
+		for (uint32_t w = 0; w < slen[c]; w++)
+			out[total++] = T(c, w);
+#undef T
+	free(t);
+	*words = out;
+	*nwords = total;
+	return 0;
+}
+
+/* The host's stacks to the device: nothing to send when shared; else
+ * as the words in use (ocl_put_stacks), or whole on the blocked layout,
+ * where they are one copy. */
+int
+ocl_upload_stacks(struct ocl_engine *o, char **cause)
+{
+	const struct machine *m = o->m;
+	size_t sw = m->cfg.stack_words, n = o->ncores, total = 0;
+	uint32_t *slen;
+	int32_t *w;
+	int rc;
+
+	if (o->shared_stacks)
+		return 0;
+	if (!o->interleaved)
+		return ocl_write_buf(o, o->b_stacks, 0,
+		    o->stack_words_total * 4, m->stacks, cause);
+	slen = xcalloc(n, sizeof *slen);
+	machine_stacks_used(m, slen);
+	for (size_t c = 0; c < n; c++)
+		total += slen[c];
+	w = xcalloc(total ? total : 1, sizeof *w);
+	total = 0;
+	for (size_t c = 0; c < n; c++) {
+		memcpy(w + total, m->stacks + c * sw, slen[c] * sizeof *w);
+		total += slen[c];
+	}
+	rc = ocl_put_stacks(o, slen, w, cause);
+	free(w);
+	free(slen);
 	return rc;
 }
 
@@ -355,6 +617,10 @@ ocl_download_stacks(struct ocl_engine *o, char **cause)
 	int32_t *t;
 	int rc;
 
+	if (o->shared_stacks) {
+		TRY(o, clFinish(o->q), "clFinish");
+		return 0;
+	}
 	if (!o->interleaved)
 		return ocl_read_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
 	t = malloc(n * 4);
@@ -397,6 +663,10 @@ ocl_release_all(struct ocl_engine *o)
 		&o->b_side,
 	};
 
+	/* chunks[0] is b_stacks, released with the others */
+	for (uint32_t i = 1; i < o->nchunks; i++)
+		clReleaseMemObject(o->chunks[i]);
+	free(o->chunks);
 	if (o->b_mirror != NULL) {
 		if (o->hmirror != NULL)
 			(void)clEnqueueUnmapMemObject(o->q, o->b_mirror,
@@ -421,6 +691,10 @@ ocl_release_all(struct ocl_engine *o)
 		}
 	if (o->kern != NULL)
 		clReleaseKernel(o->kern);
+	if (o->k_used != NULL)
+		clReleaseKernel(o->k_used);
+	if (o->b_used != NULL)
+		clReleaseMemObject(o->b_used);
 	if (o->kern1 != NULL)
 		clReleaseKernel(o->kern1);
 	if (o->fold1 != NULL)
@@ -449,6 +723,8 @@ ocl_release_all(struct ocl_engine *o)
 	free(o->ck.out_len);
 	free(o->ck.out_listed);
 	free(o->ck.in_pos);
+	free(o->ck.slen);
+	free(o->ck.stack);
 	free(o->warps);
 	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
 		o->lv->free_state(o->st);
@@ -597,7 +873,10 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 		    "than 2^32 words");
 		return -1;
 	}
-	if (stack_bytes > d->max_alloc || ctx_bytes > d->max_alloc) {
+	/* Shared stacks are cut into chunks the device can allocate
+	 * (ocl_share_stacks): only the context must fit in one. */
+	if ((stack_bytes > d->max_alloc && !(o->tune.share_stacks &&
+	    o->zero_copy && !o->interleaved)) || ctx_bytes > d->max_alloc) {
 		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
 		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,
 		    (double)d->max_alloc / 1048576.0);

@@ -2,7 +2,8 @@
  * Checkpoints and replay (ocl-engine.h).
  *
  * A checkpoint is a device-side copy of the context, stacks, globals and
- * heap, with the host-side state that goes with it (step, output lengths,
+ * heap (of shared stacks: the words in use, on the host, stacks_take),
+ * with the host-side state that goes with it (step, output lengths,
  * input positions, a pending barrier release).  Its buffers are allocated
  * (and committed) when the engine is created.  One is taken before the
  * first launch of K > 1 of every run and refreshed when the launches
@@ -50,10 +51,12 @@ ocl_ckpt_alloc(struct ocl_engine *o)
 	if (o->ckpt_ok != 0)
 		return o->ckpt_ok > 0;
 	for (size_t i = 0; i < 4 && ok; i++)
-		ok = ocl_mkbuf(o, c[i], bytes[i], CL_MEM_READ_WRITE,
+		/* shared stacks are kept on the host (stacks_take) */
+		ok = (c[i] == &o->c_stacks && o->shared_stacks) ||
+		    (ocl_mkbuf(o, c[i], bytes[i], CL_MEM_READ_WRITE,
 		    &cause) == 0 &&
 		    clEnqueueFillBuffer(o->q, *c[i], &zero, sizeof zero, 0,
-		    bytes[i], 0, NULL, NULL) == CL_SUCCESS;
+		    bytes[i], 0, NULL, NULL) == CL_SUCCESS);
 	if (ok)
 		ok = clFinish(o->q) == CL_SUCCESS;
 	if (!ok) {
@@ -69,6 +72,60 @@ ocl_ckpt_alloc(struct ocl_engine *o)
 	o->ck.out_listed = xcalloc(o->ncores, 1);
 	o->ckpt_ok = 1;
 	return 1;
+}
+
+/*
+ * Shared stacks (ocl-engine.h) are the host's pages: a checkpoint keeps
+ * each core's words in use, as history snapshots do, and a restore
+ * writes back those and clears only the words in use since, so that
+ * neither copies or faults in the unused stack of a million cores.  The
+ * queue is idle here: every launch ends with a blocking read.
+ */
+static void
+stacks_take(struct ocl_engine *o)
+{
+	struct ocl_ckpt *ck = &o->ck;
+	const struct machine *m = o->m;
+	uint32_t sw = m->cfg.stack_words;
+	size_t total = 0;
+
+	if (ck->slen == NULL)
+		ck->slen = xcalloc(o->ncores, sizeof *ck->slen);
+	machine_stacks_used(m, ck->slen);
+	for (uint32_t c = 0; c < o->ncores; c++) {
+		const int32_t *st = m->stacks + (size_t)c * sw;
+		uint32_t n = ck->slen[c];
+
+		if (total + n > ck->stack_cap) {
+			ck->stack_cap = 2 * (total + n) + 1024;
+			ck->stack = xreallocarray(ck->stack, ck->stack_cap,
+			    sizeof *ck->stack);
+		}
+		memcpy(ck->stack + total, st, (size_t)n * sizeof *st);
+		total += n;
+	}
+}
+
+static void
+stacks_restore(struct ocl_engine *o)
+{
+	const struct ocl_ckpt *ck = &o->ck;
+	struct machine *m = o->m;
+	uint32_t sw = m->cfg.stack_words;
+	uint32_t *used = xcalloc(o->ncores, sizeof *used);
+	size_t at = 0;
+
+	machine_stacks_used(m, used);
+	for (uint32_t c = 0; c < o->ncores; c++) {
+		int32_t *st = m->stacks + (size_t)c * sw;
+		uint32_t n = ck->slen[c];
+
+		memcpy(st, ck->stack + at, (size_t)n * sizeof *st);
+		if (used[c] > n)
+			memset(st + n, 0, (size_t)(used[c] - n) * sizeof *st);
+		at += n;
+	}
+	free(used);
 }
 
 /*
@@ -88,13 +145,15 @@ ocl_ckpt_take(struct ocl_engine *o, char **cause)
 	o->ck.heap_top = o->lv->whole_heap ? m->cfg.heap_words : m->heap_top;
 	if (ocl_ctx_close(o, cause) != 0 ||
 	    ocl_copy_buf(o, o->b_ctx, o->c_ctx, o->ctx_words * 4, cause) != 0 ||
-	    ocl_copy_buf(o, o->b_stacks, o->c_stacks, o->stack_words_total * 4,
-	    cause) != 0 ||
+	    (!o->shared_stacks && ocl_copy_buf(o, o->b_stacks, o->c_stacks,
+	    o->stack_words_total * 4, cause) != 0) ||
 	    ocl_copy_buf(o, o->b_globals, o->c_globals, MM_GLOBALS_WORDS * 4,
 	    cause) != 0 ||
 	    (o->ck.heap_top > 0 && ocl_copy_buf(o, o->b_heap, o->c_heap,
 	    (size_t)o->ck.heap_top * 4, cause) != 0))
 		return -1;
+	if (o->shared_stacks)
+		stacks_take(o);
 	for (size_t i = 0; i < o->ck.nout; i++)
 		o->ck.out_listed[o->ck.out_cores[i]] = 0;
 	o->ck.nout = 0;
@@ -119,13 +178,15 @@ ocl_ckpt_restore(struct ocl_engine *o, char **cause)
 	o->ctx_fresh = o->ctx_fresh_cores = 0;
 	if (ocl_ctx_close(o, cause) != 0 ||
 	    ocl_copy_buf(o, o->c_ctx, o->b_ctx, o->ctx_words * 4, cause) != 0 ||
-	    ocl_copy_buf(o, o->c_stacks, o->b_stacks, o->stack_words_total * 4,
-	    cause) != 0 ||
+	    (!o->shared_stacks && ocl_copy_buf(o, o->c_stacks, o->b_stacks,
+	    o->stack_words_total * 4, cause) != 0) ||
 	    ocl_copy_buf(o, o->c_globals, o->b_globals, MM_GLOBALS_WORDS * 4,
 	    cause) != 0 ||
 	    (o->ck.heap_top > 0 && ocl_copy_buf(o, o->c_heap, o->b_heap,
 	    (size_t)o->ck.heap_top * 4, cause) != 0))
 		return -1;
+	if (o->shared_stacks)
+		stacks_restore(o);
 	/* arrays allocated after the checkpoint: unallocated words are 0 */
 	if (!o->lv->whole_heap && top > o->ck.heap_top)
 		TRY(o, clEnqueueFillBuffer(o->q, o->b_heap, &zero, sizeof zero,

@@ -18,7 +18,9 @@
  *
  * The files, by responsibility:
  *   ocl-buffers.c   device buffers, the host view of the context (mapped
- *                   or copied), the mirror, layout planning, mem_need;
+ *                   or copied), the mirror, stacks shared with the host
+ *                   or moved as the rows in use, layout planning,
+ *                   mem_need;
  *   ocl-readback.c  the context into struct core and back, block marks,
  *                   news, the output drain;
  *   ocl-ckpt.c      checkpoints, restore and replay to a cut;
@@ -51,6 +53,11 @@
 
 struct ocl_ckpt {
 	int		 valid;
+	/* shared stacks (struct ocl_engine): the words in use of every
+	 * core's stack, kept on the host, core after core */
+	uint32_t	*slen;
+	int32_t		*stack;
+	size_t		 stack_cap;
 	uint64_t	 step;            /* m->step it holds */
 	uint32_t	 heap_top;        /* heap words it holds */
 	int		 pending_release;
@@ -116,12 +123,17 @@ struct ocl_tuning {
 	 * cores: one thread converting a million cores is a large part of
 	 * a GPU's run. */
 	uint32_t	 host_threads, convert_min;
+	/* Share the stacks with the host where the device's memory is the
+	 * host's (struct ocl_engine shared_stacks). */
+	int		 share_stacks;
 	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
 	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at
-	 * most device_mib MiB (0: as it says). */
+	 * most device_mib MiB (0: as it says), one allocation of at most
+	 * alloc_kib KiB (0: as it says). */
 	uint64_t	 steps;
 	int		 drift;
 	uint64_t	 device_mib;
+	uint64_t	 alloc_kib;
 };
 
 /* The table for a device of these kinds (nv: NVIDIA's compiler), with
@@ -167,6 +179,21 @@ struct ocl_engine {
 	cl_mem	 b_out, b_in, b_bps, b_mask;
 	cl_mem	 c_ctx, c_stacks, c_globals, c_heap;  /* checkpoint copies */
 	cl_mem	 b_side;          /* the level's read-only side buffer */
+	/* Stacks shared with the host (ocl_share_stacks): on a zero-copy
+	 * device with the blocked layout the stack buffers are m->stacks
+	 * itself, so nothing is uploaded or read back and only the pages
+	 * cores wrote are resident.  Where the device limits one
+	 * allocation they are nchunks buffers of chunk_cores cores each
+	 * (chunks[0] is b_stacks), and a launch runs a chunk at a time
+	 * (the kernels index a chunk from the launch's global offset). */
+	int	 shared_stacks;
+	cl_mem	*chunks;
+	uint32_t nchunks, chunk_cores;
+	/* Otherwise snapshots read the rows in use (ocl_get_stacks): the
+	 * kernel that finds them (launch.h launch_stack_used) and its
+	 * result word, made on first use. */
+	cl_kernel k_used;
+	cl_mem	 b_used;
 	size_t	 text_bytes;      /* of b_text, padding included */
 	int	 ckpt_ok;         /* 1 allocated, 0 not yet, -1 impossible */
 
@@ -308,6 +335,12 @@ int	ocl_ctx_fetch(struct ocl_engine *o, char **cause);
 int	ocl_ctx_fetch_cores(struct ocl_engine *o, char **cause);
 int	ocl_write_core_field(struct ocl_engine *o, uint32_t c, uint32_t f,
 	    uint32_t v, char **cause);
+int	ocl_share_stacks(struct ocl_engine *o, char **cause);
+int	ocl_enqueue_run(struct ocl_engine *o, cl_kernel k, char **cause);
+int	ocl_put_stacks(struct ocl_engine *o, const uint32_t *slen,
+	    const int32_t *words, char **cause);
+int	ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
+	    size_t *nwords, char **cause);
 int	ocl_upload_stacks(struct ocl_engine *o, char **cause);
 int	ocl_download_stacks(struct ocl_engine *o, char **cause);
 int	ocl_copy_buf(struct ocl_engine *o, cl_mem from, cl_mem to,

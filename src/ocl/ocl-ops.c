@@ -88,6 +88,12 @@ ocl_read_words(struct engine *e, uint32_t core, int32_t addr,
 			out[i++] = *cp;
 			continue;
 		}
+		/* shared stacks: the host's pages are the device's (the
+		 * queue is idle between runs) */
+		if (o->shared_stacks && b == o->b_stacks) {
+			out[i++] = *machine_stack_word(e->m, core, a);
+			continue;
+		}
 		/* Extend over words that are contiguous on the device. */
 		while (i + n < nwords) {
 			cl_mem b2;
@@ -124,6 +130,8 @@ ocl_write_word(struct engine *e, uint32_t core, int32_t addr, int32_t val,
 		    "can write", (uint32_t)addr, core);
 		return -1;
 	}
+	if (o->shared_stacks && b == o->b_stacks)
+		return 0;
 	return ocl_write_buf(o, b, off, 4, &val, cause);
 }
 
@@ -233,8 +241,8 @@ ocl_load(struct engine *e, const void *side, char **cause)
 				OCL_SEC(&sec, c, f) = w[(size_t)c * nf + f];
 		o->lv->from_ctx(o->st, &sec, 0, o->ncores);
 	}
+	/* the stacks: shared with the host, or sent by load_stacks */
 	if (ocl_push_cores(e, cause) != 0 ||
-	    ocl_upload_stacks(o, cause) != 0 ||
 	    ocl_write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
 	    cause) != 0 ||
 	    ocl_write_buf(o, o->b_heap, 0, ocl_heap_bytes(o), m->heap,
@@ -245,6 +253,22 @@ ocl_load(struct engine *e, const void *side, char **cause)
 	for (size_t i = 0; i < o->n_in_cores; i++)
 		o->in_dirty[i] = 1;
 	return 0;
+}
+
+/* engine.h save_stacks and load_stacks, where the stacks are not
+ * shared with the host (ocl_engine_create sets them). */
+static int
+ocl_save_stacks(struct engine *e, uint32_t *slen, int32_t **words,
+    size_t *nwords, char **cause)
+{
+	return ocl_get_stacks(e->impl, slen, words, nwords, cause);
+}
+
+static int
+ocl_load_stacks(struct engine *e, const uint32_t *slen, const int32_t *words,
+    char **cause)
+{
+	return ocl_put_stacks(e->impl, slen, words, cause);
 }
 
 static void
@@ -286,6 +310,8 @@ const struct engine_ops ocl_engine_ops = {
 	.add_input = ocl_add_input,
 	.save = ocl_save,
 	.load = ocl_load,
+	.save_stacks = ocl_save_stacks,
+	.load_stacks = ocl_load_stacks,
 	.warps = engine_ocl_warps,
 	.free = ocl_free,
 };

@@ -78,7 +78,6 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 {
 	struct machine *m = o->m;
 	uint32_t *h = o->hdr;
-	size_t local = o->wg;
 	double t0 = ocl_now(), t_kernel;
 
 	if (ocl_ctx_open(o, cause) != 0 || feed_input(o, cause) != 0)
@@ -113,22 +112,20 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 
 		if (ocl_mirror_unmap(o, cause) != 0)
 			return -1;
-		err = clEnqueueNDRangeKernel(o->q, o->kern1, 1, NULL,
-		    &o->gsize, &local, 0, NULL, NULL);
-		if (err == CL_SUCCESS)
-			err = clEnqueueNDRangeKernel(o->q, o->fold1, 1, NULL,
-			    &nw, NULL, 0, NULL, NULL);
+		if (ocl_enqueue_run(o, o->kern1, cause) != 0) {
+			ocl_mirror_reclaim(o);
+			return -1;
+		}
+		err = clEnqueueNDRangeKernel(o->q, o->fold1, 1, NULL, &nw,
+		    NULL, 0, NULL, NULL);
 		if (err != CL_SUCCESS) {
 			*cause = ocl_cl_failure(o, "clEnqueueNDRangeKernel",
 			    err);
 			ocl_mirror_reclaim(o);
 			return -1;
 		}
-	} else {
-		TRY(o, clEnqueueNDRangeKernel(o->q, o->kern, 1, NULL,
-		    &o->gsize, &local, 0, NULL, NULL),
-		    "clEnqueueNDRangeKernel");
-	}
+	} else if (ocl_enqueue_run(o, o->kern, cause) != 0)
+		return -1;
 	/* the in-order queue: this read waits for the kernel */
 	if (ocl_read_buf(o, o->b_ctx, CTX_H_STEPS * 4,
 	    (CTX_H_NOTE - CTX_H_STEPS + 1) * 4, h + CTX_H_STEPS,

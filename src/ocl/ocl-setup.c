@@ -32,7 +32,7 @@
 enum {
 	TK_LAYOUT, TK_ZERO_COPY, TK_WG, TK_IO_CAP, TK_DISPATCH, TK_WARPSYNC,
 	TK_MIRROR, TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT,
-	TK_DEVICE_MIB, TK_N
+	TK_DEVICE_MIB, TK_SHARE, TK_ALLOC_KIB, TK_N
 };
 
 static const struct tuning_key {
@@ -53,6 +53,8 @@ static const struct tuning_key {
 	[TK_STEPS] = { "k", { NULL, NULL }, 1, K_MAX },
 	[TK_DRIFT] = { "drift", { NULL, NULL }, 0, 1 },
 	[TK_DEVICE_MIB] = { "device_mib", { NULL, NULL }, 1, 1ul << 30 },
+	[TK_SHARE] = { "share_stacks", { NULL, NULL }, 0, 1 },
+	[TK_ALLOC_KIB] = { "alloc_kib", { NULL, NULL }, 1, 1ul << 30 },
 };
 
 /* "key=value,...": the values in v, the keys given in *set.  -1 with
@@ -142,6 +144,8 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	t->steps = PICK(TK_STEPS, 0);
 	t->drift = (int)PICK(TK_DRIFT, 0);
 	t->device_mib = PICK(TK_DEVICE_MIB, 0);
+	t->share_stacks = (int)PICK(TK_SHARE, t->zero_copy);
+	t->alloc_kib = PICK(TK_ALLOC_KIB, 0);
 #undef PICK
 	return rc;
 }
@@ -410,8 +414,9 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	}
 
 	/* Buffers; the big ones first so that "too big" fails early. */
-	if (ocl_mkbuf(o, &o->b_stacks, o->stack_words_total * 4,
-	    CL_MEM_READ_WRITE, cause) != 0 ||
+	if (ocl_share_stacks(o, cause) != 0 || (!o->shared_stacks &&
+	    ocl_mkbuf(o, &o->b_stacks, o->stack_words_total * 4,
+	    CL_MEM_READ_WRITE, cause) != 0) ||
 	    ocl_mkbuf(o, &o->b_ctx, o->ctx_words * 4, CL_MEM_READ_WRITE |
 	    (o->zero_copy ? CL_MEM_ALLOC_HOST_PTR : 0), cause) != 0 ||
 	    ocl_mkbuf(o, &o->b_globals, MM_GLOBALS_WORDS * 4, CL_MEM_READ_WRITE,
@@ -586,6 +591,8 @@ ocl_engine_create(struct engine *e, struct machine *m,
 		if (d->max_alloc > lim)
 			d->max_alloc = lim;
 	}
+	if (o->tune.alloc_kib > 0 && d->max_alloc > o->tune.alloc_kib << 10)
+		d->max_alloc = (cl_ulong)o->tune.alloc_kib << 10;
 	o->max_alloc = l.dev[di].max_alloc;
 	o->global_mem = l.dev[di].global_mem;
 	if (ocl_plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
@@ -595,6 +602,11 @@ ocl_engine_create(struct engine *e, struct machine *m,
 		return -1;
 	}
 	ocl_devices_free(&l);
+	/* shared stacks are the host copy: snapshots read them there */
+	if (o->shared_stacks) {
+		o->ops.save_stacks = NULL;
+		o->ops.load_stacks = NULL;
+	}
 	e->ops = &o->ops;
 	e->m = m;
 	e->impl = o;

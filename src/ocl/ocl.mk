@@ -55,7 +55,7 @@ tests_ocl_run_SOURCES = tests/ocl-run.c \
 tests_ocl_run_CPPFLAGS = $(ocl_test_cppflags) -I$(srcdir)/src/tools
 tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
-shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh
+shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh tests/ocl-stacks.sh
 
 # The block marks: the host converts only what launches changed, against
 # the reference (ocl-readback.c, context.h).

@@ -1,0 +1,95 @@
+#!/bin/sh
+# The OpenCL engine's stacks where the user looks (doc/performance.md,
+# "Stacks shared with the host"): on a zero-copy device the stack
+# buffers are the machine's own pages, read where a command looks at
+# them; elsewhere, or with MICDB_OCL_TEST share_stacks=0, they are a
+# device buffer read back whole.  Random debugger sessions (stops at
+# random steps and breakpoints, cores focused at random, many of them
+# never looked at before, x of their frames, backtraces, frames,
+# watchpoints on locals and globals, reverse steps and reverse-continue)
+# must write the transcript of --engine ref on every stack path: shared
+# (one buffer, and chunks of a small allocation limit, as a device that
+# limits one allocation cuts them), read back whole (blocked and the GPU's
+# interleaved layout).  Then a machine of 262,144 cores with default
+# settings, more stack than POCL allows in one buffer, opens and steps.
+. "$(dirname "$0")/lib.sh"
+
+if ! "$MICDB" devices >/dev/null 2>&1; then
+	echo "1..0 # SKIP no OpenCL device"
+	exit 0
+fi
+
+CORES=200
+# One session per seed: awk's generator, seeded, is deterministic.
+session() {
+	awk -v seed="$1" -v n="$CORES" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < 14; i++) {
+			r = int(rand() * 9)
+			c = int(rand() * n)
+			if (r == 0)
+				print "stepi " 1 + int(rand() * 60)
+			else if (r == 1)
+				print "break even core " c
+			else if (r == 2) {
+				print "break loop core " c
+				print "continue"
+				print "delete"
+			} else if (r == 3)
+				print "reverse-stepi " 1 + int(rand() * 8)
+			else if (r == 4) {
+				print "core " c
+				print "watch n"
+				print "continue"
+				print "continue"
+				print "reverse-continue"
+				print "delete"
+			} else if (r == 5)
+				print "reverse-continue"
+			else if (r == 6) {
+				print "core " c
+				print "backtrace"
+				print "info frame"
+			} else
+				print "stepi " 1 + int(rand() * 5)
+			print "core " int(rand() * n)
+			print "x/6 $lv"
+			print "x/3 $sp - 2"
+			print "backtrace"
+			print "print $step"
+		}
+	}'
+}
+
+PROG=$PROGRAMS/collatz.jas
+for seed in 1 2 3 4 5; do
+	session "$seed" >"$TMP/s$seed.cmd"
+	"$MICDB" --batch "$TMP/s$seed.cmd" --engine ref --cores $CORES \
+	    "$PROG" >"$TMP/s$seed.ref" 2>&1
+	for cfg in "" share_stacks=0 alloc_kib=1024 \
+	    layout=gpu,zero_copy=0 layout=cpu,zero_copy=0; do
+		MICDB_OCL_TEST=$cfg "$MICDB" --batch "$TMP/s$seed.cmd" \
+		    --engine opencl --cores $CORES "$PROG" \
+		    >"$TMP/s$seed.ocl" 2>&1
+		cmp -s "$TMP/s$seed.ref" "$TMP/s$seed.ocl"
+		ok $? "session $seed, stacks ${cfg:-shared}: as the reference"
+		cmp -s "$TMP/s$seed.ref" "$TMP/s$seed.ocl" || diag "$(diff -u \
+		    "$TMP/s$seed.ref" "$TMP/s$seed.ocl" | head -40)"
+	done
+done
+
+# Default settings (4,096 stack words): 4 GiB of stacks, twice what
+# POCL allocates at once.  Few commands: the machine is shared.
+printf 'stepi 3\ncore 262143\nx/1 $sp\nreverse-stepi\nprint $step\n' \
+    >"$TMP/big.cmd"
+"$MICDB" --batch "$TMP/big.cmd" --engine opencl --cores 262144 "$PROG" \
+    >"$TMP/big.out" 2>&1
+ok $? "262,144 cores with default settings open and step"
+grep -q '^0x[0-9a-f]* <stack+[0-9]*, core 262143>:  262144$' "$TMP/big.out"
+ok $? "262,144 cores: the last core's top of stack, its id + 1"
+grep -q '^\$[0-9]* = 2$' "$TMP/big.out"
+ok $? "262,144 cores: reverse-stepi goes back"
+grep -q 'not enough' "$TMP/big.out" && diag "$(head -c 2000 "$TMP/big.out")"
+
+echo "1..$tap_n"
+[ "$tap_failed" -eq 0 ]
