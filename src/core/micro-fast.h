@@ -1,0 +1,57 @@
+/*
+ * The fast host engines of the micro levels (doc/performance.md section
+ * 16): each level decodes its control store once (engine-mic1-fast.c,
+ * engine-pmic-fast.c) and runs many micro-cycles of one core with the
+ * registers in locals; engine-micro.c's run loop drives either under the
+ * engine contract (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
+ *
+ * A cycle runs fast only when it can neither fault nor touch a device
+ * word; otherwise the golden model (mic1_cycle, pmic_cycle) runs that
+ * one cycle on the written-back state, so faults, device side effects
+ * and the registers they leave are the model's by construction.
+ */
+#ifndef MICDB_MICRO_FAST_H
+#define MICDB_MICRO_FAST_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+/* Why exec returned. */
+enum micro_fast_ev {
+	MF_EV_BUDGET,     /* ran every cycle it was given */
+	MF_EV_STATUS,     /* the core stopped running (halt, barrier, fault) */
+	MF_EV_BP,         /* it stands at a breakpoint (not executed) */
+};
+
+/* A control-store word's trap bits: the fast loop leaves its path only
+ * on a word that has one. */
+#define MF_TRAP_SLOW	0x1   /* the golden model runs it (absent word) */
+#define MF_TRAP_BP	0x2   /* a breakpoint of this run may hold there */
+
+struct micro_fast {
+	/* Decode the control store (struct mic1_store, struct pmic_store;
+	 * not owned, must outlive the result). */
+	void	*(*create)(const void *cs);
+	void	 (*free)(void *fx);
+	/* Mark (on) or unmark (!on) the words where a breakpoint of r may
+	 * stop a core. */
+	void	 (*patch)(void *fx, const struct engine_run *r, int on);
+	/*
+	 * Up to budget micro-cycles of RUNNING core of e (whose level_state
+	 * is the level's model state), stopping early when the core stops
+	 * running or, unless first, stands at a breakpoint of r that holds
+	 * (engine_bp_hit).  The number of cycles run.
+	 */
+	uint64_t (*exec)(struct engine *e, void *fx, const struct engine_run *r,
+		    uint32_t core, uint64_t budget, int first,
+		    enum micro_fast_ev *ev);
+	/* The running core stands on a marked word (engine_check_bps then
+	 * decides). */
+	int	 (*marked)(const void *fx, const struct core *c);
+};
+
+extern const struct micro_fast mic1_fast;   /* engine-mic1-fast.c */
+extern const struct micro_fast pmic_fast;   /* engine-pmic-fast.c */
+
+#endif
