@@ -1019,15 +1019,6 @@ main(int argc, char **argv)
 
 	if (top == NULL)
 		top = ".";
-	if (argc > 1) {
-		struct subject s;
-
-		/* one sample, e.g. programs/bench/single.jas */
-		if (sample_init(&s, top, ".", argv[1]) == 0)
-			test_subject(&s);
-		subject_free(&s);
-		return done_testing();
-	}
 	for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
 		struct microcode mc = { .level = level };
 		char path[1024], *cause = NULL;
@@ -1046,9 +1037,18 @@ main(int argc, char **argv)
 			tap_diag("microprogram %s", stores[i][level]);
 		} else if (i > 0)
 			break;
-		test_dir(top, "programs", 6);
-		test_dir(top, "programs/faults", 6);
-		test_dir(top, "programs/bench", 2);
+		if (argc > 1) {
+			struct subject s;
+
+			/* one sample, e.g. programs/bench/single.jas */
+			if (sample_init(&s, top, ".", argv[1]) == 0)
+				test_subject(&s);
+			subject_free(&s);
+		} else {
+			test_dir(top, "programs", 6);
+			test_dir(top, "programs/faults", 6);
+			test_dir(top, "programs/bench", 2);
+		}
 		if (level != LEVEL_ISA)
 			microcode_free(&mc);
 	}
