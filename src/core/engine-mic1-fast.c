@@ -8,7 +8,11 @@
  * shifter as two shift counts, the C targets as a list of indexes, and
  * the JAM bits apart.  The register file (MBR twice: sign- and
  * zero-extended, as the B bus reads it; a constant 0 for the B values
- * that drive nothing) and every latch live in locals during a run.
+ * that drive nothing; a sink that the unused first two C slots write)
+ * and every latch live in locals during a run.  The common cycle takes
+ * no branch that its word does not decide: the ALU function is four
+ * masks over the four results, the first two C targets are always
+ * written (to the sink when absent), JMPC ORs MBR under a mask.
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
@@ -40,7 +44,7 @@
  * indexes it directly (9..15 all read R_ZERO), then H and MAR. */
 enum {
 	R_MDR, R_PC, R_MBR, R_MBRU, R_SP, R_LV, R_CPP, R_TOS, R_OPC,
-	R_ZERO, R_H, R_MAR, NREG
+	R_ZERO, R_H, R_MAR, R_SINK, NREG
 };
 
 /* C field bit i's register. */
@@ -50,11 +54,12 @@ static const uint8_t mf1_cidx[MIC1_SIZE_C] = {
 	[MIC1_CB_TOS] = R_TOS, [MIC1_CB_OPC] = R_OPC, [MIC1_CB_H] = R_H,
 };
 
+/* 64 bytes, one cache line: an address is a shift away. */
 struct mf1_op {
-	uint32_t	amask;    /* ENA: ~0 */
+	_Alignas(64) uint32_t amask;    /* ENA: ~0 */
 	uint32_t	ainv;     /* INVA: ~0 */
 	uint32_t	bmask;    /* ENB: ~0 */
-	uint8_t		fn;       /* 0 AND, 1 OR, 2 NOT B, 3 sum */
+	uint32_t	fand, f_or, fnot, fsum;  /* the function's mask: ~0 */
 	uint8_t		inc;
 	uint8_t		sll;      /* 8 or 0 */
 	uint8_t		sra;      /* 1 or 0 */
@@ -63,6 +68,7 @@ struct mf1_op {
 	uint8_t		ct[MIC1_SIZE_C];
 	uint8_t		cmar;     /* the C bus writes MAR */
 	uint8_t		mem;      /* MIC1_MEM_* */
+	uint8_t		jam;      /* any of: */
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		main1;    /* this is Main1: a boundary may start */
 	uint8_t		trap;     /* MF_TRAP_* */
@@ -91,16 +97,23 @@ mf1_create(const void *csv)
 		op->amask = (alu & MIC1_ALU_ENA) ? ~0u : 0;
 		op->ainv = (alu & MIC1_ALU_INVA) ? ~0u : 0;
 		op->bmask = (alu & MIC1_ALU_ENB) ? ~0u : 0;
-		op->fn = (uint8_t)MIC1_ALU_FN(alu);
+		switch (MIC1_ALU_FN(alu)) {
+		case 0:  op->fand = ~0u; break;
+		case 1:  op->f_or = ~0u; break;
+		case 2:  op->fnot = ~0u; break;
+		default: op->fsum = ~0u; break;
+		}
 		op->inc = (uint8_t)(alu & MIC1_ALU_INC);
 		op->sll = (alu & MIC1_ALU_SLL8) ? 8 : 0;
 		op->sra = (alu & MIC1_ALU_SRA1) ? 1 : 0;
 		op->b = (uint8_t)(b <= MIC1_B_OPC ? b : R_ZERO);
+		op->ct[0] = op->ct[1] = R_SINK;
 		for (int i = 0; i < MIC1_SIZE_C; i++)
 			if (cb & (1u << i))
 				op->ct[op->nc++] = mf1_cidx[i];
 		op->cmar = (cb & MIC1_C_MAR) != 0;
 		op->mem = (uint8_t)mic1_mem(w);
+		op->jam = jam != 0;
 		op->jamn = (jam & MIC1_JAM_N) != 0;
 		op->jamz = (jam & MIC1_JAM_Z) != 0;
 		op->jmpc = (jam & MIC1_JAM_PC) != 0;
@@ -144,17 +157,6 @@ mf1_marked(const void *fx, const struct core *c)
 	    (f->op[c->mpc].trap & MF_TRAP_BP) != 0;
 }
 
-/* A word READ (write 0) or WRITE (1) may reach without a device or a
- * fault, or NULL. */
-static inline int32_t *
-mf1_word(const struct machine *m, uint32_t core, uint32_t addr, int write)
-{
-	int writable;
-	int32_t *w = machine_word_at(m, core, (int32_t)addr, &writable);
-
-	return w != NULL && (writable || !write) ? w : NULL;
-}
-
 static uint64_t
 mf1_exec(struct engine *e, void *fx, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
@@ -168,7 +170,8 @@ mf1_exec(struct engine *e, void *fx, const struct engine_run *r,
 	const struct mf1_op *op, *last;
 	uint32_t R[NREG], tsize, n, z, mpc, pend, mbr_state;
 	int32_t mar_latch, pc_latch, mbr_addr, insn_pc, mbr;
-	int32_t *rdp;
+	int32_t *rdp, *stack;
+	uint32_t swords = m->cfg.stack_words;
 	uint64_t left = budget, cycles, steps;
 	uint32_t id;
 
@@ -189,6 +192,7 @@ mf1_exec(struct engine *e, void *fx, const struct engine_run *r,
 } while (0)
 
 reload:
+	stack = micro_fast_stack(m, core);
 	text = m->progs[c->prog]->text;
 	tsize = m->progs[c->prog]->text_size;
 	R[R_MDR] = (uint32_t)c->mdr;
@@ -202,6 +206,7 @@ reload:
 	R[R_TOS] = (uint32_t)c->tos;
 	R[R_OPC] = (uint32_t)c->opc;
 	R[R_ZERO] = 0;
+	R[R_SINK] = 0;
 	R[R_H] = (uint32_t)c->h;
 	R[R_MAR] = (uint32_t)c->mar;
 	n = c->n;
@@ -216,7 +221,8 @@ reload:
 	cycles = steps = 0;
 	last = NULL;
 	rdp = (pend & MIC1_PEND_READ) ?
-	    mf1_word(m, core, (uint32_t)mar_latch, 0) : NULL;
+	    micro_fast_word(m, core, stack, swords, (uint32_t)mar_latch, 0) :
+	    NULL;
 	if (mpc >= MIC1_STORE_WORDS)
 		goto slow;
 
@@ -244,18 +250,14 @@ reload:
 		/* 1: datapath, nothing written yet */
 		a = (R[R_H] & op->amask) ^ op->ainv;
 		b = R[op->b] & op->bmask;
-		switch (op->fn) {
-		case 0:  out = a & b; break;
-		case 1:  out = a | b; break;
-		case 2:  out = ~b; break;
-		default: out = a + b; break;
-		}
+		out = ((a & b) & op->fand) | ((a | b) & op->f_or) |
+		    (~b & op->fnot) | ((a + b) & op->fsum);
 		out += op->inc;
 		res = out << op->sll;
 		res = (res >> op->sra) | (res & 0x80000000u);
 		mar1 = op->cmar ? res : R[R_MAR];
 		if (op->mem & (MIC1_MEM_READ | MIC1_MEM_WRITE)) {
-			wp = mf1_word(m, core, mar1,
+			wp = micro_fast_word(m, core, stack, swords, mar1,
 			    (op->mem & MIC1_MEM_WRITE) != 0);
 			if (UNLIKELY(wp == NULL))
 				goto slow;	/* a device or a fault */
@@ -275,7 +277,9 @@ reload:
 		last = op;
 		n = out >> 31;
 		z = out == 0;
-		for (uint32_t i = 0; i < op->nc; i++)
+		R[op->ct[0]] = res;
+		R[op->ct[1]] = res;
+		for (uint32_t i = 2; UNLIKELY(i < op->nc); i++)
 			R[op->ct[i]] = res;
 		mdr1 = R[R_MDR];
 
@@ -310,10 +314,15 @@ reload:
 		}
 
 		/* 4: next MPC */
-		next = op->next | ((op->jamn & n) | (op->jamz & z)) <<
-		    MIC1_BIT_NEXT_JAM;
-		if (op->jmpc)
-			next |= R[R_MBRU];
+		/* branches, not arithmetic: a predicted branch lets the
+		 * next word load before this cycle's ALU is done */
+		next = op->next;
+		if (op->jam) {
+			if ((op->jamn & n) | (op->jamz & z))
+				next |= 1u << MIC1_BIT_NEXT_JAM;
+			if (op->jmpc)
+				next |= R[R_MBRU];
+		}
 		mpc = next & (MIC1_STORE_WORDS - 1);
 		left--;
 		if (UNLIKELY(mpc == MIC1_HALT_MPC)) {

@@ -35,8 +35,10 @@
 #define UNLIKELY(x) (x)
 #endif
 
-/* The register file: enum pmic_reg's numbers, 24..31 reading 0. */
-#define MFP_NREG	32
+/* The register file: enum pmic_reg's numbers, 24..31 reading 0, then
+ * a sink that the unused first two C slots of a unit write. */
+#define MFP_SINK	32
+#define MFP_NREG	33
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
 
 /* C field bit i's register. */
@@ -56,13 +58,15 @@ struct mfp_cu {
 	uint8_t		ct[PMIC_NC];
 };
 
+/* 64 bytes, one cache line: an address is a shift away. */
 struct mfp_op {
-	struct mfp_cu	cu[PMIC_NCU];  /* the enabled units, in order */
+	_Alignas(64) struct mfp_cu cu[PMIC_NCU];  /* the enabled units */
 	uint8_t		ncu;
 	uint8_t		en0;           /* CU0 computes: N and Z */
 	uint8_t		mar_cu;        /* index in cu[] writing MAR last */
 	uint8_t		pc_cu;         /* ... PC; MFP_NONE: none */
 	uint8_t		fetch, read, write;
+	uint8_t		jam;           /* any of: */
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		trap;          /* MF_TRAP_* */
 	uint16_t	next;
@@ -95,6 +99,7 @@ mfp_create(const void *csv)
 			u->alu = (uint8_t)PMIC_CU_ALU(w);
 			u->a = (uint8_t)PMIC_CU_A(w);
 			u->b = (uint8_t)PMIC_CU_B(w);
+			u->ct[0] = u->ct[1] = MFP_SINK;
 			for (int j = 0; j < PMIC_NC; j++)
 				if (cb & (1u << j))
 					u->ct[u->nc++] = mfp_cidx[j];
@@ -112,6 +117,7 @@ mfp_create(const void *csv)
 		op->jamn = (uint8_t)PMIC_BITV(mi->next, PMIC_BIT_JAMN);
 		op->jamz = (uint8_t)PMIC_BITV(mi->next, PMIC_BIT_JAMZ);
 		op->jmpc = (uint8_t)PMIC_BITV(mi->next, PMIC_BIT_JMPC);
+		op->jam = op->jamn | op->jamz | op->jmpc;
 		op->next = (uint16_t)PMIC_NEXT_ADDR(mi->next);
 	}
 	return f;
@@ -153,17 +159,6 @@ mfp_marked(const void *fx, const struct core *c)
 	    (f->op[c->mpc].trap & MF_TRAP_BP) != 0;
 }
 
-/* A word READ (write 0) or WRITE (1) may reach without a device or a
- * fault, or NULL. */
-static inline int32_t *
-mfp_word(const struct machine *m, uint32_t core, uint32_t addr, int write)
-{
-	int writable;
-	int32_t *w = machine_word_at(m, core, (int32_t)addr, &writable);
-
-	return w != NULL && (writable || !write) ? w : NULL;
-}
-
 /* The MBR views of the register file from MBR (MBR0 in bits 31..24). */
 static inline void
 mfp_mbr_views(uint32_t *R, uint32_t mbr)
@@ -193,6 +188,8 @@ mfp_exec(struct engine *e, void *fx, const struct engine_run *r,
 	const struct mfp_op *op;
 	uint32_t R[MFP_NREG], tsize, n, z, mpc, valid, entry;
 	int32_t mbr_addr, insn_pc;
+	int32_t *stack;
+	uint32_t swords = m->cfg.stack_words;
 	uint64_t left = budget, cycles, steps;
 	uint32_t id;
 
@@ -210,6 +207,7 @@ mfp_exec(struct engine *e, void *fx, const struct engine_run *r,
 } while (0)
 
 reload:
+	stack = micro_fast_stack(m, core);
 	text = m->progs[c->prog]->text;
 	tsize = m->progs[c->prog]->text_size;
 	memset(R, 0, sizeof R);
@@ -270,7 +268,8 @@ reload:
 		    R[PMIC_R_MAR];
 		pc1 = op->pc_cu != MFP_NONE ? res[op->pc_cu] : R[PMIC_R_PC];
 		if (op->write || op->read) {
-			wp = mfp_word(m, core, mar1, op->write);
+			wp = micro_fast_word(m, core, stack, swords, mar1,
+			    op->write);
 			if (UNLIKELY(wp == NULL))
 				goto slow;	/* a device or a fault */
 		}
@@ -289,9 +288,14 @@ reload:
 			n = res[0] >> 31;
 			z = res[0] == 0;
 		}
-		for (uint32_t i = 0; i < op->ncu; i++)
-			for (uint32_t j = 0; j < op->cu[i].nc; j++)
-				R[op->cu[i].ct[j]] = res[i];
+		for (uint32_t i = 0; i < op->ncu; i++) {
+			const struct mfp_cu *u = &op->cu[i];
+
+			R[u->ct[0]] = res[i];
+			R[u->ct[1]] = res[i];
+			for (uint32_t j = 2; UNLIKELY(j < u->nc); j++)
+				R[u->ct[j]] = res[i];
+		}
 
 		if (op->write)
 			*wp = (int32_t)R[PMIC_R_MDR];
@@ -322,13 +326,19 @@ reload:
 			mbr_addr = (int32_t)pc1;
 		}
 
+		/* branches, not arithmetic: a predicted branch lets the
+		 * next word load before this cycle's units are done */
 		next = op->next;
-		if (op->jmpc)
-			next |= R[PMIC_R_MBR0];
-		next ^= ((op->jamn & (n != 0)) | (op->jamz & (z != 0))) <<
-		    PMIC_BIT_NEXT_JAM;
+		entry = 0;
+		if (op->jam) {
+			if (op->jmpc)
+				next |= R[PMIC_R_MBR0];
+			if ((op->jamn && n) || (op->jamz && z))
+				next ^= 1u << PMIC_BIT_NEXT_JAM;
+			entry = op->jmpc && (next & (PMIC_STORE_WORDS - 1)) ==
+			    R[PMIC_R_MBR0];
+		}
 		mpc = next & (PMIC_STORE_WORDS - 1);
-		entry = op->jmpc && mpc == R[PMIC_R_MBR0];
 		left--;
 	}
 	SAVE();

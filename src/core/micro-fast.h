@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "engine.h"
+#include "machine.h"
 
 /* Why exec returned. */
 enum micro_fast_ev {
@@ -50,6 +51,35 @@ struct micro_fast {
 	 * decides). */
 	int	 (*marked)(const void *fx, const struct core *c);
 };
+
+/*
+ * Where a READ (write 0) or WRITE (1) of addr by core lands when it
+ * can neither fault nor reach a device: the word, or NULL.  stack and
+ * swords are core's own stack region, or NULL when the constant pool
+ * reaches into it (then machine_word_at decides every address): the
+ * stack, where most accesses go, is tried first.
+ */
+static inline int32_t *
+micro_fast_word(const struct machine *m, uint32_t core, int32_t *stack,
+    uint32_t swords, uint32_t addr, int write)
+{
+	int32_t *w;
+	int writable;
+
+	if (stack != NULL && addr - MM_STACK_BASE < swords)
+		return stack + (addr - MM_STACK_BASE);
+	w = machine_word_at(m, core, (int32_t)addr, &writable);
+	return w != NULL && (writable || !write) ? w : NULL;
+}
+
+/* core's stack for micro_fast_word. */
+static inline int32_t *
+micro_fast_stack(struct machine *m, uint32_t core)
+{
+	if (m->progs[m->cores[core].prog]->cp_size > MM_STACK_BASE - MM_CPP)
+		return NULL;
+	return machine_stack_word(m, core, MM_STACK_BASE);
+}
 
 extern const struct micro_fast mic1_fast;   /* engine-mic1-fast.c */
 extern const struct micro_fast pmic_fast;   /* engine-pmic-fast.c */
