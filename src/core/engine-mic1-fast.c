@@ -148,7 +148,8 @@ mf1_patch(void *fx, const struct engine_run *r, int on)
 	}
 }
 
-static int
+/* The core stands on a marked word (engine_check_bps then decides). */
+static inline int
 mf1_marked(const void *fx, const struct core *c)
 {
 	const struct mf1 *f = fx;
@@ -158,12 +159,12 @@ mf1_marked(const void *fx, const struct core *c)
 }
 
 static uint64_t
-mf1_exec(struct engine *e, void *fx, const struct engine_run *r,
+mf1_exec(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
 {
 	const struct mf1 *f = fx;
 	struct machine *m = e->m;
-	struct mic1_state *st = e->ops->level_state(e);
+	struct mic1_state *st = stv;
 	struct core *c = &m->cores[core];
 	struct mic1_core *k = &st->core[core];
 	const uint8_t *text;
@@ -333,7 +334,7 @@ reload:
 		}
 	}
 	SAVE();
-	*ev = MF_EV_BUDGET;
+	*ev = mf1_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
 	return budget - left;
 
 slow:
@@ -347,7 +348,7 @@ slow:
 		return budget - left;
 	}
 	if (left == 0) {
-		*ev = MF_EV_BUDGET;
+		*ev = mf1_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
 		return budget;
 	}
 	goto reload;
@@ -359,5 +360,4 @@ const struct micro_fast mic1_fast = {
 	.free = mf1_free,
 	.patch = mf1_patch,
 	.exec = mf1_exec,
-	.marked = mf1_marked,
 };

@@ -106,14 +106,12 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			/* Each cycle of the lone core is a step. */
 			if (left > MICRO_SLICE)
 				left = MICRO_SLICE;
-			k = mf->exec(e, em->fx, r, solo, left,
+			k = mf->exec(e, em->fx, em->st, r, solo, left,
 			    stop->steps_run == 0, &ev);
 			m->step += k;
 			stop->steps_run += k;
 			executed = k > 0;
-			atbp = ev == MF_EV_BP || (r->nbps > 0 &&
-			    m->cores[solo].status == CORE_RUNNING &&
-			    mf->marked(em->fx, &m->cores[solo]));
+			atbp = ev == MF_EV_BP || ev == MF_EV_MARKED;
 			changed = ev == MF_EV_STATUS;
 		} else {
 			for (uint32_t i = 0; i < m->cfg.ncores; i++) {
@@ -122,12 +120,10 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 				if (c->status != CORE_RUNNING ||
 				    (r->mask != NULL && !r->mask[i]))
 					continue;
-				executed += (uint32_t)mf->exec(e, em->fx, r,
-				    i, 1, 1, &ev);
+				executed += (uint32_t)mf->exec(e, em->fx,
+				    em->st, r, i, 1, 1, &ev);
 				changed |= ev == MF_EV_STATUS;
-				if (r->nbps > 0 && c->status == CORE_RUNNING &&
-				    mf->marked(em->fx, c))
-					atbp = 1;
+				atbp |= ev == MF_EV_MARKED;
 			}
 			m->step++;
 			stop->steps_run++;

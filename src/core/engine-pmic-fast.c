@@ -150,7 +150,8 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 		f->all_bp = 0;
 }
 
-static int
+/* The core stands on a marked word (engine_check_bps then decides). */
+static inline int
 mfp_marked(const void *fx, const struct core *c)
 {
 	const struct mfp *f = fx;
@@ -176,12 +177,12 @@ mfp_mbr_views(uint32_t *R, uint32_t mbr)
 }
 
 static uint64_t
-mfp_exec(struct engine *e, void *fx, const struct engine_run *r,
+mfp_exec(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
 {
 	const struct mfp *f = fx;
 	struct machine *m = e->m;
-	struct pmic_state *st = e->ops->level_state(e);
+	struct pmic_state *st = stv;
 	struct core *c = &m->cores[core];
 	struct pmic_core *k = &st->core[core];
 	const uint8_t *text;
@@ -342,7 +343,7 @@ reload:
 		left--;
 	}
 	SAVE();
-	*ev = MF_EV_BUDGET;
+	*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
 	return budget - left;
 
 slow:
@@ -356,7 +357,7 @@ slow:
 		return budget - left;
 	}
 	if (left == 0) {
-		*ev = MF_EV_BUDGET;
+		*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
 		return budget;
 	}
 	goto reload;
@@ -368,5 +369,4 @@ const struct micro_fast pmic_fast = {
 	.free = mfp_free,
 	.patch = mfp_patch,
 	.exec = mfp_exec,
-	.marked = mfp_marked,
 };

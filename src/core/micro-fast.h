@@ -21,6 +21,8 @@
 /* Why exec returned. */
 enum micro_fast_ev {
 	MF_EV_BUDGET,     /* ran every cycle it was given */
+	MF_EV_MARKED,     /* the same, and stands on a marked word (where
+			     engine_check_bps decides) */
 	MF_EV_STATUS,     /* the core stopped running (halt, barrier, fault) */
 	MF_EV_BP,         /* it stands at a breakpoint (not executed) */
 };
@@ -39,17 +41,14 @@ struct micro_fast {
 	 * stop a core. */
 	void	 (*patch)(void *fx, const struct engine_run *r, int on);
 	/*
-	 * Up to budget micro-cycles of RUNNING core of e (whose level_state
-	 * is the level's model state), stopping early when the core stops
+	 * Up to budget micro-cycles of RUNNING core of e (st: the level's
+	 * model state, e's level_state), stopping early when the core stops
 	 * running or, unless first, stands at a breakpoint of r that holds
 	 * (engine_bp_hit).  The number of cycles run.
 	 */
-	uint64_t (*exec)(struct engine *e, void *fx, const struct engine_run *r,
-		    uint32_t core, uint64_t budget, int first,
-		    enum micro_fast_ev *ev);
-	/* The running core stands on a marked word (engine_check_bps then
-	 * decides). */
-	int	 (*marked)(const void *fx, const struct core *c);
+	uint64_t (*exec)(struct engine *e, void *fx, void *st,
+		    const struct engine_run *r, uint32_t core, uint64_t budget,
+		    int first, enum micro_fast_ev *ev);
 };
 
 /*
