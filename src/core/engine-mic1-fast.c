@@ -24,9 +24,10 @@
  * the golden model's own.
  *
  * Breakpoints cost nothing on the words without one: a run marks each
- * word an MPC breakpoint names (Main1 for a PC breakpoint, since only
- * there is a core at an instruction boundary) and the loop asks
- * engine_bp_hit only on a marked word.
+ * word an MPC breakpoint names, and Main1 for a PC breakpoint (only
+ * there is a core at an instruction boundary), and the loop asks
+ * engine_bp_hit only on a marked word - at Main1 only when PC is one
+ * that a breakpoint names.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,7 @@ struct mf1_op {
 
 struct mf1 {
 	const struct mic1_store	*cs;
+	struct micro_fast_pcs	 pcs;      /* of the current run */
 	struct mf1_op		 op[MIC1_STORE_WORDS];
 };
 
@@ -134,17 +136,19 @@ mf1_patch(void *fx, const struct engine_run *r, int on)
 {
 	struct mf1 *f = fx;
 
+	micro_fast_pcs_set(&f->pcs, on ? r : NULL);
 	for (size_t i = 0; i < r->nbps; i++) {
 		const struct engine_bp *bp = &r->bps[i];
-		int32_t a = bp->on == ENGINE_BP_ON_MPC ? bp->pc :
-		    (int32_t)f->cs->main1;
+		int mpc = bp->on == ENGINE_BP_ON_MPC;
+		int32_t a = mpc ? bp->pc : (int32_t)f->cs->main1;
+		uint8_t bit = mpc ? MF_TRAP_BP : MF_TRAP_PCBP;
 
 		if (a < 0 || a >= MIC1_STORE_WORDS)
 			continue;	/* no MPC reaches it */
 		if (on)
-			f->op[a].trap |= MF_TRAP_BP;
+			f->op[a].trap |= bit;
 		else
-			f->op[a].trap &= (uint8_t)~MF_TRAP_BP;
+			f->op[a].trap &= (uint8_t)~bit;
 	}
 }
 
@@ -155,11 +159,11 @@ mf1_marked(const void *fx, const struct core *c)
 	const struct mf1 *f = fx;
 
 	return c->mpc >= MIC1_STORE_WORDS ||
-	    (f->op[c->mpc].trap & MF_TRAP_BP) != 0;
+	    (f->op[c->mpc].trap & (MF_TRAP_BP | MF_TRAP_PCBP)) != 0;
 }
 
-static uint64_t
-mf1_exec(struct engine *e, void *fx, void *stv, const struct engine_run *r,
+MF_LOOP
+mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
 {
 	const struct mf1 *f = fx;
@@ -233,7 +237,10 @@ reload:
 
 		op = &f->op[mpc];
 		if (UNLIKELY(op->trap != 0)) {
-			if ((op->trap & MF_TRAP_BP) && !first) {
+			if (!first && ((op->trap & MF_TRAP_BP) ||
+			    ((op->trap & MF_TRAP_PCBP) &&
+			    micro_fast_pc_listed(&f->pcs,
+			    (int32_t)R[R_PC])))) {
 				SAVE();
 				if (engine_bp_hit(e, r, core,
 				    ENGINE_BP_ON_MPC, &id)) {
@@ -355,9 +362,12 @@ slow:
 #undef SAVE
 }
 
+MICRO_FAST_ENTRIES(mf1, mf1_loop)
+
 const struct micro_fast mic1_fast = {
 	.create = mf1_create,
 	.free = mf1_free,
 	.patch = mf1_patch,
 	.exec = mf1_exec,
+	.lockstep = mf1_lockstep,
 };

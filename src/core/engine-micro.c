@@ -114,17 +114,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			atbp = ev == MF_EV_BP || ev == MF_EV_MARKED;
 			changed = ev == MF_EV_STATUS;
 		} else {
-			for (uint32_t i = 0; i < m->cfg.ncores; i++) {
-				struct core *c = &m->cores[i];
-
-				if (c->status != CORE_RUNNING ||
-				    (r->mask != NULL && !r->mask[i]))
-					continue;
-				executed += (uint32_t)mf->exec(e, em->fx,
-				    em->st, r, i, 1, 1, &ev);
-				changed |= ev == MF_EV_STATUS;
-				atbp |= ev == MF_EV_MARKED;
-			}
+			executed = mf->lockstep(e, em->fx, em->st, r,
+			    &changed, &atbp);
 			m->step++;
 			stop->steps_run++;
 		}

@@ -21,7 +21,9 @@
  *
  * Breakpoints: a run marks each word an MPC breakpoint names; a PC
  * breakpoint marks every word, since a core is at its instruction
- * boundary on whichever word its opcode dispatches to.
+ * boundary on whichever word its opcode dispatches to, and the loop asks
+ * engine_bp_hit there only when the core came by a dispatch and its PC
+ * is one that a breakpoint names.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,7 @@ struct mfp_op {
 
 struct mfp {
 	struct mfp_op	op[PMIC_STORE_WORDS];
-	int		all_bp;         /* a PC breakpoint marked every word */
+	struct micro_fast_pcs pcs;      /* of the current run */
 };
 
 static void *
@@ -133,12 +135,14 @@ static void
 mfp_patch(void *fx, const struct engine_run *r, int on)
 {
 	struct mfp *f = fx;
+	int pcbp = 0;
 
+	micro_fast_pcs_set(&f->pcs, on ? r : NULL);
 	for (size_t i = 0; i < r->nbps; i++) {
 		const struct engine_bp *bp = &r->bps[i];
 
 		if (bp->on != ENGINE_BP_ON_MPC)
-			f->all_bp = on;
+			pcbp = 1;
 		else if (bp->pc >= 0 && bp->pc < PMIC_STORE_WORDS) {
 			if (on)
 				f->op[bp->pc].trap |= MF_TRAP_BP;
@@ -146,8 +150,12 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 				f->op[bp->pc].trap &= (uint8_t)~MF_TRAP_BP;
 		}
 	}
-	if (!on)
-		f->all_bp = 0;
+	for (uint32_t a = 0; pcbp && a < PMIC_STORE_WORDS; a++) {
+		if (on)
+			f->op[a].trap |= MF_TRAP_PCBP;
+		else
+			f->op[a].trap &= (uint8_t)~MF_TRAP_PCBP;
+	}
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -156,8 +164,8 @@ mfp_marked(const void *fx, const struct core *c)
 {
 	const struct mfp *f = fx;
 
-	return f->all_bp || c->mpc >= PMIC_STORE_WORDS ||
-	    (f->op[c->mpc].trap & MF_TRAP_BP) != 0;
+	return c->mpc >= PMIC_STORE_WORDS ||
+	    (f->op[c->mpc].trap & (MF_TRAP_BP | MF_TRAP_PCBP)) != 0;
 }
 
 /* The MBR views of the register file from MBR (MBR0 in bits 31..24). */
@@ -176,8 +184,8 @@ mfp_mbr_views(uint32_t *R, uint32_t mbr)
 	R[PMIC_R_MBR12S] = (uint32_t)(int32_t)(int16_t)(b1 << 8 | b2);
 }
 
-static uint64_t
-mfp_exec(struct engine *e, void *fx, void *stv, const struct engine_run *r,
+MF_LOOP
+mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
 {
 	const struct mfp *f = fx;
@@ -245,8 +253,11 @@ reload:
 		int32_t *wp = NULL;
 
 		op = &f->op[mpc];
-		if (UNLIKELY(op->trap != 0 || f->all_bp)) {
-			if ((op->trap & MF_TRAP_BP || f->all_bp) && !first) {
+		if (UNLIKELY(op->trap != 0)) {
+			if (!first && ((op->trap & MF_TRAP_BP) ||
+			    ((op->trap & MF_TRAP_PCBP) && entry &&
+			    micro_fast_pc_listed(&f->pcs,
+			    (int32_t)R[PMIC_R_PC])))) {
 				SAVE();
 				if (engine_bp_hit(e, r, core,
 				    ENGINE_BP_ON_MPC, &id)) {
@@ -364,9 +375,12 @@ slow:
 #undef SAVE
 }
 
+MICRO_FAST_ENTRIES(mfp, mfp_loop)
+
 const struct micro_fast pmic_fast = {
 	.create = mfp_create,
 	.free = mfp_free,
 	.patch = mfp_patch,
 	.exec = mfp_exec,
+	.lockstep = mfp_lockstep,
 };
