@@ -29,6 +29,7 @@
  * engine_bp_hit only on a marked word - at Main1 only when PC is one
  * that a breakpoint names.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,34 @@ enum {
 	R_ZERO, R_H, R_MAR, R_SINK, NREG
 };
 
+/* The B bus of the cycle in place: a struct core field, MBR's byte
+ * either way, or nothing. */
+enum { BK_FIELD, BK_MBR, BK_MBRU, BK_ZERO };
+
+/* C field bit i's field of struct core. */
+static const uint8_t mf1_coff[MIC1_SIZE_C] = {
+	[MIC1_CB_MAR] = offsetof(struct core, mar),
+	[MIC1_CB_MDR] = offsetof(struct core, mdr),
+	[MIC1_CB_PC] = offsetof(struct core, pc),
+	[MIC1_CB_SP] = offsetof(struct core, sp),
+	[MIC1_CB_LV] = offsetof(struct core, lv),
+	[MIC1_CB_CPP] = offsetof(struct core, cpp),
+	[MIC1_CB_TOS] = offsetof(struct core, tos),
+	[MIC1_CB_OPC] = offsetof(struct core, opc),
+	[MIC1_CB_H] = offsetof(struct core, h),
+};
+
+/* B field value b's field of struct core (for BK_FIELD). */
+static const uint8_t mf1_boff[MIC1_B_OPC + 1] = {
+	[MIC1_B_MDR] = offsetof(struct core, mdr),
+	[MIC1_B_PC] = offsetof(struct core, pc),
+	[MIC1_B_SP] = offsetof(struct core, sp),
+	[MIC1_B_LV] = offsetof(struct core, lv),
+	[MIC1_B_CPP] = offsetof(struct core, cpp),
+	[MIC1_B_TOS] = offsetof(struct core, tos),
+	[MIC1_B_OPC] = offsetof(struct core, opc),
+};
+
 /* C field bit i's register. */
 static const uint8_t mf1_cidx[MIC1_SIZE_C] = {
 	[MIC1_CB_MAR] = R_MAR, [MIC1_CB_MDR] = R_MDR, [MIC1_CB_PC] = R_PC,
@@ -58,6 +87,10 @@ static const uint8_t mf1_cidx[MIC1_SIZE_C] = {
 /* 64 bytes, one cache line: an address is a shift away. */
 struct mf1_op {
 	_Alignas(64) uint32_t amask;    /* ENA: ~0 */
+	/* for the cycle in place: the B source and C targets as offsets
+	 * into struct core (bkind: BK_*) */
+	uint8_t		bkind, boff;
+	uint8_t		coff[MIC1_SIZE_C];
 	uint32_t	ainv;     /* INVA: ~0 */
 	uint32_t	bmask;    /* ENB: ~0 */
 	uint32_t	fand, f_or, fnot, fsum;  /* the function's mask: ~0 */
@@ -109,10 +142,15 @@ mf1_create(const void *csv)
 		op->sll = (alu & MIC1_ALU_SLL8) ? 8 : 0;
 		op->sra = (alu & MIC1_ALU_SRA1) ? 1 : 0;
 		op->b = (uint8_t)(b <= MIC1_B_OPC ? b : R_ZERO);
+		op->bkind = b == MIC1_B_MBR ? BK_MBR : b == MIC1_B_MBRU ?
+		    BK_MBRU : b <= MIC1_B_OPC ? BK_FIELD : BK_ZERO;
+		op->boff = op->bkind == BK_FIELD ? mf1_boff[b] : 0;
 		op->ct[0] = op->ct[1] = R_SINK;
 		for (int i = 0; i < MIC1_SIZE_C; i++)
-			if (cb & (1u << i))
+			if (cb & (1u << i)) {
+				op->coff[op->nc] = mf1_coff[i];
 				op->ct[op->nc++] = mf1_cidx[i];
+			}
 		op->cmar = (cb & MIC1_C_MAR) != 0;
 		op->mem = (uint8_t)mic1_mem(w);
 		op->jam = jam != 0;
@@ -362,7 +400,111 @@ slow:
 #undef SAVE
 }
 
-MICRO_FAST_ENTRIES(mf1, mf1_loop)
+/*
+ * One cycle of a core in a lockstep step, on its struct core in place:
+ * a step of many cores runs one cycle of each, where copying every
+ * core's registers into locals and back would cost more than the cycle.
+ * The same conditions as the loop's fast path, checked first; 0 when
+ * one fails (nothing changed), and the loop runs the cycle.
+ */
+static inline int
+mf1_direct(struct engine *e, void *fx, void *stv, uint32_t core,
+    int *changed, int *atbp)
+{
+	const struct mf1 *f = fx;
+	struct machine *m = e->m;
+	struct mic1_state *st = stv;
+	struct core *c = &m->cores[core];
+	struct mic1_core *k = &st->core[core];
+	const struct mf1_op *op;
+	const struct program *p;
+	char *base = (char *)c;
+	uint32_t a, b, out, res, mar1, mdr1, next, mbru, tsize;
+	int32_t *wp = NULL, *rdp = NULL, *stack;
+
+	if (c->mpc >= MIC1_STORE_WORDS || (op = &f->op[c->mpc])->trap != 0)
+		return 0;
+	p = m->progs[c->prog];
+	tsize = p->text_size;
+	stack = micro_fast_stack(m, core);
+	if ((k->pending & MIC1_PEND_READ) && (rdp = micro_fast_word(m, core,
+	    stack, m->cfg.stack_words, (uint32_t)k->mar_latch, 0)) == NULL)
+		return 0;
+	mbru = (uint8_t)c->mbr;
+	switch (op->bkind) {
+	case BK_FIELD:	b = *(uint32_t *)(void *)(base + op->boff); break;
+	case BK_MBR:	b = (uint32_t)(int32_t)(int8_t)mbru; break;
+	case BK_MBRU:	b = mbru; break;
+	default:	b = 0; break;
+	}
+	a = ((uint32_t)c->h & op->amask) ^ op->ainv;
+	b &= op->bmask;
+	out = ((a & b) & op->fand) | ((a | b) & op->f_or) |
+	    (~b & op->fnot) | ((a + b) & op->fsum);
+	out += op->inc;
+	res = out << op->sll;
+	res = (res >> op->sra) | (res & 0x80000000u);
+	mar1 = op->cmar ? res : (uint32_t)c->mar;
+	if ((op->mem & (MIC1_MEM_READ | MIC1_MEM_WRITE)) && (wp =
+	    micro_fast_word(m, core, stack, m->cfg.stack_words, mar1,
+	    (op->mem & MIC1_MEM_WRITE) != 0)) == NULL)
+		return 0;
+	if (op->jmpc && ((k->pending & MIC1_PEND_FETCH) ?
+	    (uint32_t)k->pc_latch >= tsize : k->mbr_state == MIC1_MBR_INVALID))
+		return 0;
+
+	if (op->main1 && k->pending == 0 && k->mbr_state != MIC1_MBR_RESET &&
+	    k->mbr_addr == c->pc) {
+		c->steps++;
+		k->insn_pc = c->pc;
+	}
+	c->cycles++;
+	k->mir = f->cs->word[c->mpc];
+	c->n = (uint8_t)(out >> 31);
+	c->z = out == 0;
+	for (uint32_t i = 0; i < op->nc; i++)
+		*(int32_t *)(void *)(base + op->coff[i]) = (int32_t)res;
+	mdr1 = (uint32_t)c->mdr;
+	if (k->pending & MIC1_PEND_READ)
+		c->mdr = *rdp;
+	if (k->pending & MIC1_PEND_FETCH) {
+		if ((uint32_t)k->pc_latch < tsize) {
+			c->mbr = p->text[k->pc_latch];
+			k->mbr_state = MIC1_MBR_FETCHED;
+		} else {
+			c->mbr = 0;
+			k->mbr_state = MIC1_MBR_INVALID;
+		}
+		k->mbr_addr = k->pc_latch;
+	}
+	k->pending = 0;
+	if (op->mem & MIC1_MEM_WRITE)
+		*wp = (int32_t)mdr1;
+	if (op->mem & MIC1_MEM_READ) {
+		k->pending = MIC1_PEND_READ;
+		k->mar_latch = (int32_t)mar1;
+	}
+	if (op->mem & MIC1_MEM_FETCH) {
+		k->pending |= MIC1_PEND_FETCH;
+		k->pc_latch = c->pc;
+	}
+	next = op->next;
+	if (op->jam) {
+		if ((op->jamn & c->n) | (op->jamz & c->z))
+			next |= 1u << MIC1_BIT_NEXT_JAM;
+		if (op->jmpc)
+			next |= (uint8_t)c->mbr;
+	}
+	c->mpc = (uint16_t)(next & (MIC1_STORE_WORDS - 1));
+	if (c->mpc == MIC1_HALT_MPC) {
+		c->status = CORE_HALTED;
+		*changed = 1;
+	} else if (mf1_marked(f, c))
+		*atbp = 1;
+	return 1;
+}
+
+MICRO_FAST_ENTRIES(mf1, mf1_loop, mf1_direct)
 
 const struct micro_fast mic1_fast = {
 	.create = mf1_create,

@@ -130,8 +130,11 @@ micro_fast_stack(struct machine *m, uint32_t core)
 #endif
 
 /* Define a level's exec (name_##_exec) and lockstep (name_##_lockstep)
- * over its loop, loop_(e, fx, st, r, core, budget, first, ev). */
-#define MICRO_FAST_ENTRIES(name_, loop_)				\
+ * over its loop, loop_(e, fx, st, r, core, budget, first, ev), and its
+ * cycle in place, direct_(e, fx, st, core, changed, atbp): 1 when it ran
+ * the core's cycle on its own state, 0 (nothing changed) when the loop
+ * must run it - a marked word, a device, a fault. */
+#define MICRO_FAST_ENTRIES(name_, loop_, direct_)			\
 static uint64_t								\
 name_##_exec(struct engine *e, void *fx, void *st,			\
     const struct engine_run *r, uint32_t core, uint64_t budget,		\
@@ -151,6 +154,10 @@ name_##_lockstep(struct engine *e, void *fx, void *st,			\
 		if (m_->cores[i_].status != CORE_RUNNING ||		\
 		    (r->mask != NULL && !r->mask[i_]))			\
 			continue;					\
+		if (direct_(e, fx, st, i_, changed, atbp)) {		\
+			n_++;						\
+			continue;					\
+		}							\
 		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, &ev_);	\
 		*changed |= ev_ == MF_EV_STATUS;			\
 		*atbp |= ev_ == MF_EV_MARKED;				\
