@@ -29,6 +29,15 @@ expect_rc 0 "micdb run defaults to the native engine up to 512 cores"
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"
+# The same rule at the micro levels.
+for level in mic pmic; do
+	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
+	    --level $level --cores 513 "$PROGRAMS/hello.jas"
+	expect_rc 2 "--level $level: micdb run defaults to OpenCL above 512 cores"
+	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
+	    --level $level --cores 512 "$PROGRAMS/hello.jas"
+	expect_rc 0 "--level $level: micdb run defaults to the native engine up to 512 cores"
+done
 
 for prog in collatz parsum echo reverse workqueue; do
 	opts=

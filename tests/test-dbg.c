@@ -797,7 +797,7 @@ test_api(void)
 	ok(session_level_state(t.s) != NULL,
 	    "api: the Mic-1 state for the datapath pane");
 	ok(session_engine(t.s) != NULL &&
-	    strcmp(session_engine(t.s)->ops->name, "mic") == 0,
+	    session_engine(t.s)->ops->level == LEVEL_MIC,
 	    "api: the engine is the Mic-1 one");
 	is_int(session_cores_inside(t.s), 0, "api: at the boundary after the "
 	    "switch");

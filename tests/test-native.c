@@ -1,6 +1,12 @@
 /*
- * Differential test of the native ISA engine (engine-native.c) against
- * the reference engine (engine-ref.c over ref.c, the golden model).
+ * Differential test of the native engines against the reference engines
+ * of the same level: at the ISA level engine-native.c against
+ * engine-ref.c (over ref.c, the golden model); built with NATIVE_LEVEL
+ * LEVEL_MIC or LEVEL_PMIC (test-native-mic, test-native-pmic), the micro
+ * levels' native kind (engine_micro_native_create, micro-fast.h) against
+ * their golden models (engine_micro_create over mic1.c, pmic-sim.c), at
+ * the Mic-1 level with micdb's microprogram and with the textbook's
+ * (tests/textbook.mal), at the PMIC level with microcode/pmic.pm.
  *
  * Subjects: every sample under programs/, programs/bench and
  * programs/faults (--cores and --program from NAME.opts, core 0's input
@@ -24,7 +30,15 @@
  *   watch   watched globals, a heap word and a local: the native engine
  *           must stop after exactly the step after which the reference,
  *           stepped one step at a time, shows a change, naming the
- *           writers engine_insn_store names before that step.
+ *           writers engine_insn_store names before that step (ISA level
+ *           only: at the micro levels the debugger watches by steps);
+ *   switch  (micro levels) at instruction boundaries, every core leaves
+ *           the level, runs at the ISA level a while and enters again
+ *           with fresh engines, as the session's level switch does.
+ * At the micro levels the compared state also holds MPC, N, Z, H, OPC,
+ * MAR, MDR, MBR, the micro-cycle counts and the engines' side state
+ * (ops->save: latches, memory operations in flight), and breakpoints
+ * include MPC ones (Main1, IN's word, one on odd cores only).
  * Nothing here is timed: bounds are step counts.
  */
 #include <dirent.h>
@@ -34,12 +48,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine-micro.h"
 #include "engine.h"
 #include "ijvm.h"
 #include "machine.h"
+#include "microcode.h"
+#include "micro-sim.h"
 #include "program.h"
 #include "ref.h"
 #include "tap.h"
+
+#ifndef NATIVE_LEVEL
+#define NATIVE_LEVEL LEVEL_ISA
+#endif
+static const enum level level = NATIVE_LEVEL;
+/* The micro level's control store of the current pass. */
+static const void *cstore;
 
 #define STACK_WORDS	1024
 #define HEAP_WORDS	(1u << 18)
@@ -79,6 +103,20 @@ diff(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The pair's engines at the level under test. */
+static int
+pair_engines(struct pair *p, char **cause)
+{
+	if (level == LEVEL_ISA)
+		return engine_ref_create(&p->e[0], &p->m[0], cause) |
+		    engine_native_create(&p->e[1], &p->m[1], cause);
+	if (engine_micro_create(&p->e[0], &p->m[0], level, cstore,
+	    cause) != 0)
+		return -1;
+	return engine_micro_native_create(&p->e[1], &p->m[1], level, cstore,
+	    cause);
+}
+
 static int
 pair_open(struct pair *p, const struct subject *s, uint32_t ncores)
 {
@@ -102,8 +140,11 @@ pair_open(struct pair *p, const struct subject *s, uint32_t ncores)
 		if (s->input_len > 0)
 			machine_add_input(&p->m[k], 0, s->input, s->input_len);
 	}
-	engine_ref_create(&p->e[0], &p->m[0], &cause);
-	engine_native_create(&p->e[1], &p->m[1], &cause);
+	if (pair_engines(p, &cause) != 0) {
+		tap_diag("%s: %s", s->name, cause);
+		free(cause);
+		return -1;
+	}
 	p->open = 1;
 	return 0;
 }
@@ -122,8 +163,31 @@ pair_close(struct pair *p)
 	p->open = 0;
 }
 
+/* The engines' side state (ops->save) is the same. */
 static int
-cmp_state(const struct pair *p, const char *what)
+cmp_side(struct pair *p, const char *what)
+{
+	size_t n[2];
+	void *v[2];
+	char *cause = NULL;
+	int same;
+
+	for (int k = 0; k < 2; k++) {
+		p->e[k].ops->save(&p->e[k], NULL, &n[k], &cause);
+		v[k] = xcalloc(n[k] + 1, 1);
+		p->e[k].ops->save(&p->e[k], v[k], &n[k], &cause);
+	}
+	same = n[0] == n[1] && memcmp(v[0], v[1], n[0]) == 0;
+	if (!same)
+		diff("%s: side state differs (%zu, %zu bytes)", what, n[0],
+		    n[1]);
+	free(v[0]);
+	free(v[1]);
+	return same;
+}
+
+static int
+cmp_state(struct pair *p, const char *what)
 {
 	const struct machine *a = &p->m[0], *b = &p->m[1];
 	uint32_t n = a->cfg.ncores;
@@ -143,6 +207,20 @@ cmp_state(const struct pair *p, const char *what)
 			    x->fault_pc, (unsigned long long)x->steps, y->pc,
 			    y->sp, y->lv, y->tos, y->status, y->fault,
 			    y->fault_pc, (unsigned long long)y->steps);
+			return 0;
+		}
+		if (level != LEVEL_ISA && (x->mpc != y->mpc || x->n != y->n ||
+		    x->z != y->z || x->h != y->h || x->opc != y->opc ||
+		    x->mar != y->mar || x->mdr != y->mdr || x->mbr != y->mbr ||
+		    x->cycles != y->cycles)) {
+			diff("%s: core %u: ref mpc 0x%x n%u z%u h %d opc %d "
+			    "mar %d mdr %d mbr %d cycles %llu; native mpc 0x%x "
+			    "n%u z%u h %d opc %d mar %d mdr %d mbr %d cycles "
+			    "%llu", what, c, x->mpc, x->n, x->z, x->h, x->opc,
+			    x->mar, x->mdr, x->mbr,
+			    (unsigned long long)x->cycles, y->mpc, y->n, y->z,
+			    y->h, y->opc, y->mar, y->mdr, y->mbr,
+			    (unsigned long long)y->cycles);
 			return 0;
 		}
 		if (a->io[c].in_pos != b->io[c].in_pos ||
@@ -171,7 +249,7 @@ cmp_state(const struct pair *p, const char *what)
 		diff("%s: heap differs", what);
 		return 0;
 	}
-	return 1;
+	return cmp_side(p, what);
 }
 
 static int
@@ -275,7 +353,7 @@ test_runs(const struct subject *s, uint32_t ncores)
 static void
 test_bps(const struct subject *s, uint32_t ncores)
 {
-	struct engine_bp bps[8];
+	struct engine_bp bps[12];
 	uint8_t *odd = xcalloc(ncores, 1);
 	const struct program *pg = &s->progs[0];
 	struct engine_run r = { 0 };
@@ -300,6 +378,19 @@ test_bps(const struct subject *s, uint32_t ncores)
 	bps[nb] = (struct engine_bp){ (uint32_t)nb + 1, 2, NULL,
 	    ENGINE_BP_ON_MPC };
 	nb++;
+	if (level != LEVEL_ISA) {
+		/* IN's word (micdb run's input breakpoint), a word inside
+		 * the microprogram on odd cores, one no MPC reaches */
+		bps[nb] = (struct engine_bp){ (uint32_t)nb + 1, OP_IN, NULL,
+		    ENGINE_BP_ON_MPC };
+		nb++;
+		bps[nb] = (struct engine_bp){ (uint32_t)nb + 1, 0x13, odd,
+		    ENGINE_BP_ON_MPC };
+		nb++;
+		bps[nb] = (struct engine_bp){ (uint32_t)nb + 1, 4096, NULL,
+		    ENGINE_BP_ON_MPC };
+		nb++;
+	}
 	if (pair_open(&p, s, ncores) != 0) {
 		free(odd);
 		return;
@@ -417,12 +508,18 @@ test_edits(const struct subject *s, uint32_t ncores)
 	struct pair p;
 	struct snap sn;
 	char *cause = NULL;
+	void *side;
+	size_t bytes;
 	int good = 1;
 
 	if (pair_open(&p, s, ncores) != 0)
 		return;
 	good = run_both(&p, &r, &st, "edits: before");
 	snap_take(&sn, &p.m[0]);
+	/* the side state of the reference (the same, cmp_state said) */
+	p.e[0].ops->save(&p.e[0], NULL, &bytes, &cause);
+	side = xcalloc(bytes + 1, 1);
+	p.e[0].ops->save(&p.e[0], side, &bytes, &cause);
 	for (int n = 0; good && n < 20 && !finished(&st); n++) {
 		if (n == 5)
 			for (int k = 0; k < 2; k++) {
@@ -435,7 +532,8 @@ test_edits(const struct subject *s, uint32_t ncores)
 	}
 	for (int k = 0; k < 2 && good; k++) {
 		snap_put(&sn, &p.m[k]);
-		if (p.e[k].ops->load(&p.e[k], NULL, &cause) != 0) {
+		if (p.e[k].ops->load(&p.e[k], bytes > 0 ? side : NULL,
+		    &cause) != 0) {
 			diff("load: %s", cause);
 			good = 0;
 		}
@@ -446,6 +544,7 @@ test_edits(const struct subject *s, uint32_t ncores)
 			break;
 	}
 	snap_free(&sn);
+	free(side);
 	pair_close(&p);
 	report(good, s, ncores, "snapshot, load, input, write_word");
 }
@@ -607,6 +706,72 @@ test_watch(const struct subject *s, uint32_t ncores)
 	report(good, s, ncores, "watchpoints");
 }
 
+/* Every live core of both machines is at an instruction boundary. */
+static int
+pair_at_boundary(struct pair *p)
+{
+	for (int k = 0; k < 2; k++)
+		for (uint32_t c = 0; c < p->m[k].cfg.ncores; c++) {
+			uint8_t st = p->m[k].cores[c].status;
+
+			if ((st == CORE_RUNNING || st == CORE_WAITING) &&
+			    !p->e[k].ops->at_boundary(&p->e[k], c))
+				return 0;
+		}
+	return 1;
+}
+
+static void
+test_switch(const struct subject *s, uint32_t ncores)
+{
+	const struct micro_model *md = micro_model_of(level);
+	struct engine_run r = { .stop_on_fault = 1 };
+	struct engine_stop st;
+	struct pair p;
+	char *cause = NULL;
+	int good = 1, switches = 0;
+
+	if (pair_open(&p, s, ncores) != 0)
+		return;
+	for (int n = 0; good && n < 60; n++) {
+		r.max_steps = 1 + (uint64_t)(n * 37 % 101);
+		good = run_both(&p, &r, &st, "switch: micro");
+		if (finished(&st))
+			break;
+		/* on to the next cut where every core is between two
+		 * instructions */
+		r.max_steps = 1;
+		for (int i = 0; good && i < 400 && !pair_at_boundary(&p); i++)
+			good = run_both(&p, &r, &st, "switch: to boundary");
+		if (!good || finished(&st) || !pair_at_boundary(&p))
+			continue;
+		for (int k = 0; k < 2; k++) {
+			for (uint32_t c = 0; c < ncores; c++)
+				md->leave(p.e[k].ops->level_state(&p.e[k]),
+				    &p.m[k], c);
+			engine_free(&p.e[k]);
+			engine_ref_create(&p.e[k], &p.m[k], &cause);
+		}
+		good = cmp_state(&p, "switch: left");
+		r.max_steps = 3;
+		if (good)
+			good = run_both(&p, &r, &st, "switch: isa");
+		for (int k = 0; k < 2; k++)
+			engine_free(&p.e[k]);
+		if (pair_engines(&p, &cause) != 0) {
+			diff("switch: %s", cause);
+			good = 0;
+			break;
+		}
+		switches++;
+		if (good)
+			good = cmp_state(&p, "switch: entered");
+	}
+	free(cause);
+	pair_close(&p);
+	report(good && switches > 0, s, ncores, "level switches");
+}
+
 static void
 test_subject(const struct subject *s)
 {
@@ -622,7 +787,10 @@ test_subject(const struct subject *s)
 		test_bps(s, n);
 		test_mask(s, n);
 		test_edits(s, n);
-		test_watch(s, n);
+		if (level == LEVEL_ISA)
+			test_watch(s, n);
+		else
+			test_switch(s, n);
 	}
 }
 
@@ -838,6 +1006,12 @@ test_dir(const char *top, const char *dir, int mutants)
 	free(names);
 }
 
+/* The microprograms of each level's passes (NULL: none). */
+static const char *const stores[][NLEVEL] = {
+	{ NULL, "microcode/mic1.mal", "microcode/pmic.pm" },
+	{ NULL, "tests/textbook.mal", NULL },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -845,17 +1019,38 @@ main(int argc, char **argv)
 
 	if (top == NULL)
 		top = ".";
-	if (argc > 1) {
-		struct subject s;
+	for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
+		struct microcode mc = { .level = level };
+		char path[1024], *cause = NULL;
 
-		/* one sample, e.g. programs/bench/single.jas */
-		if (sample_init(&s, top, ".", argv[1]) == 0)
-			test_subject(&s);
-		subject_free(&s);
-		return done_testing();
+		if (level != LEVEL_ISA) {
+			if (stores[i][level] == NULL)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", top,
+			    stores[i][level]);
+			if (microcode_load(&mc, level, path, &cause) != 0) {
+				ok(0, "load %s: %s", path, cause);
+				free(cause);
+				continue;
+			}
+			cstore = microcode_store(&mc);
+			tap_diag("microprogram %s", stores[i][level]);
+		} else if (i > 0)
+			break;
+		if (argc > 1) {
+			struct subject s;
+
+			/* one sample, e.g. programs/bench/single.jas */
+			if (sample_init(&s, top, ".", argv[1]) == 0)
+				test_subject(&s);
+			subject_free(&s);
+		} else {
+			test_dir(top, "programs", 6);
+			test_dir(top, "programs/faults", 6);
+			test_dir(top, "programs/bench", 2);
+		}
+		if (level != LEVEL_ISA)
+			microcode_free(&mc);
 	}
-	test_dir(top, "programs", 6);
-	test_dir(top, "programs/faults", 6);
-	test_dir(top, "programs/bench", 2);
 	return done_testing();
 }

@@ -1,22 +1,36 @@
 /*
- * The host engine of the micro levels (engine-micro.h).  Like the
+ * The host engines of the micro levels (engine-micro.h).  Like the
  * reference engine, memory is the machine's own, so reads and writes are
- * direct and there is nothing to synchronise; a run steps micro-cycles
- * through the level's model and checks the stop conditions after every
- * one of them (engine.c), so that every stop is a consistent cut in
- * micro-steps.
+ * direct and there is nothing to synchronise.
+ *
+ * The reference kind steps micro-cycles through the level's model and
+ * checks the stop conditions after every one of them (engine.c), so that
+ * every stop is a consistent cut in micro-steps.
+ *
+ * The native kind keeps the same model state (so level switches, save
+ * and load are the model's) but runs cycles with the level's fast loop
+ * (micro-fast.h).  When one core alone can run, every step is one cycle
+ * of that core and it runs a long slice in the fast loop, which stops by
+ * itself at a breakpoint or when the core stops running; otherwise each
+ * global step runs one cycle of each running core in core-id order, then
+ * the barrier release, exactly as micro_step.  Breakpoints are asked
+ * only of cores on a marked word, so a breakpoint on a word the program
+ * never reaches (micdb run's input breakpoint) costs nothing.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine-micro.h"
+#include "micro-fast.h"
 #include "micro-sim.h"
 
 struct engine_micro {
 	const struct micro_model	*md;
 	void				*st;       /* md->state_size bytes */
 	uint8_t				*seen;     /* per core: fault reported */
+	const struct micro_fast		*fast;     /* native kind only */
+	void				*fx;       /* its decoded store */
 };
 
 static void *
@@ -36,12 +50,116 @@ micro_run(struct engine *e, const struct engine_run *r,
 	    ENGINE_BP_ON_MPC);
 }
 
+/* The number of cores that would execute in a step: *solo is one. */
+static uint32_t
+micro_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++)
+		if (m->cores[i].status == CORE_RUNNING &&
+		    (mask == NULL || mask[i])) {
+			if (k++ == 0)
+				*solo = i;
+		}
+	return k;
+}
+
+/* Cycles of a lone core between looks at the interrupt flag. */
+#define MICRO_SLICE (1u << 20)
+
+static int
+micro_fast_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct engine_micro *em = e->impl;
+	const struct micro_fast *mf = em->fast;
+	struct machine *m = e->m;
+	struct ref_summary sum;
+	uint32_t solo = 0, nrun = 0;
+	int changed = 1;
+
+	(void)cause;
+	engine_stop_reset(e, stop);
+	ref_count(m, &sum);
+	if (sum.running + sum.waiting == 0) {
+		stop->reason = STOP_DONE;
+		return 0;
+	}
+	mf->patch(em->fx, r, 1);
+	while (stop->steps_run < r->max_steps) {
+		uint64_t left = r->max_steps - stop->steps_run, k;
+		uint32_t executed = 0, faulted = sum.faulted;
+		int atbp = 0;
+		enum micro_fast_ev ev;
+
+		if (r->interrupt != NULL && *r->interrupt) {
+			stop->reason = STOP_INTERRUPT;
+			goto done;
+		}
+		if (changed) {
+			/* the cores that run change only with a status */
+			nrun = micro_runnable(m, r->mask, &solo);
+			changed = 0;
+		}
+		if (nrun == 1) {
+			/* Each cycle of the lone core is a step. */
+			if (left > MICRO_SLICE)
+				left = MICRO_SLICE;
+			k = mf->exec(e, em->fx, em->st, r, solo, left,
+			    stop->steps_run == 0, &ev);
+			m->step += k;
+			stop->steps_run += k;
+			executed = k > 0;
+			atbp = ev == MF_EV_BP || ev == MF_EV_MARKED;
+			changed = ev == MF_EV_STATUS;
+		} else {
+			executed = mf->lockstep(e, em->fx, em->st, r,
+			    &changed, &atbp);
+			m->step++;
+			stop->steps_run++;
+		}
+		/* cores a barrier lets go may stand at a breakpoint */
+		if (changed || nrun == 0) {
+			if (ref_barrier_release(m) && r->nbps > 0)
+				atbp = 1;
+			ref_count(m, &sum);
+			changed = 1;
+		}
+		if (sum.faulted > faulted) {
+			engine_note_faults(e, em->seen, stop, r->stop_on_fault);
+			if (r->stop_on_fault) {
+				stop->reason = STOP_FAULT;
+				goto done;
+			}
+		}
+		if (sum.running + sum.waiting == 0) {
+			stop->reason = STOP_DONE;
+			goto done;
+		}
+		if (executed == 0 && !atbp) {
+			stop->reason = STOP_DEADLOCK;
+			goto done;
+		}
+		if (atbp && engine_check_bps(e, r, stop, ENGINE_BP_ON_MPC)) {
+			stop->reason = STOP_BREAKPOINT;
+			goto done;
+		}
+	}
+	stop->reason = STOP_STEPS;
+done:
+	mf->patch(em->fx, r, 0);
+	return 0;
+}
+
 static void
 micro_free(struct engine *e)
 {
 	struct engine_micro *em = e->impl;
 
 	if (em != NULL) {
+		if (em->fast != NULL)
+			em->fast->free(em->fx);
 		em->md->state_free(em->st);
 		free(em->st);
 		free(em->seen);
@@ -87,11 +205,11 @@ micro_at_boundary(struct engine *e, uint32_t core)
 	return em->md->at_boundary(em->st, e->m, core);
 }
 
-#define MICRO_OPS(name_, level_) {					\
+#define MICRO_OPS(name_, kind_, run_, level_) {			\
 	.name = (name_),						\
-	.kind = ENGINE_REF,						\
+	.kind = (kind_),						\
 	.level = (level_),						\
-	.run = micro_run,						\
+	.run = (run_),							\
 	.read_words = engine_host_read_words,				\
 	.write_word = engine_host_write_word,				\
 	.push_cores = engine_host_nothing,				\
@@ -105,9 +223,31 @@ micro_at_boundary(struct engine *e, uint32_t core)
 }
 
 static const struct engine_ops micro_ops[NLEVEL] = {
-	[LEVEL_MIC] = MICRO_OPS("mic", LEVEL_MIC),
-	[LEVEL_PMIC] = MICRO_OPS("pmic", LEVEL_PMIC),
+	[LEVEL_MIC] = MICRO_OPS("mic", ENGINE_REF, micro_run, LEVEL_MIC),
+	[LEVEL_PMIC] = MICRO_OPS("pmic", ENGINE_REF, micro_run, LEVEL_PMIC),
 };
+
+static const struct engine_ops micro_fast_ops[NLEVEL] = {
+	[LEVEL_MIC] = MICRO_OPS("native-mic", ENGINE_NATIVE, micro_fast_run,
+	    LEVEL_MIC),
+	[LEVEL_PMIC] = MICRO_OPS("native-pmic", ENGINE_NATIVE, micro_fast_run,
+	    LEVEL_PMIC),
+};
+
+int
+engine_micro_native_create(struct engine *e, struct machine *m,
+    enum level level, const void *cs, char **cause)
+{
+	struct engine_micro *em;
+
+	if (engine_micro_create(e, m, level, cs, cause) != 0)
+		return -1;
+	em = e->impl;
+	em->fast = level == LEVEL_MIC ? &mic1_fast : &pmic_fast;
+	em->fx = em->fast->create(cs);
+	e->ops = &micro_fast_ops[level];
+	return 0;
+}
 
 int
 engine_micro_create(struct engine *e, struct machine *m, enum level level,

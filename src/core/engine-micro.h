@@ -26,4 +26,13 @@
  */
 int	engine_micro_create(struct engine *e, struct machine *m,
 	    enum level level, const void *cs, char **cause);
+
+/*
+ * The same with the level's fast loop (micro-fast.h, ENGINE_NATIVE):
+ * the model's state and rules, cycles run with the registers in locals
+ * and the control store decoded once; the golden model runs every cycle
+ * that faults or reaches a device word.
+ */
+int	engine_micro_native_create(struct engine *e, struct machine *m,
+	    enum level level, const void *cs, char **cause);
 #endif

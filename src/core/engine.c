@@ -60,42 +60,53 @@ engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
 }
 
 int
+engine_bp_hit(struct engine *e, const struct engine_run *r, uint32_t c,
+    enum engine_bp_on level, uint32_t *id)
+{
+	const struct core *core = &e->m->cores[c];
+	int boundary = -1;      /* not asked yet */
+
+	for (size_t i = 0; i < r->nbps; i++) {
+		const struct engine_bp *bp = &r->bps[i];
+
+		if (bp->cores != NULL && !bp->cores[c])
+			continue;
+		if (bp->on == ENGINE_BP_ON_MPC) {
+			if (level != ENGINE_BP_ON_MPC ||
+			    (int32_t)core->mpc != bp->pc)
+				continue;
+		} else {
+			if (core->pc != bp->pc)
+				continue;
+			if (level == ENGINE_BP_ON_MPC) {
+				if (boundary < 0)
+					boundary = e->ops->at_boundary != NULL &&
+					    e->ops->at_boundary(e, c);
+				if (!boundary)
+					continue;
+			}
+		}
+		*id = bp->id;
+		return 1;
+	}
+	return 0;
+}
+
+int
 engine_check_bps(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, enum engine_bp_on level)
 {
 	const struct machine *m = e->m;
+	uint32_t id;
 
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
 		const struct core *core = &m->cores[c];
-		int boundary = -1;      /* not asked yet */
 
 		if (core->status != CORE_RUNNING ||
 		    (r->mask != NULL && !r->mask[c]))
 			continue;
-		for (size_t i = 0; i < r->nbps; i++) {
-			const struct engine_bp *bp = &r->bps[i];
-
-			if (bp->cores != NULL && !bp->cores[c])
-				continue;
-			if (bp->on == ENGINE_BP_ON_MPC) {
-				if (level != ENGINE_BP_ON_MPC ||
-				    (int32_t)core->mpc != bp->pc)
-					continue;
-			} else {
-				if (core->pc != bp->pc)
-					continue;
-				if (level == ENGINE_BP_ON_MPC) {
-					if (boundary < 0)
-						boundary = e->ops->at_boundary
-						    != NULL &&
-						    e->ops->at_boundary(e, c);
-					if (!boundary)
-						continue;
-				}
-			}
-			engine_stop_add(e, stop, c, bp->id);
-			break;
-		}
+		if (engine_bp_hit(e, r, c, level, &id))
+			engine_stop_add(e, stop, c, id);
 	}
 	return stop->ncores > 0;
 }

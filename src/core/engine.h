@@ -245,6 +245,10 @@ void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
 	    uint32_t core, uint32_t bp_id);
 
+/* Does a breakpoint of r hold for core c, whatever its status?  1 and
+ * *id (the first that holds), or 0. */
+int	engine_bp_hit(struct engine *e, const struct engine_run *r,
+	    uint32_t c, enum engine_bp_on on, uint32_t *id);
 /* Add the running, unmasked cores at a breakpoint to stop; 1 if any.
  * level is what the engine steps: ENGINE_BP_ON_PC for the ISA level,
  * ENGINE_BP_ON_MPC for a micro level (see struct engine_bp). */

@@ -392,41 +392,12 @@ machine_take_input(struct machine *m, uint32_t core)
 	return io->in[io->in_pos++];
 }
 
-/*
- * Word address -> storage, or NULL outside the regions this core may
- * use.  Offsets are computed in 64 bits so no address can wrap into a
- * region.  *writable is 0 for the constant pool.
- */
-static int32_t *
-machine_word(const struct machine *m, uint32_t core, int32_t addr,
-    int *writable)
-{
-	const struct program *p = m->progs[m->cores[core].prog];
-	int64_t a = addr;
-
-	*writable = 1;
-	if (a >= MM_CPP && a < (int64_t)MM_CPP + p->cp_size) {
-		*writable = 0;
-		return &p->cp[a - MM_CPP];
-	}
-	if (a >= MM_STACK_BASE && a < (int64_t)MM_STACK_BASE +
-	    m->cfg.stack_words)
-		return &m->stacks[(size_t)core * m->cfg.stack_words +
-		    (size_t)(a - MM_STACK_BASE)];
-	if (a >= MM_GLOBALS_BASE && a < (int64_t)MM_GLOBALS_BASE +
-	    MM_GLOBALS_WORDS)
-		return &m->globals[a - MM_GLOBALS_BASE];
-	if (a >= MM_HEAP_BASE && a < (int64_t)MM_HEAP_BASE + m->cfg.heap_words)
-		return &m->heap[a - MM_HEAP_BASE];
-	return NULL;
-}
-
 int
 machine_read_word(const struct machine *m, uint32_t core, int32_t addr,
     int32_t *val)
 {
 	int writable;
-	const int32_t *w = machine_word(m, core, addr, &writable);
+	const int32_t *w = machine_word_at(m, core, addr, &writable);
 
 	if (w == NULL)
 		return FAULT_MEM_RANGE;
@@ -439,7 +410,7 @@ machine_write_word(struct machine *m, uint32_t core, int32_t addr,
     int32_t val)
 {
 	int writable;
-	int32_t *w = machine_word(m, core, addr, &writable);
+	int32_t *w = machine_word_at(m, core, addr, &writable);
 
 	if (w == NULL || !writable)
 		return FAULT_MEM_RANGE;

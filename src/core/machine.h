@@ -133,6 +133,36 @@ int32_t	 machine_new_array(struct machine *m, int32_t n, int *fault);
 int	 machine_array_elem(const struct machine *m, int32_t ref, int32_t i,
 	    int32_t *word_addr);
 
+/*
+ * Word address -> storage, or NULL outside the regions this core may
+ * use.  Offsets are computed in 64 bits so no address can wrap into a
+ * region.  *writable is 0 for the constant pool.  Inline, so that the
+ * host engines' fast paths (engine-mic1-fast.c) use the map itself.
+ */
+static inline int32_t *
+machine_word_at(const struct machine *m, uint32_t core, int32_t addr,
+    int *writable)
+{
+	const struct program *p = m->progs[m->cores[core].prog];
+	int64_t a = addr;
+
+	*writable = 1;
+	if (a >= MM_CPP && a < (int64_t)MM_CPP + p->cp_size) {
+		*writable = 0;
+		return &p->cp[a - MM_CPP];
+	}
+	if (a >= MM_STACK_BASE && a < (int64_t)MM_STACK_BASE +
+	    m->cfg.stack_words)
+		return &m->stacks[(size_t)core * m->cfg.stack_words +
+		    (size_t)(a - MM_STACK_BASE)];
+	if (a >= MM_GLOBALS_BASE && a < (int64_t)MM_GLOBALS_BASE +
+	    MM_GLOBALS_WORDS)
+		return &m->globals[a - MM_GLOBALS_BASE];
+	if (a >= MM_HEAP_BASE && a < (int64_t)MM_HEAP_BASE + m->cfg.heap_words)
+		return &m->heap[a - MM_HEAP_BASE];
+	return NULL;
+}
+
 /* Stack word of a core by word address (no checks: callers check). */
 static inline int32_t *
 machine_stack_word(struct machine *m, uint32_t core, int32_t addr)

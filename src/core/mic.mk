@@ -16,6 +16,8 @@ core_sources += \
 	src/core/devword.h \
 	src/core/engine-micro.c \
 	src/core/engine-micro.h \
+	src/core/engine-mic1-fast.c \
+	src/core/micro-fast.h \
 	src/core/mal.c \
 	src/core/mal.h \
 	src/core/mic1.c \

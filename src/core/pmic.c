@@ -90,37 +90,6 @@ pmic_alu_inputs(uint32_t alu)
 	}
 }
 
-/* Arithmetic right shift written out: >> of a negative int is
- * implementation-defined. */
-static uint32_t
-sra(uint32_t v, int n)
-{
-	return (v >> n) | ((v & 0x80000000u) ? ~(0xFFFFFFFFu >> n) : 0);
-}
-
-uint32_t
-pmic_alu_eval(uint32_t alu, uint32_t a, uint32_t b)
-{
-	switch (alu) {
-	case PMIC_ALU_ZERO:	return 0;
-	case PMIC_ALU_ONE:	return 1;
-	case PMIC_ALU_MINUS1:	return 0xFFFFFFFFu;
-	case PMIC_ALU_A:	return a;
-	case PMIC_ALU_ADD:	return a + b;
-	case PMIC_ALU_ADD1:	return a + b + 1;
-	case PMIC_ALU_INC:	return a + 1;
-	case PMIC_ALU_DEC:	return a - 1;
-	case PMIC_ALU_SUB:	return a - b;
-	case PMIC_ALU_NEG:	return 0u - a;
-	case PMIC_ALU_NOT:	return ~a;
-	case PMIC_ALU_AND:	return a & b;
-	case PMIC_ALU_OR:	return a | b;
-	case PMIC_ALU_SHL8:	return a << 8;
-	case PMIC_ALU_SRA8:	return sra(a, 8);
-	default:		return sra(a, 1);
-	}
-}
-
 /* ---- the control store --------------------------------------------------- */
 
 void

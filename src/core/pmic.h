@@ -59,8 +59,40 @@ pmic_cu_make(int en, uint32_t alu, uint32_t a, uint32_t b, uint32_t c,
 
 /* Which inputs an operation reads: bit 0 A, bit 1 B. */
 int		 pmic_alu_inputs(uint32_t alu);
-/* The operation on a and b (unsigned, so that wrap-around is defined). */
-uint32_t	 pmic_alu_eval(uint32_t alu, uint32_t a, uint32_t b);
+/* The operation on a and b (unsigned, so that wrap-around is defined);
+ * inline, so that the fast loop (engine-pmic-fast.c) runs the model's
+ * own ALU. */
+/* Arithmetic right shift written out: >> of a negative int is
+ * implementation-defined. */
+static inline uint32_t
+pmic_sra(uint32_t v, int n)
+{
+	return (v >> n) | ((v & 0x80000000u) ? ~(0xFFFFFFFFu >> n) : 0);
+}
+
+static inline uint32_t
+pmic_alu_eval(uint32_t alu, uint32_t a, uint32_t b)
+{
+	switch (alu) {
+	case PMIC_ALU_ZERO:	return 0;
+	case PMIC_ALU_ONE:	return 1;
+	case PMIC_ALU_MINUS1:	return 0xFFFFFFFFu;
+	case PMIC_ALU_A:	return a;
+	case PMIC_ALU_ADD:	return a + b;
+	case PMIC_ALU_ADD1:	return a + b + 1;
+	case PMIC_ALU_INC:	return a + 1;
+	case PMIC_ALU_DEC:	return a - 1;
+	case PMIC_ALU_SUB:	return a - b;
+	case PMIC_ALU_NEG:	return 0u - a;
+	case PMIC_ALU_NOT:	return ~a;
+	case PMIC_ALU_AND:	return a & b;
+	case PMIC_ALU_OR:	return a | b;
+	case PMIC_ALU_SHL8:	return a << 8;
+	case PMIC_ALU_SRA8:	return pmic_sra(a, 8);
+	default:		return pmic_sra(a, 1);
+	}
+}
+
 
 /* Names as the language spells them (lower case): "mbr12s", NULL for a
  * number that is no register; the C bit i ("mar" for bit 0); the memory

@@ -8,6 +8,7 @@
 # with ASan/UBSan, as mic.mk does.
 
 core_sources += \
+	src/core/engine-pmic-fast.c \
 	src/core/pmc.c \
 	src/core/pmc.h \
 	src/core/pmic.c \
@@ -60,3 +61,28 @@ tests_test_pmic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 # The project's PMIC microprogram (the other engineer's microcode/pmic.pm),
 # installed beside mic1.mal; micdb compiles it when it loads it.
 dist_microcode_DATA += $(srcdir)/microcode/pmic.pm
+
+# The micro levels' native engine against their golden models
+# (tests/test-native.c built for each level; mic.mk has no PMIC store, so
+# both builds live here, after both levels' sources).
+unit_tests += tests/test-native-mic tests/test-native-pmic
+tests_test_native_mic_SOURCES = tests/test-native.c tests/tap.h
+tests_test_native_mic_CPPFLAGS = $(AM_CPPFLAGS) -DNATIVE_LEVEL=LEVEL_MIC
+tests_test_native_mic_LDADD = src/core/libcore.a
+tests_test_native_pmic_SOURCES = tests/test-native.c tests/tap.h
+tests_test_native_pmic_CPPFLAGS = $(AM_CPPFLAGS) -DNATIVE_LEVEL=LEVEL_PMIC
+tests_test_native_pmic_LDADD = src/core/libcore.a
+
+san_tests += tests/test-native-mic-asan tests/test-native-pmic-asan
+tests_test_native_mic_asan_SOURCES = tests/test-native.c tests/tap.h \
+	$(core_sources)
+tests_test_native_mic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DNATIVE_LEVEL=LEVEL_MIC
+tests_test_native_mic_asan_CFLAGS = $(san_cflags)
+tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
+tests_test_native_pmic_asan_SOURCES = tests/test-native.c tests/tap.h \
+	$(core_sources)
+tests_test_native_pmic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DNATIVE_LEVEL=LEVEL_PMIC
+tests_test_native_pmic_asan_CFLAGS = $(san_cflags)
+tests_test_native_pmic_asan_LDFLAGS = $(SAN_CFLAGS)

@@ -14,7 +14,7 @@
 #endif
 
 /* The OpenCL kernels are the default where this build has them for the
- * level; the ISA level without them runs natively. */
+ * level; without them every level runs natively. */
 enum engine_kind
 level_engine_kind(enum level level, enum engine_kind kind)
 {
@@ -24,7 +24,8 @@ level_engine_kind(enum level level, enum engine_kind kind)
 	if (level == LEVEL_ISA || level == LEVEL_MIC || level == LEVEL_PMIC)
 		return ENGINE_OPENCL;
 #endif
-	return level == LEVEL_ISA ? ENGINE_NATIVE : ENGINE_REF;
+	(void)level;
+	return ENGINE_NATIVE;
 }
 
 enum engine_kind
@@ -33,6 +34,9 @@ level_engine_choose(enum level level, enum engine_kind kind,
 {
 	if (kind == ENGINE_DEFAULT && level == LEVEL_ISA &&
 	    ncores <= LEVEL_NATIVE_MAX_CORES)
+		return ENGINE_NATIVE;
+	if (kind == ENGINE_DEFAULT && level != LEVEL_ISA &&
+	    ncores <= LEVEL_MICRO_NATIVE_MAX_CORES)
 		return ENGINE_NATIVE;
 	return level_engine_kind(level, kind);
 }
@@ -64,11 +68,9 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		return -1;
 #endif
 	case LEVEL_MIC:
-		if (kind == ENGINE_NATIVE) {
-			*cause = xasprintf("the native engine runs the ISA "
-			    "level only: use --engine ref or opencl");
-			return -1;
-		}
+		if (kind == ENGINE_NATIVE)
+			return engine_micro_native_create(e, m, level, &mc->cs,
+			    cause);
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->cs, cause);
 #ifdef HAVE_ENGINE_OCL
@@ -79,11 +81,9 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		return -1;
 #endif
 	case LEVEL_PMIC:
-		if (kind == ENGINE_NATIVE) {
-			*cause = xasprintf("the native engine runs the ISA "
-			    "level only: use --engine ref or opencl");
-			return -1;
-		}
+		if (kind == ENGINE_NATIVE)
+			return engine_micro_native_create(e, m, level, &mc->pcs,
+			    cause);
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->pcs, cause);
 #ifdef HAVE_ENGINE_OCL

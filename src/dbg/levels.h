@@ -23,6 +23,9 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * many-core steps are as fast and use every thread of the device.
  */
 #define LEVEL_NATIVE_MAX_CORES 512
+/* The same for the micro levels' native engine (engine-micro.h), whose
+ * crossover with the micro kernels doc/performance.md section 18 gives. */
+#define LEVEL_MICRO_NATIVE_MAX_CORES 512
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,
 	    uint32_t ncores);
 

@@ -43,12 +43,13 @@ static const char run_usage[] =
 "  --stack-words N      private stack words per core (default 4096)\n"
 "  --heap-words N       shared heap words (default 1048576)\n"
 "  --warp-width W       warp width for divergence records, 1..64 (default 32)\n"
-"  --engine ENGINE      ref: the level's C golden model; native (ISA level):\n"
-"                       pre-decoded threaded code on the host; opencl: the\n"
-"                       level's OpenCL kernel.  Default: the fastest for the\n"
-"                       level and cores, measured on a 2-core CPU with POCL:\n"
-"                       native at the ISA level up to 512 cores (one thread,\n"
-"                       no kernel start-up), else opencl\n"
+"  --engine ENGINE      ref: the level's C golden model; native: the program\n"
+"                       (ISA) or control store (mic, pmic) pre-decoded, run\n"
+"                       on the host; opencl: the level's OpenCL kernel.\n"
+"                       Default: the fastest for the cores, measured on a\n"
+"                       2-core CPU with POCL: native up to 512 cores at\n"
+"                       every level (one thread, no kernel start-up), else\n"
+"                       opencl\n"
 "  --device SEL         OpenCL device: index, P:D or name substring\n"
 "                       (default: MICDB_DEVICE, else the first GPU, else CPU)\n"
 "  --level isa|mic|pmic execution level: isa (default); mic: Tanenbaum's\n"
@@ -129,7 +130,9 @@ drain_output(struct run *r, int final)
  * program is a breakpoint for core 0, so the engine stops (at a
  * consistent cut) just before an IN would push 0, and we read then.  A
  * byte 0xFC that is an operand, not an opcode, is never a PC, so marking
- * every such byte is harmless.
+ * every such byte is harmless.  The native engines look at a breakpoint
+ * only when a core reaches its address, so a program that never reads
+ * pays nothing for it.
  */
 static void
 find_input_points(struct run *r)

@@ -1,0 +1,171 @@
+/*
+ * The fast host engines of the micro levels (doc/performance.md section
+ * 16): each level decodes its control store once (engine-mic1-fast.c,
+ * engine-pmic-fast.c) and runs many micro-cycles of one core with the
+ * registers in locals; engine-micro.c's run loop drives either under the
+ * engine contract (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
+ *
+ * A cycle runs fast only when it can neither fault nor touch a device
+ * word; otherwise the golden model (mic1_cycle, pmic_cycle) runs that
+ * one cycle on the written-back state, so faults, device side effects
+ * and the registers they leave are the model's by construction.
+ */
+#ifndef MICDB_MICRO_FAST_H
+#define MICDB_MICRO_FAST_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "machine.h"
+
+/* Why exec returned. */
+enum micro_fast_ev {
+	MF_EV_BUDGET,     /* ran every cycle it was given */
+	MF_EV_MARKED,     /* the same, and stands on a marked word (where
+			     engine_check_bps decides) */
+	MF_EV_STATUS,     /* the core stopped running (halt, barrier, fault) */
+	MF_EV_BP,         /* it stands at a breakpoint (not executed) */
+};
+
+/* A control-store word's trap bits: the fast loop leaves its path only
+ * on a word that has one. */
+#define MF_TRAP_SLOW	0x1   /* the golden model runs it (absent word) */
+#define MF_TRAP_BP	0x2   /* an MPC breakpoint of this run names it */
+#define MF_TRAP_PCBP	0x4   /* a core there may be at an instruction
+				 boundary where a PC breakpoint holds */
+
+/* The PCs of a run's PC breakpoints, a quick look before engine_bp_hit:
+ * a core whose PC is none of them is at none of them. */
+#define MF_NPCS		16
+struct micro_fast_pcs {
+	int32_t		pc[MF_NPCS];
+	uint32_t	n;
+	int		many;       /* more than MF_NPCS: ask every time */
+};
+
+static inline void
+micro_fast_pcs_set(struct micro_fast_pcs *p, const struct engine_run *r)
+{
+	p->n = 0;
+	p->many = 0;
+	for (size_t i = 0; r != NULL && i < r->nbps; i++) {
+		if (r->bps[i].on == ENGINE_BP_ON_MPC)
+			continue;
+		if (p->n == MF_NPCS)
+			p->many = 1;
+		else
+			p->pc[p->n++] = r->bps[i].pc;
+	}
+}
+
+static inline int
+micro_fast_pc_listed(const struct micro_fast_pcs *p, int32_t pc)
+{
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->pc[i] == pc)
+			return 1;
+	return p->many;
+}
+
+struct micro_fast {
+	/* Decode the control store (struct mic1_store, struct pmic_store;
+	 * not owned, must outlive the result). */
+	void	*(*create)(const void *cs);
+	void	 (*free)(void *fx);
+	/* Mark (on) or unmark (!on) the words where a breakpoint of r may
+	 * stop a core. */
+	void	 (*patch)(void *fx, const struct engine_run *r, int on);
+	/*
+	 * Up to budget micro-cycles of RUNNING core of e (st: the level's
+	 * model state, e's level_state), stopping early when the core stops
+	 * running or, unless first, stands at a breakpoint of r that holds
+	 * (engine_bp_hit).  The number of cycles run.
+	 */
+	uint64_t (*exec)(struct engine *e, void *fx, void *st,
+		    const struct engine_run *r, uint32_t core, uint64_t budget,
+		    int first, enum micro_fast_ev *ev);
+	/* One global step's cycles: one of every RUNNING core that r's
+	 * mask allows, in core order, as exec with budget 1 would run
+	 * them (|= MF_EV_STATUS into *changed, MF_EV_MARKED into *atbp).
+	 * The number of cores that ran. */
+	uint32_t (*lockstep)(struct engine *e, void *fx, void *st,
+		    const struct engine_run *r, int *changed, int *atbp);
+};
+
+/*
+ * Where a READ (write 0) or WRITE (1) of addr by core lands when it
+ * can neither fault nor reach a device: the word, or NULL.  stack and
+ * swords are core's own stack region, or NULL when the constant pool
+ * reaches into it (then machine_word_at decides every address): the
+ * stack, where most accesses go, is tried first.
+ */
+static inline int32_t *
+micro_fast_word(const struct machine *m, uint32_t core, int32_t *stack,
+    uint32_t swords, uint32_t addr, int write)
+{
+	int32_t *w;
+	int writable;
+
+	if (stack != NULL && addr - MM_STACK_BASE < swords)
+		return stack + (addr - MM_STACK_BASE);
+	w = machine_word_at(m, core, (int32_t)addr, &writable);
+	return w != NULL && (writable || !write) ? w : NULL;
+}
+
+/* core's stack for micro_fast_word. */
+static inline int32_t *
+micro_fast_stack(struct machine *m, uint32_t core)
+{
+	if (m->progs[m->cores[core].prog]->cp_size > MM_STACK_BASE - MM_CPP)
+		return NULL;
+	return machine_stack_word(m, core, MM_STACK_BASE);
+}
+
+/* The loop of a level's exec, inlined into exec and into lockstep,
+ * where budget 1 and first fold away and nothing is called per core. */
+#ifdef __GNUC__
+#define MF_LOOP static inline __attribute__((always_inline)) uint64_t
+#else
+#define MF_LOOP static inline uint64_t
+#endif
+
+/* Define a level's exec (name_##_exec) and lockstep (name_##_lockstep)
+ * over its loop, loop_(e, fx, st, r, core, budget, first, ev), and its
+ * cycle in place, direct_(e, fx, st, core, changed, atbp): 1 when it ran
+ * the core's cycle on its own state, 0 (nothing changed) when the loop
+ * must run it - a marked word, a device, a fault. */
+#define MICRO_FAST_ENTRIES(name_, loop_, direct_)			\
+static uint64_t								\
+name_##_exec(struct engine *e, void *fx, void *st,			\
+    const struct engine_run *r, uint32_t core, uint64_t budget,		\
+    int first, enum micro_fast_ev *ev)					\
+{									\
+	return loop_(e, fx, st, r, core, budget, first, ev);		\
+}									\
+static uint32_t								\
+name_##_lockstep(struct engine *e, void *fx, void *st,			\
+    const struct engine_run *r, int *changed, int *atbp)		\
+{									\
+	struct machine *m_ = e->m;					\
+	enum micro_fast_ev ev_;						\
+	uint32_t n_ = 0;						\
+									\
+	for (uint32_t i_ = 0; i_ < m_->cfg.ncores; i_++) {		\
+		if (m_->cores[i_].status != CORE_RUNNING ||		\
+		    (r->mask != NULL && !r->mask[i_]))			\
+			continue;					\
+		if (direct_(e, fx, st, i_, changed, atbp)) {		\
+			n_++;						\
+			continue;					\
+		}							\
+		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, &ev_);	\
+		*changed |= ev_ == MF_EV_STATUS;			\
+		*atbp |= ev_ == MF_EV_MARKED;				\
+	}								\
+	return n_;							\
+}
+
+extern const struct micro_fast mic1_fast;   /* engine-mic1-fast.c */
+extern const struct micro_fast pmic_fast;   /* engine-pmic-fast.c */
+
+#endif
