@@ -1,6 +1,6 @@
 /*
  * The fast host engines of the micro levels (doc/performance.md section
- * 16): each level decodes its control store once (engine-mic1-fast.c,
+ * 18): each level decodes its control store once (engine-mic1-fast.c,
  * engine-pmic-fast.c) and runs many micro-cycles of one core with the
  * registers in locals; engine-micro.c's run loop drives either under the
  * engine contract (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
