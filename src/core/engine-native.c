@@ -68,7 +68,7 @@ enum nat_h {
 	H_ISTORE0, H_IINC, H_IINC0, H_POP, H_DUP, H_SWAP, H_IADD, H_ISUB,
 	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
 	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
-	H_IN, H_OUT, H_HALT,
+	H_IN, H_OUT, H_HALT, H_SYNC,
 };
 
 /* One decoded slot. */
@@ -82,6 +82,7 @@ struct nat_insn {
 
 struct nat_prog {
 	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
+	struct nat_insn	*pcode;  /* the same, SYNC where code is shared */
 	uint32_t	 size;
 };
 
@@ -91,6 +92,13 @@ enum nat_ev {
 	EV_STATUS,      /* the core stopped running (halt, barrier, fault) */
 	EV_BP,          /* it is at a breakpoint (not executed) */
 	EV_WATCH,       /* it changed a watched global or heap word */
+	EV_SYNC,        /* private run: it is at a shared instruction */
+};
+
+/* A shared word as it was before a window's event changed it. */
+struct nat_undo {
+	int32_t		*word;
+	int32_t		 old;
 };
 
 struct native {
@@ -108,6 +116,18 @@ struct native {
 	struct engine_writer *writers;
 	size_t		 nwriters;
 	size_t		 capwriters;
+	/* run-ahead windows (nat_ahead): per core its step in the window
+	 * and what stops it there; the window start's copy */
+	uint64_t	*t;
+	uint8_t		*at;
+	struct core	*scores;
+	int32_t		*sstacks;
+	size_t		*sout;
+	size_t		*sin;
+	uint32_t	 sheap_top;
+	struct nat_undo	*undo;
+	size_t		 nundo;
+	size_t		 capundo;
 };
 
 static void
@@ -217,6 +237,23 @@ done:
 		in->a = a;
 		in->b = b;
 	}
+	/* A private run stops before anything another core can see or
+	 * change: shared words, a status change, the golden model. */
+	np->pcode = xcalloc((size_t)p->text_size + 1, sizeof *np->pcode);
+	for (uint32_t pc = 0; pc <= p->text_size; pc++) {
+		struct nat_insn *in = &np->pcode[pc];
+
+		*in = np->code[pc];
+		switch (in->h) {
+		case H_SLOW:
+		case H_GETSTATIC:
+		case H_PUTSTATIC:
+		case H_IALOAD:
+		case H_HALT:
+			in->h = in->real = H_SYNC;
+			break;
+		}
+	}
 }
 
 /* A breakpoint of this run on core c at pc. */
@@ -248,6 +285,8 @@ nat_patch(struct native *n, const struct machine *m,
 			if (bp->pc < 0 || (uint32_t)bp->pc > np->size)
 				continue;
 			np->code[bp->pc].h = on ? H_BP : np->code[bp->pc].real;
+			np->pcode[bp->pc].h = on ? H_BP :
+			    np->pcode[bp->pc].real;
 		}
 	}
 }
@@ -291,12 +330,14 @@ nat_watch_changed(const struct machine *m, const struct engine_run *r)
 /*
  * Run core c for at most budget instructions (each a global step of its
  * own when c runs alone, or this core's part of one step).  first: the
- * first instruction is not checked for a breakpoint (engine.h).  Returns
- * the instructions executed; *ev says why it returned.
+ * first instruction is not checked for a breakpoint (engine.h).  priv:
+ * a private run, which stops (EV_SYNC) before an instruction that reads
+ * or writes a shared word, changes the core's status or needs ref_exec.
+ * Returns the instructions executed; *ev says why it returned.
  */
 static uint64_t
 nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
-    enum nat_ev *ev)
+    enum nat_ev *ev, int priv)
 {
 #ifdef NAT_GOTO
 	static const void *const labels[] = {
@@ -306,7 +347,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		&&L_H_ISUB, &&L_H_IAND, &&L_H_IOR, &&L_H_IFEQ, &&L_H_IFLT,
 		&&L_H_ICMPEQ, &&L_H_GOTO, &&L_H_GETSTATIC, &&L_H_PUTSTATIC,
 		&&L_H_INVOKE, &&L_H_IRETURN, &&L_H_IALOAD, &&L_H_COREID,
-		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT,
+		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT, &&L_H_SYNC,
 	};
 #define NAT_CASE(x)	case x: L_##x
 #define DISPATCH()	goto *labels[ip->h]
@@ -377,7 +418,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 } while (0)
 
 	*ev = EV_BUDGET;
-	code = n->progs[c->prog].code;
+	code = priv ? n->progs[c->prog].pcode : n->progs[c->prog].code;
 	size = n->progs[c->prog].size;
 	if (n->fvalid[core]) {
 		floor = n->floor[core];
@@ -654,12 +695,19 @@ dispatch:
 		*ev = EV_STATUS;
 		ip++;
 		goto out;
+	NAT_CASE(H_SYNC):
+		*ev = EV_SYNC;
+		goto out;
 	NAT_CASE(H_SLOW):
 	default:
 		goto slow;
 	}
 
 slow:
+	if (priv) {
+		*ev = EV_SYNC;
+		goto out;
+	}
 	/* The golden model runs this one instruction. */
 	c->pc = (int32_t)(ip - code);
 	c->sp = sp;
@@ -672,6 +720,10 @@ slow_pc:
 	if (!first && nat_bp_at(r, core, c->pc)) {
 		*ev = EV_BP;
 		goto out_regs_done;
+	}
+	if (priv) {
+		*ev = EV_SYNC;
+		goto out;
 	}
 slow_exec: {
 		int32_t waddr = 0, below, pc0 = c->pc;
@@ -765,6 +817,214 @@ nat_at_bp_slot(const struct native *n, const struct core *c)
 
 /* Slices of a lone core between looks at the interrupt flag. */
 #define NAT_SLICE (1u << 20)
+/* The fewest steps worth a run-ahead window (its copy of the cores). */
+#define NAT_AHEAD_MIN 64
+
+/*
+ * Run-ahead windows (doc/manycore.md section 4).  Between two
+ * instructions that touch shared state, a core reads and writes only its
+ * registers, its stack and its own console: running those instructions
+ * early or late changes nothing another core sees.  So within a window
+ * of steps each core runs privately (pcode) up to its next shared
+ * instruction; the shared ones run one at a time in the reference's
+ * order (step, then core id), each followed by that core's next private
+ * run.  Statuses change only at shared instructions, so the barrier
+ * release at the end of a step sees the reference's statuses.
+ *
+ * A stop inside the window (a fault under stop_on_fault, a breakpoint)
+ * would leave the cores that ran ahead past its step: then the window is
+ * undone (registers, stacks and consoles copied at its start, shared
+ * words from the undo log) and its steps up to the stop run in lockstep,
+ * which stops exactly where the reference does.
+ */
+
+/* Before core's shared instruction: note the shared words it may write. */
+static void
+nat_undo_note(struct native *n, struct machine *m, uint32_t core)
+{
+	const struct core *c = &m->cores[core];
+	const struct program *p = m->progs[c->prog];
+	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
+	int32_t *w = NULL, addr, below;
+	uint32_t nw = 0;
+
+	if (c->pc < 0 || (uint32_t)c->pc >= p->text_size)
+		return;
+	switch (p->text[c->pc]) {
+	case OP_PUTSTATIC:
+	case OP_ATOMICADD:
+		if ((uint32_t)c->pc + 2 >= p->text_size)
+			return;
+		w = &m->globals[get_be16(p->text + c->pc + 1)];
+		nw = 1;
+		break;
+	case OP_IASTORE:
+		if (c->sp - 1 < MM_STACK_BASE || c->sp - 1 > end)
+			return;
+		below = *machine_stack_word(m, core, c->sp - 1);
+		if (machine_array_elem(m, c->tos, below, &addr) != FAULT_NONE)
+			return;
+		w = &m->heap[addr - MM_HEAP_BASE];
+		nw = 1;
+		break;
+	case OP_NEWARRAY:
+		/* the header and the zeroed elements above heap_top */
+		if (c->tos < 0)
+			return;
+		w = &m->heap[m->heap_top];
+		nw = m->cfg.heap_words - m->heap_top;
+		if ((uint64_t)c->tos + MM_ARRAY_HDR < nw)
+			nw = (uint32_t)c->tos + MM_ARRAY_HDR;
+		break;
+	default:
+		return;
+	}
+	if (n->nundo + nw > n->capundo) {
+		n->capundo = (n->nundo + nw) * 2;
+		n->undo = xreallocarray(n->undo, n->capundo, sizeof *n->undo);
+	}
+	for (uint32_t i = 0; i < nw; i++) {
+		n->undo[n->nundo].word = &w[i];
+		n->undo[n->nundo++].old = w[i];
+	}
+}
+
+/* Copy what a window may change, to undo it. */
+static void
+nat_snap(struct native *n, struct machine *m)
+{
+	uint32_t nc = m->cfg.ncores;
+
+	if (n->sstacks == NULL)	/* only engines that run ahead pay */
+		n->sstacks = xcalloc((size_t)nc * m->cfg.stack_words,
+		    sizeof *n->sstacks);
+	memcpy(n->scores, m->cores, nc * sizeof *m->cores);
+	memcpy(n->sstacks, m->stacks, (size_t)nc * m->cfg.stack_words *
+	    sizeof *m->stacks);
+	for (uint32_t i = 0; i < nc; i++) {
+		n->sout[i] = m->io[i].out.len;
+		n->sin[i] = m->io[i].in_pos;
+	}
+	n->sheap_top = m->heap_top;
+	n->nundo = 0;
+}
+
+static void
+nat_undo(struct native *n, struct machine *m)
+{
+	uint32_t nc = m->cfg.ncores;
+
+	memcpy(m->cores, n->scores, nc * sizeof *m->cores);
+	memcpy(m->stacks, n->sstacks, (size_t)nc * m->cfg.stack_words *
+	    sizeof *m->stacks);
+	for (uint32_t i = 0; i < nc; i++) {
+		m->io[i].out.len = n->sout[i];
+		m->io[i].in_pos = n->sin[i];
+	}
+	m->heap_top = n->sheap_top;
+	while (n->nundo > 0) {
+		n->nundo--;
+		*n->undo[n->nundo].word = n->undo[n->nundo].old;
+	}
+	memset(n->fvalid, 0, nc);
+}
+
+/* Why a core stands where it does in a window (struct native.at). */
+enum { AT_IDLE, AT_END, AT_SYNC, AT_BP };
+
+/* Run core privately up to its next shared instruction or the window's
+ * end h. */
+static void
+nat_ahead_core(struct engine *e, uint32_t core, uint64_t h, int first)
+{
+	struct native *n = e->impl;
+	enum nat_ev ev;
+
+	if (n->t[core] < h)
+		n->t[core] += nat_exec(e, core, h - n->t[core], first, &ev,
+		    1);
+	if (n->t[core] >= h)
+		n->at[core] = AT_END;
+	else
+		n->at[core] = ev == EV_BP ? AT_BP : AT_SYNC;
+}
+
+/*
+ * One window of at most h steps from a step boundary, where breakpoints
+ * were checked already.  Returns the steps it ran (all cores are at that cut), or 0
+ * after undoing it: *stop_at steps from its start, in lockstep, reach
+ * the stop the reference makes.
+ */
+static uint64_t
+nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
+    uint64_t *stop_at)
+{
+	struct native *n = e->impl;
+	struct machine *m = e->m;
+	uint32_t nc = m->cfg.ncores;
+
+	nat_snap(n, m);
+	for (uint32_t i = 0; i < nc; i++) {
+		n->t[i] = 0;
+		n->at[i] = AT_IDLE;
+		if (m->cores[i].status == CORE_RUNNING &&
+		    (r->mask == NULL || r->mask[i]))
+			nat_ahead_core(e, i, h, 1);
+	}
+	for (;;) {
+		uint64_t s = h;
+		int changed = 0, live = 0;
+
+		for (uint32_t i = 0; i < nc; i++)
+			if ((n->at[i] == AT_SYNC || n->at[i] == AT_BP) &&
+			    n->t[i] < s)
+				s = n->t[i];
+		if (s == h)
+			return h;
+		for (uint32_t i = 0; i < nc; i++) {
+			struct core *c = &m->cores[i];
+			enum nat_ev ev;
+
+			if (n->at[i] == AT_IDLE || n->at[i] == AT_END ||
+			    n->t[i] != s)
+				continue;
+			if (n->at[i] == AT_BP)
+				goto undo;
+			nat_undo_note(n, m, i);
+			nat_exec(e, i, 1, 1, &ev, 0);
+			if (c->status != CORE_RUNNING) {
+				n->at[i] = AT_IDLE;
+				changed = 1;
+				if (c->status == CORE_ERROR && r->stop_on_fault)
+					goto undo;
+				continue;
+			}
+			n->t[i] = s + 1;
+			nat_ahead_core(e, i, h, 0);
+		}
+		if (!changed)
+			continue;
+		/* the end of step s: the barrier may let the waiting go */
+		if (ref_barrier_release(m)) {
+			for (uint32_t i = 0; i < nc; i++)
+				if (n->at[i] == AT_IDLE &&
+				    m->cores[i].status == CORE_RUNNING &&
+				    (r->mask == NULL || r->mask[i])) {
+					n->t[i] = s + 1;
+					nat_ahead_core(e, i, h, 0);
+				}
+		}
+		for (uint32_t i = 0; i < nc && !live; i++)
+			live = n->at[i] != AT_IDLE;
+		if (!live)
+			return s + 1;	/* none runs: nobody is ahead */
+		continue;
+undo:
+		nat_undo(n, m);
+		*stop_at = s + 1;
+		return 0;
+	}
+}
 
 static int
 nat_run(struct engine *e, const struct engine_run *r,
@@ -774,6 +1034,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	struct machine *m = e->m;
 	struct ref_summary sum;
 	uint32_t solo = 0, nrun = 0;
+	uint64_t lockstep_to = 0, window;
 	int rc = 0, changed;
 
 	(void)cause;
@@ -800,6 +1061,12 @@ nat_run(struct engine *e, const struct engine_run *r,
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
 	changed = 1;
 	nat_patch(n, m, r, 1);
+	/* a window's copy costs the stacks: many steps pay for it */
+	window = NAT_SLICE / m->cfg.ncores;
+	if (window < 4 * (uint64_t)m->cfg.stack_words)
+		window = 4 * (uint64_t)m->cfg.stack_words;
+	if (window < NAT_AHEAD_MIN)
+		window = NAT_AHEAD_MIN;
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
@@ -818,11 +1085,29 @@ nat_run(struct engine *e, const struct engine_run *r,
 			nrun = nat_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun == 1) {
+		if (nrun > 1 && r->nwatches == 0 && left >= NAT_AHEAD_MIN &&
+		    stop->steps_run >= lockstep_to) {
+			uint64_t to = 0;
+
+			k = nat_ahead(e, r, left < window ? left : window, &to);
+			if (k == 0) {
+				lockstep_to = stop->steps_run + to;
+				continue;
+			}
+			m->step += k;
+			stop->steps_run += k;
+			executed = 1;
+			changed = 1;
+			for (uint32_t i = 0; i < m->cfg.ncores && r->nbps > 0;
+			    i++)
+				if ((r->mask == NULL || r->mask[i]) &&
+				    nat_at_bp_slot(n, &m->cores[i]))
+					atbp = 1;
+		} else if (nrun == 1) {
 			/* Each instruction of the lone core is a step. */
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
-			k = nat_exec(e, solo, left, first, &ev);
+			k = nat_exec(e, solo, left, first, &ev, 0);
 			m->step += k;
 			stop->steps_run += k;
 			executed = k > 0;
@@ -838,7 +1123,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 				    (r->mask != NULL && !r->mask[i]))
 					continue;
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
-				    &ev);
+				    &ev, 0);
 				watched |= ev == EV_WATCH;
 				changed |= ev == EV_STATUS;
 				if (r->nbps > 0 && nat_at_bp_slot(n, c))
@@ -899,8 +1184,17 @@ nat_free(struct engine *e)
 	struct native *n = e->impl;
 
 	if (n != NULL) {
-		for (size_t k = 0; k < e->m->nprogs; k++)
+		for (size_t k = 0; k < e->m->nprogs; k++) {
 			free(n->progs[k].code);
+			free(n->progs[k].pcode);
+		}
+		free(n->t);
+		free(n->at);
+		free(n->scores);
+		free(n->sstacks);
+		free(n->sout);
+		free(n->sin);
+		free(n->undo);
 		free(n->progs);
 		free(n->seen);
 		free(n->wlocal);
@@ -969,6 +1263,11 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
 	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
 	n->fvalid = xcalloc(m->cfg.ncores, 1);
+	n->t = xcalloc(m->cfg.ncores, sizeof *n->t);
+	n->at = xcalloc(m->cfg.ncores, 1);
+	n->scores = xcalloc(m->cfg.ncores, sizeof *n->scores);
+	n->sout = xcalloc(m->cfg.ncores, sizeof *n->sout);
+	n->sin = xcalloc(m->cfg.ncores, sizeof *n->sin);
 	e->ops = &nat_ops;
 	e->m = m;
 	e->impl = n;
