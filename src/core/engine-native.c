@@ -309,6 +309,23 @@ nat_note_locals(struct native *n, const struct engine_run *r, uint32_t core,
 			nat_add_writer(n, core, pc, r->watches[i].addr);
 }
 
+/* 1 if addr (engine_insn_store's) may be a watched global or heap word.
+ * Its writer is named even when it stored the value the debugger saw:
+ * another core's store in the same step may have changed it, as the
+ * debugger's own one-step watch names every store before the step. */
+static int
+nat_watched_addr(const struct engine_run *r, int32_t addr)
+{
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *w = &r->watches[i];
+
+		if (w->frame == INT32_MIN && (w->addr == addr ||
+		    (addr == ENGINE_ANY_HEAP_WORD && w->addr >= MM_HEAP_BASE)))
+			return 1;
+	}
+	return 0;
+}
+
 /* 1 if a watched word differs from the value the debugger saw or a
  * watched frame has returned. */
 static int
@@ -752,7 +769,7 @@ slow_exec: {
 			*ev = EV_WATCH;
 			goto out_regs_done;
 		}
-		if (w)
+		if (w && !nat_watched_addr(r, waddr))
 			n->nwriters--;	/* it stored nothing watched */
 		if (c->status != CORE_RUNNING) {
 			*ev = EV_STATUS;
@@ -1122,9 +1139,11 @@ nat_run(struct engine *e, const struct engine_run *r,
 				if (c->status != CORE_RUNNING ||
 				    (r->mask != NULL && !r->mask[i]))
 					continue;
+				/* a later core of the step may put a
+				 * watched word back: the step's end
+				 * decides (nat_watch_changed below) */
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
 				    &ev, 0);
-				watched |= ev == EV_WATCH;
 				changed |= ev == EV_STATUS;
 				if (r->nbps > 0 && nat_at_bp_slot(n, c))
 					atbp = 1;
