@@ -29,11 +29,14 @@
  * Cores and steps (doc/manycore.md section 4): when one core alone can run
  * (the others halted, faulted, waiting or masked), every step is one
  * instruction of that core and it runs a long slice in the threaded
- * loop.  Otherwise each global step runs one instruction of each
- * running core in core-id order, then the barrier release, exactly as
- * ref_step: shared words (globals, heap, ATOMICADD) are then seen in the
- * reference's order without further proof.  Every stop is at a step
- * boundary.
+ * loop.  When several can, each runs ahead in windows (native-ahead.c):
+ * privately up to its next shared instruction, the shared ones in the
+ * reference's order.  While something is watched, and to replay a
+ * window that a stop cut short, each global step runs one instruction
+ * of each running core in core-id order, then the barrier release,
+ * exactly as ref_step: shared words (globals, heap, ATOMICADD) are then
+ * seen in the reference's order without further proof.  Every stop is at
+ * a step boundary.
  *
  * Watchpoints (ops->watch): a watched global or heap word can change
  * only in PUTSTATIC, ATOMICADD, IASTORE or NEWARRAY, which take the slow
@@ -71,64 +74,7 @@ enum nat_h {
 	H_IN, H_OUT, H_HALT, H_SYNC,
 };
 
-/* One decoded slot. */
-struct nat_insn {
-	uint8_t		h;      /* handler, BP while a breakpoint is on it */
-	uint8_t		real;   /* the decoded handler */
-	uint8_t		len;    /* bytes, WIDE included */
-	int32_t		a;      /* value, local index, target, global, callee */
-	int32_t		b;      /* IINC constant; callee nargs | nloc << 16 */
-};
-
-struct nat_prog {
-	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
-	struct nat_insn	*pcode;  /* the same, SYNC where code is shared */
-	uint32_t	 size;
-};
-
-/* Why nat_exec returned. */
-enum nat_ev {
-	EV_BUDGET,      /* ran every step it was given */
-	EV_STATUS,      /* the core stopped running (halt, barrier, fault) */
-	EV_BP,          /* it is at a breakpoint (not executed) */
-	EV_WATCH,       /* it changed a watched global or heap word */
-	EV_SYNC,        /* private run: it is at a shared instruction */
-};
-
-/* A shared word as it was before a window's event changed it. */
-struct nat_undo {
-	int32_t		*word;
-	int32_t		 old;
-};
-
-struct native {
-	struct nat_prog	*progs;        /* per machine program */
-	uint8_t		*seen;         /* faults already reported */
-	/* the current run */
-	const struct engine_run *r;
-	int		 wglobals;     /* a global is watched */
-	int		 wheap;        /* a heap word is watched */
-	uint8_t		*wlocal;       /* per core: it has a watched local */
-	/* per core: the frame nat_exec left (valid within a run) */
-	int32_t		*floor;
-	uint32_t	*nlocals;
-	uint8_t		*fvalid;
-	struct engine_writer *writers;
-	size_t		 nwriters;
-	size_t		 capwriters;
-	/* run-ahead windows (nat_ahead): per core its step in the window
-	 * and what stops it there; the window start's copy */
-	uint64_t	*t;
-	uint8_t		*at;
-	struct core	*scores;
-	int32_t		*sstacks;
-	size_t		*sout;
-	size_t		*sin;
-	uint32_t	 sheap_top;
-	struct nat_undo	*undo;
-	size_t		 nundo;
-	size_t		 capundo;
-};
+#include "native-int.h"
 
 static void
 nat_decode(const struct program *p, struct nat_prog *np)
@@ -352,7 +298,7 @@ nat_watch_changed(const struct machine *m, const struct engine_run *r)
  * or writes a shared word, changes the core's status or needs ref_exec.
  * Returns the instructions executed; *ev says why it returned.
  */
-static uint64_t
+uint64_t
 nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
     enum nat_ev *ev, int priv)
 {
@@ -834,214 +780,6 @@ nat_at_bp_slot(const struct native *n, const struct core *c)
 
 /* Slices of a lone core between looks at the interrupt flag. */
 #define NAT_SLICE (1u << 20)
-/* The fewest steps worth a run-ahead window (its copy of the cores). */
-#define NAT_AHEAD_MIN 64
-
-/*
- * Run-ahead windows (doc/manycore.md section 4).  Between two
- * instructions that touch shared state, a core reads and writes only its
- * registers, its stack and its own console: running those instructions
- * early or late changes nothing another core sees.  So within a window
- * of steps each core runs privately (pcode) up to its next shared
- * instruction; the shared ones run one at a time in the reference's
- * order (step, then core id), each followed by that core's next private
- * run.  Statuses change only at shared instructions, so the barrier
- * release at the end of a step sees the reference's statuses.
- *
- * A stop inside the window (a fault under stop_on_fault, a breakpoint)
- * would leave the cores that ran ahead past its step: then the window is
- * undone (registers, stacks and consoles copied at its start, shared
- * words from the undo log) and its steps up to the stop run in lockstep,
- * which stops exactly where the reference does.
- */
-
-/* Before core's shared instruction: note the shared words it may write. */
-static void
-nat_undo_note(struct native *n, struct machine *m, uint32_t core)
-{
-	const struct core *c = &m->cores[core];
-	const struct program *p = m->progs[c->prog];
-	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
-	int32_t *w = NULL, addr, below;
-	uint32_t nw = 0;
-
-	if (c->pc < 0 || (uint32_t)c->pc >= p->text_size)
-		return;
-	switch (p->text[c->pc]) {
-	case OP_PUTSTATIC:
-	case OP_ATOMICADD:
-		if ((uint32_t)c->pc + 2 >= p->text_size)
-			return;
-		w = &m->globals[get_be16(p->text + c->pc + 1)];
-		nw = 1;
-		break;
-	case OP_IASTORE:
-		if (c->sp - 1 < MM_STACK_BASE || c->sp - 1 > end)
-			return;
-		below = *machine_stack_word(m, core, c->sp - 1);
-		if (machine_array_elem(m, c->tos, below, &addr) != FAULT_NONE)
-			return;
-		w = &m->heap[addr - MM_HEAP_BASE];
-		nw = 1;
-		break;
-	case OP_NEWARRAY:
-		/* the header and the zeroed elements above heap_top */
-		if (c->tos < 0)
-			return;
-		w = &m->heap[m->heap_top];
-		nw = m->cfg.heap_words - m->heap_top;
-		if ((uint64_t)c->tos + MM_ARRAY_HDR < nw)
-			nw = (uint32_t)c->tos + MM_ARRAY_HDR;
-		break;
-	default:
-		return;
-	}
-	if (n->nundo + nw > n->capundo) {
-		n->capundo = (n->nundo + nw) * 2;
-		n->undo = xreallocarray(n->undo, n->capundo, sizeof *n->undo);
-	}
-	for (uint32_t i = 0; i < nw; i++) {
-		n->undo[n->nundo].word = &w[i];
-		n->undo[n->nundo++].old = w[i];
-	}
-}
-
-/* Copy what a window may change, to undo it. */
-static void
-nat_snap(struct native *n, struct machine *m)
-{
-	uint32_t nc = m->cfg.ncores;
-
-	if (n->sstacks == NULL)	/* only engines that run ahead pay */
-		n->sstacks = xcalloc((size_t)nc * m->cfg.stack_words,
-		    sizeof *n->sstacks);
-	memcpy(n->scores, m->cores, nc * sizeof *m->cores);
-	memcpy(n->sstacks, m->stacks, (size_t)nc * m->cfg.stack_words *
-	    sizeof *m->stacks);
-	for (uint32_t i = 0; i < nc; i++) {
-		n->sout[i] = m->io[i].out.len;
-		n->sin[i] = m->io[i].in_pos;
-	}
-	n->sheap_top = m->heap_top;
-	n->nundo = 0;
-}
-
-static void
-nat_undo(struct native *n, struct machine *m)
-{
-	uint32_t nc = m->cfg.ncores;
-
-	memcpy(m->cores, n->scores, nc * sizeof *m->cores);
-	memcpy(m->stacks, n->sstacks, (size_t)nc * m->cfg.stack_words *
-	    sizeof *m->stacks);
-	for (uint32_t i = 0; i < nc; i++) {
-		m->io[i].out.len = n->sout[i];
-		m->io[i].in_pos = n->sin[i];
-	}
-	m->heap_top = n->sheap_top;
-	while (n->nundo > 0) {
-		n->nundo--;
-		*n->undo[n->nundo].word = n->undo[n->nundo].old;
-	}
-	memset(n->fvalid, 0, nc);
-}
-
-/* Why a core stands where it does in a window (struct native.at). */
-enum { AT_IDLE, AT_END, AT_SYNC, AT_BP };
-
-/* Run core privately up to its next shared instruction or the window's
- * end h. */
-static void
-nat_ahead_core(struct engine *e, uint32_t core, uint64_t h, int first)
-{
-	struct native *n = e->impl;
-	enum nat_ev ev;
-
-	if (n->t[core] < h)
-		n->t[core] += nat_exec(e, core, h - n->t[core], first, &ev,
-		    1);
-	if (n->t[core] >= h)
-		n->at[core] = AT_END;
-	else
-		n->at[core] = ev == EV_BP ? AT_BP : AT_SYNC;
-}
-
-/*
- * One window of at most h steps from a step boundary, where breakpoints
- * were checked already.  Returns the steps it ran (all cores are at that cut), or 0
- * after undoing it: *stop_at steps from its start, in lockstep, reach
- * the stop the reference makes.
- */
-static uint64_t
-nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
-    uint64_t *stop_at)
-{
-	struct native *n = e->impl;
-	struct machine *m = e->m;
-	uint32_t nc = m->cfg.ncores;
-
-	nat_snap(n, m);
-	for (uint32_t i = 0; i < nc; i++) {
-		n->t[i] = 0;
-		n->at[i] = AT_IDLE;
-		if (m->cores[i].status == CORE_RUNNING &&
-		    (r->mask == NULL || r->mask[i]))
-			nat_ahead_core(e, i, h, 1);
-	}
-	for (;;) {
-		uint64_t s = h;
-		int changed = 0, live = 0;
-
-		for (uint32_t i = 0; i < nc; i++)
-			if ((n->at[i] == AT_SYNC || n->at[i] == AT_BP) &&
-			    n->t[i] < s)
-				s = n->t[i];
-		if (s == h)
-			return h;
-		for (uint32_t i = 0; i < nc; i++) {
-			struct core *c = &m->cores[i];
-			enum nat_ev ev;
-
-			if (n->at[i] == AT_IDLE || n->at[i] == AT_END ||
-			    n->t[i] != s)
-				continue;
-			if (n->at[i] == AT_BP)
-				goto undo;
-			nat_undo_note(n, m, i);
-			nat_exec(e, i, 1, 1, &ev, 0);
-			if (c->status != CORE_RUNNING) {
-				n->at[i] = AT_IDLE;
-				changed = 1;
-				if (c->status == CORE_ERROR && r->stop_on_fault)
-					goto undo;
-				continue;
-			}
-			n->t[i] = s + 1;
-			nat_ahead_core(e, i, h, 0);
-		}
-		if (!changed)
-			continue;
-		/* the end of step s: the barrier may let the waiting go */
-		if (ref_barrier_release(m)) {
-			for (uint32_t i = 0; i < nc; i++)
-				if (n->at[i] == AT_IDLE &&
-				    m->cores[i].status == CORE_RUNNING &&
-				    (r->mask == NULL || r->mask[i])) {
-					n->t[i] = s + 1;
-					nat_ahead_core(e, i, h, 0);
-				}
-		}
-		for (uint32_t i = 0; i < nc && !live; i++)
-			live = n->at[i] != AT_IDLE;
-		if (!live)
-			return s + 1;	/* none runs: nobody is ahead */
-		continue;
-undo:
-		nat_undo(n, m);
-		*stop_at = s + 1;
-		return 0;
-	}
-}
 
 static int
 nat_run(struct engine *e, const struct engine_run *r,

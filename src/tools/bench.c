@@ -426,8 +426,10 @@ device_free(struct bench_device *d)
 static void
 bench_free(struct bench *b)
 {
-	for (size_t i = 0; i < b->nres; i++)
+	for (size_t i = 0; i < b->nres; i++) {
 		free(b->res[i].note);
+		free(b->res[i].native_note);
+	}
 	free(b->res);
 	free(b->o.cores);
 	free(b->o.spl);
@@ -508,7 +510,7 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	b.dir = bench_work_dir();
 	b.tty = isatty(STDERR_FILENO);
 	for (size_t i = 0; i < b.o.nwl; i++) {
-		size_t per = bench_workloads[b.o.wl[i]].one_core ? 1 :
+		size_t per = bench_workloads[b.o.wl[i]].one_core ? NFEW :
 		    b.o.ncores;
 
 		b.total += per * b.o.nlv * b.o.nspl;
@@ -520,17 +522,19 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 
 		if (bench_work_load(&b, w, &wp, &cause) != 0)
 			goto usage;
+		/* a one-core workload: one core, then the few-core
+		 * counts, whatever --cores says */
 		for (size_t l = 0; l < b.o.nlv; l++)
-			for (size_t c = 0; c < b.o.ncores; c++) {
-				uint32_t n = w->one_core ? 1 : b.o.cores[c];
+			for (size_t c = 0; c < (w->one_core ? NFEW :
+			    b.o.ncores); c++) {
+				uint32_t n = w->one_core ? bench_few_cores[c] :
+				    b.o.cores[c];
 
 				if (bench_measure(&b, b.o.wl[i], b.o.lv[l], n,
 				    &wp, &cause) != 0) {
 					bench_work_free(&wp);
 					goto failed;
 				}
-				if (w->one_core)
-					break;
 			}
 		bench_work_free(&wp);
 	}
