@@ -15,17 +15,18 @@ if grep -q "no OpenCL platform" "$err"; then
 	exit 77
 fi
 
-# Above 512 cores the default engine at the ISA level is OpenCL: a device
-# selection that matches nothing fails the default run and is ignored by
-# the reference; up to 512 the default is the native engine, which needs
-# no device (micdb(1), --engine).
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 513 \
-    "$PROGRAMS/hello.jas"
-expect_rc 2 "micdb run defaults to the OpenCL engine above 512 cores"
+# Above 32768 cores the default engine at the ISA level is OpenCL: a
+# device selection that matches nothing fails the default run and is
+# ignored by the reference; up to 32768 the default is the native engine,
+# which needs no device (micdb(1), --engine).  Small stacks keep 32768
+# cores cheap.
+run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 32769 \
+    --stack-words 64 "$PROGRAMS/hello.jas"
+expect_rc 2 "micdb run defaults to the OpenCL engine above 32768 cores"
 expect_err "nosuch-device" "the default run names the device it could not find"
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 512 \
-    "$PROGRAMS/hello.jas"
-expect_rc 0 "micdb run defaults to the native engine up to 512 cores"
+run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 32768 \
+    --stack-words 64 "$PROGRAMS/hello.jas"
+expect_rc 0 "micdb run defaults to the native engine up to 32768 cores"
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"

@@ -17,12 +17,14 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 /*
  * The engine that runs a machine of ncores at level: kind itself, or
  * for ENGINE_DEFAULT the fastest for the core count.  At the ISA level
- * the native engine (one host thread) beats the OpenCL kernels on POCL
- * up to LEVEL_NATIVE_MAX_CORES cores (micdb(1) says how that was found,
- * doc/performance.md section 15 has the figures); above, the kernels'
- * many-core steps are as fast and use every thread of the device.
+ * the native engine (one host thread, its cores running ahead of each
+ * other between shared instructions) beats the OpenCL kernels on POCL
+ * at every count micdb bench measured it, up to LEVEL_NATIVE_MAX_CORES
+ * (micdb(1) says how that was found, doc/performance.md section 15 has
+ * the figures); above, the kernels use every thread of the device and
+ * the native engine's copy of the stacks for its windows grows.
  */
-#define LEVEL_NATIVE_MAX_CORES 512
+#define LEVEL_NATIVE_MAX_CORES 32768
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,
 	    uint32_t ncores);
 

@@ -55,13 +55,15 @@ next_item(const char **p)
 
 static const char bench_usage[] =
 "usage: micdb bench [options]\n"
-"Measure micdb: the bundled workloads on the OpenCL engine and on the C\n"
-"reference interpreter; a table on stdout, progress on stderr.\n"
+"Measure micdb: the bundled workloads on the OpenCL engine, the C reference\n"
+"interpreter and the level's native engine (\"-\" and why where there is\n"
+"none); a table on stdout, progress on stderr.\n"
 "\n"
 "  --workloads LIST       uniform,divergent,mimd,barrier,single (default all)\n"
 "  --levels LIST          isa,mic,pmic (default isa)\n"
 "  --cores LIST           core counts (default 1,32,1024,32768,1048576;\n"
-"                         with --quick 1,32,1024); single always runs on 1\n"
+"                         with --quick 1,32,1024); single always runs on\n"
+"                         1, 2, 4 and 32 (the few-core figure)\n"
 "  --steps-per-launch K|LIST\n"
 "                         kernel steps per launch, or auto (default auto)\n"
 "  --device SEL           OpenCL device (see micdb devices; default\n"
