@@ -327,7 +327,9 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	const struct nat_insn *code, *ip;
 	const struct engine_run *r = n->r;
 	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
-	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
+	/* a private run stores nothing above the window's copy */
+	const int32_t end = priv ? n->lim[core] :
+	    MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
 	int32_t sp, lv, tos, floor, v;
 	uint32_t nlocals, size;
 	uint64_t left = budget, fast = 0;
@@ -949,6 +951,7 @@ nat_free(struct engine *e)
 		free(n->at);
 		free(n->scores);
 		free(n->sstacks);
+		free(n->lim);
 		free(n->sout);
 		free(n->sin);
 		free(n->undo);
@@ -1025,6 +1028,7 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->scores = xcalloc(m->cfg.ncores, sizeof *n->scores);
 	n->sout = xcalloc(m->cfg.ncores, sizeof *n->sout);
 	n->sin = xcalloc(m->cfg.ncores, sizeof *n->sin);
+	n->lim = xcalloc(m->cfg.ncores, sizeof *n->lim);
 	e->ops = &nat_ops;
 	e->m = m;
 	e->impl = n;

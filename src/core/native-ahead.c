@@ -79,6 +79,36 @@ nat_undo_note(struct native *n, struct machine *m, uint32_t core)
 	}
 }
 
+/*
+ * Stacks are copied only up to a limit per core (lim): a private run
+ * treats it as the stack's end, so that its stores stay below it (a push
+ * or call above it stops the run: a shared instruction, nat_exec's slow
+ * path), and before core's shared instruction the copy grows to what
+ * that instruction may store (nat_snap_grow): words above the limit are
+ * still as they were at the window's start.  So a window copies the
+ * stacks in use, not the whole regions.
+ */
+#define NAT_STACK_MARGIN 256
+
+/* Grow core's copy to the word upto (clamped to its region). */
+static void
+nat_snap_grow(struct native *n, struct machine *m, uint32_t core,
+    int64_t upto)
+{
+	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
+	size_t off = (size_t)core * m->cfg.stack_words;
+	int32_t from = n->lim[core] + 1;
+
+	if (upto > end)
+		upto = end;
+	if (upto < from)
+		return;
+	memcpy(n->sstacks + off + (from - MM_STACK_BASE),
+	    m->stacks + off + (from - MM_STACK_BASE),
+	    (size_t)(upto - from + 1) * sizeof *m->stacks);
+	n->lim[core] = (int32_t)upto;
+}
+
 /* Copy what a window may change, to undo it. */
 static void
 nat_snap(struct native *n, struct machine *m)
@@ -89,8 +119,14 @@ nat_snap(struct native *n, struct machine *m)
 		n->sstacks = xcalloc((size_t)nc * m->cfg.stack_words,
 		    sizeof *n->sstacks);
 	memcpy(n->scores, m->cores, nc * sizeof *m->cores);
-	memcpy(n->sstacks, m->stacks, (size_t)nc * m->cfg.stack_words *
-	    sizeof *m->stacks);
+	for (uint32_t i = 0; i < nc; i++) {
+		int32_t top = m->cores[i].sp > m->cores[i].lv ?
+		    m->cores[i].sp : m->cores[i].lv;
+
+		n->lim[i] = MM_STACK_BASE - 1;
+		nat_snap_grow(n, m, i, (int64_t)(top > MM_STACK_BASE ? top :
+		    MM_STACK_BASE) + NAT_STACK_MARGIN);
+	}
 	for (uint32_t i = 0; i < nc; i++) {
 		n->sout[i] = m->io[i].out.len;
 		n->sin[i] = m->io[i].in_pos;
@@ -105,9 +141,12 @@ nat_undo(struct native *n, struct machine *m)
 	uint32_t nc = m->cfg.ncores;
 
 	memcpy(m->cores, n->scores, nc * sizeof *m->cores);
-	memcpy(m->stacks, n->sstacks, (size_t)nc * m->cfg.stack_words *
-	    sizeof *m->stacks);
 	for (uint32_t i = 0; i < nc; i++) {
+		size_t off = (size_t)i * m->cfg.stack_words;
+
+		memcpy(m->stacks + off, n->sstacks + off,
+		    (size_t)(n->lim[i] - MM_STACK_BASE + 1) *
+		    sizeof *m->stacks);
 		m->io[i].out.len = n->sout[i];
 		m->io[i].in_pos = n->sin[i];
 	}
@@ -180,6 +219,12 @@ nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
 				continue;
 			if (n->at[i] == AT_BP)
 				goto undo;
+			/* what it may store on its stack: one word above
+			 * SP, or a call's frame */
+			nat_snap_grow(n, m, i, c->pc >= 0 && (uint32_t)c->pc <
+			    m->progs[c->prog]->text_size &&
+			    m->progs[c->prog]->text[c->pc] == OP_INVOKEVIRTUAL ?
+			    INT32_MAX : (int64_t)c->sp + NAT_STACK_MARGIN);
 			nat_undo_note(n, m, i);
 			nat_exec(e, i, 1, 1, &ev, 0);
 			if (c->status != CORE_RUNNING) {

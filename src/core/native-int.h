@@ -62,6 +62,7 @@ struct native {
 	uint8_t		*at;
 	struct core	*scores;
 	int32_t		*sstacks;
+	int32_t		*lim;          /* per core: sstacks holds words to */
 	size_t		*sout;
 	size_t		*sin;
 	uint32_t	 sheap_top;
