@@ -819,11 +819,9 @@ nat_run(struct engine *e, const struct engine_run *r,
 	changed = 1;
 	nat_patch(n, m, r, 1);
 	/* a window's copy costs the stacks: many steps pay for it */
-	window = NAT_SLICE / m->cfg.ncores;
-	if (window < 4 * (uint64_t)m->cfg.stack_words)
-		window = 4 * (uint64_t)m->cfg.stack_words;
-	if (window < NAT_AHEAD_MIN)
-		window = NAT_AHEAD_MIN;
+	window = 4 * (uint64_t)NAT_SLICE / m->cfg.ncores;
+	if (window < 4 * NAT_STACK_MARGIN)
+		window = 4 * NAT_STACK_MARGIN;
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;

@@ -88,8 +88,6 @@ nat_undo_note(struct native *n, struct machine *m, uint32_t core)
  * still as they were at the window's start.  So a window copies the
  * stacks in use, not the whole regions.
  */
-#define NAT_STACK_MARGIN 256
-
 /* Grow core's copy to the word upto (clamped to its region). */
 static void
 nat_snap_grow(struct native *n, struct machine *m, uint32_t core,

@@ -73,6 +73,9 @@ struct native {
 
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define NAT_AHEAD_MIN 64
+/* Stack words a window copies above each core's SP (native-ahead.c);
+ * a window of at least 4 x this many steps pays for the copy. */
+#define NAT_STACK_MARGIN 256
 
 /* engine-native.c: run core for at most budget instructions (see there). */
 uint64_t nat_exec(struct engine *e, uint32_t core, uint64_t budget,
