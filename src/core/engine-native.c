@@ -44,8 +44,10 @@
  * with a watched local, so are the instructions that can store to a
  * local of a live frame or leave one (ISTORE, IINC, INVOKEVIRTUAL,
  * IRETURN and the slow path): the others store above the frame's
- * floor, which their checks keep at or above every local.  The run ends after the step that changed a watched word, with
- * that step's writers (engine_insn_store, as the debugger's own watch).
+ * floor, which their checks keep at or above every local.  The run ends
+ * after the step that changed a watched word, with that step's writers
+ * (engine_insn_store, as the debugger's own watch): every core that
+ * stored to a watched word in it, whatever value it stored.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,20 +1,10 @@
 /*
- * Run-ahead windows of the native ISA engine (engine-native.c calls
- * nat_ahead when more than one core runs and nothing is watched).
- */
-#include <stdlib.h>
-#include <string.h>
-
-#include "engine.h"
-#include "ijvm.h"
-#include "native-int.h"
-#include "ref.h"
-
-/*
- * Run-ahead windows (doc/manycore.md section 4).  Between two
- * instructions that touch shared state, a core reads and writes only its
- * registers, its stack and its own console: running those instructions
- * early or late changes nothing another core sees.  So within a window
+ * Run-ahead windows of the native ISA engine (doc/manycore.md section 4;
+ * engine-native.c calls nat_ahead when more than one core runs and
+ * nothing is watched).  Between two instructions that touch shared
+ * state, a core reads and writes only its registers, its stack and its
+ * own console: running those instructions early or late changes nothing
+ * another core sees.  So within a window
  * of steps each core runs privately (pcode) up to its next shared
  * instruction; the shared ones run one at a time in the reference's
  * order (step, then core id), each followed by that core's next private
@@ -27,6 +17,13 @@
  * words from the undo log) and its steps up to the stop run in lockstep,
  * which stops exactly where the reference does.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "ijvm.h"
+#include "native-int.h"
+#include "ref.h"
 
 /* Before core's shared instruction: note the shared words it may write. */
 static void
@@ -178,9 +175,9 @@ nat_ahead_core(struct engine *e, uint32_t core, uint64_t h, int first)
 
 /*
  * One window of at most h steps from a step boundary, where breakpoints
- * were checked already.  Returns the steps it ran (all cores are at that cut), or 0
- * after undoing it: *stop_at steps from its start, in lockstep, reach
- * the stop the reference makes.
+ * were checked already.  Returns the steps it ran (all cores are at
+ * that cut), or 0 after undoing it: *stop_at steps from its start, in
+ * lockstep, reach the stop the reference makes.
  */
 uint64_t
 nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
