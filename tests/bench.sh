@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMP" || exit 1
-HEADER='device,level,workload,cores,steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,step_latency_ms,render_ms,bytes_per_core,simd_efficiency,cycles_per_instr'
+HEADER='device,level,workload,cores,steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,step_latency_ms,render_ms,bytes_per_core,simd_efficiency,cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine'
 
 # --- the short run ------------------------------------------------------
 run_cmd out.txt err.txt "$MICDB" bench --quick --cores 1,33 \
@@ -24,8 +24,8 @@ ok $? "CSV has one row per workload and core count"
 for w in uniform divergent; do
 	for n in 1 33; do
 		# the device name may hold commas (quoted): count from the end
-		[ "$(awk -F, -v w=$w -v n=$n 'NR > 1 && $(NF-10) == w &&
-		    $(NF-9) == n' b.csv | wc -l)" -eq 1 ]
+		[ "$(awk -F, -v w=$w -v n=$n 'NR > 1 && $(NF-13) == w &&
+		    $(NF-12) == n' b.csv | wc -l)" -eq 1 ]
 		ok $? "CSV row for $w on $n cores"
 	done
 done
@@ -33,35 +33,41 @@ done
 # Every row: the level, numbers where figures apply, empty where not.
 awk -F, 'NR > 1 {
 	pos = "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"
-	if ($(NF-11) != "isa") bad = bad " level"
-	if ($(NF-8) !~ pos || $(NF-8) + 0 < 1) bad = bad " steps_per_launch"
-	if ($(NF-7) !~ pos || $(NF-7) + 0 <= 0) bad = bad " instr_per_s"
-	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " ref_instr_per_s"
-	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0) bad = bad " ratio_vs_ref"
-	if ($(NF-4) !~ pos || $(NF-4) + 0 <= 0) bad = bad " step_latency_ms"
-	if ($(NF-3) !~ pos || $(NF-3) + 0 <= 0) bad = bad " render_ms"
-	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " bytes_per_core"
-	if ($(NF-1) !~ pos || $(NF-1) + 0 <= 0 || $(NF-1) + 0 > 1)
+	if ($(NF-14) != "isa") bad = bad " level"
+	if ($(NF-11) !~ pos || $(NF-11) + 0 < 1) bad = bad " steps_per_launch"
+	if ($(NF-10) !~ pos || $(NF-10) + 0 <= 0) bad = bad " instr_per_s"
+	if ($(NF-9) !~ pos || $(NF-9) + 0 <= 0) bad = bad " ref_instr_per_s"
+	if ($(NF-8) !~ pos || $(NF-8) + 0 <= 0) bad = bad " ratio_vs_ref"
+	if ($(NF-7) !~ pos || $(NF-7) + 0 <= 0) bad = bad " step_latency_ms"
+	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " render_ms"
+	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0) bad = bad " bytes_per_core"
+	if ($(NF-4) !~ pos || $(NF-4) + 0 <= 0 || $(NF-4) + 0 > 1)
 		bad = bad " simd_efficiency"
-	if ($NF != "") bad = bad " cycles_per_instr"
-	if (NF < 13) bad = bad " field count"
+	if ($(NF-3) != "") bad = bad " cycles_per_instr"
+	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " native_instr_per_s"
+	if ($(NF-1) !~ pos || $(NF-1) + 0 <= 0) bad = bad " native_vs_ref"
+	if ($NF != "native") bad = bad " default_engine"
+	if (NF < 16) bad = bad " field count"
 	if (bad != "") { print "row " NR ":" bad; bad = "" ; fail = 1 }
 } END { exit fail }' b.csv >fields.txt
 ok $? "CSV figures parse: positive where they apply, empty where not"
 [ -s fields.txt ] && diag "$(cat fields.txt)"
 
 # ratio_vs_ref is the ratio of the two throughputs it sits between
-awk -F, 'NR > 1 { r = $(NF-7) / $(NF-6); d = r - $(NF-5);
+awk -F, 'NR > 1 { r = $(NF-10) / $(NF-9); d = r - $(NF-8);
 	if (d < 0) d = -d; if (d > 0.001 * r + 0.0001) exit 1 }' b.csv
 ok $? "ratio_vs_ref = instr_per_s / ref_instr_per_s"
+awk -F, 'NR > 1 { r = $(NF-2) / $(NF-9); d = r - $(NF-1);
+	if (d < 0) d = -d; if (d > 0.001 * r + 0.0001) exit 1 }' b.csv
+ok $? "native_vs_ref = native_instr_per_s / ref_instr_per_s"
 
-u=$(awk -F, 'NR > 1 && $(NF-10) == "uniform" && $(NF-9) == 33 {
-	print $(NF-1) }' b.csv)
-d=$(awk -F, 'NR > 1 && $(NF-10) == "divergent" && $(NF-9) == 33 {
-	print $(NF-1) }' b.csv)
+u=$(awk -F, 'NR > 1 && $(NF-13) == "uniform" && $(NF-12) == 33 {
+	print $(NF-4) }' b.csv)
+d=$(awk -F, 'NR > 1 && $(NF-13) == "divergent" && $(NF-12) == 33 {
+	print $(NF-4) }' b.csv)
 awk -v u="$u" -v d="$d" 'BEGIN { exit !(u + 0 >= d + 0 && u != "") }'
 ok $? "uniform's SIMD efficiency ($u) >= divergent's ($d) at 33 cores"
-w1=$(awk -F, 'NR > 1 && $(NF-9) == 1 { print $(NF-1); exit }' b.csv)
+w1=$(awk -F, 'NR > 1 && $(NF-12) == 1 { print $(NF-4); exit }' b.csv)
 awk -v e="$w1" 'BEGIN { exit !(e + 0 > 0.031 && e + 0 < 0.032) }'
 ok $? "one core in a warp of 32: SIMD efficiency 1/32 ($w1)"
 
@@ -79,6 +85,17 @@ grep -q "step ms" out.txt && grep -q "\[.*,.*\]" out.txt
 ok $? "the table shows the spread [min, max]"
 [ "$(grep -c '^bench: \[' err.txt)" -eq 4 ]
 ok $? "one progress line per measurement on stderr"
+
+# --- single: one core, then the few-core figure ---------------------------
+run_cmd s.out s.err "$MICDB" bench --quick --no-ref --workloads single \
+	--levels isa --cores 1 --csv s.csv
+expect_rc 0 "bench --workloads single"
+[ "$(awk -F, 'NR > 1 { printf "%s ", $(NF-12) }' s.csv)" = "1 2 4 32 " ]
+ok $? "single runs on 1, 2, 4 and 32 cores, whatever --cores says"
+awk -F, 'NR > 1 && !($(NF-2) + 0 > 0 && $(NF-1) == "") { exit 1 }' s.csv
+ok $? "single: a native figure on every row, no ratio without --no-ref's reference"
+grep -qE '^isa +single +32 .* native ' s.out
+ok $? "single: the table's 32-core row names its default engine"
 
 # --- the plot -------------------------------------------------------------
 if command -v xmllint >/dev/null 2>&1; then
@@ -128,8 +145,22 @@ bad "trailing comma" "bad core list '1,'" $B --cores 1,
 
 # Every level has a kernel: the micro levels' figures and the Mic-1 / PMIC
 # cycle ratio of doc/bench.md.
-$B --levels mic,pmic >"$TMP/lv.out" 2>"$TMP/lv.err"
+$B --levels mic,pmic --csv "$TMP/lv.csv" >"$TMP/lv.out" 2>"$TMP/lv.err"
 ok $? "--levels mic,pmic runs"
+# the native column: a figure where the level has a native engine, else
+# empty with the reason under the table
+for l in mic pmic; do
+	v=$(awk -F, -v l=$l 'NR > 1 && $(NF-14) == l { print $(NF-2) }' \
+	    "$TMP/lv.csv")
+	if [ -n "$v" ]; then
+		awk -v v="$v" 'BEGIN { exit !(v + 0 > 0) }'
+	else
+		grep -q "^native '-' at $l: ." "$TMP/lv.out"
+	fi
+	ok $? "--levels mic,pmic: $l's native figure or why there is none"
+done
+awk -F, 'NR > 1 && $NF !~ /^(native|opencl|ref)$/ { exit 1 }' "$TMP/lv.csv"
+ok $? "--levels mic,pmic: default_engine names an engine"
 grep -q '^pmic  *uniform  *1 ' "$TMP/lv.out"
 ok $? "--levels mic,pmic: a pmic row"
 grep -q '^Mic-1 / PMIC cycles per instruction:' "$TMP/lv.out" &&

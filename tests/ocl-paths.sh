@@ -15,29 +15,38 @@ if grep -q "no OpenCL platform" "$err"; then
 	exit 77
 fi
 
-# Above 512 cores the default engine at the ISA level is OpenCL: a device
-# selection that matches nothing fails the default run and is ignored by
-# the reference; up to 512 the default is the native engine, which needs
-# no device (micdb(1), --engine).
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 513 \
-    "$PROGRAMS/hello.jas"
-expect_rc 2 "micdb run defaults to the OpenCL engine above 512 cores"
-expect_err "nosuch-device" "the default run names the device it could not find"
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --cores 512 \
-    "$PROGRAMS/hello.jas"
-expect_rc 0 "micdb run defaults to the native engine up to 512 cores"
-run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
-    "$PROGRAMS/hello.jas"
-expect_rc 0 "--engine ref keeps the reference"
-# The same rule at the micro levels.
-for level in mic pmic; do
+# The default engine (micdb(1), --engine): native up to 512 cores at
+# every level, whatever the device; above, OpenCL unless the device is a
+# CPU, where native goes on up to 32768 cores.  A device selection that
+# matches nothing fails the OpenCL engine and is ignored by the others,
+# and is no CPU.  Small stacks keep 32768 cores cheap.
+for level in isa mic pmic; do
 	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
 	    --level $level --cores 513 "$PROGRAMS/hello.jas"
-	expect_rc 2 "--level $level: micdb run defaults to OpenCL above 512 cores"
+	expect_rc 2 "--level $level: above 512 cores and no CPU device, the default is OpenCL"
+	expect_err "nosuch-device" "--level $level: the default run names the device it could not find"
 	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
 	    --level $level --cores 512 "$PROGRAMS/hello.jas"
 	expect_rc 0 "--level $level: micdb run defaults to the native engine up to 512 cores"
 done
+run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
+    "$PROGRAMS/hello.jas"
+expect_rc 0 "--engine ref keeps the reference"
+# On this CPU device (POCL): native up to 32768 cores, OpenCL above.
+if "$MICDB" devices 2>/dev/null | grep -q "CPU"; then
+	printf 'stepi\ninfo warps\n' >"$TMP/warps.cmd"
+	for level in isa mic; do
+		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
+		    --cores 32768 --stack-words 64 "$PROGRAMS/hello.jas"
+		grep -q "not available for the native engine" o
+		ok $? "--level $level on a CPU device: native at 32768 cores"
+		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
+		    --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
+		expect_rc 0 "--level $level on a CPU device: 32769 cores open"
+		! grep -q "not available for the native engine" o
+		ok $? "--level $level on a CPU device: OpenCL above 32768 cores"
+	done
+fi
 
 for prog in collatz parsum echo reverse workqueue; do
 	opts=

@@ -13,8 +13,12 @@
  * from NAME.input), and mutants of them: the same programs with random
  * text bytes replaced (fixed seeds), which reach every fault, corrupted
  * frames, jumps into operands and branches out of the text.  Each runs
- * at 1, 2, 3 and 33 cores (a sample's own count when its .opts names
- * one).
+ * at 1, 2, 3, 4, 32 and 33 cores (a sample's own count when its .opts
+ * names one).  Generated racy programs (gen_subject) run at 2, 4, 32 and
+ * 33 cores: with more than one core running, the native engine runs
+ * each core ahead to its next shared instruction (engine-native.c), and
+ * only a wrong order of shared accesses shows there.  `test-native
+ * --generated` runs those alone.
  *
  * Modes, each on a fresh pair of machines, the whole state compared
  * (every core's registers, counters, status and fault, stacks,
@@ -775,7 +779,7 @@ test_switch(const struct subject *s, uint32_t ncores)
 static void
 test_subject(const struct subject *s)
 {
-	static const uint32_t counts[] = { 1, 2, 3, 33 };
+	static const uint32_t counts[] = { 1, 2, 3, 4, 32, 33 };
 
 	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
 		uint32_t n = s->fixed_cores ? s->fixed_cores : counts[i];
@@ -998,6 +1002,7 @@ test_dir(const char *top, const char *dir, int mutants)
 			test_step(&mu, 3);
 			test_runs(&mu, 2);
 			test_bps(&mu, 1);
+			test_bps(&mu, 4);
 			subject_free(&mu);
 		}
 		subject_free(&s);
@@ -1005,6 +1010,8 @@ test_dir(const char *top, const char *dir, int mutants)
 	}
 	free(names);
 }
+
+#include "native-gen.h"
 
 /* The microprograms of each level's passes (NULL: none). */
 static const char *const stores[][NLEVEL] = {
@@ -1019,6 +1026,11 @@ main(int argc, char **argv)
 
 	if (top == NULL)
 		top = ".";
+	if (argc > 1 && strcmp(argv[1], "--generated") == 0) {
+		if (level == LEVEL_ISA)
+			test_generated();
+		return done_testing();
+	}
 	for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
 		struct microcode mc = { .level = level };
 		char path[1024], *cause = NULL;
@@ -1052,5 +1064,9 @@ main(int argc, char **argv)
 		if (level != LEVEL_ISA)
 			microcode_free(&mc);
 	}
+	/* racy programs the native ISA engine runs ahead on */
+	if (level == LEVEL_ISA)
+		test_generated();
 	return done_testing();
 }
+

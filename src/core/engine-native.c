@@ -29,11 +29,14 @@
  * Cores and steps (doc/manycore.md section 4): when one core alone can run
  * (the others halted, faulted, waiting or masked), every step is one
  * instruction of that core and it runs a long slice in the threaded
- * loop.  Otherwise each global step runs one instruction of each
- * running core in core-id order, then the barrier release, exactly as
- * ref_step: shared words (globals, heap, ATOMICADD) are then seen in the
- * reference's order without further proof.  Every stop is at a step
- * boundary.
+ * loop.  When several can, each runs ahead in windows (native-ahead.c):
+ * privately up to its next shared instruction, the shared ones in the
+ * reference's order.  While something is watched, and to replay a
+ * window that a stop cut short, each global step runs one instruction
+ * of each running core in core-id order, then the barrier release,
+ * exactly as ref_step: shared words (globals, heap, ATOMICADD) are then
+ * seen in the reference's order without further proof.  Every stop is at
+ * a step boundary.
  *
  * Watchpoints (ops->watch): a watched global or heap word can change
  * only in PUTSTATIC, ATOMICADD, IASTORE or NEWARRAY, which take the slow
@@ -41,8 +44,10 @@
  * with a watched local, so are the instructions that can store to a
  * local of a live frame or leave one (ISTORE, IINC, INVOKEVIRTUAL,
  * IRETURN and the slow path): the others store above the frame's
- * floor, which their checks keep at or above every local.  The run ends after the step that changed a watched word, with
- * that step's writers (engine_insn_store, as the debugger's own watch).
+ * floor, which their checks keep at or above every local.  The run ends
+ * after the step that changed a watched word, with that step's writers
+ * (engine_insn_store, as the debugger's own watch): every core that
+ * stored to a watched word in it, whatever value it stored.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,47 +73,10 @@ enum nat_h {
 	H_ISTORE0, H_IINC, H_IINC0, H_POP, H_DUP, H_SWAP, H_IADD, H_ISUB,
 	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
 	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
-	H_IN, H_OUT, H_HALT,
+	H_IN, H_OUT, H_HALT, H_SYNC,
 };
 
-/* One decoded slot. */
-struct nat_insn {
-	uint8_t		h;      /* handler, BP while a breakpoint is on it */
-	uint8_t		real;   /* the decoded handler */
-	uint8_t		len;    /* bytes, WIDE included */
-	int32_t		a;      /* value, local index, target, global, callee */
-	int32_t		b;      /* IINC constant; callee nargs | nloc << 16 */
-};
-
-struct nat_prog {
-	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
-	uint32_t	 size;
-};
-
-/* Why nat_exec returned. */
-enum nat_ev {
-	EV_BUDGET,      /* ran every step it was given */
-	EV_STATUS,      /* the core stopped running (halt, barrier, fault) */
-	EV_BP,          /* it is at a breakpoint (not executed) */
-	EV_WATCH,       /* it changed a watched global or heap word */
-};
-
-struct native {
-	struct nat_prog	*progs;        /* per machine program */
-	uint8_t		*seen;         /* faults already reported */
-	/* the current run */
-	const struct engine_run *r;
-	int		 wglobals;     /* a global is watched */
-	int		 wheap;        /* a heap word is watched */
-	uint8_t		*wlocal;       /* per core: it has a watched local */
-	/* per core: the frame nat_exec left (valid within a run) */
-	int32_t		*floor;
-	uint32_t	*nlocals;
-	uint8_t		*fvalid;
-	struct engine_writer *writers;
-	size_t		 nwriters;
-	size_t		 capwriters;
-};
+#include "native-int.h"
 
 static void
 nat_decode(const struct program *p, struct nat_prog *np)
@@ -217,6 +185,23 @@ done:
 		in->a = a;
 		in->b = b;
 	}
+	/* A private run stops before anything another core can see or
+	 * change: shared words, a status change, the golden model. */
+	np->pcode = xcalloc((size_t)p->text_size + 1, sizeof *np->pcode);
+	for (uint32_t pc = 0; pc <= p->text_size; pc++) {
+		struct nat_insn *in = &np->pcode[pc];
+
+		*in = np->code[pc];
+		switch (in->h) {
+		case H_SLOW:
+		case H_GETSTATIC:
+		case H_PUTSTATIC:
+		case H_IALOAD:
+		case H_HALT:
+			in->h = in->real = H_SYNC;
+			break;
+		}
+	}
 }
 
 /* A breakpoint of this run on core c at pc. */
@@ -248,6 +233,8 @@ nat_patch(struct native *n, const struct machine *m,
 			if (bp->pc < 0 || (uint32_t)bp->pc > np->size)
 				continue;
 			np->code[bp->pc].h = on ? H_BP : np->code[bp->pc].real;
+			np->pcode[bp->pc].h = on ? H_BP :
+			    np->pcode[bp->pc].real;
 		}
 	}
 }
@@ -268,6 +255,23 @@ nat_note_locals(struct native *n, const struct engine_run *r, uint32_t core,
 		if (r->watches[i].frame != INT32_MIN &&
 		    r->watches[i].core == core)
 			nat_add_writer(n, core, pc, r->watches[i].addr);
+}
+
+/* 1 if addr (engine_insn_store's) may be a watched global or heap word.
+ * Its writer is named even when it stored the value the debugger saw:
+ * another core's store in the same step may have changed it, as the
+ * debugger's own one-step watch names every store before the step. */
+static int
+nat_watched_addr(const struct engine_run *r, int32_t addr)
+{
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *w = &r->watches[i];
+
+		if (w->frame == INT32_MIN && (w->addr == addr ||
+		    (addr == ENGINE_ANY_HEAP_WORD && w->addr >= MM_HEAP_BASE)))
+			return 1;
+	}
+	return 0;
 }
 
 /* 1 if a watched word differs from the value the debugger saw or a
@@ -291,12 +295,14 @@ nat_watch_changed(const struct machine *m, const struct engine_run *r)
 /*
  * Run core c for at most budget instructions (each a global step of its
  * own when c runs alone, or this core's part of one step).  first: the
- * first instruction is not checked for a breakpoint (engine.h).  Returns
- * the instructions executed; *ev says why it returned.
+ * first instruction is not checked for a breakpoint (engine.h).  priv:
+ * a private run, which stops (EV_SYNC) before an instruction that reads
+ * or writes a shared word, changes the core's status or needs ref_exec.
+ * Returns the instructions executed; *ev says why it returned.
  */
-static uint64_t
+uint64_t
 nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
-    enum nat_ev *ev)
+    enum nat_ev *ev, int priv)
 {
 #ifdef NAT_GOTO
 	static const void *const labels[] = {
@@ -306,7 +312,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		&&L_H_ISUB, &&L_H_IAND, &&L_H_IOR, &&L_H_IFEQ, &&L_H_IFLT,
 		&&L_H_ICMPEQ, &&L_H_GOTO, &&L_H_GETSTATIC, &&L_H_PUTSTATIC,
 		&&L_H_INVOKE, &&L_H_IRETURN, &&L_H_IALOAD, &&L_H_COREID,
-		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT,
+		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT, &&L_H_SYNC,
 	};
 #define NAT_CASE(x)	case x: L_##x
 #define DISPATCH()	goto *labels[ip->h]
@@ -323,7 +329,9 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	const struct nat_insn *code, *ip;
 	const struct engine_run *r = n->r;
 	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
-	const int32_t end = MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
+	/* a private run stores nothing above the window's copy */
+	const int32_t end = priv ? n->lim[core] :
+	    MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
 	int32_t sp, lv, tos, floor, v;
 	uint32_t nlocals, size;
 	uint64_t left = budget, fast = 0;
@@ -377,7 +385,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 } while (0)
 
 	*ev = EV_BUDGET;
-	code = n->progs[c->prog].code;
+	code = priv ? n->progs[c->prog].pcode : n->progs[c->prog].code;
 	size = n->progs[c->prog].size;
 	if (n->fvalid[core]) {
 		floor = n->floor[core];
@@ -654,12 +662,19 @@ dispatch:
 		*ev = EV_STATUS;
 		ip++;
 		goto out;
+	NAT_CASE(H_SYNC):
+		*ev = EV_SYNC;
+		goto out;
 	NAT_CASE(H_SLOW):
 	default:
 		goto slow;
 	}
 
 slow:
+	if (priv) {
+		*ev = EV_SYNC;
+		goto out;
+	}
 	/* The golden model runs this one instruction. */
 	c->pc = (int32_t)(ip - code);
 	c->sp = sp;
@@ -672,6 +687,10 @@ slow_pc:
 	if (!first && nat_bp_at(r, core, c->pc)) {
 		*ev = EV_BP;
 		goto out_regs_done;
+	}
+	if (priv) {
+		*ev = EV_SYNC;
+		goto out;
 	}
 slow_exec: {
 		int32_t waddr = 0, below, pc0 = c->pc;
@@ -700,7 +719,7 @@ slow_exec: {
 			*ev = EV_WATCH;
 			goto out_regs_done;
 		}
-		if (w)
+		if (w && !nat_watched_addr(r, waddr))
 			n->nwriters--;	/* it stored nothing watched */
 		if (c->status != CORE_RUNNING) {
 			*ev = EV_STATUS;
@@ -774,6 +793,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	struct machine *m = e->m;
 	struct ref_summary sum;
 	uint32_t solo = 0, nrun = 0;
+	uint64_t lockstep_to = 0, window;
 	int rc = 0, changed;
 
 	(void)cause;
@@ -800,6 +820,10 @@ nat_run(struct engine *e, const struct engine_run *r,
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
 	changed = 1;
 	nat_patch(n, m, r, 1);
+	/* a window's copy costs the stacks: many steps pay for it */
+	window = 4 * (uint64_t)NAT_SLICE / m->cfg.ncores;
+	if (window < 4 * NAT_STACK_MARGIN)
+		window = 4 * NAT_STACK_MARGIN;
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
@@ -818,11 +842,29 @@ nat_run(struct engine *e, const struct engine_run *r,
 			nrun = nat_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun == 1) {
+		if (nrun > 1 && r->nwatches == 0 && left >= NAT_AHEAD_MIN &&
+		    stop->steps_run >= lockstep_to) {
+			uint64_t to = 0;
+
+			k = nat_ahead(e, r, left < window ? left : window, &to);
+			if (k == 0) {
+				lockstep_to = stop->steps_run + to;
+				continue;
+			}
+			m->step += k;
+			stop->steps_run += k;
+			executed = 1;
+			changed = 1;
+			for (uint32_t i = 0; i < m->cfg.ncores && r->nbps > 0;
+			    i++)
+				if ((r->mask == NULL || r->mask[i]) &&
+				    nat_at_bp_slot(n, &m->cores[i]))
+					atbp = 1;
+		} else if (nrun == 1) {
 			/* Each instruction of the lone core is a step. */
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
-			k = nat_exec(e, solo, left, first, &ev);
+			k = nat_exec(e, solo, left, first, &ev, 0);
 			m->step += k;
 			stop->steps_run += k;
 			executed = k > 0;
@@ -837,9 +879,11 @@ nat_run(struct engine *e, const struct engine_run *r,
 				if (c->status != CORE_RUNNING ||
 				    (r->mask != NULL && !r->mask[i]))
 					continue;
+				/* a later core of the step may put a
+				 * watched word back: the step's end
+				 * decides (nat_watch_changed below) */
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
-				    &ev);
-				watched |= ev == EV_WATCH;
+				    &ev, 0);
 				changed |= ev == EV_STATUS;
 				if (r->nbps > 0 && nat_at_bp_slot(n, c))
 					atbp = 1;
@@ -899,8 +943,18 @@ nat_free(struct engine *e)
 	struct native *n = e->impl;
 
 	if (n != NULL) {
-		for (size_t k = 0; k < e->m->nprogs; k++)
+		for (size_t k = 0; k < e->m->nprogs; k++) {
 			free(n->progs[k].code);
+			free(n->progs[k].pcode);
+		}
+		free(n->t);
+		free(n->at);
+		free(n->scores);
+		free(n->sstacks);
+		free(n->lim);
+		free(n->sout);
+		free(n->sin);
+		free(n->undo);
 		free(n->progs);
 		free(n->seen);
 		free(n->wlocal);
@@ -969,6 +1023,12 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
 	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
 	n->fvalid = xcalloc(m->cfg.ncores, 1);
+	n->t = xcalloc(m->cfg.ncores, sizeof *n->t);
+	n->at = xcalloc(m->cfg.ncores, 1);
+	n->scores = xcalloc(m->cfg.ncores, sizeof *n->scores);
+	n->sout = xcalloc(m->cfg.ncores, sizeof *n->sout);
+	n->sin = xcalloc(m->cfg.ncores, sizeof *n->sin);
+	n->lim = xcalloc(m->cfg.ncores, sizeof *n->lim);
 	e->ops = &nat_ops;
 	e->m = m;
 	e->impl = n;

@@ -30,14 +30,21 @@ level_engine_kind(enum level level, enum engine_kind kind)
 
 enum engine_kind
 level_engine_choose(enum level level, enum engine_kind kind,
-    uint32_t ncores)
+    uint32_t ncores, const char *device_sel)
 {
-	if (kind == ENGINE_DEFAULT && level == LEVEL_ISA &&
-	    ncores <= LEVEL_NATIVE_MAX_CORES)
+	if (kind != ENGINE_DEFAULT)
+		return kind;
+	if (level_engine_kind(level, kind) == ENGINE_NATIVE ||
+	    ncores <= LEVEL_NATIVE_MAX_CORES_GPU)
 		return ENGINE_NATIVE;
-	if (kind == ENGINE_DEFAULT && level != LEVEL_ISA &&
-	    ncores <= LEVEL_MICRO_NATIVE_MAX_CORES)
+#ifdef HAVE_ENGINE_OCL
+	/* only a machine above the GPU's limit asks the device's kind */
+	if (ncores <= LEVEL_NATIVE_MAX_CORES &&
+	    engine_ocl_device_is_cpu(device_sel) == 1)
 		return ENGINE_NATIVE;
+#else
+	(void)device_sel;
+#endif
 	return level_engine_kind(level, kind);
 }
 
@@ -46,7 +53,7 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
     enum engine_kind kind, const char *device, const struct microcode *mc,
     char **cause)
 {
-	kind = level_engine_choose(level, kind, m->cfg.ncores);
+	kind = level_engine_choose(level, kind, m->cfg.ncores, device);
 	if (level != LEVEL_ISA && (mc == NULL || !mc->loaded ||
 	    mc->level != level)) {
 		*cause = xasprintf("no microprogram is loaded for the %s level",

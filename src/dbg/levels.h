@@ -16,18 +16,21 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 
 /*
  * The engine that runs a machine of ncores at level: kind itself, or
- * for ENGINE_DEFAULT the fastest for the core count.  At the ISA level
- * the native engine (one host thread) beats the OpenCL kernels on POCL
- * up to LEVEL_NATIVE_MAX_CORES cores (micdb(1) says how that was found,
- * doc/performance.md section 15 has the figures); above, the kernels'
- * many-core steps are as fast and use every thread of the device.
+ * for ENGINE_DEFAULT the fastest for the core count and the OpenCL
+ * device (device_sel as engine_ocl_create reads it).  The native engines
+ * run on one host thread, the ISA one's cores running ahead of each other
+ * between shared instructions.  Against POCL on a 2-core CPU they won at
+ * every count micdb bench measured (the ISA level up to 32,768 cores,
+ * the micro levels up to 1,048,576); they are the default up to
+ * LEVEL_NATIVE_MAX_CORES, above which the copies of the stacks the ISA
+ * engine's windows take grow (doc/performance.md sections 15 and 18).  A GPU's kernels win from a few hundred cores:
+ * there the native engines run up to LEVEL_NATIVE_MAX_CORES_GPU.
+ * micdb(1) says the same under --engine.
  */
-#define LEVEL_NATIVE_MAX_CORES 512
-/* The same for the micro levels' native engine (engine-micro.h), whose
- * crossover with the micro kernels doc/performance.md section 18 gives. */
-#define LEVEL_MICRO_NATIVE_MAX_CORES 512
+#define LEVEL_NATIVE_MAX_CORES 32768
+#define LEVEL_NATIVE_MAX_CORES_GPU 512
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,
-	    uint32_t ncores);
+	    uint32_t ncores, const char *device_sel);
 
 /*
  * Make the engine that runs m at level with kind (device: --device, may

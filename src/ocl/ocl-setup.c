@@ -542,6 +542,23 @@ engine_ocl_create(struct engine *e, struct machine *m,
 }
 
 int
+engine_ocl_device_is_cpu(const char *device_sel)
+{
+	struct ocl_devices l = { NULL, 0 };
+	char *cause = NULL;
+	size_t di;
+	int cpu = -1;
+
+	if (ocl_devices_list(&l, &cause) == 0 && ocl_devices_select(&l,
+	    device_sel, &di, &cause) == 0)
+		cpu = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
+	free(cause);
+	if (l.dev != NULL)
+		ocl_devices_free(&l);
+	return cpu;
+}
+
+int
 ocl_engine_create(struct engine *e, struct machine *m,
     const struct ocl_level *level, void *st, const char *device_sel,
     char **cause)

@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "levels.h"
 #include "machine.h"
 #include "microcode.h"
 #include "program.h"
@@ -52,6 +53,17 @@ struct workload {
 /* bench_workloads (bench-work.c) has exactly NWORKLOADS entries. */
 #define NWORKLOADS 5
 extern const struct workload bench_workloads[NWORKLOADS];
+
+/* The core counts of a one_core workload: one core (the whole program),
+ * then the few-core figure (doc/bench.md), each core running it all. */
+#define NFEW 4
+extern const uint32_t bench_few_cores[NFEW];
+
+/* The native engine is measured up to this many cores, past
+ * LEVEL_NATIVE_MAX_CORES so that the table shows both sides of the
+ * switch; its run-ahead copy of the stacks makes more not worth the
+ * memory. */
+#define BENCH_NATIVE_MAX_CORES (4 * LEVEL_NATIVE_MAX_CORES)
 
 /* Levels doc/bench.md names; only those the OpenCL engine runs are usable. */
 struct bench_level {
@@ -121,6 +133,12 @@ struct result {
 	uint64_t	 ref_steps;
 	uint64_t	 ref_instr;
 	struct spread	 ref_ips;
+	/* the native (fast host) engine: measured, or why not (note) */
+	int		 have_native;
+	int		 native_done;
+	struct spread	 native_ips;
+	char		*native_note;
+	enum engine_kind chosen;      /* level_engine_choose's default */
 	double		 simd;        /* sum active / (W sum k) */
 	double		 kpaths;      /* sum k / sum warp-steps */
 	double		 cpi;         /* micro levels: cycles per instruction */
@@ -191,6 +209,9 @@ int		 bench_work_machine(const struct bench *,
 		     uint32_t, struct machine *, char **);
 int		 bench_work_engine(const struct bench *, int, struct machine *,
 		     uint64_t, struct engine *, char **);
+int		 bench_work_engine_kind(const struct bench *, enum engine_kind,
+		     struct machine *, uint64_t, struct engine *, char **);
+const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,
 		     const struct workload *, int, char **);
 

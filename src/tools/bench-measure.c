@@ -58,6 +58,7 @@
 #include "engine-ocl-mic.h"
 #include "engine-ocl-pmic.h"
 #include "engine-ocl.h"
+#include "levels.h"
 #include "ijvm.h"
 #include "util.h"
 
@@ -244,7 +245,7 @@ drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
  */
 static int
 warm_up(const struct bench *b, const struct workload *w,
-    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     struct warm *wu, char **cause)
 {
 	struct machine m;
@@ -255,7 +256,7 @@ warm_up(const struct bench *b, const struct workload *w,
 	memset(wu, 0, sizeof *wu);
 	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
 		return -1;
-	if (bench_work_engine(b, ref, &m, K, &e, cause) != 0) {
+	if (bench_work_engine_kind(b, kind, &m, K, &e, cause) != 0) {
 		machine_free(&m);
 		return -1;
 	}
@@ -279,7 +280,7 @@ warm_up(const struct bench *b, const struct workload *w,
 		wu->marks[wu->nmarks++] = bench_work_instructions(&m);
 		if (wu->nmarks == MAX_CHUNKS)
 			break;
-		if (w->whole && !b->o.quick)
+		if (w->whole && n == 1 && !b->o.quick)
 			continue;
 		/* Chunks of boundary / 2 and boundary / 4 steps: their
 		 * difference is the cost of boundary / 4 steps without what
@@ -318,15 +319,16 @@ warm_mark(const struct warm *wu, int k)
 
 /* The two engines' warm-ups must agree where both got (see the top). */
 static int
-cross_check(const struct warm *a, const struct warm *r, char **cause)
+cross_check(const struct warm *a, const char *aname, const struct warm *r,
+    char **cause)
 {
 	int k;
 
 	if (a->done && r->done) {
 		if (a->instr != r->instr || a->steps != r->steps) {
-			*cause = xasprintf("the OpenCL engine retired %llu "
+			*cause = xasprintf("the %s engine retired %llu "
 			    "instructions in %llu steps, the reference %llu in "
-			    "%llu: the engines disagree",
+			    "%llu: the engines disagree", aname,
 			    (unsigned long long)a->instr,
 			    (unsigned long long)a->steps,
 			    (unsigned long long)r->instr,
@@ -340,9 +342,10 @@ cross_check(const struct warm *a, const struct warm *r, char **cause)
 	if (k < 0 || warm_mark(a, k) < 0 || warm_mark(r, k) < 0)
 		return 0;
 	if (warm_mark(a, k) != warm_mark(r, k)) {
-		*cause = xasprintf("after %llu steps the OpenCL engine had "
+		*cause = xasprintf("after %llu steps the %s engine had "
 		    "retired %lld instructions, the reference %lld: the "
-		    "engines disagree", 1ull << k, (long long)warm_mark(a, k),
+		    "engines disagree", 1ull << k, aname,
+		    (long long)warm_mark(a, k),
 		    (long long)warm_mark(r, k));
 		return -1;
 	}
@@ -387,7 +390,7 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
  * ips[i], and the SIMD and cycle figures into t. */
 static int
 timed_run(const struct bench *b, const struct workload *w,
-    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     const struct warm *wu, unsigned i, double *ips, struct timed *t,
     char **cause)
 {
@@ -399,7 +402,7 @@ timed_run(const struct bench *b, const struct workload *w,
 
 	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
 		return -1;
-	if (bench_work_engine(b, ref, &m, K, &e, cause) != 0) {
+	if (bench_work_engine_kind(b, kind, &m, K, &e, cause) != 0) {
 		machine_free(&m);
 		return -1;
 	}
@@ -415,12 +418,13 @@ timed_run(const struct bench *b, const struct workload *w,
 		    (unsigned long long)bench_work_instructions(&m),
 		    (unsigned long long)wu->steps,
 		    (unsigned long long)wu->instr,
-		    ref ? "reference" : "OpenCL");
+		    kind == ENGINE_REF ? "reference" : kind == ENGINE_NATIVE ?
+		    "native" : "OpenCL");
 		goto out;
 	}
 	/* a run too short for the clock still counts, as a bound */
 	ips[i] = (double)wu->instr / (secs > 1e-9 ? secs : 1e-9);
-	if (!ref && i + 1 == b->o.reps)
+	if (kind == ENGINE_OPENCL && i + 1 == b->o.reps)
 		simd_figures(&e, b->o.warp_width, ran, t);
 	t->cpi = NAN;
 	if (e.ops->at_boundary != NULL && wu->instr > 0) {
@@ -440,14 +444,14 @@ out:
 /* reps timed runs of one engine. */
 static int
 timed_runs(const struct bench *b, const struct workload *w,
-    const struct wl_progs *wp, uint32_t n, int ref, uint64_t K,
+    const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     const struct warm *wu, struct timed *t, char **cause)
 {
 	double *ips = xcalloc(b->o.reps, sizeof *ips);
 	int rc = -1;
 
 	for (unsigned i = 0; i < b->o.reps; i++)
-		if (timed_run(b, w, wp, n, ref, K, wu, i, ips, t, cause) != 0)
+		if (timed_run(b, w, wp, n, kind, K, wu, i, ips, t, cause) != 0)
 			goto out;
 	t->ips = bench_spread(ips, b->o.reps);
 	rc = 0;
@@ -480,7 +484,8 @@ paired_runs(const struct bench *b, const struct workload *w,
 			const int ref = (i % 2 == 0) == (j == 0);
 
 			*ref_failed = ref;
-			if (timed_run(b, w, wp, n, ref, ref ? 0 : K,
+			if (timed_run(b, w, wp, n, ref ? ENGINE_REF :
+			    ENGINE_OPENCL, ref ? 0 : K,
 			    ref ? rwu : owu, i, ref ? rips : oips,
 			    ref ? rt : ot, cause) != 0)
 				goto out;
@@ -513,7 +518,7 @@ latency(const struct bench *b, const struct workload *w,
 
 	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
 		return -1;
-	if (bench_work_engine(b, 0, &m, 0, &e, cause) != 0) {
+	if (bench_work_engine_kind(b, ENGINE_OPENCL, &m, 0, &e, cause) != 0) {
 		machine_free(&m);
 		return -1;
 	}
@@ -552,6 +557,54 @@ out:
 
 /* ---- the measurements ------------------------------------------------- */
 
+/*
+ * The native engine's figure (nat), or in nat->native_note why there is
+ * none: the build or the level has no native engine (level_engine_open
+ * says so), or n is above BENCH_NATIVE_MAX_CORES.  Checked against the
+ * reference's warm-up (rwarm, NULL with --no-ref) like OpenCL.
+ */
+static int
+native_figure(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, const struct warm *rwarm,
+    struct result *nat, char **cause)
+{
+	struct machine m;
+	struct engine e;
+	struct warm nwarm;
+	struct timed nt;
+	char *msg = NULL;
+
+	if (n > BENCH_NATIVE_MAX_CORES) {
+		nat->native_note = xasprintf("measured up to %u cores",
+		    BENCH_NATIVE_MAX_CORES);
+		return 0;
+	}
+	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+		return -1;
+	if (bench_work_engine_kind(b, ENGINE_NATIVE, &m, 0, &e, &msg) != 0) {
+		machine_free(&m);
+		nat->native_note = msg;
+		return 0;
+	}
+	engine_free(&e);
+	machine_free(&m);
+	memset(&nt, 0, sizeof nt);
+	if (b->tty)
+		fprintf(stderr, "\r\033[Kbench: [%zu/%zu] %s %s, %u cores: "
+		    "native ...", b->done + 1, b->total,
+		    bench_levels[b->lv].name, w->name, n);
+	if (warm_up(b, w, wp, n, ENGINE_NATIVE, 0, &nwarm, cause) != 0 ||
+	    (rwarm != NULL && cross_check(&nwarm, "native", rwarm,
+	    cause) != 0) ||
+	    timed_runs(b, w, wp, n, ENGINE_NATIVE, 0, &nwarm, &nt,
+	    cause) != 0)
+		return -1;
+	nat->have_native = 1;
+	nat->native_done = nwarm.done;
+	nat->native_ips = nt.ips;
+	return 0;
+}
+
 static struct result *
 new_result(struct bench *b, size_t wl, size_t lv, uint32_t n, uint64_t K)
 {
@@ -578,7 +631,7 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 	struct memuse mu;
 	struct warm rwarm, owarm;
 	struct timed rt, ot;
-	struct result lat;
+	struct result lat, nat;
 	char *why, *msg = NULL;
 
 	mem_estimate(b, wp, n, &mu);
@@ -599,12 +652,13 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 	memset(&ot, 0, sizeof ot);
 	memset(&rwarm, 0, sizeof rwarm);
 	memset(&lat, 0, sizeof lat);
+	memset(&nat, 0, sizeof nat);
 	if (!b->o.no_ref) {
 		if (b->tty)
 			fprintf(stderr, "\r\033[Kbench: [%zu/%zu] %s %s, %u "
 			    "cores: reference ...", b->done + 1, b->total,
 			    bench_levels[lv].name, w->name, n);
-		if (warm_up(b, w, wp, n, 1, 0, &rwarm, &msg) != 0)
+		if (warm_up(b, w, wp, n, ENGINE_REF, 0, &rwarm, &msg) != 0)
 			goto fail_ref;
 	}
 	for (size_t k = 0; k < b->o.nspl; k++) {
@@ -613,15 +667,17 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 
 		bench_report_progress(b, r, 1);
 		r->mem = mu;
-		if (warm_up(b, w, wp, n, 0, r->spl, &owarm, &msg) != 0 ||
-		    (!b->o.no_ref && cross_check(&owarm, &rwarm, &msg) != 0))
+		if (warm_up(b, w, wp, n, ENGINE_OPENCL, r->spl, &owarm,
+		    &msg) != 0 ||
+		    (!b->o.no_ref && cross_check(&owarm, "OpenCL", &rwarm,
+		    &msg) != 0))
 			goto fail_ocl;
 		/* the reference's runs are paired with the first steps
 		 * per launch's; the other rows share its figure */
 		if (k == 0 && !b->o.no_ref ?
 		    paired_runs(b, w, wp, n, r->spl, &rwarm, &rt, &owarm,
 		    &ot, &ref_failed, &msg) != 0 :
-		    timed_runs(b, w, wp, n, 0, r->spl, &owarm, &ot,
+		    timed_runs(b, w, wp, n, ENGINE_OPENCL, r->spl, &owarm, &ot,
 		    &msg) != 0) {
 			if (ref_failed)
 				goto fail_ref;
@@ -629,6 +685,9 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		}
 		if (k == 0 && latency(b, w, wp, n, &lat, &msg) != 0)
 			goto fail_ocl;
+		if (k == 0 && native_figure(b, w, wp, n, b->o.no_ref ? NULL :
+		    &rwarm, &nat, &msg) != 0)
+			goto fail_native;
 		r->done = owarm.done;
 		r->steps = owarm.steps;
 		r->instr = owarm.instr;
@@ -648,6 +707,14 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		r->lat_ms = lat.lat_ms;
 		r->have_render = lat.have_render;
 		r->render_ms = lat.render_ms;
+		r->have_native = nat.have_native;
+		r->native_done = nat.native_done;
+		r->native_ips = nat.native_ips;
+		if (nat.native_note != NULL)
+			r->native_note = k ? xstrdup(nat.native_note) :
+			    nat.native_note;
+		r->chosen = level_engine_choose(bench_levels[lv].level,
+		    ENGINE_DEFAULT, n, b->o.device);
 		b->done++;
 		bench_report_progress(b, r, 0);
 		if (b->csv != NULL && bench_report_csv_row(b, r, cause) != 0)
@@ -661,6 +728,11 @@ fail_ref:
 	return -1;
 fail_ocl:
 	*cause = xasprintf("%s %s on %u cores, OpenCL engine: %s",
+	    bench_levels[lv].name, w->name, n, msg);
+	free(msg);
+	return -1;
+fail_native:
+	*cause = xasprintf("%s %s on %u cores, native engine: %s",
 	    bench_levels[lv].name, w->name, n, msg);
 	free(msg);
 	return -1;

@@ -148,7 +148,7 @@ bench_report_csv_field(FILE *f, const char *s)
 const char bench_report_csv_header[] = "device,level,workload,cores,"
     "steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,"
     "step_latency_ms,render_ms,bytes_per_core,simd_efficiency,"
-    "cycles_per_instr\n";
+    "cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine\n";
 
 static uint64_t
 bytes_per_core(const struct result *r)
@@ -189,7 +189,14 @@ bench_report_csv_row(const struct bench *b, const struct result *r,
 	fputc(',', f);
 	if (isfinite(r->cpi))
 		fprintf(f, "%.4f", r->cpi);
-	fputc('\n', f);
+	/* the native engine, and the one micdb run picks by default */
+	fputc(',', f);
+	if (r->have_native)
+		fprintf(f, "%.0f", r->native_ips.med);
+	fputc(',', f);
+	if (r->have_native && r->have_ref)
+		fprintf(f, "%.4f", r->native_ips.med / r->ref_ips.med);
+	fprintf(f, ",%s\n", bench_work_engine_name(r->chosen));
 	if (fflush(f) != 0 || ferror(f)) {
 		*cause = xasprintf("cannot write %s: %s", b->o.csv_path,
 		    strerror(errno));
@@ -241,14 +248,38 @@ bench_report_progress(struct bench *b, const struct result *r, int start)
 		fprintf(stderr, ", reference %s, ratio %.2f", c,
 		    r->ips.med / r->ref_ips.med);
 	}
+	if (r->have_native) {
+		si(c, sizeof c, r->native_ips.med);
+		fprintf(stderr, ", native %s", c);
+	}
 	fputc('\n', stderr);
+}
+
+/* Why the native column shows "-": each reason once, with its level. */
+static void
+bench_report_native_notes(const struct bench *b)
+{
+	for (size_t i = 0; i < b->nres; i++) {
+		const struct result *r = &b->res[i];
+		int seen = 0;
+
+		if (r->note != NULL || r->native_note == NULL)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = b->res[j].native_note != NULL &&
+			    b->res[j].lv == r->lv &&
+			    strcmp(b->res[j].native_note, r->native_note) == 0;
+		if (!seen)
+			printf("native '-' at %s: %s\n",
+			    bench_levels[r->lv].name, r->native_note);
+	}
 }
 
 void
 bench_report_table(const struct bench *b)
 {
 	char x[6][24];
-	int skipped = 0, budgeted = 0;
+	int skipped = 0, budgeted = 0, native_dash = 0;
 
 	printf("micdb bench: %s (%s, %u compute units, %.1f GiB)\n",
 	    b->dev.name, b->dev.type, b->dev.units,
@@ -258,14 +289,15 @@ bench_report_table(const struct bench *b)
 	printf("  warp width %u, %u stack words per core, %u timed runs after "
 	    "a warm-up, each on a fresh machine; figures are medians [min, "
 	    "max]\n\n", b->o.warp_width, b->o.stack_words, b->o.reps);
-	printf("%-5s %-9s %8s %-10s %12s  %-26s %9s  %-26s %7s %6s %6s  "
-	    "%-22s %7s %9s\n", "level", "workload", "cores", "K/launch",
-	    "steps/run", "OpenCL instr/s [min, max]", "ns/instr",
-	    "reference instr/s", "ratio", "SIMD", "k/ws", "step ms [min, max]",
+	printf("%-5s %-9s %8s %-10s %12s  %-26s %9s  %-26s %7s  %-26s %7s "
+	    "%-7s %6s %6s  %-22s %7s %9s\n", "level", "workload", "cores",
+	    "K/launch", "steps/run", "OpenCL instr/s [min, max]", "ns/instr",
+	    "reference instr/s", "ratio", "native instr/s [min, max]",
+	    "nat:ref", "default", "SIMD", "k/ws", "step ms [min, max]",
 	    "B/core", "dev MiB");
 	for (size_t i = 0; i < b->nres; i++) {
 		const struct result *r = &b->res[i];
-		char kb[32], steps[32], ocl[96], ref[96], lat[96];
+		char kb[32], steps[32], ocl[96], ref[96], lat[96], nat[96];
 
 		if (r->note != NULL) {
 			skipped = 1;
@@ -309,9 +341,25 @@ bench_report_table(const struct bench *b)
 		    bench_levels[r->lv].name, bench_workloads[r->wl].name,
 		    r->ncores, kb, steps, ocl, 1e9 / r->ips.med, ref);
 		if (r->have_ref)
-			printf("%7.2f ", r->ips.med / r->ref_ips.med);
+			printf("%7.2f  ", r->ips.med / r->ref_ips.med);
+		else
+			printf("%7s  ", "-");
+		if (r->have_native) {
+			si(x[3], sizeof x[3], r->native_ips.med);
+			si(x[4], sizeof x[4], r->native_ips.min);
+			si(x[5], sizeof x[5], r->native_ips.max);
+			snprintf(nat, sizeof nat, "%s [%s, %s]", x[3], x[4],
+			    x[5]);
+		} else {
+			snprintf(nat, sizeof nat, "-");
+			native_dash = 1;
+		}
+		printf("%-26s ", nat);
+		if (r->have_native && r->have_ref)
+			printf("%7.2f ", r->native_ips.med / r->ref_ips.med);
 		else
 			printf("%7s ", "-");
+		printf("%-7s ", bench_work_engine_name(r->chosen));
 		if (isfinite(r->simd))
 			printf("%6.3f %6.2f  ", r->simd, r->kpaths);
 		else
@@ -353,9 +401,14 @@ bench_report_table(const struct bench *b)
 	printf(".\nSIMD: sum active lanes / (W x sum kernel paths); k/ws: "
 	    "kernel paths per warp-step.\nstep ms: one step of every core "
 	    "(K = 1 launch) plus the full context read-back.\n");
+	printf("native: the fastest host engine of the level (one thread); "
+	    "default: the engine\nmicdb run picks for the level and cores "
+	    "(levels.h, micdb(1)).\n");
 	if (skipped)
 		printf("skipped core counts do not fit the device or the host "
 		    "(lower --stack-words to fit more).\n");
+	if (native_dash)
+		bench_report_native_notes(b);
 }
 
 /* Series of the plot: one per level, workload and K, plus the reference

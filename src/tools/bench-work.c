@@ -49,6 +49,8 @@ const struct bench_level bench_levels[] = {
 _Static_assert(sizeof bench_levels / sizeof bench_levels[0] == NLEVELS,
     "NLEVELS in bench-int.h counts bench_levels");
 
+const uint32_t bench_few_cores[NFEW] = { 1, 2, 4, 32 };
+
 /* Does the n bytes at p contain s? */
 static int
 contains(const uint8_t *p, size_t n, const char *s)
@@ -176,18 +178,45 @@ int
 bench_work_engine(const struct bench *b, int ref, struct machine *m, uint64_t K,
     struct engine *e, char **cause)
 {
+	return bench_work_engine_kind(b, ref ? ENGINE_REF : ENGINE_OPENCL, m,
+	    K, e, cause);
+}
+
+/* An engine of kind over m (K: OpenCL's steps per launch).  The native
+ * engine of a level comes from level_engine_open like the others, so a
+ * level that gains one is measured without a change here; where the
+ * build or level has none, *cause says why (the table's "-"). */
+int
+bench_work_engine_kind(const struct bench *b, enum engine_kind kind,
+    struct machine *m, uint64_t K, struct engine *e, char **cause)
+{
 	enum level lv = bench_levels[b->lv].level;
 
-	if (level_engine_open(e, m, lv, ref ? ENGINE_REF : ENGINE_OPENCL,
-	    b->o.device, lv == LEVEL_MIC ? &b->mc : lv == LEVEL_PMIC ?
-	    &b->pmc : NULL, cause) != 0)
+	if (level_engine_open(e, m, lv, kind, b->o.device,
+	    lv == LEVEL_MIC ? &b->mc : lv == LEVEL_PMIC ? &b->pmc : NULL,
+	    cause) != 0)
 		return -1;
-	if (ref)
+	if (e->ops->kind != ENGINE_OPENCL)
 		return 0;
 	/* 0 is the adaptive default: set it anyway, so that a k in
 	 * MICDB_OCL_TEST cannot make "auto" a lie */
 	engine_ocl_set_steps_per_launch(e, K);
 	return 0;
+}
+
+const char *
+bench_work_engine_name(enum engine_kind kind)
+{
+	switch (kind) {
+	case ENGINE_REF:
+		return "ref";
+	case ENGINE_NATIVE:
+		return "native";
+	case ENGINE_OPENCL:
+		return "opencl";
+	default:
+		return "default";
+	}
 }
 
 /*

@@ -57,13 +57,15 @@ next_item(const char **p)
 static const char bench_usage[] =
 "usage: micdb bench [options]\n"
 "       micdb bench debugger [options] [PROGRAM]   (see its --help)\n"
-"Measure micdb: the bundled workloads on the OpenCL engine and on the C\n"
-"reference interpreter; a table on stdout, progress on stderr.\n"
+"Measure micdb: the bundled workloads on the OpenCL engine, the C reference\n"
+"interpreter and the level's native engine (\"-\" and why where there is\n"
+"none); a table on stdout, progress on stderr.\n"
 "\n"
 "  --workloads LIST       uniform,divergent,mimd,barrier,single (default all)\n"
 "  --levels LIST          isa,mic,pmic (default isa)\n"
 "  --cores LIST           core counts (default 1,32,1024,32768,1048576;\n"
-"                         with --quick 1,32,1024); single always runs on 1\n"
+"                         with --quick 1,32,1024); single always runs on\n"
+"                         1, 2, 4 and 32 (the few-core figure)\n"
 "  --steps-per-launch K|LIST\n"
 "                         kernel steps per launch, or auto (default auto)\n"
 "  --device SEL           OpenCL device (see micdb devices; default\n"
@@ -428,8 +430,10 @@ bench_device_free(struct bench_device *d)
 static void
 bench_free(struct bench *b)
 {
-	for (size_t i = 0; i < b->nres; i++)
+	for (size_t i = 0; i < b->nres; i++) {
 		free(b->res[i].note);
+		free(b->res[i].native_note);
+	}
 	free(b->res);
 	free(b->o.cores);
 	free(b->o.spl);
@@ -512,7 +516,7 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	b.dir = bench_work_dir();
 	b.tty = isatty(STDERR_FILENO);
 	for (size_t i = 0; i < b.o.nwl; i++) {
-		size_t per = bench_workloads[b.o.wl[i]].one_core ? 1 :
+		size_t per = bench_workloads[b.o.wl[i]].one_core ? NFEW :
 		    b.o.ncores;
 
 		b.total += per * b.o.nlv * b.o.nspl;
@@ -524,17 +528,19 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 
 		if (bench_work_load(&b, w, &wp, &cause) != 0)
 			goto usage;
+		/* a one-core workload: one core, then the few-core
+		 * counts, whatever --cores says */
 		for (size_t l = 0; l < b.o.nlv; l++)
-			for (size_t c = 0; c < b.o.ncores; c++) {
-				uint32_t n = w->one_core ? 1 : b.o.cores[c];
+			for (size_t c = 0; c < (w->one_core ? NFEW :
+			    b.o.ncores); c++) {
+				uint32_t n = w->one_core ? bench_few_cores[c] :
+				    b.o.cores[c];
 
 				if (bench_measure(&b, b.o.wl[i], b.o.lv[l], n,
 				    &wp, &cause) != 0) {
 					bench_work_free(&wp);
 					goto failed;
 				}
-				if (w->one_core)
-					break;
 			}
 		bench_work_free(&wp);
 	}

@@ -1,0 +1,88 @@
+/*
+ * What the native ISA engine's two files share: engine-native.c (the
+ * decoder, the threaded interpreter nat_exec, runs and the engine's
+ * operations) and native-ahead.c (run-ahead windows, which let a few
+ * cores run at the speed of one).  Nothing else includes this file.
+ */
+#ifndef MICDB_NATIVE_INT_H
+#define MICDB_NATIVE_INT_H
+
+#include <stdint.h>
+
+#include "engine.h"
+
+/* One decoded slot. */
+struct nat_insn {
+	uint8_t		h;      /* handler, BP while a breakpoint is on it */
+	uint8_t		real;   /* the decoded handler */
+	uint8_t		len;    /* bytes, WIDE included */
+	int32_t		a;      /* value, local index, target, global, callee */
+	int32_t		b;      /* IINC constant; callee nargs | nloc << 16 */
+};
+
+struct nat_prog {
+	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
+	struct nat_insn	*pcode;  /* the same, SYNC where code is shared */
+	uint32_t	 size;
+};
+
+/* Why nat_exec returned. */
+enum nat_ev {
+	EV_BUDGET,      /* ran every step it was given */
+	EV_STATUS,      /* the core stopped running (halt, barrier, fault) */
+	EV_BP,          /* it is at a breakpoint (not executed) */
+	EV_WATCH,       /* it changed a watched global or heap word */
+	EV_SYNC,        /* private run: it is at a shared instruction */
+};
+
+/* A shared word as it was before a window's event changed it. */
+struct nat_undo {
+	int32_t		*word;
+	int32_t		 old;
+};
+
+struct native {
+	struct nat_prog	*progs;        /* per machine program */
+	uint8_t		*seen;         /* faults already reported */
+	/* the current run */
+	const struct engine_run *r;
+	int		 wglobals;     /* a global is watched */
+	int		 wheap;        /* a heap word is watched */
+	uint8_t		*wlocal;       /* per core: it has a watched local */
+	/* per core: the frame nat_exec left (valid within a run) */
+	int32_t		*floor;
+	uint32_t	*nlocals;
+	uint8_t		*fvalid;
+	struct engine_writer *writers;
+	size_t		 nwriters;
+	size_t		 capwriters;
+	/* run-ahead windows (nat_ahead): per core its step in the window
+	 * and what stops it there; the window start's copy */
+	uint64_t	*t;
+	uint8_t		*at;
+	struct core	*scores;
+	int32_t		*sstacks;
+	int32_t		*lim;          /* per core: sstacks holds words to */
+	size_t		*sout;
+	size_t		*sin;
+	uint32_t	 sheap_top;
+	struct nat_undo	*undo;
+	size_t		 nundo;
+	size_t		 capundo;
+};
+
+/* The fewest steps worth a run-ahead window (its copy of the cores). */
+#define NAT_AHEAD_MIN 64
+/* Stack words a window copies above each core's SP (native-ahead.c);
+ * a window of at least 4 x this many steps pays for the copy. */
+#define NAT_STACK_MARGIN 256
+
+/* engine-native.c: run core for at most budget instructions (see there). */
+uint64_t nat_exec(struct engine *e, uint32_t core, uint64_t budget,
+	    int first, enum nat_ev *ev, int priv);
+
+/* native-ahead.c: one window of at most h steps (see there). */
+uint64_t nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
+	    uint64_t *stop_at);
+
+#endif
