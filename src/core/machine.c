@@ -223,6 +223,7 @@ machine_reset_core(struct machine *m, uint32_t core)
 	c->mpc = 0;
 	c->status = CORE_RUNNING;
 	c->fault = FAULT_NONE;
+	c->fork = m->cfg.fork_join ? FJ_ON : 0;
 }
 
 void

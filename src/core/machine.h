@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "forkjoin.h"
 #include "memmap.h"
 #include "program.h"
 #include "util.h"
@@ -29,7 +30,10 @@ enum core_status {
 	CORE_HALTED  = 1,   /* HALT (or the halt device word) */
 	CORE_ERROR   = 2,   /* faulted; see fault and fault_pc */
 	CORE_WAITING = 3,   /* arrived at a BARRIER, waits for the others */
+	CORE_JOINING = 4,   /* fork-join: back in main from its forked
+			       method, waits at the join (forkjoin.h) */
 };
+#define CORE_NSTATUS 5
 
 /* One core's registers.  MBR holds the byte 0..255; MBR (signed) and MBRU
  * views derive from it.  H, OPC, MAR, MDR are scratch at the ISA level. */
@@ -53,6 +57,7 @@ struct core {
 	uint8_t		fault_op;  /* its opcode (0 when it could not be read) */
 	uint64_t	steps;     /* instructions this core retired */
 	uint64_t	cycles;    /* micro-cycles this core ran */
+	uint32_t	fork;      /* fork-join state (forkjoin.h), 0 in SPMD */
 };
 
 struct machine_config {
@@ -60,6 +65,8 @@ struct machine_config {
 	uint32_t	stack_words;  /* private stack region per core */
 	uint32_t	heap_words;   /* shared heap */
 	uint32_t	warp_width;   /* 1 .. 64, for divergence records */
+	int		fork_join;    /* every core runs under the fork-join
+					 model (doc/manycore.md section 1) */
 };
 
 /* Console I/O of one core: input not yet consumed, output not yet taken. */

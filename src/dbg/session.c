@@ -371,6 +371,7 @@ session_status_name(int status)
 	case CORE_HALTED:  return "halted";
 	case CORE_ERROR:   return "faulted";
 	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
 	}
 	return "?";
 }

@@ -33,6 +33,7 @@ dist_kernels_DATA = \
 	kernels/launch.h \
 	src/core/context.h \
 	src/core/faults.def \
+	src/core/forkjoin.h \
 	src/core/ijvm-ops.def \
 	src/core/memmap.h
 

@@ -224,6 +224,7 @@ status_name(int status)
 	case CORE_HALTED:  return "halted";
 	case CORE_ERROR:   return "error";
 	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
 	}
 	return "?";
 }
@@ -327,11 +328,6 @@ check_supported(const struct micdb_opts *o, char **cause)
 		    "pmic");
 		return -1;
 	}
-	if (o->fork_join) {
-		*cause = xasprintf("--fork-join is not supported by this build "
-		    "(run SPMD programs that use COREID instead)");
-		return -1;
-	}
 	if (o->batch_path) {
 		*cause = xasprintf("--batch belongs to the debugger (micdb "
 		    "--batch FILE PROGRAM), not to micdb run");
@@ -410,6 +406,7 @@ run_main(int argc, char **argv)
 	cfg.stack_words = o.stack_words;
 	cfg.heap_words = o.heap_words;
 	cfg.warp_width = o.warp_width;
+	cfg.fork_join = o.fork_join;
 	if (machine_init(&r.m, &cfg, l.ptrs, l.nprogs, l.core_prog,
 	    &cause) != 0) {
 		loaded_free(&l);
