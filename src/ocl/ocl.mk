@@ -29,6 +29,7 @@ micdb_libs += src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 
 kernelsdir = $(pkgdatadir)/kernels
 dist_kernels_DATA = \
+	kernels/fork.h \
 	kernels/isa.cl \
 	kernels/launch.h \
 	src/core/context.h \
