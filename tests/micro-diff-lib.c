@@ -126,6 +126,8 @@ sample_load(struct sample *s, const char *dir, const char *name)
 			if (strcmp(tok, "--cores") == 0 &&
 			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL) {
 				s->ncores = (uint32_t)strtoul(tok, NULL, 10);
+			} else if (strcmp(tok, "--fork-join") == 0) {
+				s->fork_join = 1;
 			} else if (strcmp(tok, "--program") == 0 &&
 			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL &&
 			    s->nprogs < MD_MAX_PROGS) {
@@ -210,6 +212,8 @@ md_machine(struct machine *m, const struct sample *s, uint32_t ncores)
 		free(cause);
 		return -1;
 	}
+	if (s->fork_join)
+		machine_fork_join(m);
 	if (s->input_len > 0)
 		machine_add_input(m, 0, s->input, s->input_len);
 	return 0;

@@ -223,7 +223,15 @@ machine_reset_core(struct machine *m, uint32_t core)
 	c->mpc = 0;
 	c->status = CORE_RUNNING;
 	c->fault = FAULT_NONE;
-	c->fork = m->cfg.fork_join ? FJ_ON : 0;
+	c->fork = m->fork_join ? FJ_ON : 0;
+}
+
+void
+machine_fork_join(struct machine *m)
+{
+	m->fork_join = 1;
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		m->cores[c].fork |= FJ_ON;
 }
 
 void

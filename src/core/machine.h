@@ -65,8 +65,6 @@ struct machine_config {
 	uint32_t	stack_words;  /* private stack region per core */
 	uint32_t	heap_words;   /* shared heap */
 	uint32_t	warp_width;   /* 1 .. 64, for divergence records */
-	int		fork_join;    /* every core runs under the fork-join
-					 model (doc/manycore.md section 1) */
 };
 
 /* Console I/O of one core: input not yet consumed, output not yet taken. */
@@ -88,6 +86,8 @@ struct machine {
 	uint32_t		 heap_top;  /* words of heap allocated */
 	struct core_io		*io;        /* per core */
 	uint64_t		 step;      /* global steps executed */
+	int			 fork_join; /* every core runs under the
+					       fork-join model */
 };
 
 /*
@@ -99,6 +99,9 @@ int	 machine_init(struct machine *m, const struct machine_config *cfg,
 	    const struct program **progs, size_t nprogs,
 	    const uint16_t *core_prog, char **cause);
 void	 machine_free(struct machine *m);
+/* Put every core under the fork-join model (doc/manycore.md section 1,
+ * forkjoin.h), from the start: right after machine_init. */
+void	 machine_fork_join(struct machine *m);
 /* Put a core back at the start of its program (registers and stack). */
 void	 machine_reset_core(struct machine *m, uint32_t core);
 

@@ -406,12 +406,13 @@ run_main(int argc, char **argv)
 	cfg.stack_words = o.stack_words;
 	cfg.heap_words = o.heap_words;
 	cfg.warp_width = o.warp_width;
-	cfg.fork_join = o.fork_join;
 	if (machine_init(&r.m, &cfg, l.ptrs, l.nprogs, l.core_prog,
 	    &cause) != 0) {
 		loaded_free(&l);
 		goto usage;
 	}
+	if (o.fork_join)
+		machine_fork_join(&r.m);
 	r.o = &o;
 	r.raw = o.output_raw || cfg.ncores == 1;
 	r.reported = xcalloc(cfg.ncores, 1);
