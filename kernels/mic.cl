@@ -70,6 +70,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	__global int *rd_p;     /* where the pending READ loads from */
 	uint mir_d0 = 0, mir_d1 = 0, mir_set = 0;
 	uint insns = 0, cycles = 0;
+	uint fork = F(CTX_C_FORK);	/* forkjoin.h: read per launch */
 
 	/* The control store in local memory: lanes on different MPCs read
 	 * different words every cycle, a gather that local memory serves
@@ -132,9 +133,9 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * its opcode. */
 			bnd = mpc == main1 && pending == 0 &&
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
-			if (bnd && (F(CTX_C_FORK) & FJ_ON)) {
+			if (bnd && (fork & FJ_ON)) {
 				/* fork-join: the machine's cycle (fork.h) */
-				uint fk = F(CTX_C_FORK);
+				uint fk = fork;
 
 				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
 				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
@@ -154,6 +155,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 						insn_pc = ip;
 						goto done;
 					}
+					fork = fk;
 					F(CTX_C_FORK) = fk;
 					/* mic1_enter at the new PC */
 					mpc = main1;

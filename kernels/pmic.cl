@@ -125,6 +125,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	int atom_old = (int)P(CTXP_C_ATOM_OLD);
 	uint mbr_valid = P(CTXP_C_MBR_VALID), entry = P(CTXP_C_ENTRY);
 	uint insns = 0, cycles = 0;
+	uint fork = F(CTX_C_FORK);	/* forkjoin.h: read per launch */
 
 	/* The control store in local memory, as mic.cl's: lanes on
 	 * different MPCs gather from it. */
@@ -191,9 +192,9 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * MBR0 fetched from PC */
 			bnd = entry && (mbr_valid & 8u) && mbr_addr == pc &&
 			    mpc == (mbr >> 24);
-			if (bnd && (F(CTX_C_FORK) & FJ_ON)) {
+			if (bnd && (fork & FJ_ON)) {
 				/* fork-join: the machine's cycle (fork.h) */
-				uint fk = F(CTX_C_FORK);
+				uint fk = fork;
 
 				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
 				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
@@ -213,6 +214,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 						insn_pc = ip;
 						goto done;
 					}
+					fork = fk;
 					F(CTX_C_FORK) = fk;
 					/* pmic_enter at the new PC */
 					pmic_fetch4(tx, tsize, pc, &mbr,
