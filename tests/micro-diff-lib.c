@@ -555,7 +555,8 @@ md_diff_samples(md_ok_fn ok, const struct micro_level *l, const void *cs,
 	static const char *const samples[] = {
 		"hello", "echo", "reverse", "multiply", "factorial", "gcd",
 		"decimal", "fib", "recsum", "bubble", "sieve", "wide",
-		"parsum", "collatz", "workqueue", "matmul", "mimd", NULL,
+		"parsum", "collatz", "workqueue", "matmul", "mimd", "forksum",
+		"forkcall", NULL,
 	};
 	static const char *const bench[] = {
 		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
@@ -611,7 +612,7 @@ md_each_switch(void (*fn)(void *ctx, const struct sample *s, uint32_t ncores,
 		{ "fib", 1 }, { "wide", 1 }, { "bubble", 1 },
 		{ "sieve", 1 }, { "echo", 1 }, { "decimal", 1 },
 		{ "parsum", 8 }, { "matmul", 8 }, { "collatz", 32 },
-		{ "mimd", 4 }, { NULL, 0 },
+		{ "mimd", 4 }, { "forksum", 8 }, { "forkcall", 8 }, { NULL, 0 },
 	};
 
 	for (int i = 0; sw[i].name != NULL; i++) {
