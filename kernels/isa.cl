@@ -60,6 +60,7 @@
  */
 #include "memmap.h"
 #include "context.h"
+#include "forkjoin.h"
 
 #include "launch.h"
 
@@ -765,7 +766,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				tos = v;
 				break;
 			case H_INVOKE: {
-				uint nargs, nloc;
+				uint nargs, nloc, fk;
 				int addr, newlv, link, link_nl, flr;
 
 				if (y >= cpsize) {
@@ -804,11 +805,23 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 					break;
 				}
 				newlv = sp - (int)nargs + 1;
+				fk = F(CTX_C_FORK);
+				if ((fk & FJ_ON) && lv == MM_STACK_BASE &&
+				    !FJ_MINE(fk, c)) {
+					/* fork-join: another core's call */
+					F(CTX_C_FORK) = FJ_COUNT(fk);
+					nsp = newlv;
+					S(nsp) = 0;
+					tos = 0;
+					break;
+				}
 				link = sp + (int)nloc + 1;
 				if (link + 1 > end) {
 					flt = FAULT_STACK_OVERFLOW;
 					break;
 				}
+				if ((fk & FJ_ON) && lv == MM_STACK_BASE)
+					F(CTX_C_FORK) = FJ_COUNT(fk) | FJ_IN;
 				/* callee locals above the arguments are not
 				 * zeroed, as the Mic-1 microprogram does */
 				S(newlv) = link;
@@ -830,6 +843,12 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 				nsp = lv;
 				S(nsp) = v;
 				lv = a;
+				if (lv == MM_STACK_BASE &&
+				    (F(CTX_C_FORK) & FJ_IN)) {
+					/* into main: the join (forkjoin.h) */
+					F(CTX_C_FORK) &= ~FJ_IN;
+					status = ST_JOINING;
+				}
 				break;
 			}
 			case H_NEWARRAY: {
@@ -1038,6 +1057,7 @@ bps:
 		hc[CTX_HC_FAULT_OP] = (uchar)fault_op;
 		*(__global ulong *)(hc + CTX_HC_STEPS) =
 		    (ulong)F(CTX_C_STEPS_HI) << 32 | F(CTX_C_STEPS_LO);
+		*(__global uint *)(hc + CTX_HC_FORK) = F(CTX_C_FORK);
 	}
 #else
 	(void)hcores;

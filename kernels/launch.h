@@ -78,6 +78,7 @@ enum {
 #define ST_HALTED  1
 #define ST_ERROR   2
 #define ST_WAITING 3
+#define ST_JOINING 4
 
 #define P_NONE 0xFF            /* lane did not run this step */
 
@@ -336,9 +337,11 @@ micro_write_other(int a, int v, int *slow, uint *status,
 	(void)cpsize; (void)nbps; (void)stop_on_fault; (void)stop_seen
 #define F(f) core[(f) * fs]
 
-/* A barrier completed: waiting cores run again; the mask. */
+/* A barrier or the fork-join's join completed: waiting or joining cores
+ * run again; the mask. */
 #define LAUNCH_ACTIVATE \
-	if (valid && (flags & CTX_F_RELEASE) && status == ST_WAITING) \
+	if (valid && (((flags & CTX_F_RELEASE) && status == ST_WAITING) || \
+	    ((flags & CTX_F_JOIN) && status == ST_JOINING))) \
 		status = ST_RUNNING; \
 	active = valid && status == ST_RUNNING && \
 	    (!(flags & CTX_F_MASK) || mask[c] != 0)

@@ -36,6 +36,7 @@
 #include "context-mic.h"
 #include "mic1-word.h"
 #include "launch.h"
+#include "fork.h"
 
 /* The word's bits, from D0 and D1 (mic1-word.h), as all-ones masks: bit
  * x of the word, C bus register r, B bus source r. */
@@ -69,6 +70,7 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	__global int *rd_p;     /* where the pending READ loads from */
 	uint mir_d0 = 0, mir_d1 = 0, mir_set = 0;
 	uint insns = 0, cycles = 0;
+	uint fork = F(CTX_C_FORK);	/* forkjoin.h: read per launch */
 
 	/* The control store in local memory: lanes on different MPCs read
 	 * different words every cycle, a gather that local memory serves
@@ -131,6 +133,42 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * its opcode. */
 			bnd = mpc == main1 && pending == 0 &&
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
+			if (bnd && (fork & FJ_ON)) {
+				/* fork-join: the machine's cycle (fork.h) */
+				uint fk = fork;
+
+				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
+				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
+				    mbr & 0xFFu, &fk, &pc, &sp, &lv, &tos,
+				    &status, &flt)) {
+					path = CTXM_PATH_SLOW;
+					insns++;
+					cycles++;
+					if (flt != FAULT_NONE) {
+						/* ref_fault: at the PC; the
+						 * model's insn_pc stays */
+						const int ip = insn_pc;
+
+						insn_pc = pc;
+						LAUNCH_MICRO_FAULT(
+						    CTXM_PATH_SLOW);
+						insn_pc = ip;
+						goto done;
+					}
+					fork = fk;
+					F(CTX_C_FORK) = fk;
+					/* mic1_enter at the new PC */
+					mpc = main1;
+					mbr = (uint)pc < tsize ? tx[pc] : 0u;
+					mbr_state = (uint)pc < tsize ?
+					    CTXM_MBR_FETCHED :
+					    CTXM_MBR_INVALID;
+					mbr_addr = pc;
+					insn_pc = pc;
+					pending = 0;
+					goto done;
+				}
+			}
 			insns += (uint)bnd;
 			insn_pc = bnd ? pc : insn_pc;
 			if (!(d1 & MIC1_D1_PRESENT)) {

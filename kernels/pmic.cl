@@ -29,6 +29,26 @@
 #include "context-pmic.h"
 #include "pmic-word.h"
 #include "launch.h"
+#include "fork.h"
+
+/* FETCH: the 4 bytes at pc into MBR, bit 3 - i of *valid set when byte
+ * i is inside the text (bytes outside it read 0). */
+static void
+pmic_fetch4(__global const uchar *tx, uint tsize, int pc, uint *mbr,
+    uint *valid)
+{
+	uint v = 0, val = 0;
+
+	for (uint i = 0; i < 4; i++) {
+		const uint a = (uint)pc + i;
+		const uint in = a < tsize;
+
+		v = v << 8 | (in ? tx[a] : 0u);
+		val |= in << (3 - i);
+	}
+	*mbr = v;
+	*valid = val;
+}
 
 /* The value of v when r == i, else 0. */
 #define SEL(r, i, v) ((uint)(v) & (0u - (uint)((r) == (i))))
@@ -105,6 +125,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	int atom_old = (int)P(CTXP_C_ATOM_OLD);
 	uint mbr_valid = P(CTXP_C_MBR_VALID), entry = P(CTXP_C_ENTRY);
 	uint insns = 0, cycles = 0;
+	uint fork = F(CTX_C_FORK);	/* forkjoin.h: read per launch */
 
 	/* The control store in local memory, as mic.cl's: lanes on
 	 * different MPCs gather from it. */
@@ -171,6 +192,42 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * MBR0 fetched from PC */
 			bnd = entry && (mbr_valid & 8u) && mbr_addr == pc &&
 			    mpc == (mbr >> 24);
+			if (bnd && (fork & FJ_ON)) {
+				/* fork-join: the machine's cycle (fork.h) */
+				uint fk = fork;
+
+				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
+				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
+				    mbr >> 24, &fk, &pc, &sp, &lv, &tos,
+				    &status, &flt)) {
+					path = CTXP_PATH_SLOW;
+					insns++;
+					cycles++;
+					if (flt != FAULT_NONE) {
+						/* ref_fault: at the PC; the
+						 * model's insn_pc stays */
+						const int ip = insn_pc;
+
+						insn_pc = pc;
+						LAUNCH_MICRO_FAULT(
+						    CTXP_PATH_SLOW);
+						insn_pc = ip;
+						goto done;
+					}
+					fork = fk;
+					F(CTX_C_FORK) = fk;
+					/* pmic_enter at the new PC */
+					pmic_fetch4(tx, tsize, pc, &mbr,
+					    &mbr_valid);
+					mbr_addr = pc;
+					mpc = mbr >> 24;
+					g0 = 0;
+					g1 = 0;
+					entry = 1;
+					insn_pc = pc;
+					goto done;
+				}
+			}
 			insns += (uint)bnd;
 			insn_pc = bnd ? pc : insn_pc;
 			if (!bnd && entry && !(mbr_valid & 8u)) {
@@ -269,17 +326,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			/* 4: FETCH MBR <- the 4 bytes at PC, MBR0 first;
 			 * bytes outside the text read 0, invalid */
 			if (PMIC_CU_MEM(w0)) {
-				uint v = 0, val = 0;
-
-				for (uint i = 0; i < 4; i++) {
-					const uint a = (uint)pc + i;
-					const uint in = a < tsize;
-
-					v = v << 8 | (in ? tx[a] : 0u);
-					val |= in << (3 - i);
-				}
-				mbr = v;
-				mbr_valid = val;
+				pmic_fetch4(tx, tsize, pc, &mbr, &mbr_valid);
 				mbr_addr = pc;
 			}
 

@@ -58,7 +58,7 @@ done
 # written with --engine ref again on the OpenCL engines (ISA and Mic-1
 # kernels, POCL on the CPU), where there is a device.
 if "$BIN" devices >/dev/null 2>&1; then
-	for name in level mpc reverse; do
+	for name in level mpc reverse forkjoin; do
 		args=$(sed -n 's/^# args: //p' "$DIR/$name.cmd" | head -n 1 |
 		    sed 's/--engine ref/--engine opencl/')
 		# shellcheck disable=SC2086

@@ -8,7 +8,7 @@
  *
  *   mic-run [--level isa|mic] [--microcode FILE] [--cores N]
  *           [--program FILE:A-B ...] [--input FILE] [--max-steps N]
- *           [--break MPC] [PROGRAM]
+ *           [--break MPC] [--fork-join] [PROGRAM]
  *
  * --break stops at every micro-step where a core is about to run the
  * micro-instruction at MPC, prints "break MPC core C step S" on stderr
@@ -34,7 +34,8 @@ usage(const char *why)
 {
 	fprintf(stderr, "mic-run: %s\nusage: mic-run [--level isa|mic] "
 	    "[--microcode FILE] [--cores N] [--program FILE:A-B] "
-	    "[--input FILE] [--max-steps N] [--break MPC] [PROGRAM]\n", why);
+	    "[--input FILE] [--max-steps N] [--break MPC] [--fork-join] "
+	    "[PROGRAM]\n", why);
 	return 2;
 }
 
@@ -86,7 +87,7 @@ main(int argc, char **argv)
 	struct engine_stop stop;
 	uint16_t *core_prog;
 	char *cause = NULL;
-	int rc = 0, any_fault = 0;
+	int rc = 0, any_fault = 0, fork_join = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -106,6 +107,8 @@ main(int argc, char **argv)
 		} else if (strcmp(a, "--max-steps") == 0 && v) {
 			max_steps = strtoull(v, NULL, 0);
 			i++;
+		} else if (strcmp(a, "--fork-join") == 0) {
+			fork_join = 1;
 		} else if (strcmp(a, "--break") == 0 && v) {
 			bp.pc = (int32_t)strtol(v, NULL, 0);
 			i++;
@@ -157,6 +160,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "mic-run: %s\n", cause);
 		return 2;
 	}
+	if (fork_join)
+		machine_fork_join(&m);
 	free(core_prog);
 	if (input != NULL) {
 		uint8_t *data;

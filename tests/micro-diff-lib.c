@@ -126,6 +126,8 @@ sample_load(struct sample *s, const char *dir, const char *name)
 			if (strcmp(tok, "--cores") == 0 &&
 			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL) {
 				s->ncores = (uint32_t)strtoul(tok, NULL, 10);
+			} else if (strcmp(tok, "--fork-join") == 0) {
+				s->fork_join = 1;
 			} else if (strcmp(tok, "--program") == 0 &&
 			    (tok = strtok_r(NULL, " \t\n", &save)) != NULL &&
 			    s->nprogs < MD_MAX_PROGS) {
@@ -210,6 +212,8 @@ md_machine(struct machine *m, const struct sample *s, uint32_t ncores)
 		free(cause);
 		return -1;
 	}
+	if (s->fork_join)
+		machine_fork_join(m);
 	if (s->input_len > 0)
 		machine_add_input(m, 0, s->input, s->input_len);
 	return 0;
@@ -551,7 +555,8 @@ md_diff_samples(md_ok_fn ok, const struct micro_level *l, const void *cs,
 	static const char *const samples[] = {
 		"hello", "echo", "reverse", "multiply", "factorial", "gcd",
 		"decimal", "fib", "recsum", "bubble", "sieve", "wide",
-		"parsum", "collatz", "workqueue", "matmul", "mimd", NULL,
+		"parsum", "collatz", "workqueue", "matmul", "mimd", "forksum",
+		"forkcall", NULL,
 	};
 	static const char *const bench[] = {
 		"uniform", "divergent", "barrier", "mimd0", "mimd1", "mimd2",
@@ -607,7 +612,7 @@ md_each_switch(void (*fn)(void *ctx, const struct sample *s, uint32_t ncores,
 		{ "fib", 1 }, { "wide", 1 }, { "bubble", 1 },
 		{ "sieve", 1 }, { "echo", 1 }, { "decimal", 1 },
 		{ "parsum", 8 }, { "matmul", 8 }, { "collatz", 32 },
-		{ "mimd", 4 }, { NULL, 0 },
+		{ "mimd", 4 }, { "forksum", 8 }, { "forkcall", 8 }, { NULL, 0 },
 	};
 
 	for (int i = 0; sw[i].name != NULL; i++) {

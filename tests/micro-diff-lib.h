@@ -43,6 +43,7 @@ struct sample {
 	size_t		 nprogs;
 	uint32_t	 ncores;         /* from .opts, 1 if none */
 	int		 fixed_cores;    /* MIMD ranges: only ncores works */
+	int		 fork_join;      /* --fork-join */
 	uint8_t		*input;
 	size_t		 input_len;
 };

@@ -46,6 +46,7 @@ struct subject {
 	size_t		  nprogs;
 	uint16_t	 *core_prog;     /* NULL: all run progs[0] */
 	uint32_t	  fixed_cores;   /* 0: any core count */
+	int		  fork_join;     /* --fork-join */
 	uint8_t		 *input;
 	size_t		  input_len;
 	enum cmp_level	  multi_level;   /* with more than one core */
@@ -290,6 +291,10 @@ pair_init(struct odiff *od, struct pair *p, const struct subject *s,
 		tap_diag("%s: machine_init: %s", s->name, cause);
 		free(cause);
 		return -1;
+	}
+	if (s->fork_join) {
+		machine_fork_join(&p->mr);
+		machine_fork_join(&p->mo);
 	}
 	if (lv->open_golden(lv->ctx, &p->er, &p->mr, &cause) != 0) {
 		tap_diag("%s: %s golden engine: %s", s->name, lv->name, cause);
@@ -650,6 +655,8 @@ apply_opts(struct subject *s, const char *top, const char *line)
 			if (tok != NULL)
 				s->fixed_cores = (uint32_t)strtoul(tok, NULL,
 				    10);
+		} else if (strcmp(tok, "--fork-join") == 0) {
+			s->fork_join = 1;
 		} else if (strcmp(tok, "--program") == 0) {
 			char *spec = strtok_r(NULL, " \t\n", &save), *colon;
 			char *path;

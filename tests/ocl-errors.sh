@@ -56,7 +56,7 @@ expect_err "MICDB_KERNEL_DIR" "missing kernel says what to set"
 mkdir -p "$TMP/kernels"
 cp "$top_srcdir/src/core/memmap.h" "$top_srcdir/src/core/context.h" \
 	"$top_srcdir/src/core/ijvm-ops.def" "$top_srcdir/src/core/faults.def" \
-	"$TMP/kernels/"
+	"$top_srcdir/src/core/forkjoin.h" "$TMP/kernels/"
 printf '__kernel void isa_run(void) { this is not OpenCL C; }\n' \
 	>"$TMP/kernels/isa.cl"
 run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"

@@ -81,6 +81,7 @@ struct subject {
 	size_t		 nprogs;
 	uint16_t	*core_prog;      /* NULL: all run progs[0] */
 	uint32_t	 fixed_cores;    /* 0: the test's counts */
+	int		 fork_join;      /* --fork-join */
 	uint8_t		*input;
 	size_t		 input_len;
 };
@@ -141,6 +142,8 @@ pair_open(struct pair *p, const struct subject *s, uint32_t ncores)
 			free(progs);
 			return -1;
 		}
+		if (s->fork_join)
+			machine_fork_join(&p->m[k]);
 		if (s->input_len > 0)
 			machine_add_input(&p->m[k], 0, s->input, s->input_len);
 	}
@@ -825,7 +828,8 @@ load_prog(struct subject *s, const char *path)
 	return 0;
 }
 
-/* NAME.opts: --cores N and --program FILE:A-B (paths from top). */
+/* NAME.opts: --cores N, --fork-join and --program FILE:A-B (paths from
+ * top). */
 static int
 load_opts(struct subject *s, const char *top, const char *text)
 {
@@ -837,6 +841,8 @@ load_opts(struct subject *s, const char *top, const char *text)
 		if (strcmp(tok, "--cores") == 0 &&
 		    (tok = strtok_r(NULL, " \t\n", &save)) != NULL)
 			s->fixed_cores = (uint32_t)strtoul(tok, NULL, 10);
+		else if (strcmp(tok, "--fork-join") == 0)
+			s->fork_join = 1;
 		else if (strcmp(tok, "--program") == 0 &&
 		    (tok = strtok_r(NULL, " \t\n", &save)) != NULL) {
 			char *colon = strrchr(tok, ':');

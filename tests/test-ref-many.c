@@ -1,7 +1,7 @@
 /*
  * Unit tests of the reference interpreter's many-core instructions
- * (ref.c, machine.c): barriers, the active mask, and MIMD machines that
- * run a different program on each core.
+ * (ref.c, machine.c): barriers, the active mask, MIMD machines that
+ * run a different program on each core, and the fork-join model.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -166,11 +166,126 @@ test_mimd(void)
 	prog_fini(&pb);
 }
 
+/* ---- fork-join (forkjoin.h, doc/manycore.md section 1) ---- */
+
+/* main: BIPUSH 7, BIPUSH 5, INVOKEVIRTUAL m (fork 0), BIPUSH 7, BIPUSH 9,
+ * INVOKEVIRTUAL m (fork 1), HALT; m(a): ILOAD 1, IRETURN, at 15. */
+#define FJ_PROG T(OP_BIPUSH, 7, OP_BIPUSH, 5, OP_INVOKEVIRTUAL, W16(0), \
+	OP_BIPUSH, 7, OP_BIPUSH, 9, OP_INVOKEVIRTUAL, W16(0), OP_HALT, \
+	W16(2), W16(0), OP_ILOAD, 1, OP_IRETURN)
+static const int32_t fj_cp[] = { 15 };
+
+static void
+fj_steps(struct fix *f, int n, struct ref_summary *s)
+{
+	for (int i = 0; i < n; i++)
+		ref_step(&f->m, NULL, s);
+}
+
+static void
+test_fork_join(void)
+{
+	struct fix f;
+	struct ref_summary s;
+	const struct core *c;
+
+	setup(&f, FJ_PROG, (struct opts){ .ncores = 3, .cp = fj_cp,
+	    .ncp = 1 });
+	machine_fork_join(&f.m);
+	c = f.m.cores;
+	ok(c[0].fork == FJ_ON && c[2].fork == FJ_ON && f.m.fork_join,
+	    "fork-join: every core starts with the model's bit, count 0");
+	fj_steps(&f, 3, &s);
+	ok(c[0].pc == 19 && c[0].lv == BASE + 4 && c[0].fork == (FJ_ON |
+	    FJ_IN | 1), "fork 0: core 0 carries out the call, forked");
+	ok(c[1].pc == 7 && c[1].sp == BASE + 4 && c[1].tos == 0 &&
+	    mem(&f, 1, BASE + 4) == 0 && c[1].fork == (FJ_ON | 1) &&
+	    c[2].fork == (FJ_ON | 1), "fork 0: cores 1 and 2 pop the "
+	    "reference and the argument and push 0");
+	fj_steps(&f, 2, &s);
+	ok(c[0].status == CORE_JOINING && c[0].pc == 7 && c[0].tos == 5 &&
+	    c[0].fork == (FJ_ON | 1) && s.joining == 1 && s.running == 2,
+	    "back in main, core 0 waits at the join with its result");
+	fj_steps(&f, 1, &s);
+	ok(c[0].steps == 5 && c[1].pc == 19 && c[2].pc == 14 &&
+	    c[1].fork == (FJ_ON | FJ_IN | 2) && c[2].fork == (FJ_ON | 2),
+	    "fork 1: core 1 calls, core 2 skips, core 0 does not run");
+	fj_steps(&f, 1, &s);
+	ok(c[2].status == CORE_HALTED && c[0].status == CORE_JOINING &&
+	    s.running == 1, "a halted core does not hold the join");
+	fj_steps(&f, 1, &s);
+	ok(s.running == 2 && s.joining == 0 && c[1].tos == 9 &&
+	    c[1].pc == 14, "the join completes at the end of the step after "
+	    "which no core runs");
+	fj_steps(&f, 4, &s);
+	ok(s.halted == 3 && c[0].fork == (FJ_ON | 2) && c[0].tos == 0 &&
+	    c[1].fork == (FJ_ON | 2), "after the join core 0 skips fork 1");
+	machine_reset_core(&f.m, 0);
+	ok(c[0].fork == FJ_ON, "a reset core keeps the model, count 0");
+	teardown(&f);
+
+	/* One core: fork 1 is >= N, nobody's call. */
+	setup(&f, FJ_PROG, (struct opts){ .cp = fj_cp, .ncp = 1 });
+	machine_fork_join(&f.m);
+	c = f.m.cores;
+	fj_steps(&f, 5, &s);
+	ok(c[0].status == CORE_RUNNING && c[0].pc == 7 && c[0].tos == 5,
+	    "one core: the join completes in the step it returns");
+	fj_steps(&f, 3, &s);
+	ok(c[0].pc == 14 && c[0].tos == 0 && c[0].fork == (FJ_ON | 2),
+	    "k >= N: every core skips the call");
+	teardown(&f);
+
+	/* Without the model every core calls. */
+	setup(&f, FJ_PROG, (struct opts){ .ncores = 2, .cp = fj_cp,
+	    .ncp = 1 });
+	c = f.m.cores;
+	fj_steps(&f, 3, &s);
+	ok(c[0].pc == 19 && c[1].pc == 19 && c[1].fork == 0,
+	    "SPMD: every core carries out every call");
+	teardown(&f);
+
+	/* A barrier does not wait for a core at the join: core 1 passes
+	 * its BARRIER while core 0 joins, then core 0 meets it alone. */
+	setup(&f, T(OP_BIPUSH, 7, OP_BIPUSH, 5, OP_INVOKEVIRTUAL, W16(0),
+	    OP_POP, OP_BARRIER, OP_HALT,
+	    W16(2), W16(0), OP_ILOAD, 1, OP_IRETURN),	/* m at 10 */
+	    (struct opts){ .ncores = 2, .cp = (const int32_t[]){ 10 },
+	    .ncp = 1 });
+	machine_fork_join(&f.m);
+	c = f.m.cores;
+	fj_steps(&f, 5, &s);
+	ok(c[0].status == CORE_JOINING && c[1].status == CORE_RUNNING &&
+	    c[1].pc == 9, "the barrier completes without the joining core");
+	fj_steps(&f, 1, &s);
+	ok(c[1].status == CORE_HALTED && c[0].status == CORE_RUNNING,
+	    "then the join completes");
+	fj_steps(&f, 3, &s);
+	ok(c[0].status == CORE_HALTED && c[0].steps == 8,
+	    "core 0 passes its BARRIER alone");
+	teardown(&f);
+
+	/* A faulting INVOKEVIRTUAL changes nothing, the count included. */
+	setup(&f, T(OP_BIPUSH, 7, OP_INVOKEVIRTUAL, W16(0), OP_HALT,
+	    W16(2), W16(0), OP_ILOAD, 1, OP_IRETURN),
+	    (struct opts){ .ncores = 2, .cp = (const int32_t[]){ 6 },
+	    .ncp = 1 });
+	machine_fork_join(&f.m);
+	c = f.m.cores;
+	fj_steps(&f, 2, &s);
+	ok(c[0].fault == FAULT_STACK_UNDERFLOW &&
+	    c[1].fault == FAULT_STACK_UNDERFLOW && c[0].fork == FJ_ON &&
+	    c[1].fork == FJ_ON, "an underflowing fork or skip faults, count "
+	    "unchanged");
+	teardown(&f);
+}
+
 int
 main(void)
 {
 	test_barrier();
 	test_mask();
 	test_mimd();
+	test_fork_join();
 	return done_testing();
 }

@@ -35,7 +35,7 @@ on_output(void *arg, uint32_t core, const uint8_t *data, size_t len)
 
 static struct session *
 open_session(const struct program **progs, uint32_t n, enum level lv,
-    enum engine_kind kind, const char *input, struct outs *o)
+    enum engine_kind kind, int fj, const char *input, struct outs *o)
 {
 	struct session_config cfg;
 	struct session *s;
@@ -51,6 +51,7 @@ open_session(const struct program **progs, uint32_t n, enum level lv,
 	cfg.nprogs = 1;
 	cfg.level = lv;
 	cfg.engine = kind;
+	cfg.fork_join = fj;
 	cfg.output = on_output;
 	cfg.output_arg = o;
 	if (input != NULL) {
@@ -161,7 +162,7 @@ outs_free(struct outs *o)
 }
 
 static void
-one(const char *name, const char *input, uint32_t n, enum level lv,
+one(const char *name, const char *input, int fj, uint32_t n, enum level lv,
     enum engine_kind kind, uint64_t seed)
 {
 	static const char *const lvn[] = { "isa", "mic", "pmic" };
@@ -183,8 +184,8 @@ one(const char *name, const char *input, uint32_t n, enum level lv,
 		return;
 	}
 	free(path);
-	a = open_session(progs, n, lv, kind, input, &oa);
-	b = open_session(progs, n, lv, kind, input, &ob);
+	a = open_session(progs, n, lv, kind, fj, input, &oa);
+	b = open_session(progs, n, lv, kind, fj, input, &ob);
 	if (a != NULL && b != NULL) {
 		for (int round = 0; round < 8; round++) {
 			uint64_t f = 1 + rnd(&seed) % (lv == LEVEL_ISA ? 40 :
@@ -232,18 +233,23 @@ main(void)
 		const char	*name;
 		const char	*input;
 		int		 ocl;     /* also on the OpenCL engine */
+		int		 fj;      /* --fork-join */
 	} samples[] = {
-		{ "hello", NULL, 1 }, { "fib", NULL, 0 },
-		{ "factorial", NULL, 0 }, { "recsum", NULL, 1 },
-		{ "gcd", NULL, 0 }, { "sieve", NULL, 0 }, { "wide", NULL, 0 },
-		{ "bubble", NULL, 0 }, { "decimal", NULL, 0 },
-		{ "multiply", NULL, 0 }, { "echo", "IJVM echo test.\n", 1 },
-		{ "reverse", "stressed\n", 0 }, { "parsum", NULL, 1 },
+		{ "hello", NULL, 1, 0 }, { "fib", NULL, 0, 0 },
+		{ "factorial", NULL, 0, 0 }, { "recsum", NULL, 1, 0 },
+		{ "gcd", NULL, 0, 0 }, { "sieve", NULL, 0, 0 },
+		{ "wide", NULL, 0, 0 },
+		{ "bubble", NULL, 0, 0 }, { "decimal", NULL, 0, 0 },
+		{ "multiply", NULL, 0, 0 },
+		{ "echo", "IJVM echo test.\n", 1, 0 },
+		{ "reverse", "stressed\n", 0, 0 }, { "parsum", NULL, 1, 0 },
 		/* workqueue's ATOMICADDs of one step race on a device (the
 		 * OpenCL diff tests compare its output only): not replayed
 		 * exactly there */
-		{ "matmul", NULL, 0 }, { "workqueue", NULL, 0 },
-		{ "collatz", NULL, 1 },
+		{ "matmul", NULL, 0, 0 }, { "workqueue", NULL, 0, 0 },
+		{ "collatz", NULL, 1, 0 },
+		/* fork-join: back across forks, joins and the release */
+		{ "forksum", NULL, 1, 1 }, { "forkcall", NULL, 1, 1 },
 	};
 	static const uint32_t ncores[] = { 1, 33 };
 	size_t ns = sizeof samples / sizeof samples[0];
@@ -252,13 +258,15 @@ main(void)
 		for (int k = 0; k < 2; k++)
 			for (int lv = 0; lv < NLEVEL; lv++)
 				one(samples[i].name, samples[i].input,
-				    ncores[k], (enum level)lv, ENGINE_REF,
+				    samples[i].fj, ncores[k], (enum level)lv,
+				    ENGINE_REF,
 				    0x9e3779b97f4a7c15ull * (i + 1) + k + lv);
 	for (size_t i = 0; i < ns; i++)
 		for (int k = 0; k < 2 && samples[i].ocl; k++)
 			for (int lv = 0; lv < NLEVEL; lv++)
 				one(samples[i].name, samples[i].input,
-				    ncores[k], (enum level)lv, ENGINE_OPENCL,
+				    samples[i].fj, ncores[k], (enum level)lv,
+				    ENGINE_OPENCL,
 				    0x51afd7ed558ccd1dull * (i + 1) + k + lv);
 	return done_testing();
 }

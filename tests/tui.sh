@@ -440,4 +440,28 @@ see_re "pmic datapath: G0 comes from the engine's PMIC state" pm "g0 -?[0-9]+"
 type_line pm "quit"
 terminal_back pm "pmic: quit" 0
 
+# --- fork-join: forked and joining cores ------------------------------------
+
+start fj 120 40 --fork-join --cores 4 "$P/forksum.jas"
+see "fork-join: started" fj "level isa  step 0"
+see "fork-join: the cores pane's legend adds forked" fj "B break f forked"
+type_line fj "break forksum.jas:159"
+type_line fj "continue"
+see "fork-join: core 0 reaches the IRETURN of its fork" fj \
+    "breakpoint 1 hit by core 0"
+keys fj :
+type_line fj "stepi"
+see "fork-join: back in main, core 0 waits at the join" fj \
+    "core 0 (joining) at 0x0016"
+see "fork-join: the cores pane counts forked and joining cores" fj \
+    "4: 3 forked 1 join"
+see "fork-join: one cell per core, j joining, f forked" fj "0 j<f f f"
+see_re "fork-join: the registers pane shows the status" fj "st [ *] joining"
+keys fj :
+type_line fj "info cores"
+see "fork-join: info cores counts them" fj "fork-join: 3 forked, 1 joining"
+keys fj :
+type_line fj "quit"
+terminal_back fj "fork-join: quit" 0
+
 done_testing

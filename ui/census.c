@@ -50,17 +50,25 @@ census_class(const struct machine *m, const struct bpmap *b, uint32_t core)
 		return CLASS_FAULTED;
 	case CORE_WAITING:
 		return CLASS_WAITING;
+	case CORE_JOINING:
+		return CLASS_JOINING;
 	default:
 		break;
 	}
 	if (b == NULL || c->prog >= b->nprogs || (at = b->at[c->prog]) == NULL ||
 	    c->pc < 0 || (uint32_t)c->pc >= m->progs[c->prog]->text_size ||
 	    (k = at[c->pc]) == 0)
-		return CLASS_RUNNING;
+		return (c->fork & FJ_IN) ? CLASS_FORKED : CLASS_RUNNING;
 	if (k == 255 || (b->mask != NULL && b->mask[k - 1] != NULL &&
 	    b->mask[k - 1][core]))
 		return CLASS_BREAK;
-	return CLASS_RUNNING;
+	return (c->fork & FJ_IN) ? CLASS_FORKED : CLASS_RUNNING;
+}
+
+int
+census_runs(enum core_class k)
+{
+	return k == CLASS_RUNNING || k == CLASS_BREAK || k == CLASS_FORKED;
 }
 
 static int
@@ -143,7 +151,8 @@ census_cell(const struct machine *m, const struct bpmap *b, uint32_t first,
 {
 	/* ties: what a user wants to notice first */
 	static const uint8_t order[CLASS_COUNT] = { CLASS_BREAK, CLASS_FAULTED,
-	    CLASS_WAITING, CLASS_RUNNING, CLASS_HALTED };
+	    CLASS_WAITING, CLASS_JOINING, CLASS_FORKED, CLASS_RUNNING,
+	    CLASS_HALTED };
 	uint32_t ops[OPC_CUSTOM + 1], best = 0;
 
 	memset(c, 0, sizeof *c);
@@ -158,7 +167,7 @@ census_cell(const struct machine *m, const struct bpmap *b, uint32_t first,
 		enum core_class k = census_class(m, b, i);
 
 		c->byclass[k]++;
-		if (k == CLASS_RUNNING || k == CLASS_BREAK) {
+		if (census_runs(k)) {
 			int oc = opclass_of(m, i);
 
 			if (oc >= 0 && oc <= OPC_CUSTOM)

@@ -144,12 +144,14 @@ draw_status(struct tui *t)
 		human_rate(t->rate, rate, sizeof rate);
 		snprintf(text + n, sizeof text - n, "RUNNING %s steps/s  %u "
 		    "running %u halted | any key stops", rate,
-		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK],
+		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK] +
+		    c->byclass[CLASS_FORKED],
 		    c->byclass[CLASS_HALTED]);
 	} else
 		snprintf(text + n, sizeof text - n, "stopped: %u running %u "
 		    "halted %u faulted %u waiting | layout %s",
-		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK],
+		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK] +
+		    c->byclass[CLASS_FORKED],
 		    c->byclass[CLASS_HALTED], c->byclass[CLASS_FAULTED],
 		    c->byclass[CLASS_WAITING], layout_name(t->layout));
 	if (t->lay.too_small)

@@ -17,9 +17,9 @@
 
 #include "tui.h"
 
-const char class_glyph[CLASS_COUNT] = { '#', '.', '!', 'w', 'B' };
+const char class_glyph[CLASS_COUNT] = { '#', '.', '!', 'w', 'B', 'f', 'j' };
 const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
-    "wait", "break" };
+    "wait", "break", "forked", "join" };
 
 /* One letter per opcode class (enum ijvm_opclass order). */
 char
@@ -43,7 +43,7 @@ void
 draw_setup_colours(struct tui *t)
 {
 	static const short cls[CLASS_COUNT] = { COLOR_GREEN, COLOR_BLUE,
-	    COLOR_RED, COLOR_YELLOW, COLOR_MAGENTA };
+	    COLOR_RED, COLOR_YELLOW, COLOR_MAGENTA, COLOR_CYAN, COLOR_WHITE };
 	static const short path[8] = { COLOR_GREEN, COLOR_YELLOW, COLOR_CYAN,
 	    COLOR_MAGENTA, COLOR_RED, COLOR_BLUE, COLOR_WHITE, COLOR_GREEN };
 	short bg = -1;

@@ -6,7 +6,8 @@
  *
  * A cell is two columns: the glyph, and '<' after the focused core's
  * cell.  Glyphs carry the status without colour: '#' running, '.'
- * halted, '!' faulted, 'w' waiting at a barrier, 'B' at a breakpoint; a
+ * halted, '!' faulted, 'w' waiting at a barrier, 'B' at a breakpoint,
+ * and with --fork-join 'f' inside its forked method, 'j' at the join; a
  * group that is not unanimous is dimmed, and the line under the grid
  * counts the focused cell's cores by status.  Rows start with the number
  * of their first core.
@@ -60,8 +61,7 @@ cores_caption(struct tui *t, char *text, size_t size)
 static int
 cell_role(const struct tui *t, const struct grid_cell *c)
 {
-	if (t->by_opcode && c->opclass >= 0 && (c->cls == CLASS_RUNNING ||
-	    c->cls == CLASS_BREAK))
+	if (t->by_opcode && c->opclass >= 0 && census_runs(c->cls))
 		return ROLE_PATH + c->opclass % 8;
 	return ROLE_CLASS + c->cls;
 }
@@ -69,8 +69,7 @@ cell_role(const struct tui *t, const struct grid_cell *c)
 static char
 cell_glyph(const struct tui *t, const struct grid_cell *c)
 {
-	if (t->by_opcode && c->opclass >= 0 && (c->cls == CLASS_RUNNING ||
-	    c->cls == CLASS_BREAK))
+	if (t->by_opcode && c->opclass >= 0 && census_runs(c->cls))
 		return opclass_glyph(c->opclass);
 	return class_glyph[c->cls];
 }
@@ -86,10 +85,11 @@ legend(struct tui *t, WINDOW *win, int y, int w)
 		    ". halt ! fault w wait");
 	else
 		snprintf(text, sizeof text, "%c run %c halt %c fault %c wait "
-		    "%c break  < focus  dim: mixed group",
+		    "%c break%s  < focus  dim: mixed group",
 		    class_glyph[CLASS_RUNNING], class_glyph[CLASS_HALTED],
 		    class_glyph[CLASS_FAULTED], class_glyph[CLASS_WAITING],
-		    class_glyph[CLASS_BREAK]);
+		    class_glyph[CLASS_BREAK], tui_machine(t)->fork_join ?
+		    " f forked j join" : "");
 	draw_text(win, y, 0, w, draw_attr(t, ROLE_DIM), text);
 }
 

@@ -112,7 +112,8 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 	if (y < h) {
 		const char *st = c->status == CORE_RUNNING ? "running" :
 		    c->status == CORE_HALTED ? "halted" :
-		    c->status == CORE_ERROR ? "faulted" : "waiting";
+		    c->status == CORE_ERROR ? "faulted" :
+		    c->status == CORE_JOINING ? "joining" : "waiting";
 
 		reg_cell(t, win, y, 0, cw, "st", st, old != NULL &&
 		    old->status != c->status);

@@ -82,6 +82,10 @@ lane_glyph(const struct machine *m, uint32_t core, char *g, int *role)
 		*g = class_glyph[CLASS_FAULTED];
 		*role = ROLE_CLASS + CLASS_FAULTED;
 		break;
+	case CORE_JOINING:
+		*g = class_glyph[CLASS_JOINING];
+		*role = ROLE_CLASS + CLASS_JOINING;
+		break;
 	default:
 		*g = class_glyph[CLASS_WAITING];
 		*role = ROLE_CLASS + CLASS_WAITING;

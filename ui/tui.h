@@ -127,13 +127,16 @@ int	 pane_find(const char *name);
 /* --- census (census.c, pure) ------------------------------------------ */
 
 /* What a core shows as in the grid; "at a breakpoint" is a running core
- * whose PC is an enabled breakpoint that applies to it. */
+ * whose PC is an enabled breakpoint that applies to it.  The classes a
+ * running core may show (running, break, forked) are census_runs'. */
 enum core_class {
 	CLASS_RUNNING,
 	CLASS_HALTED,
 	CLASS_FAULTED,
 	CLASS_WAITING,
 	CLASS_BREAK,
+	CLASS_FORKED,    /* fork-join: running inside its forked method */
+	CLASS_JOINING,   /* fork-join: waiting at the join */
 	CLASS_COUNT
 };
 
@@ -150,6 +153,8 @@ struct bpmap {
 /* The class of one core (b may be NULL: no breakpoints). */
 enum core_class census_class(const struct machine *m, const struct bpmap *b,
 	    uint32_t core);
+/* Whether a core of class k is running (running, break, forked). */
+int	 census_runs(enum core_class k);
 /* The PC to show for a core: a faulted core's faulting instruction, a
  * halted core's HALT, a waiting core's BARRIER. */
 int32_t	 census_pc(const struct machine *m, uint32_t core);

@@ -40,7 +40,8 @@ static const char batch_usage[] =
 "--cores, --warp-width, --program FILE:RANGE, --input, --max-steps,\n"
 "--stack-words, --heap-words, --engine ref|opencl, --device, --output raw,\n"
 "--level isa|mic|pmic (the level to start at; set level switches later),\n"
-"--microcode FILE.mal|FILE.mic1 (the micro level's microprogram).\n"
+"--microcode FILE.mal|FILE.mic1 (the micro level's microprogram),\n"
+"--fork-join (the fork-join model).\n"
 "Exit status: 0, 1 if a command failed, 2 for bad usage or input.\n";
 
 /* The transcript writer: where core output and messages meet. */

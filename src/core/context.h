@@ -106,6 +106,9 @@ typedef int32_t  ctx_i32;
 #define CTX_F_DIVERGENCE    0x10 /* keep the per-warp records */
 #define CTX_F_DRIFT         0x20 /* testing: ignore stop_at, as if every
 				    work-group ran ahead (forces replays) */
+#define CTX_F_JOIN          0x40 /* the fork-join's join completed:
+				    JOINING cores become RUNNING before
+				    step 1 (forkjoin.h) */
 
 /* ---- per-core fields ------------------------------------------------- */
 #define CTX_C_PC            0    /* registers, as struct core */
@@ -142,7 +145,7 @@ typedef int32_t  ctx_i32;
 #define CTX_C_IN_LEN        28   /* host: bytes in its input area */
 #define CTX_C_IN_POS        29   /* kernel: bytes it consumed */
 #define CTX_C_IN_MORE       30   /* host: more input waits beyond the area */
-				 /* 31: unused */
+#define CTX_C_FORK          31   /* fork-join state, forkjoin.h's word */
 #define CTX_CORE_FIELDS     32
 
 #define CTX_NONE            0xFFFFFFFFu
@@ -162,7 +165,8 @@ typedef int32_t  ctx_i32;
 #define CTX_HC_FAULT_PC     48   /* int */
 #define CTX_HC_FAULT_OP     52   /* uchar */
 #define CTX_HC_STEPS        56   /* 64 bits */
-#define CTX_HC_BYTES        72   /* sizeof (struct core) */
+#define CTX_HC_FORK         72   /* uint */
+#define CTX_HC_BYTES        80   /* sizeof (struct core) */
 
 /* CTX_C_STOP_KIND */
 #define CTX_STOP_BP         1    /* breakpoint at the boundary */

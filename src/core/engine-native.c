@@ -571,8 +571,10 @@ dispatch:
 		int32_t nargs = ip->b & 0xffff, nloc = (int32_t)
 		    ((uint32_t)ip->b >> 16), link = sp + nloc + 1;
 
+		/* fork-join: main's calls are the reference's (forkjoin.h) */
 		if (UNLIKELY(floor == INT32_MAX || sp - nargs < floor ||
-		    link + 1 > end))
+		    link + 1 > end || (lv == MM_STACK_BASE &&
+		    (c->fork & FJ_ON))))
 			goto slow;
 		v = (int32_t)(ip - code) + ip->len;	/* return address */
 		S(link) = v;
@@ -595,6 +597,8 @@ dispatch:
 		link = S(lv);	/* FRAME proved link, link + 1 in the region */
 		v = S(link);
 		link = S(link + 1);	/* the saved LV, read before the store */
+		if (UNLIKELY(link == MM_STACK_BASE && (c->fork & FJ_IN)))
+			goto slow;	/* into main: the join (forkjoin.h) */
 		S(lv) = tos;
 		sp = lv;
 		lv = link;
@@ -799,7 +803,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
+	if (sum.running + sum.waiting + sum.joining == 0) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -906,7 +910,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 				goto watch;
 			}
 		}
-		if (sum.running + sum.waiting == 0) {
+		if (sum.running + sum.waiting + sum.joining == 0) {
 			stop->reason = STOP_DONE;
 			goto watch;
 		}

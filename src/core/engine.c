@@ -134,7 +134,7 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
+	if (sum.running + sum.waiting + sum.joining == 0) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -154,7 +154,7 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 				return 0;
 			}
 		}
-		if (sum.running + sum.waiting == 0) {
+		if (sum.running + sum.waiting + sum.joining == 0) {
 			stop->reason = STOP_DONE;
 			return 0;
 		}

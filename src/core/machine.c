@@ -280,6 +280,7 @@ core_start(struct machine *m, uint32_t core)
 	c->mpc = 0;
 	c->status = CORE_RUNNING;
 	c->fault = FAULT_NONE;
+	c->fork = m->fork_join ? FJ_ON : 0;
 }
 
 /* Registers, counters and the stack region back to the start of main.
@@ -361,6 +362,14 @@ machine_stacks_used(const struct machine *m, uint32_t *used)
 		used[c] = (uint32_t)n;
 	}
 	free(vec);
+}
+
+void
+machine_fork_join(struct machine *m)
+{
+	m->fork_join = 1;
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		m->cores[c].fork |= FJ_ON;
 }
 
 void

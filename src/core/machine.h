@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "forkjoin.h"
 #include "memmap.h"
 #include "program.h"
 #include "util.h"
@@ -29,7 +30,10 @@ enum core_status {
 	CORE_HALTED  = 1,   /* HALT (or the halt device word) */
 	CORE_ERROR   = 2,   /* faulted; see fault and fault_pc */
 	CORE_WAITING = 3,   /* arrived at a BARRIER, waits for the others */
+	CORE_JOINING = 4,   /* fork-join: back in main from its forked
+			       method, waits at the join (forkjoin.h) */
 };
+#define CORE_NSTATUS 5
 
 /* One core's registers.  MBR holds the byte 0..255; MBR (signed) and MBRU
  * views derive from it.  H, OPC, MAR, MDR are scratch at the ISA level. */
@@ -53,6 +57,7 @@ struct core {
 	uint8_t		fault_op;  /* its opcode (0 when it could not be read) */
 	uint64_t	steps;     /* instructions this core retired */
 	uint64_t	cycles;    /* micro-cycles this core ran */
+	uint32_t	fork;      /* fork-join state (forkjoin.h), 0 in SPMD */
 };
 
 struct machine_config {
@@ -82,6 +87,8 @@ struct machine {
 	uint32_t		 heap_top;  /* words of heap allocated */
 	struct core_io		*io;        /* per core */
 	uint64_t		 step;      /* global steps executed */
+	int			 fork_join; /* every core runs under the
+					       fork-join model */
 };
 
 /*
@@ -93,6 +100,9 @@ int	 machine_init(struct machine *m, const struct machine_config *cfg,
 	    const struct program **progs, size_t nprogs,
 	    const uint16_t *core_prog, char **cause);
 void	 machine_free(struct machine *m);
+/* Put every core under the fork-join model (doc/manycore.md section 1,
+ * forkjoin.h), from the start: right after machine_init. */
+void	 machine_fork_join(struct machine *m);
 /* Put a core back at the start of its program (registers and stack). */
 void	 machine_reset_core(struct machine *m, uint32_t core);
 

@@ -506,7 +506,8 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 static int
 mic1_cycle_any(void *st, struct machine *m, uint32_t core)
 {
-	return mic1_cycle(st, m, core);
+	return micro_fork_cycle(&mic1_model, st, m, core) ||
+	    mic1_cycle(st, m, core);
 }
 
 void

@@ -32,11 +32,39 @@ micro_leave(struct machine *m, uint32_t core, int at_boundary)
 {
 	const struct core *c = &m->cores[core];
 
-	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING) &&
+	if ((c->status == CORE_RUNNING || c->status == CORE_WAITING ||
+	    c->status == CORE_JOINING) &&
 	    !at_boundary)
 		return -1;
 	micro_load_tos(m, core);
 	return 0;
+}
+
+/*
+ * Fork-join at a micro level (doc/manycore.md section 1): the fork
+ * decision is the machine's, not the microprogram's (the textbook
+ * control store has no room for it).  At an instruction boundary of a
+ * fork-join core, an instruction whose effect the model changes
+ * (ref_fork_insn: an INVOKEVIRTUAL in main, the IRETURN of the forked
+ * method into main) is carried out by the machine in one cycle with the
+ * ISA level's semantics, and the core enters the level again after it.
+ * Returns 1 if it took the cycle, 0 if the microprogram runs it.
+ */
+int
+micro_fork_cycle(const struct micro_model *md, void *st, struct machine *m,
+    uint32_t core)
+{
+	struct core *c = &m->cores[core];
+
+	if (!(c->fork & FJ_ON) || c->status != CORE_RUNNING ||
+	    !md->at_boundary(st, m, core) || !ref_fork_insn(m, core))
+		return 0;
+	micro_load_tos(m, core);
+	c->cycles++;
+	ref_exec(m, core);	/* counts the step, as the boundary would */
+	if (c->status == CORE_RUNNING || c->status == CORE_JOINING)
+		md->enter(st, m, core);
+	return 1;
 }
 
 void

@@ -30,6 +30,12 @@ void	micro_load_tos(struct machine *m, uint32_t core);
  * two ISA instructions), else 0 with TOS reloaded. */
 int	micro_leave(struct machine *m, uint32_t core, int at_boundary);
 
+struct micro_model;
+/* Fork-join: the cycle in which the machine, not the microprogram,
+ * carries out an instruction at a boundary (micro-sim.c); 1 if it did. */
+int	micro_fork_cycle(const struct micro_model *md, void *st,
+	    struct machine *m, uint32_t core);
+
 /* One micro-cycle of one core: 1 if it executed one, 0 if not. */
 typedef int	micro_cycle_fn(void *st, struct machine *m, uint32_t core);
 /* One step: every core of mask (all if mask or mask->mask is NULL) by

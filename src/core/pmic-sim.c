@@ -212,7 +212,8 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 static int
 pmic_cycle_any(void *st, struct machine *m, uint32_t core)
 {
-	return pmic_cycle(st, m, core);
+	return micro_fork_cycle(&pmic_model, st, m, core) ||
+	    pmic_cycle(st, m, core);
 }
 
 void

@@ -350,11 +350,21 @@ ref_exec(struct machine *m, uint32_t core)
 			break;
 		}
 		newlv = (int64_t)sp - nargs + 1;
+		if ((c->fork & FJ_ON) && lv == MM_STACK_BASE &&
+		    !FJ_MINE(c->fork, core)) {
+			/* fork-join: not this core's call (forkjoin.h) */
+			c->fork = FJ_COUNT(c->fork);
+			sp = (int32_t)newlv;
+			S(sp) = 0;
+			break;
+		}
 		link = (int64_t)sp + nloc + 1;
 		if (link + 1 > stack_end(m)) {
 			fault = FAULT_STACK_OVERFLOW;
 			break;
 		}
+		if ((c->fork & FJ_ON) && lv == MM_STACK_BASE)
+			c->fork = FJ_COUNT(c->fork) | FJ_IN;
 		/* The callee's locals above the arguments are not zeroed,
 		 * as the Mic-1 microprogram leaves them. */
 		S((int32_t)newlv) = (int32_t)link;
@@ -374,6 +384,11 @@ ref_exec(struct machine *m, uint32_t core)
 		sp = lv;
 		S(sp) = v;
 		lv = a;
+		if ((c->fork & FJ_IN) && lv == MM_STACK_BASE) {
+			/* back in main from the forked method: the join */
+			c->fork &= ~FJ_IN;
+			c->status = CORE_JOINING;
+		}
 		break;
 	}
 	case OP_NEWARRAY:
@@ -441,16 +456,41 @@ ref_exec(struct machine *m, uint32_t core)
 }
 
 int
+ref_fork_insn(const struct machine *m, uint32_t core)
+{
+	const struct core *c = &m->cores[core];
+	int op = machine_fetch_byte(m, core, c->pc);
+	int32_t floor, nlocals, link;
+
+	if (!(c->fork & FJ_ON))
+		return 0;
+	if (op == OP_INVOKEVIRTUAL)
+		return c->lv == MM_STACK_BASE;
+	if (op != OP_IRETURN || !(c->fork & FJ_IN) ||
+	    c->lv == MM_STACK_BASE ||
+	    ref_frame_at(m, core, c->lv, &floor, &nlocals) != 0)
+		return 0;
+	/* the saved LV, above the link (ref_frame_at checked both) */
+	link = m->stacks[(size_t)core * m->cfg.stack_words +
+	    (uint32_t)(c->lv - MM_STACK_BASE)];
+	return m->stacks[(size_t)core * m->cfg.stack_words +
+	    (uint32_t)(link + 1 - MM_STACK_BASE)] == MM_STACK_BASE;
+}
+
+int
 ref_barrier_release(struct machine *m)
 {
 	struct ref_summary s;
 	uint32_t i;
+	uint8_t from;
 
 	ref_count(m, &s);
-	if (s.running > 0 || s.waiting == 0)
+	if (s.running > 0 || s.waiting + s.joining == 0)
 		return 0;
+	/* A barrier first: cores at the join do not count for it. */
+	from = s.waiting > 0 ? CORE_WAITING : CORE_JOINING;
 	for (i = 0; i < m->cfg.ncores; i++)
-		if (m->cores[i].status == CORE_WAITING)
+		if (m->cores[i].status == from)
 			m->cores[i].status = CORE_RUNNING;
 	return 1;
 }
@@ -480,6 +520,7 @@ ref_count(const struct machine *m, struct ref_summary *sum)
 	uint32_t i;
 
 	sum->running = sum->waiting = sum->halted = sum->faulted = 0;
+	sum->joining = 0;
 	sum->executed = 0;
 	for (i = 0; i < m->cfg.ncores; i++) {
 		switch (m->cores[i].status) {
@@ -491,6 +532,9 @@ ref_count(const struct machine *m, struct ref_summary *sum)
 			break;
 		case CORE_HALTED:
 			sum->halted++;
+			break;
+		case CORE_JOINING:
+			sum->joining++;
 			break;
 		default:
 			sum->faulted++;

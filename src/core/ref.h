@@ -9,6 +9,15 @@
  * not count for a barrier.  A core that faults stops alone; the others go
  * on.
  *
+ * Fork-join (forkjoin.h, doc/manycore.md section 1): a core that returns
+ * from its forked method into main becomes CORE_JOINING.  It does not
+ * count for a barrier, as a halted core; the join completes at the end
+ * of a step in which no core is left RUNNING or WAITING at a barrier and
+ * some are JOINING: they all become RUNNING for the next step.  So the
+ * join waits for every core that has neither halted nor faulted to come
+ * back from its fork, a core whose fork is still ahead included; it
+ * depends on nothing but the machine's state at step boundaries.
+ *
  * Faults (doc/ijvm.md section 3) leave the core's registers as they were
  * before the faulting instruction, with status CORE_ERROR, fault, fault_pc
  * and fault_op set.
@@ -32,6 +41,7 @@ struct ref_summary {
 	uint32_t	waiting;
 	uint32_t	halted;
 	uint32_t	faulted;
+	uint32_t	joining;    /* fork-join: at the join */
 	uint32_t	executed;   /* cores that executed an instruction */
 };
 
@@ -41,8 +51,14 @@ int	ref_exec(struct machine *m, uint32_t core);
 /* One global step (see above); the summary may be NULL. */
 void	ref_step(struct machine *m, const struct ref_mask *mask,
 	    struct ref_summary *sum);
-/* Complete a barrier if every running core waits; returns 1 if it did. */
+/* Complete a barrier if every running core waits, else the join if no
+ * core runs or waits at a barrier; returns 1 if it did either. */
 int	ref_barrier_release(struct machine *m);
+/* Fork-join: whether the instruction at the core's PC is one whose
+ * effect the model changes (an INVOKEVIRTUAL in main, or the IRETURN of
+ * the core's forked method into main); the micro levels let the machine
+ * carry those out (micro-sim.c). */
+int	ref_fork_insn(const struct machine *m, uint32_t core);
 /* Count cores by status. */
 void	ref_count(const struct machine *m, struct ref_summary *sum);
 

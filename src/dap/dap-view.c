@@ -271,8 +271,8 @@ regs_vars(struct dap *d, json_object *a, uint32_t core, int with_micro)
 		var_int(a, reg_name(r), reg_get(c, r), 0);
 	}
 	static const char *const st[] = { "running", "halted", "faulted",
-	    "waiting" };
-	var(a, "status", c->status < 4 ? st[c->status] : "?", 0);
+	    "waiting", "joining" };
+	var(a, "status", c->status < CORE_NSTATUS ? st[c->status] : "?", 0);
 	snprintf(t, sizeof t, "%llu", (unsigned long long)c->steps);
 	var(a, "instructions", t, 0);
 	if (!with_micro)

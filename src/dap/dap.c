@@ -377,7 +377,8 @@ all_done(struct dap *d, int *faulted)
 	*faulted = 0;
 	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
 		if (m->cores[c].status == CORE_RUNNING ||
-		    m->cores[c].status == CORE_WAITING)
+		    m->cores[c].status == CORE_WAITING ||
+		    m->cores[c].status == CORE_JOINING)
 			done = 0;
 		if (m->cores[c].status == CORE_ERROR)
 			*faulted = 1;

@@ -39,13 +39,18 @@ const struct cmd_entry cmd_info_entry = {
 };
 
 /* A status as info cores shows it: "breakpoint" for cores that stopped
- * at one in the last stop. */
+ * at one in the last stop, "forked" for running cores inside their
+ * forked method (fork-join). */
 static const char *
 core_state(const struct session *s, uint32_t c)
 {
-	if (s->m.cores[c].status == CORE_RUNNING && s->at_bp[c])
+	const struct core *k = &s->m.cores[c];
+
+	if (k->status == CORE_RUNNING && s->at_bp[c])
 		return "breakpoint";
-	return session_status_name(s->m.cores[c].status);
+	if (k->status == CORE_RUNNING && (k->fork & FJ_IN))
+		return "forked";
+	return session_status_name(k->status);
 }
 
 
@@ -67,8 +72,17 @@ cmd_info_cores_exec(struct session *s, const struct cmd_call *c,
 	    sum.running - atbp);
 	if (atbp > 0)
 		buf_printf(out, ", %u at a breakpoint", atbp);
-	buf_printf(out, ", %u waiting, %u halted, %u faulted\n", sum.waiting,
+	buf_printf(out, ", %u waiting, %u halted, %u faulted", sum.waiting,
 	    sum.halted, sum.faulted);
+	if (s->m.fork_join) {
+		uint32_t in = 0;
+
+		for (uint32_t k = 0; k < n; k++)
+			in += (s->m.cores[k].fork & FJ_IN) != 0;
+		buf_printf(out, "; fork-join: %u forked, %u joining", in,
+		    sum.joining);
+	}
+	buf_printf(out, "\n");
 	if (s->level == LEVEL_ISA)
 		buf_printf(out, "  %-15s %-10s %s\n", "cores", "status", "pc");
 	else

@@ -114,7 +114,8 @@ focus_can_step(struct session *s, const char *what, char **cause)
 {
 	const struct core *c = &s->m.cores[s->focus];
 
-	if (c->status == CORE_RUNNING || c->status == CORE_WAITING)
+	if (c->status == CORE_RUNNING || c->status == CORE_WAITING ||
+	    c->status == CORE_JOINING)
 		return 0;
 	*cause = xasprintf("core %u has %s: nothing to %s (focus another core "
 	    "with core N, or use %s)", s->focus,

@@ -284,10 +284,6 @@ opts_check_debugger(const struct micdb_opts *o, char **cause)
 	 * what this build cannot run when the session opens the engine.
 	 * --microcode goes with any level, since set level may reach the
 	 * micro level later. */
-	if (o->fork_join) {
-		*cause = xasprintf("--fork-join is not supported by this build");
-		return -1;
-	}
 	if (o->trace_path != NULL) {
 		*cause = xasprintf("--trace belongs to micdb run, not to the "
 		    "debugger");

@@ -90,8 +90,8 @@ can_run(const struct session *s, const uint8_t *mask)
 	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
 		uint8_t st = s->m.cores[c].status;
 
-		if ((st == CORE_RUNNING || st == CORE_WAITING) &&
-		    (mask == NULL || mask[c]))
+		if ((st == CORE_RUNNING || st == CORE_WAITING ||
+		    st == CORE_JOINING) && (mask == NULL || mask[c]))
 			n++;
 	}
 	return n;

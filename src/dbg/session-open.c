@@ -55,6 +55,7 @@ session_open(struct session **sp, struct loaded *l,
 	cfg.machine.stack_words = o->stack_words;
 	cfg.machine.heap_words = o->heap_words;
 	cfg.machine.warp_width = o->warp_width;
+	cfg.fork_join = o->fork_join;
 	cfg.progs = l->ptrs;
 	cfg.nprogs = l->nprogs;
 	cfg.core_prog = l->core_prog;

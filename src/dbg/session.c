@@ -34,6 +34,8 @@ session_start(struct session *s, char **cause)
 	if (machine_init(&s->m, &s->cfg.machine, s->cfg.progs,
 	    s->cfg.nprogs, s->core_prog, cause) != 0)
 		return -1;
+	if (s->cfg.fork_join)
+		machine_fork_join(&s->m);
 	s->have_machine = 1;
 	if (session_open_engine(s, cause) != 0) {
 		machine_free(&s->m);
@@ -371,6 +373,7 @@ session_status_name(int status)
 	case CORE_HALTED:  return "halted";
 	case CORE_ERROR:   return "faulted";
 	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
 	}
 	return "?";
 }

@@ -69,6 +69,8 @@ struct session_config {
 	uint64_t		  max_steps;   /* step limit; 0: none */
 	int			  repeat;      /* an empty line repeats the
 						  last command (not in batch) */
+	int			  fork_join;   /* --fork-join (machine.h's
+						  machine_fork_join) */
 };
 
 /* session_execute() result besides 0 and -1. */

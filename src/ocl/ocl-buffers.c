@@ -43,6 +43,7 @@ _Static_assert(offsetof(struct core, fault_op) == CTX_HC_FAULT_OP,
     "CTX_HC_FAULT_OP");
 _Static_assert(offsetof(struct core, steps) == CTX_HC_STEPS,
     "CTX_HC_STEPS");
+_Static_assert(offsetof(struct core, fork) == CTX_HC_FORK, "CTX_HC_FORK");
 _Static_assert(sizeof(struct core) == CTX_HC_BYTES, "CTX_HC_BYTES");
 
 double
@@ -262,11 +263,11 @@ static const uint8_t run_fields[] = {
 	CTX_C_PC, CTX_C_SP, CTX_C_LV, CTX_C_TOS, CTX_C_STATUS, CTX_C_FAULT,
 	CTX_C_FAULT_PC, CTX_C_FAULT_OP, CTX_C_STEPS_LO, CTX_C_STEPS_HI,
 	CTX_C_STOP_STEP, CTX_C_EVENT_STEP, CTX_C_LAST_STEP, CTX_C_OUT_LEN,
-	CTX_C_IN_POS,
+	CTX_C_IN_POS, CTX_C_FORK,
 	CTX_C_CPP, CTX_C_OPC, CTX_C_H, CTX_C_MAR, CTX_C_MDR, CTX_C_MBR,
 	CTX_C_MPC, CTX_C_N, CTX_C_Z, CTX_C_CYCLES_LO, CTX_C_CYCLES_HI,
 };
-#define RUN_FIELDS_ISA 15
+#define RUN_FIELDS_ISA 16
 
 /*
  * What run() reads of the context after launches: the header, the

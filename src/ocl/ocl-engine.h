@@ -50,6 +50,9 @@
 #define K_GROW          16      /* most K grows by after one launch */
 #define K_START         64
 #define K_MAX           (1u << 22)
+/* Entries of the per-status counts: a power of two above CORE_NSTATUS,
+ * so that a status indexes them with a mask. */
+#define OCL_NCNT        8
 
 struct ocl_ckpt {
 	int		 valid;
@@ -239,7 +242,7 @@ struct ocl_engine {
 	 * between. */
 	uint32_t launch_id;       /* of the last launch, never 0 */
 	uint32_t since;
-	uint32_t cnt[4];          /* per enum core_status */
+	uint32_t cnt[OCL_NCNT];   /* per enum core_status */
 	uint8_t	*stat;            /* per core: its status, exact */
 	uint8_t	*stale;           /* per block: m->cores behind */
 	int	 any_stale;       /* some block is stale */
@@ -249,7 +252,9 @@ struct ocl_engine {
 
 	/* run state */
 	uint8_t	*seen;            /* faults already noted, as engine-ref */
-	int	 pending_release; /* released on the host, not yet on device */
+	int	 pending_release; /* released on the host, not yet on device:
+				     the status released (CORE_WAITING, or
+				     CORE_JOINING for the join), or 0 */
 	uint64_t k_fixed;         /* steps per launch; 0: adapt */
 	uint64_t k_adapt;         /* the adapted K (ocl_launch) */
 
@@ -291,8 +296,8 @@ static inline void
 ocl_set_stat(uint8_t *stat, uint32_t *cnt, uint32_t c, uint8_t st)
 {
 	if (st != stat[c]) {
-		cnt[stat[c] & 3]--;
-		cnt[st & 3]++;
+		cnt[stat[c] & (OCL_NCNT - 1)]--;
+		cnt[st & (OCL_NCNT - 1)]++;
 		stat[c] = st;
 	}
 }

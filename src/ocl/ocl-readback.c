@@ -68,6 +68,7 @@ static const struct core_field {
 	CFLD(CTX_C_STEPS_HI, steps, 32),
 	CFLD(CTX_C_CYCLES_LO, cycles, 0),
 	CFLD(CTX_C_CYCLES_HI, cycles, 32),
+	CFLD(CTX_C_FORK, fork, 0),
 #undef CFLD
 };
 #define NCORE_FIELDS (sizeof core_fields / sizeof core_fields[0])
@@ -140,18 +141,18 @@ ocl_recount(struct ocl_engine *o)
 	memset(o->cnt, 0, sizeof o->cnt);
 	for (uint32_t i = 0; i < o->ncores; i++) {
 		o->stat[i] = k[i].status;
-		o->cnt[k[i].status & 3]++;
+		o->cnt[k[i].status & (OCL_NCNT - 1)]++;
 	}
 }
 
-/* The status the host shows for device status v: a barrier release
- * that the device has not seen yet (the next launch does it) as done
- * already. */
+/* The status the host shows for device status v: a barrier or join
+ * release that the device has not seen yet (the next launch does it) as
+ * done already. */
 static inline uint8_t
 host_status(uint32_t v, int pending_release)
 {
-	return v == CORE_WAITING && pending_release ? CORE_RUNNING :
-	    (uint8_t)v;
+	return pending_release != 0 && v == (uint32_t)pending_release ?
+	    CORE_RUNNING : (uint8_t)v;
 }
 
 /*
@@ -178,11 +179,11 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 	FLD(PC); FLD(SP); FLD(LV); FLD(TOS); FLD(STATUS); FLD(FAULT);
 	FLD(FAULT_PC); FLD(FAULT_OP); FLD(STEPS_LO); FLD(STEPS_HI);
 	FLD(CPP); FLD(OPC); FLD(H); FLD(MAR); FLD(MDR); FLD(MBR); FLD(MPC);
-	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI);
+	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI); FLD(FORK);
 #undef FLD
 	uint8_t *restrict stat = o->stat;
 	const int release = o->pending_release;
-	uint32_t cnt[4];
+	uint32_t cnt[OCL_NCNT];
 
 	memcpy(cnt, counts, sizeof cnt);
 	for (size_t i = lo; i < hi; i++) {
@@ -200,6 +201,7 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 		c->fault_pc = (int32_t)f_FAULT_PC[j];
 		c->fault_op = (uint8_t)f_FAULT_OP[j];
 		c->steps = (uint64_t)f_STEPS_HI[j] << 32 | f_STEPS_LO[j];
+		c->fork = f_FORK[j];
 		if (!all)
 			continue;
 		c->cpp = (int32_t)f_CPP[j];
@@ -243,7 +245,7 @@ spread(uint32_t t, void *(*work)(void *), void *parts, size_t size)
 struct conv_part {
 	struct ocl_engine *o;
 	uint32_t	 lo, hi;
-	uint32_t	 cnt[4];
+	uint32_t	 cnt[OCL_NCNT];
 };
 
 static void *
@@ -278,7 +280,7 @@ convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 	}
 	spread(t, convert_part, part, sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++)
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < OCL_NCNT; j++)
 			o->cnt[j] += part[i].cnt[j];
 	if (o->lv->from_ctx != NULL) {
 		struct ocl_section sec;
@@ -362,7 +364,7 @@ next_marked(const struct ocl_engine *o, int what, uint32_t since,
 struct news_part {
 	struct ocl_engine *o;
 	uint32_t	 b0, b1;
-	uint32_t	 cnt[4];
+	uint32_t	 cnt[OCL_NCNT];
 	uint32_t	 cut, event, out_lo, out_hi;
 	int		 any;
 };
@@ -382,7 +384,7 @@ absorb_part(void *arg)
 	const uint32_t *restrict f_out = x + CTX_C_OUT_LEN * fs;
 	const int release = o->pending_release;
 	uint8_t *restrict stat = o->stat;
-	uint32_t cnt[4] = { 0, 0, 0, 0 }, cut = CTX_NONE, event = 0;
+	uint32_t cnt[OCL_NCNT] = { 0 }, cut = CTX_NONE, event = 0;
 	uint32_t out_lo = UINT32_MAX, out_hi = 0, b = p->b0, lo, hi;
 
 	while (next_marked(o, NEWS_NOW, 0, p->b1, &b, &lo, &hi)) {
@@ -451,7 +453,7 @@ ocl_absorb_news(struct ocl_engine *o)
 	for (uint32_t i = 0; i < t; i++) {
 		const struct news_part *p = &part[i];
 
-		for (int j = 0; j < 4; j++)
+		for (int j = 0; j < OCL_NCNT; j++)
 			o->cnt[j] += p->cnt[j];
 		o->any_stale |= p->any;
 		nw->cut = p->cut < nw->cut ? p->cut : nw->cut;

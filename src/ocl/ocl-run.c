@@ -87,7 +87,8 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    (checks ? CTX_F_STOPS : 0) |
 	    (r->stop_on_fault ? CTX_F_STOP_ON_FAULT : 0) |
 	    (r->mask != NULL ? CTX_F_MASK : 0) |
-	    (o->pending_release ? CTX_F_RELEASE : 0) |
+	    (o->pending_release == CORE_WAITING ? CTX_F_RELEASE : 0) |
+	    (o->pending_release == CORE_JOINING ? CTX_F_JOIN : 0) |
 	    (o->tune.drift ? CTX_F_DRIFT : 0);
 	o->hctx[CTX_H_NBPS] = (uint32_t)o->nbps;
 	o->hctx[CTX_H_STOP_AT] = K;
@@ -205,21 +206,24 @@ ocl_any_runnable(const struct ocl_engine *o, const uint8_t *mask)
 	return 0;
 }
 
-/* ref_barrier_release, from the counts, in stat; m->cores follows at
- * the next ocl_sync_cores (the released cores' blocks are stale), the
- * device at the next launch. */
+/* ref_barrier_release (a barrier, else the fork-join's join), from the
+ * counts, in stat; m->cores follows at the next ocl_sync_cores (the
+ * released cores' blocks are stale), the device at the next launch. */
 void
 ocl_release_barrier(struct ocl_engine *o)
 {
-	if (o->cnt[CORE_RUNNING] > 0 || o->cnt[CORE_WAITING] == 0)
+	uint8_t from = o->cnt[CORE_WAITING] > 0 ? CORE_WAITING :
+	    CORE_JOINING;
+
+	if (o->cnt[CORE_RUNNING] > 0 || o->cnt[from] == 0)
 		return;
 	for (uint32_t c = 0; c < o->ncores; c++)
-		if (o->stat[c] == CORE_WAITING) {
+		if (o->stat[c] == from) {
 			ocl_set_stat(o->stat, o->cnt, c, CORE_RUNNING);
 			o->stale[c >> CTX_BLOCK_SHIFT] = 1;
 		}
 	o->any_stale = 1;
-	o->pending_release = 1;
+	o->pending_release = from;
 }
 
 /*
@@ -410,7 +414,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 	uint32_t faulted_before;
 
 	engine_stop_reset(e, stop);
-	if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] == 0) {
+	if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] + cnt[CORE_JOINING] ==
+	    0) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -432,8 +437,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 			ocl_release_barrier(o);
 			m->step++;
 			stop->steps_run++;
-			stop->reason = cnt[CORE_RUNNING] + cnt[CORE_WAITING] ==
-			    0 ? STOP_DONE : STOP_DEADLOCK;
+			stop->reason = cnt[CORE_RUNNING] + cnt[CORE_WAITING] +
+			    cnt[CORE_JOINING] == 0 ? STOP_DONE : STOP_DEADLOCK;
 			return 0;
 		}
 		if (advance(o, r, ocl_choose_k(o,
@@ -454,7 +459,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 			}
 		}
 		faulted_before = cnt[CORE_ERROR];
-		if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] == 0) {
+		if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] + cnt[CORE_JOINING] ==
+	    0) {
 			stop->reason = STOP_DONE;
 			return 0;
 		}

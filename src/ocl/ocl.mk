@@ -29,10 +29,12 @@ micdb_libs += src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 
 kernelsdir = $(pkgdatadir)/kernels
 dist_kernels_DATA = \
+	kernels/fork.h \
 	kernels/isa.cl \
 	kernels/launch.h \
 	src/core/context.h \
 	src/core/faults.def \
+	src/core/forkjoin.h \
 	src/core/ijvm-ops.def \
 	src/core/memmap.h
 

@@ -60,6 +60,10 @@ static const char run_usage[] =
 "  --microcode FILE     microprogram: for --level mic .mal or .mic1 (default\n"
 "                       the project's mic1.mal), for --level pmic .pm or\n"
 "                       .pmic (default the project's pmic.pm)\n"
+"  --fork-join          fork-join model: the k-th INVOKEVIRTUAL that main\n"
+"                       executes is carried out by core k alone and skipped\n"
+"                       (0 pushed) by the others; a core back in main from\n"
+"                       its call waits until no core runs (the join)\n"
 "  --trace FILE         write one JSON line per step with every core's state\n"
 "  -h, --help           show this help\n"
 "\n"
@@ -228,6 +232,7 @@ status_name(int status)
 	case CORE_HALTED:  return "halted";
 	case CORE_ERROR:   return "error";
 	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
 	}
 	return "?";
 }
@@ -331,11 +336,6 @@ check_supported(const struct micdb_opts *o, char **cause)
 		    "pmic");
 		return -1;
 	}
-	if (o->fork_join) {
-		*cause = xasprintf("--fork-join is not supported by this build "
-		    "(run SPMD programs that use COREID instead)");
-		return -1;
-	}
 	if (o->batch_path) {
 		*cause = xasprintf("--batch belongs to the debugger (micdb "
 		    "--batch FILE PROGRAM), not to micdb run");
@@ -419,6 +419,8 @@ run_main(int argc, char **argv)
 		loaded_free(&l);
 		goto usage;
 	}
+	if (o.fork_join)
+		machine_fork_join(&r.m);
 	r.o = &o;
 	r.raw = o.output_raw || cfg.ncores == 1;
 	r.reported = xcalloc(cfg.ncores, 1);

@@ -719,7 +719,6 @@ function suites(micdb, label) {
 			[{ cores: -5 }, ['--cores', '-5']],
 			[{ engine: 'bogus' }, ['--engine', 'bogus']],
 			[{ level: 'xyz' }, ['--level', 'xyz']],
-			[{ forkJoin: true }, ['--fork-join']],
 			[{ stackWords: 3 }, ['--stack-words', '3']],
 			[{ program: 'nosuch.jas' }, null],
 			[{ programs: [{ program: 'tests/dap/sum.jas', cores: '0-3,2' }], cores: 4 },
@@ -743,6 +742,13 @@ function suites(micdb, label) {
 			    /cores must be a number or a string/);
 			await rejects(s.dc.launchRequest({ program: 5 }), /program must be a file/);
 			await rejects(s.dc.launchRequest({ program: SUM, programs: 'x' }), /programs must be an array/);
+		});
+
+		it('forkJoin: the fork-join model (--fork-join)', async () => {
+			await s.launch({ cores: 4, forkJoin: true,
+			    program: path.join(TOP, 'programs', 'forksum.jas') });
+			await s.next('terminated');
+			assert.match(s.output, /^\[core 0\] total = 820$/m);
 		});
 
 		it('MIMD programs with core ranges', async () => {
