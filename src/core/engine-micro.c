@@ -79,6 +79,11 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 	uint32_t solo = 0, nrun = 0;
 	int changed = 1;
 
+	/* The machine's fork-join cycles (micro_fork_cycle) come at the
+	 * model's instruction boundaries, which the fast loops do not look
+	 * for: a fork-join machine runs on the golden model's steps. */
+	if (m->fork_join)
+		return micro_run(e, r, stop, cause);
 	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
