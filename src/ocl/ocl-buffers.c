@@ -862,8 +862,11 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->nblocks = g.nblocks;
 	o->steprec_off = o->blocks_off + 2 * o->nblocks;
 	stack_bytes = g.stack_bytes;
-	/* Interleaved indices are 32-bit in the kernel. */
-	o->interleaved = gpu_layout && stack_bytes / 4 < UINT32_MAX;
+	/* Interleaved indices are 32-bit in the kernel: the largest,
+	 * stack_words * ncores - 1, must fit, which 2^32 words (a million
+	 * cores of the default 4,096 words) still does. */
+	o->interleaved = gpu_layout &&
+	    stack_bytes / 4 <= (uint64_t)UINT32_MAX + 1;
 	o->out_cap = g.out_cap;
 	o->in_cap = g.in_cap;
 	total = ctx_bytes + stack_bytes + 4ull * MM_GLOBALS_WORDS +
