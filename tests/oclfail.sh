@@ -15,8 +15,8 @@
 #     call and its CL_* error, and saying what to do (lower --cores, or
 #     another --device, or --engine ref); or, for a call micdb can do
 #     without, exit 0 and the clean run's output;
-#   - micdb bench: the same message, and exit 1 (micdb(1): the device
-#     failed a measurement), or exit 0 with its row;
+#   - micdb bench: the same message, and exit 2 (micdb(1): the device
+#     failed, as for micdb run), or exit 0 with its row;
 #   - the debugger: either the failed command reports the error in the
 #     transcript and the commands after it still work (a last stepi
 #     reaches the device again), or exit 2 with the same message as run.
@@ -118,7 +118,7 @@ check_failure() {
 			[ $msg_ok = 1 ] || why="$why no-message"
 		fi ;;
 	bench)
-		# micdb(1): a device that fails a measurement is exit 1.  Its
+		# micdb(1): a device that fails a measurement is exit 2.  Its
 		# figures differ run to run, so doing without a call shows as
 		# exit 0 with its row in the table (a warp record that could not
 		# be read leaves that run's SIMD figures as last read: the
@@ -126,7 +126,7 @@ check_failure() {
 		if [ "$rc" -eq 0 ] && grep -q "^isa  *uniform  *2 " o; then
 			:
 		else
-			[ "$rc" -eq 1 ] || why="$why exit-$rc"
+			[ "$rc" -eq 2 ] || why="$why exit-$rc"
 			[ $msg_ok = 1 ] || why="$why no-message"
 		fi ;;
 	session)
