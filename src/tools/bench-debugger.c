@@ -33,6 +33,7 @@
 
 #include "bench-int.h"
 #include "bench.h"
+#include "engine-ocl.h"
 #include "session-open.h"
 #include "util.h"
 
@@ -63,10 +64,11 @@ struct dbg_bench {
 	struct atomic_file	 csv;         /* csv.f NULL: no --csv */
 	struct dbg_result	*res;
 	size_t			 nres;
-	/* the session could not open, a run's engine failed or a render
+	/* the session could not open, a run's engine failed, a command
+	 * failed after a device call did (dbg_device_failed) or a render
 	 * could not read the machine: the device failed (or, for the open,
 	 * the program is bad), exit status 2 as in micdb run; a command the
-	 * session refused is 1 */
+	 * session refused for its own reasons is 1 */
 	int			 engine_failed;
 };
 
@@ -93,7 +95,7 @@ static const char dbg_usage[] =
 "\n"
 "Exit status: 0 measured, 1 a command failed (the session refused it),\n"
 "2 bad usage, an unreadable or bad PROGRAM, no OpenCL device, or the\n"
-"device failed.\n";
+"device failed (a command that fails after a device call did included).\n";
 
 enum {
 	OPT_CORES = 256, OPT_BREAK, OPT_DEVICE, OPT_REPS, OPT_CSV, OPT_QUICK,
@@ -305,8 +307,27 @@ dbg_open(const struct dbg_bench *d, uint32_t n, struct micdb_opts *o,
 	return session_open(s, l, o, &fe, cause);
 }
 
+/*
+ * Has a device call of the session's OpenCL engine failed?  A command
+ * that fails says why but not whose fault it is: the device's, when it
+ * failed inside the command (reverse-stepi's restore) or before it and
+ * left it nothing to work with (history that stopped recording).
+ */
+static int
+dbg_device_failed(struct session *s)
+{
+	struct engine *e = session_engine(s);
+	struct ocl_engine_stats st;
+
+	if (e == NULL || e->ops->kind != ENGINE_OPENCL)
+		return 0;
+	engine_ocl_stats(e, &st);
+	return st.failures > 0;
+}
+
 /* Run one command line to its stop.  A run that fails is the engine's
- * failure (session_poll), a command refused is not. */
+ * failure (session_poll), a command refused is not, unless the device
+ * failed. */
 static int
 dbg_command(struct dbg_bench *d, struct session *s, const char *line,
     char **cause)
@@ -317,6 +338,8 @@ dbg_command(struct dbg_bench *d, struct session *s, const char *line,
 	rc = session_execute(s, line, &out, cause);
 	if (rc == 0 && session_running(s) &&
 	    (rc = session_wait(s, &out, cause)) < 0)
+		d->engine_failed = 1;
+	if (rc < 0 && dbg_device_failed(s))
 		d->engine_failed = 1;
 	buf_free(&out);
 	if (rc != 0) {
