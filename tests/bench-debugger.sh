@@ -2,7 +2,8 @@
 # micdb bench debugger (doc/bench.md, "The debugger set"): a short run at
 # small core counts on the test machine's OpenCL device, checked for the
 # shape of its table and CSV, never for its figures: no test times
-# anything.  Then bad input: one clear line, exit 2.
+# anything.  Then bad input: one clear line, exit 2; a command the
+# session refuses: exit 1.
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMP" || exit 1
@@ -72,6 +73,16 @@ bad "unknown option" "unknown option '--fast'" $B --fast
 bad "two programs" "unexpected argument 'b.jas'" $B a.jas b.jas
 bad "missing program" "cannot read nosuch.jas" $B nosuch.jas
 bad "unwritable CSV" "/nonexistent/d.csv" $B --csv /nonexistent/d.csv
+
+# a program the session cannot load is bad input like an unreadable one
+# (exit 2, as micdb run); a command the session refuses is exit 1
+printf 'not an instruction\n' >broken.jas
+run_cmd o.txt e.txt $B broken.jas
+expect_rc 2 "a program that does not assemble"
+expect_err "broken.jas" "a program that does not assemble: names it"
+run_cmd o.txt e.txt $B --reps 5 --break nosuchlabel "$COLLATZ"
+expect_rc 1 "a breakpoint the session refuses"
+expect_err "break nosuchlabel" "a breakpoint the session refuses: says which"
 
 run_cmd o.txt e.txt "$MICDB" bench debugger --help
 expect_rc 0 "--help"

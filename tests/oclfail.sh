@@ -7,7 +7,7 @@
 #   - micdb run at the ISA, Mic-1 and PMIC levels,
 #   - a debugger session in --batch (stepi, continue, set level,
 #     reverse-stepi at both levels),
-#   - micdb bench on a tiny configuration.
+#   - micdb bench on a tiny configuration, and micdb bench debugger.
 # A clean run first reports the sites and the index of each one's first
 # call; then each site fails at that call.  Every outcome must be:
 #   - no hang (timeout) and no sanitizer report;
@@ -15,8 +15,9 @@
 #     call and its CL_* error, and saying what to do (lower --cores, or
 #     another --device, or --engine ref); or, for a call micdb can do
 #     without, exit 0 and the clean run's output;
-#   - micdb bench: the same message, and exit 1 (micdb(1): the device
-#     failed a measurement), or exit 0 with its row;
+#   - micdb bench and bench debugger: the same message, and exit 2
+#     (micdb(1): the device failed, as for micdb run), or exit 0 with
+#     its row;
 #   - the debugger: either the failed command reports the error in the
 #     transcript and the commands after it still work (a last stepi
 #     reaches the device again), or exit 2 with the same message as run.
@@ -24,7 +25,7 @@
 # The cases run two at a time (OCLFAIL_JOBS).  A site is a call and the
 # function that made it; one that run walked is not walked again.
 #
-# OCLFAIL_SCENARIOS (run-isa run-mic run-pmic session bench tui, all by
+# OCLFAIL_SCENARIOS (run-isa run-mic run-pmic session bench bench-dbg tui, all by
 # default) picks the scenarios, for a developer chasing one finding.
 . "$(dirname "$0")/lib.sh"
 
@@ -78,6 +79,7 @@ scenario() {
 	    --microcode "$MAL" --cores 4 "$SUM" ;;
 	bench) set -- bench --quick --cores 2 --workloads uniform --reps 5 \
 	    --run-seconds 0.001 --steps-per-launch 4 --no-ref ;;
+	bench-dbg) set -- bench debugger --cores 16 --reps 5 ;;
 	esac
 	printf '%s\n' "$@" >"$name.args"
 }
@@ -117,16 +119,17 @@ check_failure() {
 			[ "$rc" -eq 2 ] || why="$why exit-$rc"
 			[ $msg_ok = 1 ] || why="$why no-message"
 		fi ;;
-	bench)
-		# micdb(1): a device that fails a measurement is exit 1.  Its
+	bench|bench-dbg)
+		# micdb(1): a device that fails a measurement is exit 2.  Its
 		# figures differ run to run, so doing without a call shows as
 		# exit 0 with its row in the table (a warp record that could not
 		# be read leaves that run's SIMD figures as last read: the
 		# engine contract's warps() has no error to give)
-		if [ "$rc" -eq 0 ] && grep -q "^isa  *uniform  *2 " o; then
+		if [ "$rc" -eq 0 ] && grep -qE "^isa  *uniform  *2 |^ *16  *[0-9]" o
+		then
 			:
 		else
-			[ "$rc" -eq 1 ] || why="$why exit-$rc"
+			[ "$rc" -eq 2 ] || why="$why exit-$rc"
 			[ $msg_ok = 1 ] || why="$why no-message"
 		fi ;;
 	session)
@@ -166,13 +169,15 @@ export SHIM BIN
 # 1. each scenario runs clean and reports its sites; 2. every site fails
 # at its first call, two cases at a time; 3. the outcomes are checked.
 # A site that run walked already is not walked again by run, nor by
-# bench where the call is the same whatever called its function (the
+# bench or bench-dbg where the call is the same whatever called its
+# function (the
 # debugger walks all of its own: what it must do after a failure is not
 # what they do).
 walked=
 n=0
 : >cases
-for name in ${OCLFAIL_SCENARIOS:-run-isa run-mic run-pmic session bench tui}; do
+for name in ${OCLFAIL_SCENARIOS:-run-isa run-mic run-pmic session bench bench-dbg \
+    tui}; do
 	[ "$name" = tui ] && continue
 	scenario "$name"
 	inject "$name"
@@ -186,7 +191,7 @@ for name in ${OCLFAIL_SCENARIOS:-run-isa run-mic run-pmic session bench tui}; do
 		run-*)
 			case " $walked " in *" $kind/$site "*) continue ;; esac
 			walked="$walked $kind/$site ${kind}/${site%/*}" ;;
-		bench)
+		bench*)
 			case " $walked " in *" $kind/${site%/*} "*) continue ;;
 			esac ;;
 		esac

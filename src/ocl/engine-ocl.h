@@ -20,6 +20,11 @@ struct ocl_engine_stats {
 	uint64_t	launch_steps;     /* steps they were asked to run */
 	uint64_t	checkpoints;      /* checkpoints taken */
 	uint64_t	restores;         /* cuts overshot: restored and replayed */
+	uint64_t	failures;         /* device calls that failed, those
+					     with a fallback included: a
+					     front end whose command failed
+					     tells the device's failure from
+					     its own refusal by it */
 };
 
 /*

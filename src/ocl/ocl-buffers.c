@@ -74,10 +74,11 @@ memory_message(const struct ocl_engine *o, const char *detail)
  * failures what to lower, the others that the device is at fault
  * (doc/architecture.md, "When the device fails"). */
 char *
-ocl_cl_failure(const struct ocl_engine *o, const char *call, cl_int err)
+ocl_cl_failure(struct ocl_engine *o, const char *call, cl_int err)
 {
 	char *msg, *full;
 
+	o->stats.failures++;
 	if (!is_memory_error(err))
 		return ocl_device_failure(call, err);
 	msg = ocl_error(call, err);

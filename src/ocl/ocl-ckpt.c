@@ -101,7 +101,9 @@ stacks_take(struct ocl_engine *o)
 			ck->stack = xreallocarray(ck->stack, ck->stack_cap,
 			    sizeof *ck->stack);
 		}
-		memcpy(ck->stack + total, st, (size_t)n * sizeof *st);
+		/* empty stacks so far: ck->stack may still be NULL */
+		if (n > 0)
+			memcpy(ck->stack + total, st, (size_t)n * sizeof *st);
 		total += n;
 	}
 }
@@ -120,7 +122,8 @@ stacks_restore(struct ocl_engine *o)
 		int32_t *st = m->stacks + (size_t)c * sw;
 		uint32_t n = ck->slen[c];
 
-		memcpy(st, ck->stack + at, (size_t)n * sizeof *st);
+		if (n > 0)
+			memcpy(st, ck->stack + at, (size_t)n * sizeof *st);
 		if (used[c] > n)
 			memset(st + n, 0, (size_t)(used[c] - n) * sizeof *st);
 		at += n;

@@ -320,7 +320,8 @@ ocl_set_stat(uint8_t *stat, uint32_t *cnt, uint32_t c, uint8_t st)
 
 /* ocl-buffers.c: device buffers, the host view of the context, layout */
 double	ocl_now(void);
-char	*ocl_cl_failure(const struct ocl_engine *o, const char *call,
+/* The message of a failed call; counts it (stats.failures). */
+char	*ocl_cl_failure(struct ocl_engine *o, const char *call,
 	    cl_int err);
 int	ocl_mkbuf(struct ocl_engine *o, cl_mem *b, size_t bytes,
 	    cl_mem_flags fl, char **cause);

@@ -33,6 +33,7 @@
 
 #include "bench-int.h"
 #include "bench.h"
+#include "engine-ocl.h"
 #include "session-open.h"
 #include "util.h"
 
@@ -63,6 +64,12 @@ struct dbg_bench {
 	struct atomic_file	 csv;         /* csv.f NULL: no --csv */
 	struct dbg_result	*res;
 	size_t			 nres;
+	/* the session could not open, a run's engine failed, a command
+	 * failed after a device call did (dbg_device_failed) or a render
+	 * could not read the machine: the device failed (or, for the open,
+	 * the program is bad), exit status 2 as in micdb run; a command the
+	 * session refused for its own reasons is 1 */
+	int			 engine_failed;
 };
 
 static const char dbg_usage[] =
@@ -86,8 +93,9 @@ static const char dbg_usage[] =
 "  --quick                default cores 32,1024\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 measured, 1 a command or the device failed, 2 bad usage\n"
-"or no OpenCL device.\n";
+"Exit status: 0 measured, 1 a command failed (the session refused it),\n"
+"2 bad usage, an unreadable or bad PROGRAM, no OpenCL device, or the\n"
+"device failed (a command that fails after a device call did included).\n";
 
 enum {
 	OPT_CORES = 256, OPT_BREAK, OPT_DEVICE, OPT_REPS, OPT_CSV, OPT_QUICK,
@@ -299,16 +307,40 @@ dbg_open(const struct dbg_bench *d, uint32_t n, struct micdb_opts *o,
 	return session_open(s, l, o, &fe, cause);
 }
 
-/* Run one command line to its stop. */
+/*
+ * Has a device call of the session's OpenCL engine failed?  A command
+ * that fails says why but not whose fault it is: the device's, when it
+ * failed inside the command (reverse-stepi's restore) or before it and
+ * left it nothing to work with (history that stopped recording).
+ */
 static int
-dbg_command(struct session *s, const char *line, char **cause)
+dbg_device_failed(struct session *s)
+{
+	struct engine *e = session_engine(s);
+	struct ocl_engine_stats st;
+
+	if (e == NULL || e->ops->kind != ENGINE_OPENCL)
+		return 0;
+	engine_ocl_stats(e, &st);
+	return st.failures > 0;
+}
+
+/* Run one command line to its stop.  A run that fails is the engine's
+ * failure (session_poll), a command refused is not, unless the device
+ * failed. */
+static int
+dbg_command(struct dbg_bench *d, struct session *s, const char *line,
+    char **cause)
 {
 	struct buf out = { 0 };
 	int rc;
 
 	rc = session_execute(s, line, &out, cause);
-	if (rc == 0 && session_running(s))
-		rc = session_wait(s, &out, cause);
+	if (rc == 0 && session_running(s) &&
+	    (rc = session_wait(s, &out, cause)) < 0)
+		d->engine_failed = 1;
+	if (rc < 0 && dbg_device_failed(s))
+		d->engine_failed = 1;
 	buf_free(&out);
 	if (rc != 0) {
 		if (rc > 0)
@@ -324,12 +356,17 @@ dbg_command(struct session *s, const char *line, char **cause)
 	return 0;
 }
 
+/* One render of the screen, which reads the machine through the engine. */
 static int
-dbg_render(const struct dbg_bench *d, struct session *s, char **cause)
+dbg_render(struct dbg_bench *d, struct session *s, char **cause)
 {
 	if (d->hooks == NULL || d->hooks->render_session == NULL)
 		return 0;
-	return d->hooks->render_session(d->hooks->arg, s, cause);
+	if (d->hooks->render_session(d->hooks->arg, s, cause) != 0) {
+		d->engine_failed = 1;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -337,7 +374,7 @@ dbg_render(const struct dbg_bench *d, struct session *s, char **cause)
  * steps: the global steps each ran, or NULL.
  */
 static int
-dbg_time(const struct dbg_bench *d, struct session *s, const char *line,
+dbg_time(struct dbg_bench *d, struct session *s, const char *line,
     struct spread *sp, double *steps, char **cause)
 {
 	const struct machine *m = session_machine(s);
@@ -348,7 +385,7 @@ dbg_time(const struct dbg_bench *d, struct session *s, const char *line,
 		uint64_t step0 = m->step;
 		double t0 = bench_now();
 
-		if ((line != NULL && dbg_command(s, line, cause) != 0) ||
+		if ((line != NULL && dbg_command(d, s, line, cause) != 0) ||
 		    dbg_render(d, s, cause) != 0) {
 			free(v);
 			free(k);
@@ -380,6 +417,7 @@ dbg_measure(struct dbg_bench *d, struct dbg_result *r, char **cause)
 	host_hwm_reset();
 	t0 = bench_now();
 	if (dbg_open(d, r->ncores, &o, &l, &s, cause) != 0) {
+		d->engine_failed = 1;
 		opts_free(&o);
 		return -1;
 	}
@@ -390,7 +428,7 @@ dbg_measure(struct dbg_bench *d, struct dbg_result *r, char **cause)
 	r->have_render = d->hooks != NULL && d->hooks->render_session != NULL;
 
 	/* warm-up: the first step builds what later steps reuse */
-	if (dbg_command(s, "stepi", cause) != 0 ||
+	if (dbg_command(d, s, "stepi", cause) != 0 ||
 	    dbg_render(d, s, cause) != 0 ||
 	    dbg_time(d, s, "stepi", &r->stepi, NULL, cause) != 0 ||
 	    dbg_time(d, s, "reverse-stepi", &r->rstepi, NULL, cause) != 0)
@@ -400,8 +438,8 @@ dbg_measure(struct dbg_bench *d, struct dbg_result *r, char **cause)
 	else if (d->collatz)
 		brk = xasprintf("break main#loop core %u", r->ncores - 1);
 	if (brk != NULL) {
-		if (dbg_command(s, brk, cause) != 0 ||
-		    dbg_command(s, "continue", cause) != 0 ||
+		if (dbg_command(d, s, brk, cause) != 0 ||
+		    dbg_command(d, s, "continue", cause) != 0 ||
 		    dbg_time(d, s, "continue", &r->cont, &r->cont_steps,
 		    cause) != 0)
 			goto out;
@@ -590,7 +628,7 @@ failed:
 	fprintf(stderr, "micdb bench debugger: %s\n", cause);
 	free(cause);
 	dbg_free(&d);
-	return 1;
+	return d.engine_failed ? 2 : 1;
 usage:
 	fprintf(stderr, "micdb bench debugger: %s\n", cause);
 	free(cause);

@@ -186,6 +186,10 @@ struct bench {
 	struct microcode	 mc;          /* for the mic level */
 	struct microcode	 pmc;         /* for the pmic level */
 	size_t			 lv;          /* level being measured */
+	/* a measurement failed because an engine did (its run, its
+	 * creation, a read through it): the OpenCL device failed, which is
+	 * exit status 2 as in micdb run, not a workload's failure (1) */
+	int			 engine_failed;
 };
 
 /* bench.c: --cores LIST into o->cores; the device the output names */
@@ -207,9 +211,9 @@ uint64_t	 bench_work_instructions(const struct machine *);
 int		 bench_work_machine(const struct bench *,
 		     const struct workload *, const struct wl_progs *,
 		     uint32_t, struct machine *, char **);
-int		 bench_work_engine(const struct bench *, int, struct machine *,
+int		 bench_work_engine(struct bench *, int, struct machine *,
 		     uint64_t, struct engine *, char **);
-int		 bench_work_engine_kind(const struct bench *, enum engine_kind,
+int		 bench_work_engine_kind(struct bench *, enum engine_kind,
 		     struct machine *, uint64_t, struct engine *, char **);
 const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,

@@ -189,11 +189,12 @@ bench_measure_mem_refusal(const struct bench_device *dev,
 
 /*
  * One run() of at most max steps (0: to completion), timed; *ran and
- * *done say how far it got.  Faults and deadlocks fail the workload.
+ * *done say how far it got.  Faults and deadlocks fail the workload; a
+ * run() that fails is the engine's failure (b->engine_failed).
  */
 static int
-drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
-    double *secs, char **cause)
+drive(struct bench *b, struct engine *e, uint64_t max, uint64_t *ran,
+    int *done, double *secs, char **cause)
 {
 	struct engine_run r;
 	struct engine_stop st;
@@ -206,8 +207,10 @@ drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
 	t0 = bench_now();
 	rc = e->ops->run(e, &r, &st, cause);
 	*secs = bench_now() - t0;
-	if (rc != 0)
+	if (rc != 0) {
+		b->engine_failed = 1;
 		return -1;
+	}
 	*ran = st.steps_run;
 	*done = 0;
 	switch (st.reason) {
@@ -244,7 +247,7 @@ drive(struct engine *e, uint64_t max, uint64_t *ran, int *done,
  * chunks until done or a run of run_s seconds (see the top of the file).
  */
 static int
-warm_up(const struct bench *b, const struct workload *w,
+warm_up(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     struct warm *wu, char **cause)
 {
@@ -264,7 +267,7 @@ warm_up(const struct bench *b, const struct workload *w,
 		uint64_t ran;
 		double secs, per_step;
 
-		if (drive(&e, boundary - wu->steps, &ran, &wu->done, &secs,
+		if (drive(b, &e, boundary - wu->steps, &ran, &wu->done, &secs,
 		    cause) != 0)
 			goto out;
 		wu->steps += ran;
@@ -389,7 +392,7 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
 /* Timed run i (of reps) on a fresh machine, of the warm-up's budget:
  * ips[i], and the SIMD and cycle figures into t. */
 static int
-timed_run(const struct bench *b, const struct workload *w,
+timed_run(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     const struct warm *wu, unsigned i, double *ips, struct timed *t,
     char **cause)
@@ -406,7 +409,7 @@ timed_run(const struct bench *b, const struct workload *w,
 		machine_free(&m);
 		return -1;
 	}
-	if (drive(&e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
+	if (drive(b, &e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
 	    cause) != 0 || bench_work_check(&m, w, done, cause) != 0)
 		goto out;
 	if (done != wu->done || ran != wu->steps ||
@@ -443,7 +446,7 @@ out:
 
 /* reps timed runs of one engine. */
 static int
-timed_runs(const struct bench *b, const struct workload *w,
+timed_runs(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
     const struct warm *wu, struct timed *t, char **cause)
 {
@@ -470,7 +473,7 @@ out:
  * which one failed.
  */
 static int
-paired_runs(const struct bench *b, const struct workload *w,
+paired_runs(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, uint64_t K,
     const struct warm *rwu, struct timed *rt, const struct warm *owu,
     struct timed *ot, int *ref_failed, char **cause)
@@ -505,7 +508,7 @@ out:
  * with a render hook, also one step plus one off-screen render.
  */
 static int
-latency(const struct bench *b, const struct workload *w,
+latency(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, struct result *r, char **cause)
 {
 	struct machine m;
@@ -524,16 +527,19 @@ latency(const struct bench *b, const struct workload *w,
 	}
 	/* an untimed first step: the first launch of an engine pays for
 	 * one-time set-up that an interactive user sees once */
-	if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
+	if (drive(b, &e, 1, &ran, &done, &secs, cause) != 0)
 		goto out;
 	while (!done && ns < LAT_MAX && (ns < LAT_MIN || spent < b->o.lat_s)) {
 		double t0 = bench_now();
 
-		if (drive(&e, 1, &ran, &done, &secs, cause) != 0)
+		if (drive(b, &e, 1, &ran, &done, &secs, cause) != 0)
 			goto out;
 		step[ns] = secs * 1e3;
-		if (render != NULL && render(b->hooks->arg, &e, cause) != 0)
+		/* the render reads the machine through the engine */
+		if (render != NULL && render(b->hooks->arg, &e, cause) != 0) {
+			b->engine_failed = 1;
 			goto out;
+		}
 		both[ns] = (bench_now() - t0) * 1e3;
 		spent += bench_now() - t0;
 		ns++;

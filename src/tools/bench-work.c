@@ -175,7 +175,7 @@ bench_work_machine(const struct bench *b, const struct workload *w,
 
 /* An engine over m: the reference, or OpenCL with K steps per launch. */
 int
-bench_work_engine(const struct bench *b, int ref, struct machine *m, uint64_t K,
+bench_work_engine(struct bench *b, int ref, struct machine *m, uint64_t K,
     struct engine *e, char **cause)
 {
 	return bench_work_engine_kind(b, ref ? ENGINE_REF : ENGINE_OPENCL, m,
@@ -185,17 +185,22 @@ bench_work_engine(const struct bench *b, int ref, struct machine *m, uint64_t K,
 /* An engine of kind over m (K: OpenCL's steps per launch).  The native
  * engine of a level comes from level_engine_open like the others, so a
  * level that gains one is measured without a change here; where the
- * build or level has none, *cause says why (the table's "-"). */
+ * build or level has none, *cause says why (the table's "-"), which is
+ * no failure.  Any other engine that cannot be made is the engine's
+ * failure (b->engine_failed): the OpenCL device's, as in micdb run. */
 int
-bench_work_engine_kind(const struct bench *b, enum engine_kind kind,
+bench_work_engine_kind(struct bench *b, enum engine_kind kind,
     struct machine *m, uint64_t K, struct engine *e, char **cause)
 {
 	enum level lv = bench_levels[b->lv].level;
 
 	if (level_engine_open(e, m, lv, kind, b->o.device,
 	    lv == LEVEL_MIC ? &b->mc : lv == LEVEL_PMIC ? &b->pmc : NULL,
-	    cause) != 0)
+	    cause) != 0) {
+		if (kind != ENGINE_NATIVE)
+			b->engine_failed = 1;
 		return -1;
+	}
 	if (e->ops->kind != ENGINE_OPENCL)
 		return 0;
 	/* 0 is the adaptive default: set it anyway, so that a k in

@@ -31,9 +31,11 @@
 #include "ocl.h"
 #include "util.h"
 
+/* As micdb run's (run.h): 2 for what keeps micdb from measuring at all,
+ * bad input or a device that fails, 1 for a workload that misbehaves. */
 #define BENCH_EXIT_OK     0
-#define BENCH_EXIT_FAILED 1   /* a workload failed its check, a device call */
-#define BENCH_EXIT_USAGE  2   /* bad input, no device */
+#define BENCH_EXIT_FAILED 1   /* a workload failed its check */
+#define BENCH_EXIT_USAGE  2   /* bad input, no device, a device that failed */
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -82,8 +84,9 @@ static const char bench_usage[] =
 "  --quick                a short run: default cores 1,32,1024, short budgets\n"
 "  -h, --help             show this help\n"
 "\n"
-"Exit status: 0 measured, 1 a workload failed its own check or the device\n"
-"failed, 2 bad usage or no OpenCL device.\n";
+"Exit status: 0 measured, 1 a workload failed its own check (it printed\n"
+"FAIL, faulted, deadlocked, or the engines disagree), 2 bad usage, an\n"
+"unreadable workload, no OpenCL device, or the device failed.\n";
 
 enum {
 	OPT_LEVELS = 256, OPT_WORKLOADS, OPT_CORES, OPT_SPL, OPT_DEVICE,
@@ -561,8 +564,9 @@ failed:
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "micdb bench: %s\n", cause);
 	free(cause);
+	rc = b.engine_failed ? BENCH_EXIT_USAGE : BENCH_EXIT_FAILED;
 	bench_free(&b);
-	return BENCH_EXIT_FAILED;
+	return rc;
 usage:
 	fprintf(stderr, "micdb bench: %s\n", cause);
 	free(cause);

@@ -27,7 +27,7 @@ struct bench_hooks {
 
 /* argv[0] is "bench" (argv[1] "debugger": the debugger set,
  * bench-debugger.c).  Exit status: 0 measured, 1 a workload failed its
- * own check or the device failed, 2 bad usage or no OpenCL device. */
+ * own check, 2 bad usage, no OpenCL device or the device failed. */
 int	bench_main(int argc, char **argv);
 int	bench_run(int argc, char **argv, const struct bench_hooks *hooks);
 
