@@ -748,6 +748,15 @@ mem_args(json_object *args, int64_t *word, int64_t *off, char **cause)
 		    "0x8000) is needed");
 		return -1;
 	}
+	/* word addresses are 32-bit; bounding both keeps word * 4 + off
+	 * exact (found by tests/fuzz/fuzz-dap) */
+	if (*word < INT32_MIN || *word > INT32_MAX ||
+	    *off < -((int64_t)1 << 36) || *off > ((int64_t)1 << 36)) {
+		*cause = xasprintf("memoryReference %s or offset %lld is "
+		    "outside the machine's 32-bit word addresses", mref,
+		    (long long)*off);
+		return -1;
+	}
 	return 0;
 }
 

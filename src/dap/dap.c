@@ -98,6 +98,12 @@ dap_fail(struct dap *d, json_object *req, const char *fmt, ...)
 	va_start(ap, fmt);
 	msg = xvasprintf(fmt, ap);
 	va_end(ap);
+	/* one line a client can show: a control character in what the
+	 * message quotes (a request name of "evalu\ne") becomes a space
+	 * (found by tests/fuzz/fuzz-dap) */
+	for (char *p = msg; *p != '\0'; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = ' ';
 	json_object_object_add(o, "message", json_object_new_string(msg));
 	body = json_object_new_object();
 	err = json_object_new_object();
