@@ -446,6 +446,9 @@ start fj 120 40 --fork-join --cores 4 "$P/forksum.jas"
 see "fork-join: started" fj "level isa  step 0"
 see "fork-join: the cores pane's legend adds forked" fj "B break f forked"
 type_line fj "break forksum.jas:159"
+# the continue only once the breakpoint is set: keys that arrive while
+# a run goes on interrupt it
+wait_for fj "breakpoint 1 at" 10
 type_line fj "continue"
 see "fork-join: core 0 reaches the IRETURN of its fork" fj \
     "breakpoint 1 hit by core 0"
