@@ -50,21 +50,6 @@ micro_run(struct engine *e, const struct engine_run *r,
 	    ENGINE_BP_ON_MPC);
 }
 
-/* The number of cores that would execute in a step: *solo is one. */
-static uint32_t
-micro_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < m->cfg.ncores; i++)
-		if (m->cores[i].status == CORE_RUNNING &&
-		    (mask == NULL || mask[i])) {
-			if (k++ == 0)
-				*solo = i;
-		}
-	return k;
-}
-
 /* Cycles of a lone core between looks at the interrupt flag. */
 #define MICRO_SLICE (1u << 20)
 
@@ -104,7 +89,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		}
 		if (changed) {
 			/* the cores that run change only with a status */
-			nrun = micro_runnable(m, r->mask, &solo);
+			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
 		if (nrun == 1) {

@@ -757,21 +757,6 @@ out_regs_done:
 #undef DISPATCH_REAL
 }
 
-/* The number of cores that would execute in a step: *solo is one. */
-static uint32_t
-nat_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
-{
-	uint32_t k = 0;
-
-	for (uint32_t i = 0; i < m->cfg.ncores; i++)
-		if (m->cores[i].status == CORE_RUNNING &&
-		    (mask == NULL || mask[i])) {
-			if (k++ == 0)
-				*solo = i;
-		}
-	return k;
-}
-
 /* A running core stands where a breakpoint of this run may hold
  * (engine_check_bps decides): a patched slot, or outside the text. */
 static int
@@ -843,7 +828,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			left = 1;	/* the debugger sees it after a step */
 		if (changed) {
 			/* the cores that run change only with a status */
-			nrun = nat_runnable(m, r->mask, &solo);
+			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
 		if (nrun > 1 && r->nwatches == 0 && left >= NAT_AHEAD_MIN &&

@@ -59,6 +59,20 @@ engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
 	stop->ncores++;
 }
 
+uint32_t
+engine_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
+{
+	uint32_t k = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++)
+		if (m->cores[i].status == CORE_RUNNING &&
+		    (mask == NULL || mask[i])) {
+			if (k++ == 0)
+				*solo = i;
+		}
+	return k;
+}
+
 int
 engine_bp_hit(struct engine *e, const struct engine_run *r, uint32_t c,
     enum engine_bp_on level, uint32_t *id)

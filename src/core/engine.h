@@ -245,6 +245,11 @@ void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
 	    uint32_t core, uint32_t bp_id);
 
+/* The running cores that mask (NULL: all) lets a step execute; *solo
+ * is the first of them.  The host engines run one core alone in long
+ * slices when it is the only one. */
+uint32_t engine_runnable(const struct machine *m, const uint8_t *mask,
+	    uint32_t *solo);
 /* Does a breakpoint of r hold for core c, whatever its status?  1 and
  * *id (the first that holds), or 0. */
 int	engine_bp_hit(struct engine *e, const struct engine_run *r,

@@ -17,15 +17,13 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 /*
  * The engine that runs a machine of ncores at level: kind itself, or
  * for ENGINE_DEFAULT the fastest for the core count and the OpenCL
- * device (device_sel as engine_ocl_create reads it).  The native engines
- * run on one host thread, the ISA one's cores running ahead of each other
- * between shared instructions.  Against POCL on a 2-core CPU they won at
- * every count micdb bench measured (the ISA level up to 32,768 cores,
- * the micro levels up to 1,048,576); they are the default up to
- * LEVEL_NATIVE_MAX_CORES, above which the copies of the stacks the ISA
- * engine's windows take grow (doc/performance.md sections 15 and 18).  A GPU's kernels win from a few hundred cores:
- * there the native engines run up to LEVEL_NATIVE_MAX_CORES_GPU.
- * micdb(1) says the same under --engine.
+ * device (device_sel as engine_ocl_create reads it): the native
+ * engines, one host thread each, up to LEVEL_NATIVE_MAX_CORES_GPU, and
+ * up to LEVEL_NATIVE_MAX_CORES when the device is a CPU, whose kernels
+ * do not gain on them before the copies of the stacks the ISA engine's
+ * run-ahead windows take grow too large; the kernels above.  micdb(1)
+ * states the rule under --engine; doc/performance.md sections 15 and 18
+ * have the measurements behind both limits.
  */
 #define LEVEL_NATIVE_MAX_CORES 32768
 #define LEVEL_NATIVE_MAX_CORES_GPU 512
