@@ -330,7 +330,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	const struct engine_run *r = n->r;
 	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
 	/* a private run stores nothing above the window's copy */
-	const int32_t end = priv ? n->lim[core] :
+	const int32_t end = priv ? n->ahead.lim[core] :
 	    MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
 	int32_t sp, lv, tos, floor, v;
 	uint32_t nlocals, size;
@@ -811,8 +811,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 	nat_patch(n, m, r, 1);
 	/* a window's copy costs the stacks: many steps pay for it */
 	window = 4 * (uint64_t)NAT_SLICE / m->cfg.ncores;
-	if (window < 4 * NAT_STACK_MARGIN)
-		window = 4 * NAT_STACK_MARGIN;
+	if (window < 4 * AHEAD_STACK_MARGIN)
+		window = 4 * AHEAD_STACK_MARGIN;
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
@@ -831,7 +831,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun > 1 && r->nwatches == 0 && left >= NAT_AHEAD_MIN &&
+		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
 		    stop->steps_run >= lockstep_to) {
 			uint64_t to = 0;
 
@@ -936,14 +936,7 @@ nat_free(struct engine *e)
 			free(n->progs[k].code);
 			free(n->progs[k].pcode);
 		}
-		free(n->t);
-		free(n->at);
-		free(n->scores);
-		free(n->sstacks);
-		free(n->lim);
-		free(n->sout);
-		free(n->sin);
-		free(n->undo);
+		ahead_free(&n->ahead);
 		free(n->progs);
 		free(n->seen);
 		free(n->wlocal);
@@ -1012,12 +1005,6 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
 	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
 	n->fvalid = xcalloc(m->cfg.ncores, 1);
-	n->t = xcalloc(m->cfg.ncores, sizeof *n->t);
-	n->at = xcalloc(m->cfg.ncores, 1);
-	n->scores = xcalloc(m->cfg.ncores, sizeof *n->scores);
-	n->sout = xcalloc(m->cfg.ncores, sizeof *n->sout);
-	n->sin = xcalloc(m->cfg.ncores, sizeof *n->sin);
-	n->lim = xcalloc(m->cfg.ncores, sizeof *n->lim);
 	e->ops = &nat_ops;
 	e->m = m;
 	e->impl = n;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "ahead.h"
 #include "engine.h"
 
 /* One decoded slot. */
@@ -35,12 +36,6 @@ enum nat_ev {
 	EV_SYNC,        /* private run: it is at a shared instruction */
 };
 
-/* A shared word as it was before a window's event changed it. */
-struct nat_undo {
-	int32_t		*word;
-	int32_t		 old;
-};
-
 struct native {
 	struct nat_prog	*progs;        /* per machine program */
 	uint8_t		*seen;         /* faults already reported */
@@ -56,26 +51,8 @@ struct native {
 	struct engine_writer *writers;
 	size_t		 nwriters;
 	size_t		 capwriters;
-	/* run-ahead windows (nat_ahead): per core its step in the window
-	 * and what stops it there; the window start's copy */
-	uint64_t	*t;
-	uint8_t		*at;
-	struct core	*scores;
-	int32_t		*sstacks;
-	int32_t		*lim;          /* per core: sstacks holds words to */
-	size_t		*sout;
-	size_t		*sin;
-	uint32_t	 sheap_top;
-	struct nat_undo	*undo;
-	size_t		 nundo;
-	size_t		 capundo;
+	struct ahead	 ahead;        /* run-ahead windows (nat_ahead) */
 };
-
-/* The fewest steps worth a run-ahead window (its copy of the cores). */
-#define NAT_AHEAD_MIN 64
-/* Stack words a window copies above each core's SP (native-ahead.c);
- * a window of at least 4 x this many steps pays for the copy. */
-#define NAT_STACK_MARGIN 256
 
 /* engine-native.c: run core for at most budget instructions (see there). */
 uint64_t nat_exec(struct engine *e, uint32_t core, uint64_t budget,

@@ -1,0 +1,91 @@
+/*
+ * Run-ahead windows (doc/manycore.md section 4), shared by the native
+ * engines of every level: the ISA level's (native-ahead.c) and the micro
+ * levels' (micro-ahead.c).  The window's schedule, its copy of what it
+ * may change and the undo are here; what is private, what a shared step
+ * may store and how a core runs are the level's, through struct
+ * ahead_ops.
+ */
+#ifndef MICDB_AHEAD_H
+#define MICDB_AHEAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "machine.h"
+
+/* The fewest steps worth a run-ahead window (its copy of the cores). */
+#define AHEAD_MIN 64
+/* Stack words a window copies above each core's SP or LV; a window of
+ * at least 4 x this many steps pays for the copy. */
+#define AHEAD_STACK_MARGIN 256
+
+/* Why a private run stopped. */
+enum ahead_ev {
+	AHEAD_END,        /* it ran every step it was given */
+	AHEAD_SYNC,       /* its next step is shared (not run) */
+	AHEAD_BP,         /* it stands at a breakpoint (not run) */
+	AHEAD_STATUS,     /* its last step changed its status, which no
+			     other core sees before that step's end */
+};
+
+struct ahead_ops {
+	/* Run core privately for at most budget steps, storing nothing
+	 * outside its stack below ahead.lim[core] (first: its
+	 * breakpoints where it stands were checked already); the steps
+	 * run and *ev. */
+	uint64_t (*priv)(void *arg, uint32_t core, uint64_t budget,
+		    int first, enum ahead_ev *ev);
+	/* Run core's next step, a shared one, after ahead_grow or
+	 * ahead_note for whatever it may store. */
+	void	 (*shared)(void *arg, uint32_t core);
+};
+
+/* A shared word as it was before a window's event changed it. */
+struct ahead_undo {
+	int32_t		*word;
+	int32_t		 old;
+};
+
+/* A window's state, kept between windows (allocated by the first). */
+struct ahead {
+	uint32_t	 ncores;
+	/* per core: its step in the window, what stops it there, the
+	 * status its last private step set (AHEAD_STATUS) */
+	uint64_t	*t;
+	uint8_t		*at;
+	uint8_t		*status;
+	/* the window start's copy */
+	struct core	*scores;
+	int32_t		*sstacks;
+	int32_t		*lim;          /* per core: sstacks holds words to */
+	size_t		*sout;
+	size_t		*sin;
+	uint32_t	 sheap_top;
+	uint8_t		*sside;        /* the level's side state */
+	struct ahead_undo *undo;
+	size_t		 nundo;
+	size_t		 capundo;
+};
+
+void	ahead_free(struct ahead *a);
+/* Grow core's stack copy to the word upto (clamped to its region). */
+void	ahead_grow(struct ahead *a, struct machine *m, uint32_t core,
+	    int64_t upto);
+/* Before a shared step: the n words from w may change. */
+void	ahead_note(struct ahead *a, int32_t *w, uint32_t n);
+/*
+ * One window of at most h steps of m's cores from a step boundary,
+ * where breakpoints were checked already; side (side_bytes, may be
+ * NULL) is the level's per-core state, copied and undone with the
+ * cores.  Returns the steps it ran (all cores are at that cut), or 0
+ * after undoing it: *stop_at steps from its start, in lockstep, reach
+ * the stop the reference makes.
+ */
+uint64_t ahead_window(struct ahead *a, struct machine *m,
+	    const struct engine_run *r, const struct ahead_ops *ops,
+	    void *arg, void *side, size_t side_bytes, uint64_t h,
+	    uint64_t *stop_at);
+
+#endif
