@@ -1,8 +1,10 @@
 /*
  * test-native.c's generated programs: racy many-core ISA programs (spin
  * loops on flags, racing array references, atomics, barriers, early
- * halts, faults, input and output) that the native engine's run-ahead
- * windows must run in the reference's exact order.  Included once by
+ * halts, faults, input and output) that the native engines' run-ahead
+ * windows must run in the reference's exact order: at the ISA level
+ * instruction by instruction, at the micro levels (through each pass's
+ * microprogram) micro-cycle by micro-cycle.  Included once by
  * test-native.c after the helpers it uses (doc/manycore.md section 4).
  */
 #ifndef MICDB_TEST_NATIVE_GEN_H
@@ -160,14 +162,58 @@ gen_subject(struct subject *g, uint64_t seed, int barriers)
 		g->input[i] = (uint8_t)rnd(&seed);
 }
 
+/*
+ * Every core but 0 waits at a barrier at once; core 0 counts down and
+ * halts, which lets them go.  At a micro level its halt is a private
+ * cycle (MPC reaches the halt word), which a window runs long before
+ * the others arrive: the barrier must still wait for the reference's
+ * step of that halt.
+ */
+static void
+gen_late_halt(struct subject *g)
+{
+	struct program *q;
+	struct buf b = { 0 };
+	uint32_t zero, loop, out;
+
+	memset(g, 0, sizeof *g);
+	g->name = xstrdup("generated~late-halt");
+	g->progs = xcalloc(1, sizeof *g->progs);
+	g->nprogs = 1;
+	q = &g->progs[0];
+	q->labels = xcalloc(1, sizeof *q->labels);
+	buf_put_u8(&b, OP_COREID);
+	zero = (uint32_t)b.len;
+	buf_put_u8(&b, OP_IFEQ), buf_put_be16(&b, 0);
+	buf_put_u8(&b, OP_BARRIER);
+	buf_put_u8(&b, OP_COREID), buf_put_u8(&b, OP_OUT);
+	buf_put_u8(&b, OP_HALT);
+	gen_patch(&b, zero, (uint32_t)b.len);
+	buf_put_u8(&b, OP_BIPUSH), buf_put_u8(&b, 40);
+	buf_put_u8(&b, OP_ISTORE), buf_put_u8(&b, 1);
+	loop = (uint32_t)b.len;
+	q->labels[q->nlabels].addr = loop;
+	q->labels[q->nlabels++].name = xstrdup("main#count");
+	buf_put_u8(&b, OP_IINC), buf_put_u8(&b, 1), buf_put_u8(&b, 0xff);
+	buf_put_u8(&b, OP_ILOAD), buf_put_u8(&b, 1);
+	out = (uint32_t)b.len;
+	buf_put_u8(&b, OP_IFEQ), buf_put_be16(&b, 0);
+	gen_jump(&b, OP_GOTO, loop);
+	gen_patch(&b, out, (uint32_t)b.len);
+	buf_put_u8(&b, OP_HALT);
+	q->text = b.data;
+	q->text_size = (uint32_t)b.len;
+	q->cp = xcalloc(1, sizeof *q->cp);
+	q->main_nlocals = 2;
+}
+
 static void
 test_generated(void)
 {
 	static const uint32_t counts[] = { 2, 4, 32, 33 };
+	struct subject g;
 
 	for (uint64_t seed = 1; seed <= 24; seed++) {
-		struct subject g;
-
 		gen_subject(&g, seed, seed % 2 == 0);
 		for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
 			test_runs(&g, counts[i]);
@@ -175,9 +221,19 @@ test_generated(void)
 			test_mask(&g, counts[i]);
 		}
 		test_edits(&g, 4);
-		test_watch(&g, 4);
+		if (level == LEVEL_ISA)
+			test_watch(&g, 4);
+		else
+			test_switch(&g, 4);
 		subject_free(&g);
 	}
+	gen_late_halt(&g);
+	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+		test_step(&g, counts[i]);
+		test_runs(&g, counts[i]);
+		test_bps(&g, counts[i]);
+	}
+	subject_free(&g);
 }
 
 #endif

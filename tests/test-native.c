@@ -15,10 +15,11 @@
  * frames, jumps into operands and branches out of the text.  Each runs
  * at 1, 2, 3, 4, 32 and 33 cores (a sample's own count when its .opts
  * names one).  Generated racy programs (gen_subject) run at 2, 4, 32 and
- * 33 cores: with more than one core running, the native engine runs
- * each core ahead to its next shared instruction (engine-native.c), and
- * only a wrong order of shared accesses shows there.  `test-native
- * --generated` runs those alone.
+ * 33 cores: with more than one core running, the native engines run
+ * each core ahead to its next shared instruction or micro-cycle
+ * (ahead.c), and only a wrong order of shared accesses shows there.
+ * `test-native --generated` runs those alone (at a micro level, with
+ * each pass's microprogram).
  *
  * Modes, each on a fresh pair of machines, the whole state compared
  * (every core's registers, counters, status and fault, stacks,
@@ -1029,13 +1030,16 @@ int
 main(int argc, char **argv)
 {
 	const char *top = getenv("top_srcdir");
+	int generated_only = 0;
 
 	if (top == NULL)
 		top = ".";
 	if (argc > 1 && strcmp(argv[1], "--generated") == 0) {
-		if (level == LEVEL_ISA)
+		generated_only = 1;
+		if (level == LEVEL_ISA) {
 			test_generated();
-		return done_testing();
+			return done_testing();
+		}
 	}
 	for (size_t i = 0; i < sizeof stores / sizeof stores[0]; i++) {
 		struct microcode mc = { .level = level };
@@ -1055,7 +1059,9 @@ main(int argc, char **argv)
 			tap_diag("microprogram %s", stores[i][level]);
 		} else if (i > 0)
 			break;
-		if (argc > 1) {
+		if (generated_only)
+			test_generated();
+		else if (argc > 1) {
 			struct subject s;
 
 			/* one sample, e.g. programs/bench/single.jas */
@@ -1066,6 +1072,9 @@ main(int argc, char **argv)
 			test_dir(top, "programs", 6);
 			test_dir(top, "programs/faults", 6);
 			test_dir(top, "programs/bench", 2);
+			/* racy programs the native engine runs ahead on */
+			if (level != LEVEL_ISA)
+				test_generated();
 		}
 		if (level != LEVEL_ISA)
 			microcode_free(&mc);

@@ -128,6 +128,38 @@ devword_write(struct machine *m, uint32_t core, struct dev_latch *d,
 	}
 }
 
+int32_t *
+devword_write_span(struct machine *m, uint32_t core,
+    const struct dev_latch *d, int32_t addr, int32_t v, uint32_t *n)
+{
+	int32_t *w;
+	int writable;
+
+	*n = 0;
+	switch (addr) {
+	case MM_DEV_NEWARRAY:
+		/* machine_new_array's words, wherever it stops */
+		if (v < 0 || m->heap_top >= m->cfg.heap_words)
+			return NULL;
+		*n = m->cfg.heap_words - m->heap_top;
+		if ((uint64_t)v + MM_ARRAY_HDR < *n)
+			*n = (uint32_t)v + MM_ARRAY_HDR;
+		return &m->heap[m->heap_top];
+	case MM_DEV_ATOM_ADD:
+		addr = d->atom_addr;
+		break;
+	default:
+		if (addr < 0)
+			return NULL;
+		break;
+	}
+	w = machine_word_at(m, core, addr, &writable);
+	if (w == NULL || !writable)
+		return NULL;
+	*n = 1;
+	return w;
+}
+
 int32_t
 devword_console_in(struct machine *m, uint32_t core)
 {

@@ -70,6 +70,12 @@ int	devword_read_now(struct machine *m, uint32_t core,
  */
 int	devword_write(struct machine *m, uint32_t core, struct dev_latch *d,
 	    int32_t addr, int32_t v);
+/* The words devword_write(m, core, d, addr, v) may change, *n of them
+ * from the result (0: none): the word at addr, the atomic add's word,
+ * an allocation's header and elements; not the device latches, status,
+ * console or heap_top. */
+int32_t	*devword_write_span(struct machine *m, uint32_t core,
+	    const struct dev_latch *d, int32_t addr, int32_t v, uint32_t *n);
 
 /* Console input: the next byte, or 0 when none is pending. */
 int32_t	devword_console_in(struct machine *m, uint32_t core);

@@ -202,7 +202,8 @@ mf1_marked(const void *fx, const struct core *c)
 
 MF_LOOP
 mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
-    uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
+    uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
+    enum micro_fast_ev *ev)
 {
 	const struct mf1 *f = fx;
 	struct machine *m = e->m;
@@ -292,6 +293,9 @@ reload:
 		first = 0;
 		if (UNLIKELY((pend & MIC1_PEND_READ) && rdp == NULL))
 			goto slow;	/* a device word completes */
+		if (ahead && (pend & MIC1_PEND_READ) && !micro_fast_private(
+		    stack, (uint32_t)mar_latch, swords))
+			goto slow;	/* a shared word completes: sync */
 
 		/* 1: datapath, nothing written yet */
 		a = (R[R_H] & op->amask) ^ op->ainv;
@@ -307,6 +311,10 @@ reload:
 			    (op->mem & MIC1_MEM_WRITE) != 0);
 			if (UNLIKELY(wp == NULL))
 				goto slow;	/* a device or a fault */
+			/* a READ issued reads nothing yet */
+			if (ahead && (op->mem & MIC1_MEM_WRITE) &&
+			    !micro_fast_private(stack, mar1, pw))
+				goto slow;	/* sync */
 		}
 		if (UNLIKELY(op->jmpc && ((pend & MIC1_PEND_FETCH) ?
 		    (uint32_t)pc_latch >= tsize :
@@ -385,6 +393,10 @@ reload:
 slow:
 	/* The golden model runs this one cycle. */
 	SAVE();
+	if (ahead) {
+		*ev = MF_EV_SYNC;	/* a private run stops before it */
+		return budget - left;
+	}
 	first = 0;
 	mic1_cycle(st, m, core);
 	left--;
@@ -511,5 +523,6 @@ const struct micro_fast mic1_fast = {
 	.free = mf1_free,
 	.patch = mf1_patch,
 	.exec = mf1_exec,
+	.ahead = mf1_ahead,
 	.lockstep = mf1_lockstep,
 };

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahead.h"
 #include "engine-micro.h"
 #include "micro-fast.h"
 #include "micro-sim.h"
@@ -31,6 +32,7 @@ struct engine_micro {
 	uint8_t				*seen;     /* per core: fault reported */
 	const struct micro_fast		*fast;     /* native kind only */
 	void				*fx;       /* its decoded store */
+	struct ahead			 ahead;    /* its windows */
 };
 
 static void *
@@ -62,6 +64,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 	struct machine *m = e->m;
 	struct ref_summary sum;
 	uint32_t solo = 0, nrun = 0;
+	uint64_t lockstep_to = 0, window;
 	int changed = 1;
 
 	/* The machine's fork-join cycles (micro_fork_cycle) come at the
@@ -77,6 +80,10 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		return 0;
 	}
 	mf->patch(em->fx, r, 1);
+	/* a window's copy costs the stacks: many steps pay for it */
+	window = 4 * (uint64_t)MICRO_SLICE / m->cfg.ncores;
+	if (window < 4 * AHEAD_STACK_MARGIN)
+		window = 4 * AHEAD_STACK_MARGIN;
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
 		uint32_t executed = 0, faulted = sum.faulted;
@@ -92,7 +99,23 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun == 1) {
+		if (nrun > 1 && left >= AHEAD_MIN &&
+		    stop->steps_run >= lockstep_to) {
+			uint64_t to = 0;
+
+			k = micro_ahead(e, &em->ahead, em->md, em->st, mf,
+			    em->fx, r, left < window ? left : window, &to);
+			if (k == 0) {
+				/* undone: lockstep up to the stop */
+				lockstep_to = stop->steps_run + to;
+				continue;
+			}
+			m->step += k;
+			stop->steps_run += k;
+			executed = 1;
+			changed = 1;
+			atbp = r->nbps > 0;
+		} else if (nrun == 1) {
 			/* Each cycle of the lone core is a step. */
 			if (left > MICRO_SLICE)
 				left = MICRO_SLICE;
@@ -150,6 +173,7 @@ micro_free(struct engine *e)
 	if (em != NULL) {
 		if (em->fast != NULL)
 			em->fast->free(em->fx);
+		ahead_free(&em->ahead);
 		em->md->state_free(em->st);
 		free(em->st);
 		free(em->seen);

@@ -186,7 +186,8 @@ mfp_mbr_views(uint32_t *R, uint32_t mbr)
 
 MF_LOOP
 mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
-    uint32_t core, uint64_t budget, int first, enum micro_fast_ev *ev)
+    uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
+    enum micro_fast_ev *ev)
 {
 	const struct mfp *f = fx;
 	struct machine *m = e->m;
@@ -284,6 +285,9 @@ reload:
 			    op->write);
 			if (UNLIKELY(wp == NULL))
 				goto slow;	/* a device or a fault */
+			if (ahead && !micro_fast_private(stack, mar1,
+			    op->write ? pw : swords))
+				goto slow;	/* sync */
 		}
 		if (UNLIKELY(op->jmpc && (op->fetch ? pc1 >= tsize :
 		    !(valid & 8))))
@@ -360,6 +364,10 @@ reload:
 slow:
 	/* The golden model runs this one cycle. */
 	SAVE();
+	if (ahead) {
+		*ev = MF_EV_SYNC;	/* a private run stops before it */
+		return budget - left;
+	}
 	first = 0;
 	pmic_cycle(st, m, core);
 	left--;
@@ -396,5 +404,6 @@ const struct micro_fast pmic_fast = {
 	.free = mfp_free,
 	.patch = mfp_patch,
 	.exec = mfp_exec,
+	.ahead = mfp_ahead,
 	.lockstep = mfp_lockstep,
 };

@@ -17,6 +17,7 @@ core_sources += \
 	src/core/engine-micro.c \
 	src/core/engine-micro.h \
 	src/core/engine-mic1-fast.c \
+	src/core/micro-ahead.c \
 	src/core/micro-fast.h \
 	src/core/mal.c \
 	src/core/mal.h \

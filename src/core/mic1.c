@@ -401,6 +401,19 @@ mic1_cwrite(struct core *c, uint32_t cbits, uint32_t v)
 	if (cbits & MIC1_C_MAR) c->mar = s;
 }
 
+/* Step 1 of a cycle of word w: B bus, ALU, N and Z (from the ALU,
+ * before the shifter), shifter, C-bus writes. */
+static void
+mic1_datapath(struct core *c, uint64_t w)
+{
+	uint32_t alu = mic1_alu(w), out;
+
+	out = mic1_alu_eval(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
+	c->n = (uint8_t)(out >> 31);
+	c->z = (uint8_t)(out == 0);
+	mic1_cwrite(c, mic1_cbus(w), mic1_shifter(alu, out));
+}
+
 static int
 mic1_boundary(const struct mic1_store *cs, const struct core *c,
     const struct mic1_core *k)
@@ -416,7 +429,7 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	struct core *c = &m->cores[core];
 	struct mic1_core *k = &st->core[core];
 	uint64_t w;
-	uint32_t alu, cbits, mem, jam, out, res, next;
+	uint32_t mem, jam, next;
 	int32_t mdr1, mar1;
 	int fault, nz;
 
@@ -434,17 +447,11 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	c->cycles++;
 	w = cs->word[c->mpc];
 	k->mir = w;
-	alu = mic1_alu(w);
-	cbits = mic1_cbus(w);
 	mem = mic1_mem(w);
 	jam = mic1_jam(w);
 
-	/* 1: datapath.  N and Z come from the ALU, before the shifter. */
-	out = mic1_alu_eval(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
-	c->n = (uint8_t)(out >> 31);
-	c->z = (uint8_t)(out == 0);
-	res = mic1_shifter(alu, out);
-	mic1_cwrite(c, cbits, res);
+	/* 1: datapath. */
+	mic1_datapath(c, w);
 	mdr1 = c->mdr;
 	mar1 = c->mar;
 
@@ -500,6 +507,27 @@ mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core)
 	if (c->mpc == MIC1_HALT_MPC && c->status == CORE_RUNNING)
 		c->status = CORE_HALTED;
 	return 1;
+}
+
+int32_t *
+mic1_next_store(const struct mic1_state *st, struct machine *m,
+    uint32_t core, uint32_t *n)
+{
+	const struct core *c = &m->cores[core];
+	struct core after = *c;
+	uint64_t w;
+
+	*n = 0;
+	if (c->mpc >= MIC1_STORE_WORDS || !st->cs->present[c->mpc])
+		return NULL;
+	w = st->cs->word[c->mpc];
+	if (!(mic1_mem(w) & MIC1_MEM_WRITE))
+		return NULL;
+	/* MAR and MDR as step 1 leaves them (step 2 changes MDR after the
+	 * WRITE's value was taken) */
+	mic1_datapath(&after, w);
+	return devword_write_span(m, core, &st->core[core].dev, after.mar,
+	    after.mdr, n);
 }
 
 /* micro_step's view of mic1_cycle. */

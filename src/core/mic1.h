@@ -184,6 +184,11 @@ void	mic1_start_core(struct mic1_state *st, struct machine *m,
  * RUNNING.
  */
 int	mic1_cycle(struct mic1_state *st, struct machine *m, uint32_t core);
+/* The words core's next mic1_cycle may store to (*n of them from the
+ * result; 0: none): its WRITE's word, or what the device word it writes
+ * changes (devword_write_span). */
+int32_t	*mic1_next_store(const struct mic1_state *st, struct machine *m,
+	    uint32_t core, uint32_t *n);
 
 /* One global micro-step: a cycle of every RUNNING core allowed by mask,
  * in core order, then the barrier rule of ref_barrier_release; like

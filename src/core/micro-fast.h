@@ -25,6 +25,8 @@ enum micro_fast_ev {
 			     engine_check_bps decides) */
 	MF_EV_STATUS,     /* the core stopped running (halt, barrier, fault) */
 	MF_EV_BP,         /* it stands at a breakpoint (not executed) */
+	MF_EV_SYNC,       /* a private run (ahead): its next cycle is
+			     shared (not executed) */
 };
 
 /* A control-store word's trap bits: the fast loop leaves its path only
@@ -84,6 +86,17 @@ struct micro_fast {
 	uint64_t (*exec)(struct engine *e, void *fx, void *st,
 		    const struct engine_run *r, uint32_t core, uint64_t budget,
 		    int first, enum micro_fast_ev *ev);
+	/*
+	 * A private run (micro-ahead.c): exec, stopping (MF_EV_SYNC)
+	 * before a cycle another core may see or the golden model must
+	 * run - one that completes a READ or WRITEs outside core's stack
+	 * (micro_fast_private), stores to its stack at or above word pw,
+	 * or goes to the golden model.  A cycle that halts the core runs
+	 * (MF_EV_STATUS).
+	 */
+	uint64_t (*ahead)(struct engine *e, void *fx, void *st,
+		    const struct engine_run *r, uint32_t core, uint64_t budget,
+		    int first, uint32_t pw, enum micro_fast_ev *ev);
 	/* One global step's cycles: one of every RUNNING core that r's
 	 * mask allows, in core order, as exec with budget 1 would run
 	 * them (|= MF_EV_STATUS into *changed, MF_EV_MARKED into *atbp).
@@ -112,6 +125,15 @@ micro_fast_word(const struct machine *m, uint32_t core, int32_t *stack,
 	return w != NULL && (writable || !write) ? w : NULL;
 }
 
+/* A private run's test of a word it reads (lim: the stack's words) or
+ * writes (lim: pw): one of core's stack (stack, from micro_fast_stack),
+ * below word lim. */
+static inline int
+micro_fast_private(const int32_t *stack, uint32_t addr, uint32_t lim)
+{
+	return stack != NULL && addr - MM_STACK_BASE < lim;
+}
+
 /* core's stack for micro_fast_word. */
 static inline int32_t *
 micro_fast_stack(struct machine *m, uint32_t core)
@@ -121,16 +143,18 @@ micro_fast_stack(struct machine *m, uint32_t core)
 	return machine_stack_word(m, core, MM_STACK_BASE);
 }
 
-/* The loop of a level's exec, inlined into exec and into lockstep,
- * where budget 1 and first fold away and nothing is called per core. */
+/* The loop of a level's exec, inlined into exec, ahead and lockstep,
+ * where ahead (a private run, with pw), budget 1 and first fold away
+ * and nothing is called per core. */
 #ifdef __GNUC__
 #define MF_LOOP static inline __attribute__((always_inline)) uint64_t
 #else
 #define MF_LOOP static inline uint64_t
 #endif
 
-/* Define a level's exec (name_##_exec) and lockstep (name_##_lockstep)
- * over its loop, loop_(e, fx, st, r, core, budget, first, ev), and its
+/* Define a level's exec (name_##_exec), ahead (name_##_ahead) and
+ * lockstep (name_##_lockstep) over its loop, loop_(e, fx, st, r, core,
+ * budget, first, ahead, pw, ev), and its
  * cycle in place, direct_(e, fx, st, core, changed, atbp): 1 when it ran
  * the core's cycle on its own state, 0 (nothing changed) when the loop
  * must run it - a marked word, a device, a fault. */
@@ -140,7 +164,14 @@ name_##_exec(struct engine *e, void *fx, void *st,			\
     const struct engine_run *r, uint32_t core, uint64_t budget,		\
     int first, enum micro_fast_ev *ev)					\
 {									\
-	return loop_(e, fx, st, r, core, budget, first, ev);		\
+	return loop_(e, fx, st, r, core, budget, first, 0, 0, ev);	\
+}									\
+static uint64_t								\
+name_##_ahead(struct engine *e, void *fx, void *st,			\
+    const struct engine_run *r, uint32_t core, uint64_t budget,		\
+    int first, uint32_t pw, enum micro_fast_ev *ev)			\
+{									\
+	return loop_(e, fx, st, r, core, budget, first, 1, pw, ev);	\
 }									\
 static uint32_t								\
 name_##_lockstep(struct engine *e, void *fx, void *st,			\
@@ -158,12 +189,21 @@ name_##_lockstep(struct engine *e, void *fx, void *st,			\
 			n_++;						\
 			continue;					\
 		}							\
-		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, &ev_);	\
+		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, 0, 0, &ev_); \
 		*changed |= ev_ == MF_EV_STATUS;			\
 		*atbp |= ev_ == MF_EV_MARKED;				\
 	}								\
 	return n_;							\
 }
+
+struct ahead;
+struct micro_model;
+/* One run-ahead window of the cores of e, a native micro engine, at
+ * most h steps (micro-ahead.c; ahead_window's result and *stop_at). */
+uint64_t micro_ahead(struct engine *e, struct ahead *a,
+	    const struct micro_model *md, void *st, const struct micro_fast *mf,
+	    void *fx, const struct engine_run *r, uint64_t h,
+	    uint64_t *stop_at);
 
 extern const struct micro_fast mic1_fast;   /* engine-mic1-fast.c */
 extern const struct micro_fast pmic_fast;   /* engine-pmic-fast.c */

@@ -68,13 +68,18 @@ struct micro_model {
 	/* The per-core side state a snapshot keeps: its array in st and
 	 * its bytes. */
 	void	*(*side)(void *st, size_t *bytes);
+	/* The words core's next cycle may store to: *n from the result
+	 * (PFX_next_store). */
+	int32_t	*(*next_store)(const void *st, struct machine *m,
+		    uint32_t core, uint32_t *n);
 };
 
 /*
  * Define the model name_ over a level's typed functions PFX_state_init,
  * PFX_state_free, PFX_start_core, PFX_enter, PFX_leave, PFX_at_boundary,
- * PFX_step and its state type (whose per-core side state is the array
- * core of ncores entries): the void * slots are written here once.
+ * PFX_step, PFX_next_store and its state type (whose per-core side
+ * state is the array core of ncores entries): the void * slots are
+ * written here once.
  */
 #define MICRO_MODEL(name_, pfx, state_t, level_)			\
 static void								\
@@ -122,6 +127,12 @@ name_##_side(void *st, size_t *bytes)					\
 	*bytes = (size_t)s_->ncores * sizeof *s_->core;			\
 	return s_->core;						\
 }									\
+static int32_t *							\
+name_##_next_store(const void *st, struct machine *m, uint32_t core,	\
+    uint32_t *n)							\
+{									\
+	return pfx##_next_store(st, m, core, n);			\
+}									\
 const struct micro_model name_ = {					\
 	.level = (level_),						\
 	.state_size = sizeof(state_t),					\
@@ -133,6 +144,7 @@ const struct micro_model name_ = {					\
 	.at_boundary = name_##_boundary,				\
 	.step = name_##_step,						\
 	.side = name_##_side,						\
+	.next_store = name_##_next_store,				\
 }
 
 extern const struct micro_model mic1_model;   /* mic1.c */

@@ -126,13 +126,38 @@ pmic_boundary(const struct core *c, const struct pmic_core *k)
 	    c->mpc == pmic_mbr_byte(c, 0);
 }
 
+/* The compute units of word mi on core (c, k): N, Z and the C writes. */
+static void
+pmic_units(struct core *c, struct pmic_core *k, uint32_t core,
+    const struct pmic_mi *mi)
+{
+	uint32_t res[PMIC_NCU];
+
+	/* The three CUs read the registers as they are now... */
+	for (int i = 0; i < PMIC_NCU; i++) {
+		uint32_t w = mi->cu[i];
+
+		res[i] = pmic_cu_en(w) ? pmic_alu_eval(pmic_cu_alu(w),
+		    pmic_reg(c, k, core, pmic_cu_a(w)),
+		    pmic_reg(c, k, core, pmic_cu_b(w))) : 0;
+	}
+	if (pmic_cu_en(mi->cu[0])) {
+		c->n = (uint8_t)(res[0] >> 31);
+		c->z = (uint8_t)(res[0] == 0);
+	}
+	/* ...then write, CU0 first (the compiler keeps the sets apart). */
+	for (int i = 0; i < PMIC_NCU; i++)
+		if (pmic_cu_en(mi->cu[i]))
+			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), res[i]);
+}
+
 int
 pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
 	struct pmic_core *k = &st->core[core];
 	const struct pmic_mi *mi;
-	uint32_t res[PMIC_NCU], nx, mpc;
+	uint32_t nx, mpc;
 	int fault, cond;
 
 	if (c->status != CORE_RUNNING)
@@ -153,22 +178,7 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 	c->cycles++;
 	mi = &st->cs->mi[c->mpc];
 
-	/* The three CUs read the registers as they are now... */
-	for (int i = 0; i < PMIC_NCU; i++) {
-		uint32_t w = mi->cu[i];
-
-		res[i] = pmic_cu_en(w) ? pmic_alu_eval(pmic_cu_alu(w),
-		    pmic_reg(c, k, core, pmic_cu_a(w)),
-		    pmic_reg(c, k, core, pmic_cu_b(w))) : 0;
-	}
-	if (pmic_cu_en(mi->cu[0])) {
-		c->n = (uint8_t)(res[0] >> 31);
-		c->z = (uint8_t)(res[0] == 0);
-	}
-	/* ...then write, CU0 first (the compiler keeps the sets apart). */
-	for (int i = 0; i < PMIC_NCU; i++)
-		if (pmic_cu_en(mi->cu[i]))
-			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), res[i]);
+	pmic_units(c, k, core, mi);
 
 	if (pmic_cu_mem(mi->cu[2])) {
 		fault = devword_write(m, core, &k->dev, c->mar, c->mdr);
@@ -206,6 +216,26 @@ pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core)
 	k->entry = (uint8_t)(PMIC_TEST(nx, PMIC_BIT_JMPC) &&
 	    c->mpc == pmic_mbr_byte(c, 0));
 	return 1;
+}
+
+int32_t *
+pmic_next_store(const struct pmic_state *st, struct machine *m,
+    uint32_t core, uint32_t *n)
+{
+	const struct core *c = &m->cores[core];
+	struct core after = *c;
+	struct pmic_core kafter = st->core[core];
+	const struct pmic_mi *mi;
+
+	*n = 0;
+	if (!pmic_present(st->cs, c->mpc))
+		return NULL;
+	mi = &st->cs->mi[c->mpc];
+	if (!pmic_cu_mem(mi->cu[2]))
+		return NULL;
+	pmic_units(&after, &kafter, core, mi);	/* MAR and MDR it writes */
+	return devword_write_span(m, core, &st->core[core].dev, after.mar,
+	    after.mdr, n);
 }
 
 /* micro_step's view of pmic_cycle. */

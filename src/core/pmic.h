@@ -193,6 +193,10 @@ void	pmic_start_core(struct pmic_state *st, struct machine *m,
  * faulted), 0 if it was not RUNNING.
  */
 int	pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core);
+/* The words core's next pmic_cycle may store to (*n of them from the
+ * result; 0: none), as mic1_next_store. */
+int32_t	*pmic_next_store(const struct pmic_state *st, struct machine *m,
+	    uint32_t core, uint32_t *n);
 /* One global step: a cycle of every RUNNING core allowed by mask, then
  * the barrier rule; m->step counts it.  sum may be NULL. */
 void	pmic_step(struct pmic_state *st, struct machine *m,
