@@ -11,11 +11,15 @@
  * and load are the model's) but runs cycles with the level's fast loop
  * (micro-fast.h).  When one core alone can run, every step is one cycle
  * of that core and it runs a long slice in the fast loop, which stops by
- * itself at a breakpoint or when the core stops running; otherwise each
- * global step runs one cycle of each running core in core-id order, then
- * the barrier release, exactly as micro_step.  Breakpoints are asked
- * only of cores on a marked word, so a breakpoint on a word the program
- * never reaches (micdb run's input breakpoint) costs nothing.
+ * itself at a breakpoint or when the core stops running.  With more,
+ * the steps go by run-ahead windows (micro-ahead.c): each core runs its
+ * private cycles alone and the shared ones in micro_step's order, so
+ * a window ends where lockstep would; a window that a stop cut short is
+ * undone and its steps up to the stop run in lockstep, each global step
+ * one cycle of each running core in core-id order, then the barrier
+ * release, exactly as micro_step.  Breakpoints are asked only of cores
+ * on a marked word, so a breakpoint on a word the program never reaches
+ * (micdb run's input breakpoint) costs nothing.
  */
 #include <stdint.h>
 #include <stdlib.h>

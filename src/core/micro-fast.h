@@ -9,6 +9,12 @@
  * word; otherwise the golden model (mic1_cycle, pmic_cycle) runs that
  * one cycle on the written-back state, so faults, device side effects
  * and the registers they leave are the model's by construction.
+ *
+ * A private run (ahead, for micro-ahead.c's windows) is the same loop
+ * with one more test where it already decides the slow path: a cycle
+ * that would go to the golden model, complete a READ of a word outside
+ * the core's stack, or WRITE outside the part of its stack the window
+ * copied, is not run; the loop writes back and stops (MF_EV_SYNC).
  */
 #ifndef MICDB_MICRO_FAST_H
 #define MICDB_MICRO_FAST_H
