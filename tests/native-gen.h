@@ -207,6 +207,44 @@ gen_late_halt(struct subject *g)
 	q->main_nlocals = 2;
 }
 
+/*
+ * Core 1 faults at once; every other core first pushes 300 words, far
+ * above what a window copies of its stack (AHEAD_STACK_MARGIN over SP),
+ * then pops them.  The window that the fault undoes must take back the
+ * pushes above its copy too: the reference has not made them yet.
+ */
+static void
+gen_deep_stack(struct subject *g)
+{
+	struct program *q;
+	struct buf b = { 0 };
+	uint32_t err;
+
+	memset(g, 0, sizeof *g);
+	g->name = xstrdup("generated~deep-stack");
+	g->progs = xcalloc(1, sizeof *g->progs);
+	g->nprogs = 1;
+	q = &g->progs[0];
+	q->labels = xcalloc(1, sizeof *q->labels);
+	buf_put_u8(&b, OP_COREID);
+	buf_put_u8(&b, OP_BIPUSH), buf_put_u8(&b, 1);
+	err = (uint32_t)b.len;
+	buf_put_u8(&b, OP_IF_ICMPEQ), buf_put_be16(&b, 0);
+	for (int i = 0; i < 300; i++)
+		buf_put_u8(&b, OP_BIPUSH), buf_put_u8(&b, (uint8_t)(i | 1));
+	for (int i = 0; i < 300; i++)
+		buf_put_u8(&b, OP_POP);
+	buf_put_u8(&b, OP_HALT);
+	gen_patch(&b, err, (uint32_t)b.len);
+	q->labels[q->nlabels].addr = (uint32_t)b.len;
+	q->labels[q->nlabels++].name = xstrdup("main#err");
+	buf_put_u8(&b, OP_ERR);
+	q->text = b.data;
+	q->text_size = (uint32_t)b.len;
+	q->cp = xcalloc(1, sizeof *q->cp);
+	q->main_nlocals = 1;
+}
+
 static void
 test_generated(void)
 {
@@ -227,13 +265,18 @@ test_generated(void)
 			test_switch(&g, 4);
 		subject_free(&g);
 	}
-	gen_late_halt(&g);
-	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-		test_step(&g, counts[i]);
-		test_runs(&g, counts[i]);
-		test_bps(&g, counts[i]);
+	for (int k = 0; k < 2; k++) {
+		if (k == 0)
+			gen_late_halt(&g);
+		else
+			gen_deep_stack(&g);
+		for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+			test_step(&g, counts[i]);
+			test_runs(&g, counts[i]);
+			test_bps(&g, counts[i]);
+		}
+		subject_free(&g);
 	}
-	subject_free(&g);
 }
 
 #endif
