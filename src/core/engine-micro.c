@@ -103,7 +103,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun > 1 && left >= AHEAD_MIN &&
+		/* a watch stops after the step that wrote: no window */
+		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
 		    stop->steps_run >= lockstep_to) {
 			uint64_t to = 0;
 

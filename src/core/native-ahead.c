@@ -8,7 +8,6 @@
  * before a shared instruction, the stack copy grows to what it may store
  * and the shared words it may write go to the undo log (nat_undo_note).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "ahead.h"
