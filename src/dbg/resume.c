@@ -82,19 +82,20 @@ resume_add_halts(struct session *s)
 	}
 }
 
-static uint32_t
+/* 1 if a core (of mask, NULL: any) can still run.  It stops at the
+ * first, most often core 0, where a count would pass over every core of
+ * a million on each command. */
+static int
 can_run(const struct session *s, const uint8_t *mask)
 {
-	uint32_t n = 0;
-
 	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
 		uint8_t st = s->m.cores[c].status;
 
 		if ((st == CORE_RUNNING || st == CORE_WAITING ||
 		    st == CORE_JOINING) && (mask == NULL || mask[c]))
-			n++;
+			return 1;
 	}
-	return n;
+	return 0;
 }
 
 int
