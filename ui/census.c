@@ -268,11 +268,11 @@ census_warp(const struct machine *m, uint32_t w, struct warp_paths *v)
 	}
 }
 
-/* A thread's share of census_totals: warps w0 .. w1 - 1. */
+/* A thread's share of census_totals. */
 struct totals_part {
+	struct par_part	 r;           /* warps */
 	const struct machine *m;
 	const struct bpmap *b;
-	uint32_t	 w0, w1;
 	struct census_totals t;
 };
 
@@ -289,7 +289,7 @@ totals_part(void *arg)
 		W = 64;		/* as census_warp: at most 64 lanes */
 	/* warp by warp: the classes, and each warp's paths as census_warp
 	 * finds them, without its order (the totals do not depend on it) */
-	for (uint32_t w = p->w0; w < p->w1; w++) {
+	for (uint32_t w = (uint32_t)p->r.lo; w < p->r.hi; w++) {
 		uint32_t first = w * m->cfg.warp_width;
 		uint32_t lanes = n - first < W ? n - first : W;
 		uint32_t count[64], npaths = 0, nactive = 0, last = 0;
@@ -345,17 +345,12 @@ census_totals(const struct machine *m, const struct bpmap *b,
 	uint32_t nw = census_nwarps(m), t_n = par_threads(m->cfg.ncores);
 	struct totals_part part[PAR_MAX];
 
+	memset(part, 0, t_n * sizeof part[0]);
 	for (uint32_t i = 0; i < t_n; i++) {
-		uint64_t lo, hi;
-
-		par_range(nw, t_n, i, &lo, &hi);
-		memset(&part[i], 0, sizeof part[i]);
 		part[i].m = m;
 		part[i].b = b;
-		part[i].w0 = (uint32_t)lo;
-		part[i].w1 = (uint32_t)hi;
 	}
-	par_spread(t_n, totals_part, part, sizeof part[0]);
+	par_split(nw, t_n, totals_part, part, sizeof part[0]);
 	memset(t, 0, sizeof *t);
 	for (uint32_t i = 0; i < t_n; i++) {
 		const struct census_totals *p = &part[i].t;
@@ -370,13 +365,13 @@ census_totals(const struct machine *m, const struct bpmap *b,
 	}
 }
 
-/* A thread's share of census_cells: cells i0 .. i1 - 1. */
+/* A thread's share of census_cells. */
 struct cells_part {
+	struct par_part	 r;           /* cells */
 	const struct machine *m;
 	const struct bpmap *b;
 	const struct grid_geom *g;
 	struct grid_cell *cells;
-	uint32_t	 i0, i1;
 };
 
 static void *
@@ -385,7 +380,7 @@ cells_part(void *arg)
 	struct cells_part *p = arg;
 	const struct grid_geom *g = p->g;
 
-	for (uint32_t i = p->i0; i < p->i1; i++) {
+	for (uint32_t i = (uint32_t)p->r.lo; i < p->r.hi; i++) {
 		uint64_t first = ((uint64_t)g->top * g->per_row + i) * g->group;
 
 		if (first >= p->m->cfg.ncores)
@@ -410,17 +405,12 @@ census_cells(const struct machine *m, const struct bpmap *b,
 	if (t > n)
 		t = n > 0 ? n : 1;
 	for (uint32_t i = 0; i < t; i++) {
-		uint64_t lo, hi;
-
-		par_range(n, t, i, &lo, &hi);
 		part[i].m = m;
 		part[i].b = b;
 		part[i].g = g;
 		part[i].cells = cells;
-		part[i].i0 = (uint32_t)lo;
-		part[i].i1 = (uint32_t)hi;
 	}
-	par_spread(t, cells_part, part, sizeof part[0]);
+	par_split(n, t, cells_part, part, sizeof part[0]);
 }
 
 void

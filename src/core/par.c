@@ -47,8 +47,18 @@ par_spread(uint32_t t, void *(*work)(void *), void *parts, size_t size)
 }
 
 void
-par_range(uint64_t n, uint32_t t, uint32_t i, uint64_t *lo, uint64_t *hi)
+par_split(uint64_t n, uint32_t t, void *(*work)(void *), void *parts,
+    size_t size)
 {
-	*lo = n * i / t;
-	*hi = n * (i + 1) / t;
+	char *p = parts;
+
+	if (t > PAR_MAX)
+		t = PAR_MAX;
+	for (uint32_t i = 0; i < t; i++) {
+		struct par_part *r = (struct par_part *)(void *)(p + i * size);
+
+		r->lo = n * i / t;
+		r->hi = n * (i + 1) / t;
+	}
+	par_spread(t, work, parts, size);
 }

@@ -35,8 +35,14 @@ uint32_t par_threads(uint64_t n);
 void	 par_spread(uint32_t t, void *(*work)(void *), void *parts,
 	    size_t size);
 
-/* Item range [*lo, *hi) of part i of t over n items. */
-void	 par_range(uint64_t n, uint32_t t, uint32_t i, uint64_t *lo,
-	    uint64_t *hi);
+/* The first member of a part for par_split: its items [lo, hi). */
+struct par_part {
+	uint64_t	 lo, hi;
+};
+
+/* par_spread over t parts that begin with a struct par_part, after
+ * giving part i items n * i / t .. n * (i + 1) / t - 1. */
+void	 par_split(uint64_t n, uint32_t t, void *(*work)(void *),
+	    void *parts, size_t size);
 
 #endif

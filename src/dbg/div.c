@@ -133,11 +133,11 @@ div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	}
 }
 
-/* A thread's share of div_sample: warps w0 .. w1 - 1. */
+/* A thread's share of div_sample. */
 struct sample_part {
+	struct par_part	 r;           /* warps */
 	const struct machine *m;
 	int		 by_mpc;
-	uint32_t	 w0, w1;
 	uint64_t	 active, paths;
 	uint64_t	 hist[65];
 };
@@ -149,7 +149,7 @@ sample_part(void *arg)
 	struct warp_view v;
 
 	/* the sample needs the groups' sizes, not their order */
-	for (uint32_t w = p->w0; w < p->w1; w++) {
+	for (uint32_t w = (uint32_t)p->r.lo; w < p->r.hi; w++) {
 		warp_start(p->m, w, &v);
 		group_paths(p->m, p->by_mpc, &v);
 		p->active += v.nactive;
@@ -168,17 +168,12 @@ div_sample(struct div_acc *d, const struct machine *m, int by_mpc)
 	uint32_t t = par_threads(m->cfg.ncores);
 	struct sample_part part[PAR_MAX];
 
+	memset(part, 0, t * sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++) {
-		uint64_t lo, hi;
-
-		par_range(nw, t, i, &lo, &hi);
-		memset(&part[i], 0, sizeof part[i]);
 		part[i].m = m;
 		part[i].by_mpc = by_mpc;
-		part[i].w0 = (uint32_t)lo;
-		part[i].w1 = (uint32_t)hi;
 	}
-	par_spread(t, sample_part, part, sizeof part[0]);
+	par_split(nw, t, sample_part, part, sizeof part[0]);
 	d->samples++;
 	for (uint32_t i = 0; i < t; i++) {
 		d->active += part[i].active;

@@ -63,8 +63,8 @@ ocl_level_section(const struct ocl_engine *o, struct ocl_section *s)
 /* A thread's share of ocl_cores_to_ctx: cores lo .. hi - 1, and their
  * counts per status. */
 struct put_part {
+	struct par_part	 r;           /* cores */
 	struct ocl_engine *o;
-	uint32_t	 lo, hi;
 	uint32_t	 cnt[OCL_NCNT];
 };
 
@@ -87,7 +87,7 @@ put_cores(void *arg)
 #undef FLD
 	uint8_t *restrict stat = o->stat;
 
-	for (size_t i = p->lo; i < p->hi; i++) {
+	for (size_t i = p->r.lo; i < p->r.hi; i++) {
 		const size_t j = i * cs;
 		const struct core *c = &k[i];
 
@@ -118,13 +118,10 @@ ocl_cores_to_ctx(struct ocl_engine *o)
 		t = o->ncores;
 	if (t < 1)
 		t = 1;
-	for (uint32_t i = 0; i < t; i++) {
-		memset(&part[i], 0, sizeof part[i]);
+	memset(part, 0, t * sizeof part[0]);
+	for (uint32_t i = 0; i < t; i++)
 		part[i].o = o;
-		part[i].lo = (uint32_t)((uint64_t)o->ncores * i / t);
-		part[i].hi = (uint32_t)((uint64_t)o->ncores * (i + 1) / t);
-	}
-	par_spread(t, put_cores, part, sizeof part[0]);
+	par_split(o->ncores, t, put_cores, part, sizeof part[0]);
 	memset(o->cnt, 0, sizeof o->cnt);
 	for (uint32_t i = 0; i < t; i++)
 		for (int j = 0; j < OCL_NCNT; j++)
@@ -199,8 +196,9 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 /* A thread's share of a conversion; cnt gets its changes to the counts
  * (unsigned: a decrement below 0 wraps, and the sum comes out right). */
 struct conv_part {
+	struct par_part	 r;           /* cores, from base */
 	struct ocl_engine *o;
-	uint32_t	 lo, hi;
+	uint32_t	 base;
 	uint32_t	 cnt[OCL_NCNT];
 };
 
@@ -208,13 +206,15 @@ static void *
 convert_part(void *arg)
 {
 	struct conv_part *p = arg;
+	const uint32_t lo = p->base + (uint32_t)p->r.lo;
+	const uint32_t hi = p->base + (uint32_t)p->r.hi;
 
 	/* one pass over struct core either way: all is a constant in each
 	 * call, so each is a loop of its own */
 	if (p->o->lv->all_fields)
-		convert_cores(p->o, p->lo, p->hi, 1, p->cnt);
+		convert_cores(p->o, lo, hi, 1, p->cnt);
 	else
-		convert_cores(p->o, p->lo, p->hi, 0, p->cnt);
+		convert_cores(p->o, lo, hi, 0, p->cnt);
 	return NULL;
 }
 
@@ -228,13 +228,12 @@ convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 		t = hi - lo;
 	if (t < 1)
 		t = 1;
+	memset(part, 0, t * sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++) {
 		part[i].o = o;
-		part[i].lo = lo + (uint32_t)((uint64_t)(hi - lo) * i / t);
-		part[i].hi = lo + (uint32_t)((uint64_t)(hi - lo) * (i + 1) / t);
-		memset(part[i].cnt, 0, sizeof part[i].cnt);
+		part[i].base = lo;
 	}
-	par_spread(t, convert_part, part, sizeof part[0]);
+	par_split(hi - lo, t, convert_part, part, sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++)
 		for (int j = 0; j < OCL_NCNT; j++)
 			o->cnt[j] += part[i].cnt[j];
