@@ -124,7 +124,8 @@ struct micro_fast {
 	 * Up to budget micro-cycles of RUNNING core of e (st: the level's
 	 * model state, e's level_state), stopping early when the core stops
 	 * running or, unless first, stands at a breakpoint of r that holds
-	 * (engine_bp_hit).  The number of cycles run.
+	 * (engine_bp_hit), or after a cycle that changed a watched word
+	 * (struct micro_fast_watch's hit).  The number of cycles run.
 	 */
 	uint64_t (*exec)(struct engine *e, void *fx, void *st,
 		    const struct engine_run *r, uint32_t core, uint64_t budget,
