@@ -76,6 +76,7 @@ static const void *cstore;
 #define STEP_CAP	3000            /* steps compared one by one */
 #define WORK_CAP	2000000ull      /* core-steps of one whole-run mode */
 #define WORK_CAP1	40000000ull     /* the same, runs mode at 1 core */
+#define FRAME_LOOK	1009            /* watch mode: steps between looks */
 
 struct subject {
 	char		*name;
@@ -666,9 +667,9 @@ cmp_writers(const struct machine *m, const struct engine_watch *w,
 /*
  * Watched globals, a heap word, a local of core 0's main and, while the
  * last core is inside a call, the first local of that frame, which ends
- * when the frame returns.  The native engine runs long; the reference
- * one step at a time, as the debugger does with an engine that cannot
- * watch.
+ * when the frame returns (until there is one, runs of FRAME_LOOK steps
+ * look for it).  The native engine runs long; the reference one step at
+ * a time, as the debugger does with an engine that cannot watch.
  */
 static void
 test_watch(const struct subject *s, uint32_t ncores)
@@ -698,8 +699,7 @@ test_watch(const struct subject *s, uint32_t ncores)
 	    p.m[0].progs[p.m[0].cores[0].prog]->main_nlocals - 1, 0, 0,
 	    MM_STACK_BASE };
 	rn.watches = w;
-	rn.max_steps = WORK_CAP / ncores;
-	while (good && stops < 300 && work < WORK_CAP) {
+	while (good && stops < 600 && work < WORK_CAP) {
 		uint64_t steps = 0;
 		const struct core *lc = &p.m[0].cores[last];
 
@@ -712,6 +712,8 @@ test_watch(const struct subject *s, uint32_t ncores)
 			machine_read_word(&p.m[0], w[i].core, w[i].addr,
 			    &w[i].value);
 		rn.nwatches = nw;
+		/* without a frame to watch, short runs look for one */
+		rn.max_steps = nw == 5 ? WORK_CAP / ncores : FRAME_LOOK;
 		if (p.e[1].ops->run(&p.e[1], &rn, &sn, &cause) != 0)
 			break;
 		for (;;) {
