@@ -127,4 +127,38 @@ fork_insn(__global int *stk, uint sstride, uint sw,
 
 #undef FJ_S
 
+/*
+ * The hook of a micro-level kernel at an instruction boundary of a
+ * fork-join core: fork_insn on opcode op over the kernel's locals (by
+ * their names in mic.cl and pmic.cl); when the machine carried the
+ * instruction out, the cycle is counted on slow path P and either faults
+ * (at the PC; the model's insn_pc stays) or stores the fork word and
+ * runs ENTER, the level's entry at the new PC.  Either way the core's
+ * cycle is over (goto done).
+ */
+#define FORK_HOOK(op, P, ENTER) do {					\
+	uint fk_ = fork;						\
+									\
+	if (fork_insn(stk, sstride, sw, tx, tsize, cp, cpsize,		\
+	    pt[CTX_P_MAIN_NLOCALS], c, (op), &fk_, &pc, &sp, &lv,	\
+	    &tos, &status, &flt)) {					\
+		path = (P);						\
+		insns++;						\
+		cycles++;						\
+		if (flt != FAULT_NONE) {				\
+			const int ip_ = insn_pc;			\
+									\
+			insn_pc = pc;					\
+			LAUNCH_MICRO_FAULT(P);				\
+			insn_pc = ip_;					\
+			goto done;					\
+		}							\
+		fork = fk_;						\
+		F(CTX_C_FORK) = fk_;					\
+		ENTER;							\
+		insn_pc = pc;						\
+		goto done;						\
+	}								\
+} while (0)
+
 #endif

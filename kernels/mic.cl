@@ -133,42 +133,19 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * its opcode. */
 			bnd = mpc == main1 && pending == 0 &&
 			    mbr_state != CTXM_MBR_RESET && mbr_addr == pc;
-			if (bnd && (fork & FJ_ON)) {
-				/* fork-join: the machine's cycle (fork.h) */
-				uint fk = fork;
-
-				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
-				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
-				    mbr & 0xFFu, &fk, &pc, &sp, &lv, &tos,
-				    &status, &flt)) {
-					path = CTXM_PATH_SLOW;
-					insns++;
-					cycles++;
-					if (flt != FAULT_NONE) {
-						/* ref_fault: at the PC; the
-						 * model's insn_pc stays */
-						const int ip = insn_pc;
-
-						insn_pc = pc;
-						LAUNCH_MICRO_FAULT(
-						    CTXM_PATH_SLOW);
-						insn_pc = ip;
-						goto done;
-					}
-					fork = fk;
-					F(CTX_C_FORK) = fk;
-					/* mic1_enter at the new PC */
-					mpc = main1;
-					mbr = (uint)pc < tsize ? tx[pc] : 0u;
-					mbr_state = (uint)pc < tsize ?
-					    CTXM_MBR_FETCHED :
-					    CTXM_MBR_INVALID;
-					mbr_addr = pc;
-					insn_pc = pc;
-					pending = 0;
-					goto done;
-				}
-			}
+			/* fork-join: the machine's cycle (fork.h), then
+			 * mic1_enter at the new PC */
+#define MIC_ENTER() do {						\
+	mpc = main1;							\
+	mbr = (uint)pc < tsize ? tx[pc] : 0u;				\
+	mbr_state = (uint)pc < tsize ? CTXM_MBR_FETCHED : CTXM_MBR_INVALID; \
+	mbr_addr = pc;							\
+	pending = 0;							\
+} while (0)
+			if (bnd && (fork & FJ_ON))
+				FORK_HOOK(mbr & 0xFFu, CTXM_PATH_SLOW,
+				    MIC_ENTER());
+#undef MIC_ENTER
 			insns += (uint)bnd;
 			insn_pc = bnd ? pc : insn_pc;
 			if (!(d1 & MIC1_D1_PRESENT)) {

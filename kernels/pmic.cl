@@ -192,42 +192,20 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 			 * MBR0 fetched from PC */
 			bnd = entry && (mbr_valid & 8u) && mbr_addr == pc &&
 			    mpc == (mbr >> 24);
-			if (bnd && (fork & FJ_ON)) {
-				/* fork-join: the machine's cycle (fork.h) */
-				uint fk = fork;
-
-				if (fork_insn(stk, sstride, sw, tx, tsize, cp,
-				    cpsize, pt[CTX_P_MAIN_NLOCALS], c,
-				    mbr >> 24, &fk, &pc, &sp, &lv, &tos,
-				    &status, &flt)) {
-					path = CTXP_PATH_SLOW;
-					insns++;
-					cycles++;
-					if (flt != FAULT_NONE) {
-						/* ref_fault: at the PC; the
-						 * model's insn_pc stays */
-						const int ip = insn_pc;
-
-						insn_pc = pc;
-						LAUNCH_MICRO_FAULT(
-						    CTXP_PATH_SLOW);
-						insn_pc = ip;
-						goto done;
-					}
-					fork = fk;
-					F(CTX_C_FORK) = fk;
-					/* pmic_enter at the new PC */
-					pmic_fetch4(tx, tsize, pc, &mbr,
-					    &mbr_valid);
-					mbr_addr = pc;
-					mpc = mbr >> 24;
-					g0 = 0;
-					g1 = 0;
-					entry = 1;
-					insn_pc = pc;
-					goto done;
-				}
-			}
+			/* fork-join: the machine's cycle (fork.h), then
+			 * pmic_enter at the new PC */
+#define PMIC_ENTER() do {						\
+	pmic_fetch4(tx, tsize, pc, &mbr, &mbr_valid);			\
+	mbr_addr = pc;							\
+	mpc = mbr >> 24;						\
+	g0 = 0;								\
+	g1 = 0;								\
+	entry = 1;							\
+} while (0)
+			if (bnd && (fork & FJ_ON))
+				FORK_HOOK(mbr >> 24, CTXP_PATH_SLOW,
+				    PMIC_ENTER());
+#undef PMIC_ENTER
 			insns += (uint)bnd;
 			insn_pc = bnd ? pc : insn_pc;
 			if (!bnd && entry && !(mbr_valid & 8u)) {

@@ -259,9 +259,8 @@ test_generated(void)
 			test_mask(&g, counts[i]);
 		}
 		test_edits(&g, 4);
-		if (level == LEVEL_ISA)
-			test_watch(&g, 4);
-		else
+		test_watch(&g, 4);
+		if (level != LEVEL_ISA)
 			test_switch(&g, 4);
 		subject_free(&g);
 	}

@@ -1104,6 +1104,68 @@ test_level_switch(void)
 	}
 }
 
+/* The divergence sample at every stop splits its pass over host
+ * threads at large core counts (par.h): at 262,144 cores of scattered
+ * PCs, MPCs and statuses it must add up to what a walk warp by warp
+ * with div_warp gives, by PC and by MPC. */
+static void
+test_div(void)
+{
+	char *path = xasprintf("%s/programs/collatz.jas", MICDB_SRCDIR);
+	struct machine_config cfg = { 1u << 18, 16, 64, 32 };
+	struct program p;
+	const struct program *progs[1] = { &p };
+	struct machine m;
+	char *cause = NULL;
+	uint32_t seed = 777;
+
+	if (program_load_file(&p, path, &cause) != 0 ||
+	    machine_init(&m, &cfg, progs, 1, NULL, &cause) != 0) {
+		ok(0, "a machine of 262,144 cores: %s", cause);
+		free(cause);
+		free(path);
+		return;
+	}
+	for (uint32_t i = 0; i < cfg.ncores; i++) {
+		seed = seed * 1103515245u + 12345u;
+		m.cores[i].pc = (int32_t)((seed >> 16) % 6);
+		m.cores[i].mpc = (uint16_t)((seed >> 4) % 3);
+		if ((seed >> 8) % 40 == 0)
+			m.cores[i].status = CORE_HALTED;
+	}
+	for (int by_mpc = 0; by_mpc <= 1; by_mpc++) {
+		struct div_acc d, ref;
+		struct warp_view v;
+		int same;
+
+		div_init(&d, cfg.warp_width);
+		div_init(&ref, cfg.warp_width);
+		div_sample(&d, &m, by_mpc);
+		div_sample(&d, &m, by_mpc);
+		for (int k = 0; k < 2; k++) {
+			ref.samples++;
+			for (uint32_t w = 0; w < div_nwarps(&m); w++) {
+				div_warp(&m, w, by_mpc, &v);
+				ref.active += v.nactive;
+				ref.paths += v.npaths;
+				for (uint32_t j = 0; j < v.npaths; j++)
+					ref.hist[v.count[j]]++;
+			}
+		}
+		same = d.samples == 2 && d.active == ref.active &&
+		    d.paths == ref.paths && memcmp(d.hist, ref.hist,
+		    (cfg.warp_width + 1) * sizeof *d.hist) == 0;
+		ok(same && ref.paths > 2 * div_nwarps(&m),
+		    "divergence sample of 262,144 cores by %s: the same as "
+		    "warp by warp", by_mpc ? "MPC" : "PC");
+		div_free(&d);
+		div_free(&ref);
+	}
+	machine_free(&m);
+	program_free(&p);
+	free(path);
+}
+
 int
 main(void)
 {
@@ -1117,5 +1179,6 @@ main(void)
 	test_repeat();
 	test_api();
 	test_level_switch();
+	test_div();
 	return done_testing();
 }

@@ -32,11 +32,12 @@
  *   mask    scheduler-locking: odd cores only for a while, then all;
  *   edits   a snapshot taken, the run continued, the snapshot restored
  *           with load() (history's reverse step), input added mid-run;
- *   watch   watched globals, a heap word and a local: the native engine
- *           must stop after exactly the step after which the reference,
- *           stepped one step at a time, shows a change, naming the
- *           writers engine_insn_store names before that step (ISA level
- *           only: at the micro levels the debugger watches by steps);
+ *   watch   watched globals, a heap word, locals and a frame that
+ *           returns: the native engine must stop after exactly the step
+ *           after which the reference, stepped one step at a time, shows
+ *           a change, naming the writers the debugger's one-step watch
+ *           names (engine_insn_store before the step at the ISA level,
+ *           mic1_writers after it at the Mic-1 level, none at PMIC);
  *   switch  (micro levels) at instruction boundaries, every core leaves
  *           the level, runs at the ISA level a while and enters again
  *           with fresh engines, as the session's level switch does.
@@ -57,6 +58,7 @@
 #include "engine.h"
 #include "ijvm.h"
 #include "machine.h"
+#include "mic1.h"
 #include "microcode.h"
 #include "micro-sim.h"
 #include "program.h"
@@ -75,6 +77,7 @@ static const void *cstore;
 #define STEP_CAP	3000            /* steps compared one by one */
 #define WORK_CAP	2000000ull      /* core-steps of one whole-run mode */
 #define WORK_CAP1	40000000ull     /* the same, runs mode at 1 core */
+#define FRAME_LOOK	1009            /* watch mode: steps between looks */
 
 struct subject {
 	char		*name;
@@ -586,17 +589,102 @@ watch_hit(const struct machine *m, const struct engine_watch *w, size_t nw)
 	return 0;
 }
 
+/* The ISA level's writers of the step the reference machine is about
+ * to run, as the debugger names them before it (watch_prepare). */
+static void
+isa_writers(const struct machine *m, const struct engine_watch *w,
+    size_t nw, struct engine_writer **want, size_t *nwant, size_t *cap)
+{
+	for (uint32_t c = 0; c < m->cfg.ncores; c++) {
+		const struct core *k = &m->cores[c];
+		int32_t addr, below, *bp = NULL;
+
+		if (k->status != CORE_RUNNING)
+			continue;
+		for (size_t i = 0; i < nw; i++)
+			if (w[i].frame != INT32_MIN && w[i].core == c)
+				engine_writer_add(want, nwant, cap, c, k->pc,
+				    w[i].addr);
+		if (machine_read_word(m, c, k->sp - 1, &below) == FAULT_NONE)
+			bp = &below;
+		if (engine_insn_store(m->progs[k->prog], k, bp, 1, 1, &addr))
+			engine_writer_add(want, nwant, cap, c, k->pc, addr);
+	}
+}
+
+/*
+ * The engine named the writers the debugger names: at the ISA level
+ * every writer of a changed word (the native engine may name more), at
+ * the Mic-1 level exactly mic1_writers' list after the step, at the PMIC
+ * level none.
+ */
+static int
+cmp_writers(const struct machine *m, const struct engine_watch *w,
+    size_t nw, struct engine_writer *want, size_t nwant,
+    const struct engine_stop *sn)
+{
+	struct engine_writer *got = xcalloc(sn->nwriters + 1, sizeof *got);
+	int good = 1;
+
+	if (sn->nwriters > 0) {
+		memcpy(got, sn->writers, sn->nwriters * sizeof *got);
+		qsort(got, sn->nwriters, sizeof *got, writer_cmp);
+	}
+	if (nwant > 0)
+		qsort(want, nwant, sizeof *want, writer_cmp);
+	if (level != LEVEL_ISA && (nwant != sn->nwriters || (nwant > 0 &&
+	    memcmp(got, want, nwant * sizeof *want) != 0))) {
+		diff("watch: %zu writers named, %zu by the debugger's rule "
+		    "(first: core %u addr %d)", sn->nwriters, nwant,
+		    nwant > 0 ? want[0].core : 0, nwant > 0 ? want[0].addr : 0);
+		good = 0;
+	}
+	for (size_t i = 0; i < nwant && good && level == LEVEL_ISA; i++) {
+		int32_t v;
+		size_t j;
+		int changed = 0;
+
+		for (size_t k = 0; k < nw; k++)
+			if ((w[k].addr == want[i].addr || (want[i].addr ==
+			    ENGINE_ANY_HEAP_WORD && w[k].addr >=
+			    MM_HEAP_BASE)) && machine_read_word(m, w[k].core,
+			    w[k].addr, &v) == FAULT_NONE && v != w[k].value)
+				changed = 1;
+		if (!changed)
+			continue;
+		for (j = 0; j < sn->nwriters; j++)
+			if (writer_cmp(&got[j], &want[i]) == 0)
+				break;
+		if (j == sn->nwriters) {
+			diff("watch: writer core %u pc %d addr %d not named",
+			    want[i].core, want[i].pc, want[i].addr);
+			good = 0;
+		}
+	}
+	free(got);
+	return good;
+}
+
+/*
+ * Watched globals, a heap word, a local of core 0's main and, while the
+ * last core is inside a call, the first local of that frame, which ends
+ * when the frame returns (until there is one, runs of FRAME_LOOK steps
+ * look for it).  The native engine runs long; the reference one step at
+ * a time, as the debugger does with an engine that cannot watch.
+ */
 static void
 test_watch(const struct subject *s, uint32_t ncores)
 {
-	struct engine_watch w[4];
+	struct engine_watch w[5];
 	struct engine_writer *want = NULL;
 	struct engine_run rn = { .max_steps = WORK_CAP, .stop_on_fault = 1 };
 	struct engine_run r1 = { .max_steps = 1, .stop_on_fault = 1 };
 	struct engine_stop sr, sn;
+	struct ref_summary sum;
 	struct pair p;
-	size_t nw = 0, nwant = 0;
+	size_t nw = 0, nwant = 0, capwant = 0;
 	uint64_t work = 0;
+	uint32_t last = ncores - 1;
 	char *cause = NULL;
 	int good = 1, stops = 0;
 
@@ -612,46 +700,32 @@ test_watch(const struct subject *s, uint32_t ncores)
 	    p.m[0].progs[p.m[0].cores[0].prog]->main_nlocals - 1, 0, 0,
 	    MM_STACK_BASE };
 	rn.watches = w;
-	rn.nwatches = nw;
-	rn.max_steps = WORK_CAP / ncores;
-	while (good && stops < 300 && work < WORK_CAP) {
+	while (good && stops < 600 && work < WORK_CAP) {
 		uint64_t steps = 0;
+		const struct core *lc = &p.m[0].cores[last];
 
+		nw = 4;
+		if (lc->status == CORE_RUNNING && lc->lv > MM_STACK_BASE &&
+		    lc->lv < MM_STACK_BASE + STACK_WORDS)
+			w[nw++] = (struct engine_watch){ lc->lv, last, 0,
+			    lc->lv };
 		for (size_t i = 0; i < nw; i++)
 			machine_read_word(&p.m[0], w[i].core, w[i].addr,
 			    &w[i].value);
+		rn.nwatches = nw;
+		/* without a frame to watch, short runs look for one */
+		rn.max_steps = nw == 5 ? WORK_CAP / ncores : FRAME_LOOK;
 		if (p.e[1].ops->run(&p.e[1], &rn, &sn, &cause) != 0)
 			break;
-		/* the reference, one step at a time, as the debugger did */
 		for (;;) {
 			nwant = 0;
-			for (uint32_t c = 0; c < ncores; c++) {
-				const struct core *k = &p.m[0].cores[c];
-				int32_t addr, below, *bp = NULL;
-
-				if (k->status != CORE_RUNNING)
-					continue;
-				for (size_t i = 0; i < nw; i++)
-					if (w[i].frame != INT32_MIN &&
-					    w[i].core == c) {
-						want = xreallocarray(want,
-						    nwant + 1, sizeof *want);
-						want[nwant++] = (struct
-						    engine_writer){ c, k->pc,
-						    w[i].addr };
-					}
-				if (machine_read_word(&p.m[0], c, k->sp - 1,
-				    &below) == FAULT_NONE)
-					bp = &below;
-				if (engine_insn_store(p.m[0].progs[k->prog], k,
-				    bp, 1, 1, &addr)) {
-					want = xreallocarray(want, nwant + 1,
-					    sizeof *want);
-					want[nwant++] = (struct engine_writer){
-					    c, k->pc, addr };
-				}
-			}
+			if (level == LEVEL_ISA)
+				isa_writers(&p.m[0], w, nw, &want, &nwant,
+				    &capwant);
 			p.e[0].ops->run(&p.e[0], &r1, &sr, &cause);
+			if (level == LEVEL_MIC)
+				mic1_writers(p.e[0].ops->level_state(&p.e[0]),
+				    &p.m[0], NULL, &want, &nwant, &capwant);
 			steps += sr.steps_run;
 			if (sr.reason != STOP_STEPS || steps == rn.max_steps ||
 			    watch_hit(&p.m[0], w, nw))
@@ -669,43 +743,13 @@ test_watch(const struct subject *s, uint32_t ncores)
 			good = 0;
 			break;
 		}
-		if (sn.watched) {
-			struct engine_writer *got = xcalloc(sn.nwriters + 1,
-			    sizeof *got);
-
-			memcpy(got, sn.writers, sn.nwriters * sizeof *got);
-			qsort(got, sn.nwriters, sizeof *got, writer_cmp);
-			qsort(want, nwant, sizeof *want, writer_cmp);
-			/* every writer of a changed word must be named */
-			for (size_t i = 0; i < nwant && good; i++) {
-				int32_t v;
-				size_t j;
-				int changed = 0;
-
-				for (size_t k = 0; k < nw; k++)
-					if ((w[k].addr == want[i].addr ||
-					    (want[i].addr ==
-					    ENGINE_ANY_HEAP_WORD && w[k].addr >=
-					    MM_HEAP_BASE)) &&
-					    machine_read_word(&p.m[0],
-					    w[k].core, w[k].addr, &v) ==
-					    FAULT_NONE && v != w[k].value)
-						changed = 1;
-				if (!changed)
-					continue;
-				for (j = 0; j < sn.nwriters; j++)
-					if (writer_cmp(&got[j], &want[i]) == 0)
-						break;
-				if (j == sn.nwriters) {
-					diff("watch: writer core %u pc %d "
-					    "addr %d not named", want[i].core,
-					    want[i].pc, want[i].addr);
-					good = 0;
-				}
-			}
-			free(got);
-		}
-		if (finished(&sn))
+		if (sn.watched && !cmp_writers(&p.m[0], w, nw, want, nwant,
+		    &sn))
+			good = 0;
+		/* the debugger runs nothing once no core can run */
+		ref_count(&p.m[0], &sum);
+		if (finished(&sn) || sum.running + sum.waiting +
+		    sum.joining == 0)
 			break;
 	}
 	free(want);
@@ -795,9 +839,8 @@ test_subject(const struct subject *s)
 		test_bps(s, n);
 		test_mask(s, n);
 		test_edits(s, n);
-		if (level == LEVEL_ISA)
-			test_watch(s, n);
-		else
+		test_watch(s, n);
+		if (level != LEVEL_ISA)
 			test_switch(s, n);
 	}
 }

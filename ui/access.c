@@ -425,20 +425,7 @@ tui_grid_cells(struct tui *t, const struct grid_geom *g)
 		c->cells = xcalloc(n, sizeof *c->cells);
 		c->cap = n;
 	}
-	for (uint32_t r = 0; r < g->shown; r++)
-		for (uint32_t k = 0; k < g->per_row; k++) {
-			uint64_t first = ((uint64_t)(g->top + r) * g->per_row +
-			    k) * g->group;
-			struct grid_cell *cell = &c->cells[(size_t)r *
-			    g->per_row + k];
-
-			if (first >= m->cfg.ncores) {
-				memset(cell, 0, sizeof *cell);
-				continue;
-			}
-			census_cell(m, &t->bps.map, (uint32_t)first, g->group,
-			    cell);
-		}
+	census_cells(m, &t->bps.map, g, c->cells);
 	c->geom = *g;
 	c->cells_key = key;
 	c->cells_valid = 1;

@@ -8,7 +8,11 @@
  * the warps pane looks at the warps on screen; the one whole-machine
  * pass (census_totals) is O(cores x paths per warp) with at most 64 lanes
  * per warp, done once per cut (the UI keeps its result until the
- * session's generation changes, access.c).  Nothing here allocates.
+ * session's generation changes, access.c).  That pass and the grid's
+ * cells, which cover the machine once groups kick in, are split over
+ * host threads at large core counts (par.h); each thread sums its own
+ * share, so the result is the same however many run.  Nothing here
+ * allocates.
  *
  * Program paths follow doc/manycore.md section 3: a lane is active when its
  * core is RUNNING; its path is (program, PC); a warp's paths are ordered
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include "ijvm.h"
+#include "par.h"
 #include "tui.h"
 
 int32_t
@@ -263,19 +268,29 @@ census_warp(const struct machine *m, uint32_t w, struct warp_paths *v)
 	}
 }
 
-void
-census_totals(const struct machine *m, const struct bpmap *b,
-    struct census_totals *t)
+/* A thread's share of census_totals. */
+struct totals_part {
+	struct par_part	 r;           /* warps */
+	const struct machine *m;
+	const struct bpmap *b;
+	struct census_totals t;
+};
+
+static void *
+totals_part(void *arg)
 {
+	struct totals_part *p = arg;
+	const struct machine *m = p->m;
+	const struct bpmap *b = p->b;
+	struct census_totals *t = &p->t;
 	uint32_t n = m->cfg.ncores, W = m->cfg.warp_width;
 
-	memset(t, 0, sizeof *t);
 	if (W > 64)
 		W = 64;		/* as census_warp: at most 64 lanes */
-	/* one pass, warp by warp: the classes, and each warp's paths as
-	 * census_warp finds them, without its order (the totals do not
-	 * depend on it) */
-	for (uint32_t first = 0; first < n; first += m->cfg.warp_width) {
+	/* warp by warp: the classes, and each warp's paths as census_warp
+	 * finds them, without its order (the totals do not depend on it) */
+	for (uint32_t w = (uint32_t)p->r.lo; w < p->r.hi; w++) {
+		uint32_t first = w * m->cfg.warp_width;
 		uint32_t lanes = n - first < W ? n - first : W;
 		uint32_t count[64], npaths = 0, nactive = 0, last = 0;
 		int32_t pc[64];
@@ -319,6 +334,83 @@ census_totals(const struct machine *m, const struct bpmap *b,
 		for (uint32_t k = 0; k < npaths; k++)
 			t->hist[count[k]]++;
 	}
+	return NULL;
+}
+
+/* One pass over every core, split over host threads (par.h). */
+void
+census_totals(const struct machine *m, const struct bpmap *b,
+    struct census_totals *t)
+{
+	uint32_t nw = census_nwarps(m), t_n = par_threads(m->cfg.ncores);
+	struct totals_part part[PAR_MAX];
+
+	memset(part, 0, t_n * sizeof part[0]);
+	for (uint32_t i = 0; i < t_n; i++) {
+		part[i].m = m;
+		part[i].b = b;
+	}
+	par_split(nw, t_n, totals_part, part, sizeof part[0]);
+	memset(t, 0, sizeof *t);
+	for (uint32_t i = 0; i < t_n; i++) {
+		const struct census_totals *p = &part[i].t;
+
+		for (int k = 0; k < CLASS_COUNT; k++)
+			t->byclass[k] += p->byclass[k];
+		t->active += p->active;
+		t->paths += p->paths;
+		t->busy_warps += p->busy_warps;
+		for (int k = 0; k <= 64; k++)
+			t->hist[k] += p->hist[k];
+	}
+}
+
+/* A thread's share of census_cells. */
+struct cells_part {
+	struct par_part	 r;           /* cells */
+	const struct machine *m;
+	const struct bpmap *b;
+	const struct grid_geom *g;
+	struct grid_cell *cells;
+};
+
+static void *
+cells_part(void *arg)
+{
+	struct cells_part *p = arg;
+	const struct grid_geom *g = p->g;
+
+	for (uint32_t i = (uint32_t)p->r.lo; i < p->r.hi; i++) {
+		uint64_t first = ((uint64_t)g->top * g->per_row + i) * g->group;
+
+		if (first >= p->m->cfg.ncores)
+			memset(&p->cells[i], 0, sizeof p->cells[i]);
+		else
+			census_cell(p->m, p->b, (uint32_t)first, g->group,
+			    &p->cells[i]);
+	}
+	return NULL;
+}
+
+void
+census_cells(const struct machine *m, const struct bpmap *b,
+    const struct grid_geom *g, struct grid_cell *cells)
+{
+	uint32_t n = g->shown * g->per_row;
+	uint64_t cores = (uint64_t)n * g->group;
+	uint32_t t = par_threads(cores < m->cfg.ncores ? cores :
+	    m->cfg.ncores);
+	struct cells_part part[PAR_MAX];
+
+	if (t > n)
+		t = n > 0 ? n : 1;
+	for (uint32_t i = 0; i < t; i++) {
+		part[i].m = m;
+		part[i].b = b;
+		part[i].g = g;
+		part[i].cells = cells;
+	}
+	par_split(n, t, cells_part, part, sizeof part[0]);
 }
 
 void

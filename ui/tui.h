@@ -189,6 +189,10 @@ void	 census_grid(uint32_t ncores, int w, int h, uint32_t zoom,
 	    uint32_t focus, struct grid_geom *g);
 void	 census_cell(const struct machine *m, const struct bpmap *b,
 	    uint32_t first, uint32_t count, struct grid_cell *c);
+/* Every cell g shows, row after row (g->shown x g->per_row), split over
+ * host threads: with groups they cover the whole machine. */
+void	 census_cells(const struct machine *m, const struct bpmap *b,
+	    const struct grid_geom *g, struct grid_cell *cells);
 
 /* Program paths of one warp (doc/manycore.md section 3). */
 struct warp_paths {

@@ -112,6 +112,7 @@ struct mf1_op {
 struct mf1 {
 	const struct mic1_store	*cs;
 	struct micro_fast_pcs	 pcs;      /* of the current run */
+	struct micro_fast_watch	*watch;    /* the engine's */
 	struct mf1_op		 op[MIC1_STORE_WORDS];
 };
 
@@ -170,6 +171,12 @@ mf1_free(void *fx)
 }
 
 static void
+mf1_set_watch(void *fx, struct micro_fast_watch *w)
+{
+	((struct mf1 *)fx)->watch = w;
+}
+
+static void
 mf1_patch(void *fx, const struct engine_run *r, int on)
 {
 	struct mf1 *f = fx;
@@ -218,6 +225,9 @@ mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	uint32_t swords = m->cfg.stack_words;
 	uint64_t left = budget, cycles, steps;
 	uint32_t id;
+	struct micro_fast_watch *mw = f->watch;
+	int watching = mw != NULL && mw->r != NULL, wnote = 0;
+	int32_t wframe = watching ? mw->frame[core] : INT32_MIN;
 
 #define SAVE() do {							\
 	c->mdr = (int32_t)R[R_MDR]; c->pc = (int32_t)R[R_PC];		\
@@ -355,8 +365,11 @@ reload:
 		pend = 0;
 
 		/* 3: this cycle's */
-		if (op->mem & MIC1_MEM_WRITE)
+		if (op->mem & MIC1_MEM_WRITE) {
 			*wp = (int32_t)mdr1;
+			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
+				wnote = 1;
+		}
 		if (op->mem & MIC1_MEM_READ) {
 			pend = MIC1_PEND_READ;
 			mar_latch = (int32_t)mar1;
@@ -385,6 +398,12 @@ reload:
 			*ev = MF_EV_STATUS;
 			return budget - left;
 		}
+		if (UNLIKELY(wnote | ((int32_t)R[R_LV] < wframe))) {
+			wnote = 0;
+			SAVE();
+			if (micro_fast_watch_note(mw, m))
+				break;
+		}
 	}
 	SAVE();
 	*ev = mf1_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
@@ -404,9 +423,9 @@ slow:
 		*ev = MF_EV_STATUS;
 		return budget - left;
 	}
-	if (left == 0) {
+	if ((watching && micro_fast_watch_note(mw, m)) || left == 0) {
 		*ev = mf1_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
-		return budget;
+		return budget - left;
 	}
 	goto reload;
 #undef SAVE
@@ -433,6 +452,7 @@ mf1_direct(struct engine *e, void *fx, void *stv, uint32_t core,
 	char *base = (char *)c;
 	uint32_t a, b, out, res, mar1, mdr1, next, mbru, tsize;
 	int32_t *wp = NULL, *rdp = NULL, *stack;
+	struct micro_fast_watch *mw = f->watch;
 
 	if (c->mpc >= MIC1_STORE_WORDS || (op = &f->op[c->mpc])->trap != 0)
 		return 0;
@@ -513,6 +533,10 @@ mf1_direct(struct engine *e, void *fx, void *stv, uint32_t core,
 		*changed = 1;
 	} else if (mf1_marked(f, c))
 		*atbp = 1;
+	if (UNLIKELY(mw != NULL && mw->r != NULL) &&
+	    (((op->mem & MIC1_MEM_WRITE) && micro_fast_watched(mw, wp)) ||
+	    c->lv < mw->frame[core]))
+		micro_fast_watch_note(mw, m);
 	return 1;
 }
 
@@ -522,6 +546,7 @@ const struct micro_fast mic1_fast = {
 	.create = mf1_create,
 	.free = mf1_free,
 	.patch = mf1_patch,
+	.set_watch = mf1_set_watch,
 	.exec = mf1_exec,
 	.ahead = mf1_ahead,
 	.lockstep = mf1_lockstep,

@@ -20,6 +20,15 @@
  * release, exactly as micro_step.  Breakpoints are asked only of cores
  * on a marked word, so a breakpoint on a word the program never reaches
  * (micdb run's input breakpoint) costs nothing.
+ *
+ * The native kind watches (ops->watch): the fast loops look for a change
+ * only after a WRITE to a watched word, a cycle of the golden model or
+ * a watching core's LV below its frame (struct micro_fast_watch), and
+ * the run ends after the step that left a watched word changed, naming
+ * that step's writers as the debugger's one-step watch does
+ * (mic1_writers; at the PMIC level it names none).  While something is
+ * watched, many cores step in lockstep, not by windows; a fork-join
+ * machine runs one golden-model step at a time.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,6 +36,7 @@
 
 #include "ahead.h"
 #include "engine-micro.h"
+#include "mic1.h"
 #include "micro-fast.h"
 #include "micro-sim.h"
 
@@ -37,6 +47,9 @@ struct engine_micro {
 	const struct micro_fast		*fast;     /* native kind only */
 	void				*fx;       /* its decoded store */
 	struct ahead			 ahead;    /* its windows */
+	struct micro_fast_watch		 watch;    /* the run's, for fx */
+	struct engine_writer		*writers;  /* of a watched stop */
+	size_t				 nwriters, capwriters;
 };
 
 static void *
@@ -59,6 +72,75 @@ micro_run(struct engine *e, const struct engine_run *r,
 /* Cycles of a lone core between looks at the interrupt flag. */
 #define MICRO_SLICE (1u << 20)
 
+/* The watch record of a run of r for the fast loops. */
+static void
+micro_watch_begin(struct engine_micro *em, const struct machine *m,
+    const struct engine_run *r)
+{
+	struct micro_fast_watch *w = &em->watch;
+
+	w->r = r->nwatches > 0 ? r : NULL;
+	w->nword = 0;
+	w->every = 0;
+	w->hit = 0;
+	if (w->r == NULL)
+		return;
+	for (uint32_t c = 0; c < m->cfg.ncores; c++)
+		w->frame[c] = INT32_MIN;
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *ew = &r->watches[i];
+		const int32_t *word;
+		int writable;
+
+		if (ew->frame > w->frame[ew->core])
+			w->frame[ew->core] = ew->frame;
+		word = machine_word_at(m, ew->core, ew->addr, &writable);
+		if (word == NULL || w->nword == MF_NWATCH)
+			w->every = 1;
+		else
+			w->word[w->nword++] = word;
+	}
+}
+
+/* The end of a run: a watched word changed in its last step? */
+static void
+micro_watch_end(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop)
+{
+	struct engine_micro *em = e->impl;
+
+	em->watch.r = NULL;
+	if (r->nwatches == 0 || !engine_watch_changed(e->m, r))
+		return;
+	stop->watched = 1;
+	em->nwriters = 0;
+	if (em->md->level == LEVEL_MIC)
+		mic1_writers(em->st, e->m, r->mask, &em->writers,
+		    &em->nwriters, &em->capwriters);
+	stop->writers = em->writers;
+	stop->nwriters = em->nwriters;
+}
+
+/* A fork-join machine with a watch: one golden-model step per run. */
+static int
+micro_forkjoin_run(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, char **cause)
+{
+	struct engine_run one = *r;
+	uint64_t steps = 0;
+
+	one.max_steps = 1;
+	do {
+		if (micro_run(e, &one, stop, cause) != 0)
+			return -1;
+		steps += stop->steps_run;
+	} while (stop->reason == STOP_STEPS && steps < r->max_steps &&
+	    !engine_watch_changed(e->m, r));
+	stop->steps_run = steps;
+	micro_watch_end(e, r, stop);
+	return 0;
+}
+
 static int
 micro_fast_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
@@ -68,14 +150,15 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 	struct machine *m = e->m;
 	struct ref_summary sum;
 	uint32_t solo = 0, nrun = 0;
-	uint64_t lockstep_to = 0, window;
+	uint64_t max = r->max_steps, lockstep_to = 0, window;
 	int changed = 1;
 
 	/* The machine's fork-join cycles (micro_fork_cycle) come at the
 	 * model's instruction boundaries, which the fast loops do not look
 	 * for: a fork-join machine runs on the golden model's steps. */
 	if (m->fork_join)
-		return micro_run(e, r, stop, cause);
+		return r->nwatches > 0 ? micro_forkjoin_run(e, r, stop, cause) :
+		    micro_run(e, r, stop, cause);
 	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
@@ -83,13 +166,17 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		stop->reason = STOP_DONE;
 		return 0;
 	}
+	/* a change already there: the debugger sees it after a step */
+	if (r->nwatches > 0 && engine_watch_changed(m, r))
+		max = 1;
 	mf->patch(em->fx, r, 1);
+	micro_watch_begin(em, m, r);
 	/* a window's copy costs the stacks: many steps pay for it */
 	window = 4 * (uint64_t)MICRO_SLICE / m->cfg.ncores;
 	if (window < 4 * AHEAD_STACK_MARGIN)
 		window = 4 * AHEAD_STACK_MARGIN;
-	while (stop->steps_run < r->max_steps) {
-		uint64_t left = r->max_steps - stop->steps_run, k;
+	while (stop->steps_run < max) {
+		uint64_t left = max - stop->steps_run, k;
 		uint32_t executed = 0, faulted = sum.faulted;
 		int atbp = 0;
 		enum micro_fast_ev ev;
@@ -163,10 +250,19 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_BREAKPOINT;
 			goto done;
 		}
+		/* the step's end decides (micro-fast.h) */
+		if (em->watch.hit || (changed && r->nwatches > 0)) {
+			em->watch.hit = 0;
+			if (engine_watch_changed(m, r))
+				break;
+		}
 	}
 	stop->reason = STOP_STEPS;
 done:
 	mf->patch(em->fx, r, 0);
+	if (stop->reason != STOP_INTERRUPT)
+		micro_watch_end(e, r, stop);
+	em->watch.r = NULL;
 	return 0;
 }
 
@@ -182,6 +278,8 @@ micro_free(struct engine *e)
 		em->md->state_free(em->st);
 		free(em->st);
 		free(em->seen);
+		free(em->watch.frame);
+		free(em->writers);
 		free(em);
 	}
 	free(e->stop_cores);
@@ -224,10 +322,11 @@ micro_at_boundary(struct engine *e, uint32_t core)
 	return em->md->at_boundary(em->st, e->m, core);
 }
 
-#define MICRO_OPS(name_, kind_, run_, level_) {			\
+#define MICRO_OPS(name_, kind_, run_, level_, watch_) {		\
 	.name = (name_),						\
 	.kind = (kind_),						\
 	.level = (level_),						\
+	.watch = (watch_),						\
 	.run = (run_),							\
 	.read_words = engine_host_read_words,				\
 	.write_word = engine_host_write_word,				\
@@ -242,15 +341,16 @@ micro_at_boundary(struct engine *e, uint32_t core)
 }
 
 static const struct engine_ops micro_ops[NLEVEL] = {
-	[LEVEL_MIC] = MICRO_OPS("mic", ENGINE_REF, micro_run, LEVEL_MIC),
-	[LEVEL_PMIC] = MICRO_OPS("pmic", ENGINE_REF, micro_run, LEVEL_PMIC),
+	[LEVEL_MIC] = MICRO_OPS("mic", ENGINE_REF, micro_run, LEVEL_MIC, 0),
+	[LEVEL_PMIC] = MICRO_OPS("pmic", ENGINE_REF, micro_run, LEVEL_PMIC,
+	    0),
 };
 
 static const struct engine_ops micro_fast_ops[NLEVEL] = {
 	[LEVEL_MIC] = MICRO_OPS("native-mic", ENGINE_NATIVE, micro_fast_run,
-	    LEVEL_MIC),
+	    LEVEL_MIC, 1),
 	[LEVEL_PMIC] = MICRO_OPS("native-pmic", ENGINE_NATIVE, micro_fast_run,
-	    LEVEL_PMIC),
+	    LEVEL_PMIC, 1),
 };
 
 int
@@ -264,6 +364,8 @@ engine_micro_native_create(struct engine *e, struct machine *m,
 	em = e->impl;
 	em->fast = level == LEVEL_MIC ? &mic1_fast : &pmic_fast;
 	em->fx = em->fast->create(cs);
+	em->watch.frame = xcalloc(m->cfg.ncores, sizeof *em->watch.frame);
+	em->fast->set_watch(em->fx, &em->watch);
 	e->ops = &micro_fast_ops[level];
 	return 0;
 }

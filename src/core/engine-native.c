@@ -274,24 +274,6 @@ nat_watched_addr(const struct engine_run *r, int32_t addr)
 	return 0;
 }
 
-/* 1 if a watched word differs from the value the debugger saw or a
- * watched frame has returned. */
-static int
-nat_watch_changed(const struct machine *m, const struct engine_run *r)
-{
-	for (size_t i = 0; i < r->nwatches; i++) {
-		const struct engine_watch *w = &r->watches[i];
-		int32_t v;
-
-		if (w->frame != INT32_MIN && m->cores[w->core].lv < w->frame)
-			return 1;
-		if (machine_read_word(m, w->core, w->addr, &v) != FAULT_NONE ||
-		    v != w->value)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * Run core c for at most budget instructions (each a global step of its
  * own when c runs alone, or this core's part of one step).  first: the
@@ -367,7 +349,7 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		c->sp = sp;						\
 		c->lv = lv;						\
 		c->tos = tos;						\
-		if (nat_watch_changed(m, r)) {				\
+		if (engine_watch_changed(m, r)) {				\
 			nat_note_locals(n, r, core,			\
 			    (int32_t)(ip0 - code));			\
 			fast++;						\
@@ -611,7 +593,7 @@ dispatch:
 			c->sp = sp;
 			c->lv = lv;
 			c->tos = tos;
-			if (wloc && nat_watch_changed(m, r)) {
+			if (wloc && engine_watch_changed(m, r)) {
 				nat_note_locals(n, r, core,
 				    (int32_t)(ip - code));
 				*ev = EV_WATCH;
@@ -717,10 +699,14 @@ slow_exec: {
 		ref_exec(m, core);
 		left--;
 		n->fvalid[core] = 0;
-		if ((w || wloc) && nat_watch_changed(m, r)) {
+		if ((w || wloc) && engine_watch_changed(m, r)) {
 			if (wloc)
 				nat_note_locals(n, r, core, pc0);
-			*ev = EV_WATCH;
+			/* a status change first: the step's end (a join, a
+			 * barrier) must run, and nat_run looks at the
+			 * watch after it */
+			*ev = c->status != CORE_RUNNING ? EV_STATUS :
+			    EV_WATCH;
 			goto out_regs_done;
 		}
 		if (w && !nat_watched_addr(r, waddr))
@@ -824,7 +810,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_INTERRUPT;
 			goto done;
 		}
-		if (r->nwatches > 0 && first && nat_watch_changed(m, r))
+		if (r->nwatches > 0 && first && engine_watch_changed(m, r))
 			left = 1;	/* the debugger sees it after a step */
 		if (changed) {
 			/* the cores that run change only with a status */
@@ -870,7 +856,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 					continue;
 				/* a later core of the step may put a
 				 * watched word back: the step's end
-				 * decides (nat_watch_changed below) */
+				 * decides (engine_watch_changed below) */
 				executed += (uint32_t)nat_exec(e, i, 1, 1,
 				    &ev, 0);
 				changed |= ev == EV_STATUS;
@@ -907,7 +893,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			stop->reason = STOP_BREAKPOINT;
 			goto watch;
 		}
-		if (r->nwatches > 0 && (watched || nat_watch_changed(m, r))) {
+		if (r->nwatches > 0 && (watched || engine_watch_changed(m, r))) {
 			stop->reason = STOP_STEPS;
 			goto watch;
 		}
@@ -915,7 +901,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	}
 	stop->reason = STOP_STEPS;
 watch:
-	if (r->nwatches > 0 && nat_watch_changed(m, r)) {
+	if (r->nwatches > 0 && engine_watch_changed(m, r)) {
 		stop->watched = 1;
 		stop->writers = n->writers;
 		stop->nwriters = n->nwriters;

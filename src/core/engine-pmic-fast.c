@@ -77,6 +77,7 @@ struct mfp_op {
 struct mfp {
 	struct mfp_op	op[PMIC_STORE_WORDS];
 	struct micro_fast_pcs pcs;      /* of the current run */
+	struct micro_fast_watch *watch; /* the engine's */
 };
 
 static void *
@@ -129,6 +130,12 @@ static void
 mfp_free(void *fx)
 {
 	free(fx);
+}
+
+static void
+mfp_set_watch(void *fx, struct micro_fast_watch *w)
+{
+	((struct mfp *)fx)->watch = w;
 }
 
 static void
@@ -202,6 +209,9 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	uint32_t swords = m->cfg.stack_words;
 	uint64_t left = budget, cycles, steps;
 	uint32_t id;
+	struct micro_fast_watch *mw = f->watch;
+	int watching = mw != NULL && mw->r != NULL, wnote = 0;
+	int32_t wframe = watching ? mw->frame[core] : INT32_MIN;
 
 #define SAVE() do {							\
 	c->mar = (int32_t)R[PMIC_R_MAR]; c->mdr = (int32_t)R[PMIC_R_MDR]; \
@@ -313,8 +323,11 @@ reload:
 				R[u->ct[j]] = res[i];
 		}
 
-		if (op->write)
+		if (op->write) {
 			*wp = (int32_t)R[PMIC_R_MDR];
+			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
+				wnote = 1;
+		}
 		if (op->read)
 			R[PMIC_R_MDR] = (uint32_t)*wp;
 		if (op->fetch) {
@@ -356,6 +369,12 @@ reload:
 		}
 		mpc = next & (PMIC_STORE_WORDS - 1);
 		left--;
+		if (UNLIKELY(wnote | ((int32_t)R[PMIC_R_LV] < wframe))) {
+			wnote = 0;
+			SAVE();
+			if (micro_fast_watch_note(mw, m))
+				break;
+		}
 	}
 	SAVE();
 	*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
@@ -375,9 +394,9 @@ slow:
 		*ev = MF_EV_STATUS;
 		return budget - left;
 	}
-	if (left == 0) {
+	if ((watching && micro_fast_watch_note(mw, m)) || left == 0) {
 		*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
-		return budget;
+		return budget - left;
 	}
 	goto reload;
 #undef SAVE
@@ -403,6 +422,7 @@ const struct micro_fast pmic_fast = {
 	.create = mfp_create,
 	.free = mfp_free,
 	.patch = mfp_patch,
+	.set_watch = mfp_set_watch,
 	.exec = mfp_exec,
 	.ahead = mfp_ahead,
 	.lockstep = mfp_lockstep,

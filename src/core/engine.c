@@ -269,3 +269,19 @@ engine_writer_add(struct engine_writer **v, size_t *n, size_t *cap,
 	(*v)[*n].addr = addr;
 	(*n)++;
 }
+
+int
+engine_watch_changed(const struct machine *m, const struct engine_run *r)
+{
+	for (size_t i = 0; i < r->nwatches; i++) {
+		const struct engine_watch *w = &r->watches[i];
+		int32_t v;
+
+		if (w->frame != INT32_MIN && m->cores[w->core].lv < w->frame)
+			return 1;
+		if (machine_read_word(m, w->core, w->addr, &v) != FAULT_NONE ||
+		    v != w->value)
+			return 1;
+	}
+	return 0;
+}

@@ -231,6 +231,11 @@ int	engine_native_create(struct engine *e, struct machine *m,
  * the debugger's one-step watch and the engines that watch themselves,
  * so that both name the same writers.
  */
+/* 1 if a watched word of r differs from the value the debugger saw or
+ * a watched frame has returned: the test every engine that watches
+ * makes at the end of a step. */
+int	engine_watch_changed(const struct machine *m,
+	    const struct engine_run *r);
 /* Append a writer to a growing list *v of *n entries (room for *cap). */
 void	engine_writer_add(struct engine_writer **v, size_t *n, size_t *cap,
 	    uint32_t core, int32_t pc, int32_t addr);

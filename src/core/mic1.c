@@ -554,6 +554,40 @@ mic1_at_boundary(const struct mic1_state *st, const struct machine *m,
 	return mic1_boundary(st->cs, &m->cores[core], &st->core[core]);
 }
 
+int32_t
+mic1_insn_pc(const struct mic1_state *st, const struct machine *m,
+    uint32_t core)
+{
+	const struct core *c = &m->cores[core];
+
+	if (micro_start_state(c))
+		return 0;
+	if (st->core[core].insn_pc >= 0 && !mic1_at_boundary(st, m, core))
+		return st->core[core].insn_pc;
+	return c->pc < 0 ? 0 : c->pc;
+}
+
+void
+mic1_writers(const struct mic1_state *st, const struct machine *m,
+    const uint8_t *mask, struct engine_writer **v, size_t *n, size_t *cap)
+{
+	for (uint32_t k = 0; k < m->cfg.ncores; k++) {
+		int32_t addr = m->cores[k].mar;
+
+		if ((mask != NULL && !mask[k]) ||
+		    !(mic1_mem(st->core[k].mir) & MIC1_MEM_WRITE))
+			continue;
+		/* the device words that store: the atomic add, NEWARRAY */
+		if (addr == MM_DEV_ATOM_ADD)
+			addr = st->core[k].atom_addr;
+		else if (addr == MM_DEV_NEWARRAY)
+			addr = ENGINE_ANY_HEAP_WORD;
+		else if (addr < 0)
+			continue;
+		engine_writer_add(v, n, cap, k, mic1_insn_pc(st, m, k), addr);
+	}
+}
+
 void
 mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core)
 {

@@ -204,6 +204,24 @@ void	mic1_step(struct mic1_state *st, struct machine *m,
  */
 int	mic1_at_boundary(const struct mic1_state *st, const struct machine *m,
 	    uint32_t core);
+/* The ISA instruction core is executing, as the debugger names it: the
+ * PC of its last boundary inside an instruction, else PC (0 from the
+ * start state, PC -1, on the way to main's first opcode). */
+int32_t	mic1_insn_pc(const struct mic1_state *st, const struct machine *m,
+	    uint32_t core);
+/*
+ * The stores of the step just run, as a watchpoint names its writers
+ * (append to *v, *n entries, room for *cap): every core of mask (NULL:
+ * all) whose last micro-instruction (MIR) had WRITE, with its
+ * instruction's PC and the word, MAR - the atomic add's word for its
+ * device, ENGINE_ANY_HEAP_WORD for NEWARRAY's, none for another device.
+ * The debugger's one-step watch and the native engine that watches
+ * itself (engine-micro.c) share it, so that both name the same cores.
+ */
+struct engine_writer;
+void	mic1_writers(const struct mic1_state *st, const struct machine *m,
+	    const uint8_t *mask, struct engine_writer **v, size_t *n,
+	    size_t *cap);
 /* ISA -> micro: MPC = Main1, MBR = text[PC], TOS = mem[SP], nothing in
  * flight.  Any core; an ISA core is always at a boundary. */
 void	mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core);

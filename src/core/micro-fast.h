@@ -75,6 +75,48 @@ micro_fast_pc_listed(const struct micro_fast_pcs *p, int32_t pc)
 	return p->many;
 }
 
+/*
+ * The watched words of a run (engine.h's struct engine_watch) as the
+ * fast loops look at them.  On the fast path memory changes only in a
+ * WRITE cycle, so a loop compares a WRITE's word with these pointers
+ * and, only when one matches, asks engine_watch_changed; it asks after
+ * every cycle the golden model runs (a device may store: the atomic
+ * add, NEWARRAY) and when a core's LV drops below its highest watched
+ * frame.  A change found sets hit, and a lone core's loop returns after
+ * that cycle; the step's end decides (engine-micro.c), since a later
+ * core of a lockstep step may put the word back.
+ */
+#define MF_NWATCH	8
+struct micro_fast_watch {
+	const struct engine_run	*r;        /* NULL: nothing is watched */
+	const int32_t		*word[MF_NWATCH];
+	uint32_t		 nword;
+	int			 every;    /* ask at every WRITE: a word
+					      with no place, or too many */
+	int32_t			*frame;    /* per core; INT32_MIN: none */
+	int			 hit;
+};
+
+/* A WRITE stored to *wp: may a watched word have changed? */
+static inline int
+micro_fast_watched(const struct micro_fast_watch *w, const int32_t *wp)
+{
+	for (uint32_t i = 0; i < w->nword; i++)
+		if (w->word[i] == wp)
+			return 1;
+	return w->every;
+}
+
+/* After a cycle that may have changed a watched word: note a change. */
+static inline int
+micro_fast_watch_note(struct micro_fast_watch *w, const struct machine *m)
+{
+	if (!engine_watch_changed(m, w->r))
+		return 0;
+	w->hit = 1;
+	return 1;
+}
+
 struct micro_fast {
 	/* Decode the control store (struct mic1_store, struct pmic_store;
 	 * not owned, must outlive the result). */
@@ -83,11 +125,15 @@ struct micro_fast {
 	/* Mark (on) or unmark (!on) the words where a breakpoint of r may
 	 * stop a core. */
 	void	 (*patch)(void *fx, const struct engine_run *r, int on);
+	/* The engine's watch record, which the loops read during every
+	 * run (w->r NULL: no watch); set once. */
+	void	 (*set_watch)(void *fx, struct micro_fast_watch *w);
 	/*
 	 * Up to budget micro-cycles of RUNNING core of e (st: the level's
 	 * model state, e's level_state), stopping early when the core stops
 	 * running or, unless first, stands at a breakpoint of r that holds
-	 * (engine_bp_hit).  The number of cycles run.
+	 * (engine_bp_hit), or after a cycle that changed a watched word
+	 * (struct micro_fast_watch's hit).  The number of cycles run.
 	 */
 	uint64_t (*exec)(struct engine *e, void *fx, void *st,
 		    const struct engine_run *r, uint32_t core, uint64_t budget,

@@ -30,6 +30,14 @@ void	micro_load_tos(struct machine *m, uint32_t core);
  * two ISA instructions), else 0 with TOS reloaded. */
 int	micro_leave(struct machine *m, uint32_t core, int at_boundary);
 
+/* A micro-level core that has not run: MPC 0 and PC -1 (doc/mic1.md
+ * section 4), i.e. the start of main. */
+static inline int
+micro_start_state(const struct core *c)
+{
+	return c->steps == 0 && c->cycles == 0 && c->mpc == 0 && c->pc == -1;
+}
+
 struct micro_model;
 /* Fork-join: the cycle in which the machine, not the microprogram,
  * carries out an instruction at a boundary (micro-sim.c); 1 if it did. */

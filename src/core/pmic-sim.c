@@ -262,6 +262,21 @@ pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
 	return pmic_boundary(&m->cores[core], &st->core[core]);
 }
 
+int32_t
+pmic_insn_pc(const struct pmic_state *st, const struct machine *m,
+    uint32_t core)
+{
+	const struct core *c = &m->cores[core];
+
+	if (micro_start_state(c))
+		return 0;
+	/* inside an instruction pmic.pm may hold PC complemented (its
+	 * unknown-opcode mark) */
+	if (st->core[core].insn_pc >= 0 && !pmic_at_boundary(st, m, core))
+		return st->core[core].insn_pc;
+	return c->pc < 0 ? 0 : c->pc;
+}
+
 void
 pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
 {

@@ -206,6 +206,9 @@ void	pmic_step(struct pmic_state *st, struct machine *m,
  * MBR0 (valid), and MBR0 is the byte at PC. */
 int	pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
 	    uint32_t core);
+/* The ISA instruction core is executing (mic1_insn_pc). */
+int32_t	pmic_insn_pc(const struct pmic_state *st, const struct machine *m,
+	    uint32_t core);
 /* ISA -> PMIC: MPC = MBR0, MBR = the 4 bytes at PC, TOS = mem[SP]. */
 void	pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core);
 /* PMIC -> ISA: TOS = mem[SP].  0, or -1 when a RUNNING or WAITING core

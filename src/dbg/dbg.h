@@ -242,6 +242,9 @@ void	 stop_note_cores(struct session *s, const uint32_t *cores, size_t n);
 
 /* watch.c */
 void	 watch_prepare(struct session *s);
+/* At a micro level, the writers of the step just run (mic1_writers:
+ * none at the PMIC level), for watch_check. */
+void	 watch_micro_writers(struct session *s);
 /* Reports changes (and frames gone); returns how many stop the run. */
 int	 watch_check(struct session *s, struct buf *out);
 int	 watch_value(struct session *s, const struct bp *b, int32_t *v,

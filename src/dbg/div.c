@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dbg.h"
+#include "par.h"
 
 void
 div_init(struct div_acc *d, uint32_t warp_width)
@@ -52,35 +53,61 @@ path_of(const struct core *c, int by_mpc)
 	return by_mpc ? (int32_t)c->mpc : c->pc;
 }
 
-void
-div_warp(const struct machine *m, uint32_t w, int by_mpc,
-    struct warp_view *v)
+/* The active lanes of v's warp grouped by path, in order of first
+ * appearance (v->first and v->lanes set): a lane mostly shares its
+ * neighbour's path, so that one is tried first. */
+static void
+group_paths(const struct machine *m, int by_mpc, struct warp_view *v)
 {
-	uint32_t width = m->cfg.warp_width;
-	uint32_t best = 0;
+	uint32_t last = 0;
 
-	memset(v, 0, sizeof *v);
-	v->first = w * width;
-	v->lanes = m->cfg.ncores - v->first < width ?
-	    m->cfg.ncores - v->first : width;
 	for (uint32_t l = 0; l < v->lanes; l++) {
 		const struct core *c = &m->cores[v->first + l];
+		int32_t p;
 		uint32_t k;
 
 		if (c->status != CORE_RUNNING)
 			continue;
+		p = path_of(c, by_mpc);
 		v->active |= (uint64_t)1 << l;
 		v->nactive++;
-		for (k = 0; k < v->npaths && v->pc[k] != path_of(c, by_mpc);
-		    k++)
+		if (v->npaths > 0 && v->pc[last] == p) {
+			v->count[last]++;
+			continue;
+		}
+		for (k = 0; k < v->npaths && v->pc[k] != p; k++)
 			;
 		if (k == v->npaths) {
-			v->pc[k] = path_of(c, by_mpc);
+			v->pc[k] = p;
 			v->count[k] = 0;
 			v->npaths++;
 		}
 		v->count[k]++;
+		last = k;
 	}
+}
+
+static void
+warp_start(const struct machine *m, uint32_t w, struct warp_view *v)
+{
+	uint32_t width = m->cfg.warp_width;
+
+	v->first = w * width;
+	v->lanes = m->cfg.ncores - v->first < width ?
+	    m->cfg.ncores - v->first : width;
+	v->active = v->converged = 0;
+	v->nactive = v->npaths = 0;
+}
+
+void
+div_warp(const struct machine *m, uint32_t w, int by_mpc,
+    struct warp_view *v)
+{
+	uint32_t best = 0;
+
+	memset(v, 0, sizeof *v);
+	warp_start(m, w, v);
+	group_paths(m, by_mpc, v);
 	/* Largest group first; insertion sort keeps first-seen (lowest
 	 * lane) order among equal sizes, which is the cuda-gdb tie rule. */
 	for (uint32_t i = 1; i < v->npaths; i++) {
@@ -106,20 +133,52 @@ div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	}
 }
 
+/* A thread's share of div_sample. */
+struct sample_part {
+	struct par_part	 r;           /* warps */
+	const struct machine *m;
+	int		 by_mpc;
+	uint64_t	 active, paths;
+	uint64_t	 hist[65];
+};
+
+static void *
+sample_part(void *arg)
+{
+	struct sample_part *p = arg;
+	struct warp_view v;
+
+	/* the sample needs the groups' sizes, not their order */
+	for (uint32_t w = (uint32_t)p->r.lo; w < p->r.hi; w++) {
+		warp_start(p->m, w, &v);
+		group_paths(p->m, p->by_mpc, &v);
+		p->active += v.nactive;
+		p->paths += v.npaths;
+		for (uint32_t k = 0; k < v.npaths; k++)
+			p->hist[v.count[k]]++;
+	}
+	return NULL;
+}
+
+/* One pass over every core per stop, split over host threads (par.h). */
 void
 div_sample(struct div_acc *d, const struct machine *m, int by_mpc)
 {
 	uint32_t nw = div_nwarps(m);
-	struct warp_view v;
+	uint32_t t = par_threads(m->cfg.ncores);
+	struct sample_part part[PAR_MAX];
 
+	memset(part, 0, t * sizeof part[0]);
+	for (uint32_t i = 0; i < t; i++) {
+		part[i].m = m;
+		part[i].by_mpc = by_mpc;
+	}
+	par_split(nw, t, sample_part, part, sizeof part[0]);
 	d->samples++;
-	for (uint32_t w = 0; w < nw; w++) {
-		div_warp(m, w, by_mpc, &v);
-		if (v.nactive == 0)
-			continue;
-		d->active += v.nactive;
-		d->paths += v.npaths;
-		for (uint32_t k = 0; k < v.npaths; k++)
-			d->hist[v.count[k]]++;
+	for (uint32_t i = 0; i < t; i++) {
+		d->active += part[i].active;
+		d->paths += part[i].paths;
+		for (uint32_t k = 1; k <= d->width && k <= 64; k++)
+			d->hist[k] += part[i].hist[k];
 	}
 }

@@ -15,12 +15,13 @@
  *     the focused core: the return address with the frame's LV, the
  *     instructions after the PC, and every HALT so that a core that ends
  *     its program stops the command instead of running the others on;
- *   - watchpoints: an engine that watches (ops->watch: the native ISA
- *     engine) gets the watched words and stops after the step that
- *     changed one, naming that step's writers; any other engine steps
- *     one global step at a time with the writers noted before each
- *     (watch_prepare).  Either way watch.c compares the words after the
- *     slice and reports;
+ *   - watchpoints: an engine that watches (ops->watch: the native
+ *     engines of every level) gets the watched words and stops after
+ *     the step that changed one, naming that step's writers; any other
+ *     engine steps one global step at a time with the writers noted
+ *     before each (watch_prepare) or, at a micro level, after it
+ *     (watch_micro_writers).  Either way watch.c compares the words
+ *     after the slice and reports;
  *   - the step limit (--max-steps) caps every slice;
  *   - at a micro level a global step is a micro-cycle: `step` counts the
  *     focused core's instruction boundaries instead (r->boundaries), one
@@ -82,19 +83,20 @@ resume_add_halts(struct session *s)
 	}
 }
 
-static uint32_t
+/* 1 if a core (of mask, NULL: any) can still run.  It stops at the
+ * first, most often core 0, where a count would pass over every core of
+ * a million on each command. */
+static int
 can_run(const struct session *s, const uint8_t *mask)
 {
-	uint32_t n = 0;
-
 	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
 		uint8_t st = s->m.cores[c].status;
 
 		if ((st == CORE_RUNNING || st == CORE_WAITING ||
 		    st == CORE_JOINING) && (mask == NULL || mask[c]))
-			n++;
+			return 1;
 	}
-	return n;
+	return 0;
 }
 
 int
@@ -153,14 +155,14 @@ resume_end(struct session *s)
 
 /*
  * The watched words for an engine that watches, in s->runwatch; 0 if
- * the engine cannot (not ops->watch, a micro level, or a word that
- * cannot be read: watch_check reports that after every step).
+ * the engine cannot (not ops->watch, or a word that cannot be read:
+ * watch_check reports that after every step).
  */
 static int
 engine_watches(struct session *s, size_t *n)
 {
 	*n = 0;
-	if (!s->e.ops->watch || s->level != LEVEL_ISA)
+	if (!s->e.ops->watch)
 		return 0;
 	for (size_t i = 0; i < s->bps.n; i++) {
 		const struct bp *b = &s->bps.v[i];
@@ -551,6 +553,8 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		}
 		if (ewatch)
 			engine_writers(s, &st);
+		else if (nwatch > 0 && s->level != LEVEL_ISA)
+			watch_micro_writers(s);
 		session_drain_output(s);
 		history_after_slice(s);
 		if (nwatch > 0)

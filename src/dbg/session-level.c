@@ -30,6 +30,7 @@
 #include "dbg.h"
 #include "history.h"
 #include "ijvm.h"
+#include "micro-sim.h"
 
 /* Micro-cycles a core may take to reach its next boundary before the
  * switch gives up (a looping student microprogram). */
@@ -117,40 +118,20 @@ session_at_boundary(struct session *s, uint32_t core)
 	return s->e.ops->at_boundary(&s->e, core);
 }
 
-/* A micro-level core that has not run: MPC 0 and PC -1 (doc/mic1.md
- * section 4), i.e. the start of main. */
-static int
-micro_start_state(const struct core *c)
-{
-	return c->steps == 0 && c->cycles == 0 && c->mpc == 0 && c->pc == -1;
-}
-
 int32_t
 session_insn_pc(const struct session *s, uint32_t core)
 {
-	const struct core *c = &s->m.cores[core];
+	const struct pmic_state *ps;
 	const struct mic1_state *st;
 
+	if (s->level == LEVEL_PMIC && (ps = session_pmic_state(s)) != NULL)
+		return pmic_insn_pc(ps, &s->m, core);
+	if (s->level == LEVEL_MIC && (st = session_level_state(s)) != NULL)
+		return mic1_insn_pc(st, &s->m, core);
 	if (s->level == LEVEL_ISA)
-		return c->pc;
-	if (micro_start_state(c))
-		return 0;
-	if (s->level == LEVEL_PMIC) {
-		/* inside an instruction pmic.pm may hold PC complemented
-		 * (its unknown-opcode mark) */
-		const struct pmic_state *ps = session_pmic_state(s);
-
-		if (ps != NULL && ps->core[core].insn_pc >= 0 &&
-		    !pmic_at_boundary(ps, &s->m, core))
-			return ps->core[core].insn_pc;
-	} else {
-		st = session_level_state(s);
-		if (st != NULL && st->core[core].insn_pc >= 0 &&
-		    !mic1_at_boundary(st, &s->m, core))
-			return st->core[core].insn_pc;
-	}
+		return s->m.cores[core].pc;
 	/* PC -1: on the way from the start state to main's first opcode */
-	return c->pc < 0 ? 0 : c->pc;
+	return s->m.cores[core].pc < 0 ? 0 : s->m.cores[core].pc;
 }
 
 static const struct mal_syms *

@@ -1,7 +1,9 @@
 /*
  * Watchpoints: a global, a heap word, or a local of one core's frame.
- * While any is enabled the run goes one global step per engine call;
- * before each step watch_prepare notes which cores are about to store to
+ * An engine that watches itself (ops->watch: the native engines) stops
+ * after the step that changed a watched word and names that step's
+ * writers (resume.c).  With any other engine, while a watchpoint is
+ * enabled the run goes one global step per engine call; before each step watch_prepare notes which cores are about to store to
  * a watched word (PUTSTATIC/ATOMICADD to a global slot, IASTORE to a heap
  * element, NEWARRAY anywhere in the heap, any store of the watching core
  * to its own stack), and after it watch_check reads the watched words
@@ -13,9 +15,11 @@
  * At a micro level a store is a micro-instruction with WRITE, whose
  * address is MAR after the C bus: unknown before the cycle, but still in
  * MAR after it.  So there the writers are found after the step, from the
- * micro-instruction each core executed (mic1_state's MIR) and its MAR.
+ * micro-instruction each core executed (mic1_state's MIR) and its MAR:
+ * mic1_writers, which the native micro engine calls too.
  *
- * Run control (resume.c) calls watch_prepare and watch_check; this file
+ * Run control (resume.c) calls watch_prepare, watch_micro_writers and
+ * watch_check; this file
  * does not call it back: the stop's core list is hit.c's.
  */
 #include <stdlib.h>
@@ -95,31 +99,15 @@ describe_watch(const struct bp *b, struct buf *out)
 	buf_printf(out, "%s", b->what);
 }
 
-/* The micro-level writers of the step just run (see the top). */
-static void
-micro_writers(struct session *s)
+void
+watch_micro_writers(struct session *s)
 {
 	const struct mic1_state *st = session_level_state(s);
 
 	s->nwriters = 0;
-	if (st == NULL)
-		return;
-	for (uint32_t k = 0; k < s->m.cfg.ncores; k++) {
-		const struct core *c = &s->m.cores[k];
-		int32_t addr = c->mar;
-
-		if ((s->lock != LOCK_OFF && !s->lockmask[k]) ||
-		    !(mic1_mem(st->core[k].mir) & MIC1_MEM_WRITE))
-			continue;
-		/* the device words that store: the atomic add, NEWARRAY */
-		if (addr == MM_DEV_ATOM_ADD)
-			addr = st->core[k].atom_addr;
-		else if (addr == MM_DEV_NEWARRAY)
-			addr = ENGINE_ANY_HEAP_WORD;
-		else if (addr < 0)
-			continue;
-		add_writer(s, k, session_insn_pc(s, k), addr);
-	}
+	if (st != NULL)
+		mic1_writers(st, &s->m, s->lock != LOCK_OFF ? s->lockmask :
+		    NULL, &s->writers, &s->nwriters, &s->capwriters);
 }
 
 int
@@ -128,9 +116,6 @@ watch_check(struct session *s, struct buf *out)
 	int reports = 0;
 	uint32_t *del = NULL;
 	size_t ndel = 0;
-
-	if (s->level != LEVEL_ISA)
-		micro_writers(s);
 
 	for (size_t i = 0; i < s->bps.n; i++) {
 		struct bp *b = &s->bps.v[i];

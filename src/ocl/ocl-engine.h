@@ -302,9 +302,6 @@ ocl_set_stat(uint8_t *stat, uint32_t *cnt, uint32_t c, uint8_t st)
 	}
 }
 
-/* 16: the processors of the GPU hosts the conversion was tuned on. */
-#define CONV_THREADS_MAX 16
-
 /*
  * The text buffer (ocl_upload_programs): the programs' texts one after
  * another, then TEXT_PAD zero bytes, so that a program of empty text
@@ -359,8 +356,8 @@ int	ocl_host_copy(struct ocl_engine *o);
 
 /* ocl-readback.c: the context into struct core, news, output */
 void	ocl_level_section(const struct ocl_engine *o, struct ocl_section *s);
+/* The host copy into the context; stat and cnt recounted from it. */
 void	ocl_cores_to_ctx(struct ocl_engine *o);
-void	ocl_recount(struct ocl_engine *o);
 void	ocl_ctx_to_cores(struct ocl_engine *o);
 void	ocl_absorb_news(struct ocl_engine *o);
 int	ocl_sync_cores(struct ocl_engine *o, char **cause);

@@ -144,10 +144,9 @@ ocl_push_cores(struct engine *e, char **cause)
 	 * (run() read only part of it, ocl_ctx_fetch_cores) */
 	if (ocl_ctx_fetch(o, cause) != 0)
 		return -1;
+	/* The host copy is the truth now, releases included. */
 	ocl_cores_to_ctx(o);
 	o->hctx[CTX_H_HEAP_TOP] = e->m->heap_top;
-	/* The host copy is the truth now, releases included. */
-	ocl_recount(o);
 	o->since = 0;
 	memset(o->stale, 0, o->nblocks);
 	o->any_stale = 0;

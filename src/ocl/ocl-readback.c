@@ -21,7 +21,6 @@
  * behind only in the blocks that ran since o->since and in the stale
  * ones, and anything that reads m->cores calls ocl_sync_cores first.
  */
-#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,68 +31,23 @@
 #include "ocl-engine.h"
 #include "ocl-level.h"
 #include "ocl.h"
+#include "par.h"
 #include "ref.h"
 
 /* ---- host copy <-> context ------------------------------------------- */
 
-/* struct core <-> context fields.  A 64-bit counter is two entries, low
- * word first. */
-static const struct core_field {
-	uint8_t	f;        /* CTX_C_* */
-	uint8_t	off;      /* offsetof(struct core, ...) */
-	uint8_t	size;     /* bytes of the struct field */
-	uint8_t	shift;    /* 32: the high word of a 64-bit field */
-} core_fields[] = {
-#define CFLD(f, m, sh) { f, offsetof(struct core, m), \
-	sizeof(((struct core *)0)->m), sh }
-	CFLD(CTX_C_PC, pc, 0),
-	CFLD(CTX_C_SP, sp, 0),
-	CFLD(CTX_C_LV, lv, 0),
-	CFLD(CTX_C_CPP, cpp, 0),
-	CFLD(CTX_C_TOS, tos, 0),
-	CFLD(CTX_C_OPC, opc, 0),
-	CFLD(CTX_C_H, h, 0),
-	CFLD(CTX_C_MAR, mar, 0),
-	CFLD(CTX_C_MDR, mdr, 0),
-	CFLD(CTX_C_MBR, mbr, 0),
-	CFLD(CTX_C_MPC, mpc, 0),
-	CFLD(CTX_C_N, n, 0),
-	CFLD(CTX_C_Z, z, 0),
-	CFLD(CTX_C_STATUS, status, 0),
-	CFLD(CTX_C_FAULT, fault, 0),
-	CFLD(CTX_C_FAULT_PC, fault_pc, 0),
-	CFLD(CTX_C_FAULT_OP, fault_op, 0),
-	CFLD(CTX_C_PROG, prog, 0),
-	CFLD(CTX_C_STEPS_LO, steps, 0),
-	CFLD(CTX_C_STEPS_HI, steps, 32),
-	CFLD(CTX_C_CYCLES_LO, cycles, 0),
-	CFLD(CTX_C_CYCLES_HI, cycles, 32),
-	CFLD(CTX_C_FORK, fork, 0),
-#undef CFLD
-};
-#define NCORE_FIELDS (sizeof core_fields / sizeof core_fields[0])
-
-static uint32_t
-field_get(const struct core *c, const struct core_field *d)
-{
-	const char *p = (const char *)c + d->off;
-	uint64_t v64;
-	uint32_t v32;
-	uint16_t v16;
-
-	switch (d->size) {
-	case 1:
-		return *(const uint8_t *)p;
-	case 2:
-		memcpy(&v16, p, 2);
-		return v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return v32;
-	}
-	memcpy(&v64, p, 8);
-	return (uint32_t)(v64 >> d->shift);
-}
+/*
+ * struct core <-> context, one list for both directions: the 32-bit
+ * fields the ISA kernel writes, and those only a micro level's kernel
+ * writes besides (the others' host copy is already right at the ISA
+ * level).  STATUS, PROG and the 64-bit counters (two words, low first)
+ * are named where they are converted.
+ */
+#define ISA_FIELDS(X) X(PC, pc) X(SP, sp) X(LV, lv) X(TOS, tos) \
+	X(FAULT, fault) X(FAULT_PC, fault_pc) X(FAULT_OP, fault_op) \
+	X(FORK, fork)
+#define MICRO_FIELDS(X) X(CPP, cpp) X(OPC, opc) X(H, h) X(MAR, mar) \
+	X(MDR, mdr) X(MBR, mbr) X(MPC, mpc) X(N, n) X(Z, z)
 
 void
 ocl_level_section(const struct ocl_engine *o, struct ocl_section *s)
@@ -106,42 +60,77 @@ ocl_level_section(const struct ocl_engine *o, struct ocl_section *s)
 	s->ncores = o->ncores;
 }
 
-/* Core-major on AoS, field-major on SoA: both walk the context in
- * order, which matters at a million cores. */
+/* A thread's share of ocl_cores_to_ctx: cores lo .. hi - 1, and their
+ * counts per status. */
+struct put_part {
+	struct par_part	 r;           /* cores */
+	struct ocl_engine *o;
+	uint32_t	 cnt[OCL_NCNT];
+};
+
+/* One pass over struct core, each field a stream in a local (as
+ * convert_cores), which matters at a million cores: the generic walk,
+ * field after field over every core, was most of a reverse step there
+ * (doc/performance.md section 17). */
+static void *
+put_cores(void *arg)
+{
+	struct put_part *p = arg;
+	struct ocl_engine *o = p->o;
+	const struct core *restrict k = o->m->cores;
+	uint32_t *restrict x = o->hctx + o->cores_off;
+	const size_t cs = o->core_stride, fs = o->field_stride;
+#define FLD(F, m) uint32_t *restrict f_##F = x + CTX_C_##F * fs;
+	ISA_FIELDS(FLD) MICRO_FIELDS(FLD)
+	FLD(STATUS, status) FLD(PROG, prog) FLD(STEPS_LO, steps)
+	FLD(STEPS_HI, steps) FLD(CYCLES_LO, cycles) FLD(CYCLES_HI, cycles)
+#undef FLD
+	uint8_t *restrict stat = o->stat;
+
+	for (size_t i = p->r.lo; i < p->r.hi; i++) {
+		const size_t j = i * cs;
+		const struct core *c = &k[i];
+
+#define PUT(F, m) f_##F[j] = (uint32_t)c->m;
+		ISA_FIELDS(PUT) MICRO_FIELDS(PUT)
+		PUT(STATUS, status) PUT(PROG, prog)
+#undef PUT
+		f_STEPS_LO[j] = (uint32_t)c->steps;
+		f_STEPS_HI[j] = (uint32_t)(c->steps >> 32);
+		f_CYCLES_LO[j] = (uint32_t)c->cycles;
+		f_CYCLES_HI[j] = (uint32_t)(c->cycles >> 32);
+		stat[i] = c->status;
+		p->cnt[c->status & (OCL_NCNT - 1)]++;
+	}
+	return NULL;
+}
+
+/* The host copy into the context, and stat and cnt recounted from it:
+ * the host copy is the truth (a restore, host edits). */
 void
 ocl_cores_to_ctx(struct ocl_engine *o)
 {
-	const struct core *k = o->m->cores;
+	struct put_part part[PAR_MAX];
+	uint32_t t = o->ncores >= o->tune.convert_min ? o->tune.host_threads :
+	    1;
 
-	if (o->field_stride == 1) {
-		for (uint32_t i = 0; i < o->ncores; i++)
-			for (size_t j = 0; j < NCORE_FIELDS; j++)
-				CF(o, i, core_fields[j].f) =
-				    field_get(&k[i], &core_fields[j]);
-	} else {
-		for (size_t j = 0; j < NCORE_FIELDS; j++)
-			for (uint32_t i = 0; i < o->ncores; i++)
-				CF(o, i, core_fields[j].f) =
-				    field_get(&k[i], &core_fields[j]);
-	}
+	if (t > o->ncores)
+		t = o->ncores;
+	if (t < 1)
+		t = 1;
+	memset(part, 0, t * sizeof part[0]);
+	for (uint32_t i = 0; i < t; i++)
+		part[i].o = o;
+	par_split(o->ncores, t, put_cores, part, sizeof part[0]);
+	memset(o->cnt, 0, sizeof o->cnt);
+	for (uint32_t i = 0; i < t; i++)
+		for (int j = 0; j < OCL_NCNT; j++)
+			o->cnt[j] += part[i].cnt[j];
 	if (o->lv->to_ctx != NULL) {
 		struct ocl_section sec;
 
 		ocl_level_section(o, &sec);
 		o->lv->to_ctx(o->st, &sec);
-	}
-}
-
-/* Recount cnt from the host copy (after host edits). */
-void
-ocl_recount(struct ocl_engine *o)
-{
-	const struct core *k = o->m->cores;
-
-	memset(o->cnt, 0, sizeof o->cnt);
-	for (uint32_t i = 0; i < o->ncores; i++) {
-		o->stat[i] = k[i].status;
-		o->cnt[k[i].status & (OCL_NCNT - 1)]++;
 	}
 }
 
@@ -175,11 +164,10 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 	struct core *restrict k = o->m->cores;
 	const uint32_t *restrict x = o->hctx + o->cores_off;
 	const size_t cs = o->core_stride, fs = o->field_stride;
-#define FLD(f) const uint32_t *restrict f_##f = x + CTX_C_##f * fs
-	FLD(PC); FLD(SP); FLD(LV); FLD(TOS); FLD(STATUS); FLD(FAULT);
-	FLD(FAULT_PC); FLD(FAULT_OP); FLD(STEPS_LO); FLD(STEPS_HI);
-	FLD(CPP); FLD(OPC); FLD(H); FLD(MAR); FLD(MDR); FLD(MBR); FLD(MPC);
-	FLD(N); FLD(Z); FLD(CYCLES_LO); FLD(CYCLES_HI); FLD(FORK);
+#define FLD(F, m) const uint32_t *restrict f_##F = x + CTX_C_##F * fs;
+	ISA_FIELDS(FLD) MICRO_FIELDS(FLD)
+	FLD(STATUS, status) FLD(STEPS_LO, steps) FLD(STEPS_HI, steps)
+	FLD(CYCLES_LO, cycles) FLD(CYCLES_HI, cycles)
 #undef FLD
 	uint8_t *restrict stat = o->stat;
 	const int release = o->pending_release;
@@ -193,58 +181,24 @@ convert_cores(struct ocl_engine *o, uint32_t lo, uint32_t hi, const int all,
 
 		ocl_set_stat(stat, cnt, (uint32_t)i, st);
 		c->status = st;
-		c->pc = (int32_t)f_PC[j];
-		c->sp = (int32_t)f_SP[j];
-		c->lv = (int32_t)f_LV[j];
-		c->tos = (int32_t)f_TOS[j];
-		c->fault = (uint8_t)f_FAULT[j];
-		c->fault_pc = (int32_t)f_FAULT_PC[j];
-		c->fault_op = (uint8_t)f_FAULT_OP[j];
+#define GET(F, m) c->m = f_##F[j];
+		ISA_FIELDS(GET)
 		c->steps = (uint64_t)f_STEPS_HI[j] << 32 | f_STEPS_LO[j];
-		c->fork = f_FORK[j];
 		if (!all)
 			continue;
-		c->cpp = (int32_t)f_CPP[j];
-		c->opc = (int32_t)f_OPC[j];
-		c->h = (int32_t)f_H[j];
-		c->mar = (int32_t)f_MAR[j];
-		c->mdr = (int32_t)f_MDR[j];
-		c->mbr = (int32_t)f_MBR[j];
-		c->mpc = (uint16_t)f_MPC[j];
-		c->n = (uint8_t)f_N[j];
-		c->z = (uint8_t)f_Z[j];
+		MICRO_FIELDS(GET)
+#undef GET
 		c->cycles = (uint64_t)f_CYCLES_HI[j] << 32 | f_CYCLES_LO[j];
 	}
 	memcpy(counts, cnt, sizeof cnt);
 }
 
-/* work(part) for t parts of size bytes each, parts 1 .. t - 1 on
- * threads of their own; one that cannot be started leaves its part to
- * this thread. */
-static void
-spread(uint32_t t, void *(*work)(void *), void *parts, size_t size)
-{
-	pthread_t th[CONV_THREADS_MAX];
-	int started[CONV_THREADS_MAX] = { 0 };
-	char *p = parts;
-
-	for (uint32_t i = 1; i < t; i++)
-		started[i] = pthread_create(&th[i], NULL, work,
-		    p + i * size) == 0;
-	work(p);
-	for (uint32_t i = 1; i < t; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else
-			work(p + i * size);
-	}
-}
-
 /* A thread's share of a conversion; cnt gets its changes to the counts
  * (unsigned: a decrement below 0 wraps, and the sum comes out right). */
 struct conv_part {
+	struct par_part	 r;           /* cores, from base */
 	struct ocl_engine *o;
-	uint32_t	 lo, hi;
+	uint32_t	 base;
 	uint32_t	 cnt[OCL_NCNT];
 };
 
@@ -252,33 +206,34 @@ static void *
 convert_part(void *arg)
 {
 	struct conv_part *p = arg;
+	const uint32_t lo = p->base + (uint32_t)p->r.lo;
+	const uint32_t hi = p->base + (uint32_t)p->r.hi;
 
 	/* one pass over struct core either way: all is a constant in each
 	 * call, so each is a loop of its own */
 	if (p->o->lv->all_fields)
-		convert_cores(p->o, p->lo, p->hi, 1, p->cnt);
+		convert_cores(p->o, lo, hi, 1, p->cnt);
 	else
-		convert_cores(p->o, p->lo, p->hi, 0, p->cnt);
+		convert_cores(p->o, lo, hi, 0, p->cnt);
 	return NULL;
 }
 
 static void
 convert_range(struct ocl_engine *o, uint32_t lo, uint32_t hi)
 {
-	struct conv_part part[CONV_THREADS_MAX];
+	struct conv_part part[PAR_MAX];
 	uint32_t t = hi - lo >= o->tune.convert_min ? o->tune.host_threads : 1;
 
 	if (t > hi - lo)
 		t = hi - lo;
 	if (t < 1)
 		t = 1;
+	memset(part, 0, t * sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++) {
 		part[i].o = o;
-		part[i].lo = lo + (uint32_t)((uint64_t)(hi - lo) * i / t);
-		part[i].hi = lo + (uint32_t)((uint64_t)(hi - lo) * (i + 1) / t);
-		memset(part[i].cnt, 0, sizeof part[i].cnt);
+		part[i].base = lo;
 	}
-	spread(t, convert_part, part, sizeof part[0]);
+	par_split(hi - lo, t, convert_part, part, sizeof part[0]);
 	for (uint32_t i = 0; i < t; i++)
 		for (int j = 0; j < OCL_NCNT; j++)
 			o->cnt[j] += part[i].cnt[j];
@@ -424,7 +379,7 @@ void
 ocl_absorb_news(struct ocl_engine *o)
 {
 	struct ocl_news *nw = &o->news;
-	struct news_part part[CONV_THREADS_MAX];
+	struct news_part part[PAR_MAX];
 	const uint32_t *news = marks(o, CTX_B_NEWS);
 	uint32_t t = 1, nnews = 0;
 
@@ -445,7 +400,7 @@ ocl_absorb_news(struct ocl_engine *o)
 			seen += news[b++] == o->launch_id;
 		part[i].b1 = i + 1 < t ? b : o->nblocks;
 	}
-	spread(t, absorb_part, part, sizeof part[0]);
+	par_spread(t, absorb_part, part, sizeof part[0]);
 	nw->cut = CTX_NONE;
 	nw->event = 0;
 	nw->out_lo = UINT32_MAX;

@@ -25,6 +25,7 @@
 #include "ocl-engine.h"
 #include "ocl-level.h"
 #include "ocl.h"
+#include "par.h"
 
 /* ---- the tuning table ------------------------------------------------ */
 
@@ -48,7 +49,7 @@ static const struct tuning_key {
 	[TK_WARPSYNC] = { "warpsync", { NULL, NULL }, 0, 2 },
 	[TK_MIRROR] = { "mirror", { NULL, NULL }, 0, 1 },
 	[TK_HOST_THREADS] = { "host_threads", { NULL, NULL }, 1,
-	    CONV_THREADS_MAX },
+	    PAR_MAX },
 	[TK_CONVERT_MIN] = { "convert_min", { NULL, NULL }, 1, UINT32_MAX },
 	[TK_STEPS] = { "k", { NULL, NULL }, 1, K_MAX },
 	[TK_DRIFT] = { "drift", { NULL, NULL }, 0, 1 },
@@ -138,7 +139,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	t->prefetch = gpu ? 0 : 8;
 	t->mirror = (int)PICK(TK_MIRROR, !gpu);
 	t->host_threads = (uint32_t)PICK(TK_HOST_THREADS,
-	    nproc > CONV_THREADS_MAX ? CONV_THREADS_MAX : nproc > 1 ?
+	    nproc > PAR_MAX ? PAR_MAX : nproc > 1 ?
 	    (uint32_t)nproc : 1);
 	t->convert_min = (uint32_t)PICK(TK_CONVERT_MIN, 65536);
 	t->steps = PICK(TK_STEPS, 0);
@@ -473,10 +474,9 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	hdr[CTX_H_NBLOCKS] = o->nblocks;
 	hdr[CTX_H_STEPREC_OFF] = o->steprec_off;
 	hdr[CTX_H_HEAP_TOP] = m->heap_top;
-	ocl_cores_to_ctx(o);
 	o->stat = xcalloc(o->ncores, 1);
 	o->stale = xcalloc(o->nblocks, 1);
-	ocl_recount(o);
+	ocl_cores_to_ctx(o);
 	if (ocl_ctx_put(o, 0, o->ctx_words, cause) != 0 ||
 	    ocl_upload_stacks(o, cause) != 0 ||
 	    ocl_write_buf(o, o->b_globals, 0, MM_GLOBALS_WORDS * 4, m->globals,
