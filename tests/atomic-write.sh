@@ -182,6 +182,16 @@ expect_err "no trace written, $TMP/sig-INT/t.json is as it was" \
     "--trace, SIGINT: says the trace was not written"
 trace_signal TERM
 [ "$rc" = 143 ]; ok $? "--trace, SIGTERM: micdb dies of the signal"
-trace_signal HUP
+# Under nohup SIGHUP reaches micdb ignored, and micdb leaves an ignored
+# signal ignored (util.c atomic_cleanup_on_signals): nothing to test.
+sigign=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null)
+if [ -n "$sigign" ] && [ $((0x$sigign & 1)) -ne 0 ]; then
+	for i in 1 2 3 4; do
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n # SKIP SIGHUP is ignored here (nohup)"
+	done
+else
+	trace_signal HUP
+fi
 
 done_testing
