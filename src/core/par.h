@@ -1,9 +1,8 @@
 /*
  * Whole-machine passes split over host threads (doc/performance.md
- * section 17): at a million cores one pass over struct core is about
- * 90 MB of memory traffic, 10-15 ms on one thread of a GPU host, and a
- * stop makes several (the read-back's conversion, the divergence sample,
- * the screen's census).  The work is cut into parts of equal size that
+ * section 17): a pass over every struct core is bound by memory traffic,
+ * which one thread cannot saturate, and a stop makes several (the
+ * read-back's conversion, the divergence sample, the screen's census).  The work is cut into parts of equal size that
  * the caller fills and sums afterwards, so the result does not depend on
  * how many threads ran.
  */

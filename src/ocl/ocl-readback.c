@@ -69,9 +69,8 @@ struct put_part {
 };
 
 /* One pass over struct core, each field a stream in a local (as
- * convert_cores), which matters at a million cores: the generic walk,
- * field after field over every core, was most of a reverse step there
- * (doc/performance.md section 17). */
+ * convert_cores): a walk field after field would read every core once
+ * per field (doc/performance.md section 17). */
 static void *
 put_cores(void *arg)
 {
