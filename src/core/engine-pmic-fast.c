@@ -209,9 +209,7 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	uint32_t swords = m->cfg.stack_words;
 	uint64_t left = budget, cycles, steps;
 	uint32_t id;
-	struct micro_fast_watch *mw = f->watch;
-	int watching = mw != NULL && mw->r != NULL, wnote = 0;
-	int32_t wframe = watching ? mw->frame[core] : INT32_MIN;
+	MF_WATCH_LOCALS;
 
 #define SAVE() do {							\
 	c->mar = (int32_t)R[PMIC_R_MAR]; c->mdr = (int32_t)R[PMIC_R_MDR]; \
@@ -264,21 +262,8 @@ reload:
 		int32_t *wp = NULL;
 
 		op = &f->op[mpc];
-		if (UNLIKELY(op->trap != 0)) {
-			if (!first && ((op->trap & MF_TRAP_BP) ||
-			    ((op->trap & MF_TRAP_PCBP) && entry &&
-			    micro_fast_pc_listed(&f->pcs,
-			    (int32_t)R[PMIC_R_PC])))) {
-				SAVE();
-				if (engine_bp_hit(e, r, core,
-				    ENGINE_BP_ON_MPC, &id)) {
-					*ev = MF_EV_BP;
-					return budget - left;
-				}
-			}
-			if (op->trap & MF_TRAP_SLOW)
-				goto slow;
-		}
+		MF_TRAPS(entry && micro_fast_pc_listed(&f->pcs,
+		    (int32_t)R[PMIC_R_PC]));
 		first = 0;
 		if (UNLIKELY(entry && !(valid & 8)))
 			goto slow;	/* entered with PC outside the text */
@@ -369,36 +354,9 @@ reload:
 		}
 		mpc = next & (PMIC_STORE_WORDS - 1);
 		left--;
-		if (UNLIKELY(wnote | ((int32_t)R[PMIC_R_LV] < wframe))) {
-			wnote = 0;
-			SAVE();
-			if (micro_fast_watch_note(mw, m))
-				break;
-		}
+		MF_WATCH_NOTE(R[PMIC_R_LV]);
 	}
-	SAVE();
-	*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
-	return budget - left;
-
-slow:
-	/* The golden model runs this one cycle. */
-	SAVE();
-	if (ahead) {
-		*ev = MF_EV_SYNC;	/* a private run stops before it */
-		return budget - left;
-	}
-	first = 0;
-	pmic_cycle(st, m, core);
-	left--;
-	if (c->status != CORE_RUNNING) {
-		*ev = MF_EV_STATUS;
-		return budget - left;
-	}
-	if ((watching && micro_fast_watch_note(mw, m)) || left == 0) {
-		*ev = mfp_marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;
-		return budget - left;
-	}
-	goto reload;
+	MF_LOOP_END(pmic_cycle, mfp_marked);
 #undef SAVE
 }
 

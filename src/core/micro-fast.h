@@ -195,6 +195,72 @@ micro_fast_stack(struct machine *m, uint32_t core)
 	return machine_stack_word(m, core, MM_STACK_BASE);
 }
 
+/*
+ * The parts of a level's loop that do not depend on its datapath, over
+ * the loop's locals by name (e, r, f, m, c, core, st, op, first, left,
+ * budget, id, ev, ahead, the watch's mw, watching, wnote and wframe) and
+ * its SAVE(), which writes them back.
+ *
+ * MF_WATCH_LOCALS declares the watch's locals.  MF_TRAPS(pcbp) runs a
+ * marked word's breakpoints (a PC breakpoint where pcbp says the core is
+ * at one of its PCs) and sends a word the loop cannot run to slow.
+ * MF_WATCH_NOTE(lv) ends the loop after a cycle that may have changed a
+ * watched word, or whose LV dropped below the watched frame.
+ * MF_LOOP_END(cycle, marked) ends the loop's function: the budget or a
+ * watch ended the run, or at slow the golden model's cycle runs one
+ * cycle (a private run stops before it instead).
+ */
+#define MF_WATCH_LOCALS							\
+	struct micro_fast_watch *mw = f->watch;				\
+	int watching = mw != NULL && mw->r != NULL, wnote = 0;		\
+	int32_t wframe = watching ? mw->frame[core] : INT32_MIN
+
+#define MF_TRAPS(pcbp)							\
+	if (UNLIKELY(op->trap != 0)) {					\
+		if (!first && ((op->trap & MF_TRAP_BP) ||		\
+		    ((op->trap & MF_TRAP_PCBP) && (pcbp)))) {		\
+			SAVE();						\
+			if (engine_bp_hit(e, r, core,			\
+			    ENGINE_BP_ON_MPC, &id)) {			\
+				*ev = MF_EV_BP;				\
+				return budget - left;			\
+			}						\
+		}							\
+		if (op->trap & MF_TRAP_SLOW)				\
+			goto slow;					\
+	}
+
+#define MF_WATCH_NOTE(lv)						\
+	if (UNLIKELY(wnote | ((int32_t)(lv) < wframe))) {		\
+		wnote = 0;						\
+		SAVE();							\
+		if (micro_fast_watch_note(mw, m))			\
+			break;						\
+	}
+
+#define MF_LOOP_END(cycle, marked)					\
+	SAVE();								\
+	*ev = marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;		\
+	return budget - left;						\
+slow:									\
+	SAVE();								\
+	if (ahead) {							\
+		*ev = MF_EV_SYNC;	/* a private run stops before it */ \
+		return budget - left;					\
+	}								\
+	first = 0;							\
+	cycle(st, m, core);						\
+	left--;								\
+	if (c->status != CORE_RUNNING) {				\
+		*ev = MF_EV_STATUS;					\
+		return budget - left;					\
+	}								\
+	if ((watching && micro_fast_watch_note(mw, m)) || left == 0) {	\
+		*ev = marked(f, c) ? MF_EV_MARKED : MF_EV_BUDGET;	\
+		return budget - left;					\
+	}								\
+	goto reload
+
 /* The loop of a level's exec, inlined into exec, ahead and lockstep,
  * where ahead (a private run, with pw), budget 1 and first fold away
  * and nothing is called per core. */
