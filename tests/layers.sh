@@ -1,8 +1,8 @@
 #!/bin/sh
 # The structure of the tree stays as doc/architecture.md draws it:
 #
-#   src/core <- src/ocl (and kernels/) <- src/dbg <- {ui, src/batch}
-#            <- src/tools
+#   src/core <- src/ocl (and kernels/) <- src/dbg <- {ui, src/batch,
+#            src/dap} <- src/tools
 #
 # A file may include headers of its own layer or of a lower one, never
 # of a higher one nor of a sibling front end; only src/ocl includes the

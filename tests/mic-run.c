@@ -1,7 +1,9 @@
 /*
- * mic-run: a small driver of the mic engine (src/dbg/engine-mic.c) for
- * the shell tests, until `micdb run --level mic` creates that engine
- * itself.  It runs like micdb run: output passes through with one core,
+ * mic-run: a small driver of the micro levels' host engine
+ * (src/core/engine-micro.c, its reference kind) for the shell tests.  It
+ * adds to `micdb run --level mic --engine ref` what a test of the engine
+ * needs and a user does not: --break below.  It runs like micdb run:
+ * output passes through with one core,
  * as "[core N] line" with more; faults are one line on stderr; exit 0
  * when every core halted, 1 when one faulted, 2 on bad usage or input,
  * 3 when stopped (step limit, deadlock).

@@ -1,6 +1,6 @@
 /*
  * Differential test of the MIC kernel (engine-ocl-mic.c over
- * kernels/mic.cl) against the Mic-1 C simulator (engine-mic.c over
+ * kernels/mic.cl) against the Mic-1 C simulator (engine-micro.c over
  * mic1.c, the golden model), with the project's microprogram
  * (microcode/mic1.mal): the shared harness of ocl-diff-lib.h, counted in
  * micro-steps, where this level adds

@@ -1,6 +1,6 @@
 /*
  * Differential test of the PMIC kernel (engine-ocl-pmic.c over
- * kernels/pmic.cl) against the PMIC C simulator (engine-pmic.c over
+ * kernels/pmic.cl) against the PMIC C simulator (engine-micro.c over
  * pmic-sim.c, the golden model), with the project's microprogram
  * (microcode/pmic.pm): the shared harness of ocl-diff-lib.h, counted in
  * PMIC cycles, where this level adds

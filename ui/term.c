@@ -1,7 +1,7 @@
 /*
  * The terminal: the one file of the UI with static state, because
  * signal handlers, atexit and readline's callbacks can reach nothing
- * else (STYLE.md "Readline inside ncurses", cgdb's recipe).
+ * else (readline's callback interface inside ncurses, cgdb's recipe).
  *
  * Ownership: curses owns the terminal from term_start to term_stop;
  * readline only edits a line.  Readline is initialised first (so its

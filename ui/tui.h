@@ -2,7 +2,8 @@
  * The TUI: an ncurses screen and a GNU readline command line over a
  * debugging session (src/dbg/session.h).  doc/debugger.md sections 2-4.
  *
- * Structure (STYLE.md "State is separate from drawing"):
+ * Structure (the state is kept apart from the drawing, so that the pure
+ * parts are tested without a terminal):
  *
  *   struct tui       the model: everything the screen shows that is not
  *                    in the session (focus pane, code cursor, log, core

@@ -38,9 +38,10 @@ static const char batch_usage[] =
 "transcript: each command after \"(micdb) \", then its output; errors as\n"
 "FILE:LINE: message.  Options are those of micdb run (see micdb run --help):\n"
 "--cores, --warp-width, --program FILE:RANGE, --input, --max-steps,\n"
-"--stack-words, --heap-words, --engine ref|opencl, --device, --output raw,\n"
-"--level isa|mic|pmic (the level to start at; set level switches later),\n"
-"--microcode FILE.mal|FILE.mic1 (the micro level's microprogram),\n"
+"--stack-words, --heap-words, --engine ref|native|opencl, --device,\n"
+"--output raw, --level isa|mic|pmic (the level to start at; set level\n"
+"switches later), --microcode FILE (the micro level's microprogram:\n"
+".mal or .mic1 for mic, .pm or .pmic for pmic),\n"
 "--fork-join (the fork-join model).\n"
 "Exit status: 0, 1 if a command failed, 2 for bad usage or input.\n";
 

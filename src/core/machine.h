@@ -1,9 +1,9 @@
 /*
  * The architectural state of an emulated many-core machine (doc/manycore.md,
  * doc/mic1.md sections 1 and 4), shared by every execution level: the
- * reference interpreter steps it, the micro-level simulators will step the
- * same registers and memory, and the OpenCL engine's context buffer is
- * compared against it.
+ * reference interpreter, the micro levels' simulators (mic1.c,
+ * pmic-sim.c) and the native engines step its registers and memory, and
+ * the OpenCL engines convert their context buffer into it.
  *
  * Memory is one map for all levels (memmap.h): the programs' text and
  * constant pools (read-only), one private stack region per core, the

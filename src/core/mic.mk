@@ -83,8 +83,8 @@ tests_test_mic_diff_asan_SOURCES = tests/test-mic-diff.c tests/tap.h \
 tests_test_mic_diff_asan_CFLAGS = $(san_cflags)
 tests_test_mic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 
-# A driver of the mic engine for the shell tests, until micdb run
-# creates it (--level mic).
+# A driver of the micro levels' host engine for the shell tests
+# (tests/mic-run.c says what it adds to micdb run).
 check_PROGRAMS += tests/mic-run
 tests_mic_run_SOURCES = tests/mic-run.c
 tests_mic_run_CPPFLAGS = $(mic_cppflags)

@@ -25,7 +25,7 @@
  * 9-15 nothing (the bus reads 0).
  *
  * Fields are read and written only through these macros, as Lua's
- * lopcodes.h does: MIC1_POS_x and MIC1_SIZE_x place a field, MIC1_FIELD
+ * opcode header does for its instructions: MIC1_POS_x and MIC1_SIZE_x place a field, MIC1_FIELD
  * extracts it (mic1.h's MIC1_GET and MIC1_SET for the 64-bit word).
  *
  * The device words.  The kernel reads a word of the control store as two

@@ -11,7 +11,7 @@
  *   branch-free kernel (context-mic.h), with Main1 as a kernel scalar;
  * - breakpoints say what they compare (engine_bp.on): an MPC, or a PC at
  *   the instruction boundary; the host reports stops with
- *   engine_check_bps(..., ENGINE_BP_ON_MPC), as engine-mic.c does;
+ *   engine_check_bps(..., ENGINE_BP_ON_MPC), as engine-micro.c does;
  * - the kernel writes back every register of struct core.
  *
  * Launches, consistent cuts, barriers, I/O areas, checkpoints, replay,

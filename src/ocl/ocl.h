@@ -1,7 +1,8 @@
 /*
  * The OpenCL device layer: finding platforms and devices, choosing one,
  * locating and building the kernel sources, and naming OpenCL errors.
- * This directory is the only code that includes CL/cl.h (STYLE.md).
+ * This directory is the only code that includes CL/cl.h
+ * (doc/architecture.md, "The layers").
  *
  * Devices are numbered two ways: "P:D" (platform P, its device D) and a
  * flat index over all devices in that order.  A selection string is one
