@@ -139,7 +139,25 @@ ok $? "the replaced file keeps its mode (640)"
 
 # ---- micdb run --trace interrupted, or killed, mid-run --------------------
 # echo.jas waits for input on a FIFO, so the run is mid-way (trace open,
-# some steps written) when the signal comes.
+# some steps written) when the signal comes.  Each wait is for a state
+# (the echoed bytes on stdout, the process gone), bounded generously so
+# that a loaded machine only makes it slower (make check-stress).
+
+# wait_until SECONDS CMD...: run CMD every 0.05 s (the poll interval of a
+# bounded wait, nothing depends on its length) until it succeeds; status
+# 1 when SECONDS have passed without
+wait_until() {
+	_n=$(($1 * 20))
+	shift
+	until "$@"; do
+		[ $_n -gt 0 ] || return 1
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+}
+gone() {	# PID: the process has ended
+	! kill -0 "$1" 2>/dev/null
+}
 trace_signal() {	# SIGNAL
 	dir=$TMP/sig-$1
 	mkdir -p "$dir"
@@ -150,24 +168,17 @@ trace_signal() {	# SIGNAL
 	pid=$!
 	exec 3>"$dir/in"
 	printf 'abc' >&3
-	i=0
-	while [ $i -lt 100 ] && ! grep -q abc "$dir/out" 2>/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	# micdb has echoed the bytes: it runs, waiting for more input
+	wait_until 60 grep -q abc "$dir/out"
+	ok $? "--trace, SIG$1: the run echoes its input"
 	ls "$dir" | grep -q '\.tmp-'
 	ok $? "--trace, SIG$1: the trace is being written to a temporary"
 	kill -"$1" $pid
-	i=0
-	while [ $i -lt 100 ] && kill -0 $pid 2>/dev/null; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 $pid 2>/dev/null; then
+	if wait_until 60 gone $pid; then
+		ok 0 "--trace, SIG$1: micdb ends"
+	else
 		ok 1 "--trace, SIG$1: micdb ends"
 		kill -9 $pid
-	else
-		ok 0 "--trace, SIG$1: micdb ends"
 	fi
 	wait $pid
 	rc=$?
@@ -186,7 +197,7 @@ trace_signal TERM
 # signal ignored (util.c atomic_cleanup_on_signals): nothing to test.
 sigign=$(awk '/^SigIgn:/ { print $2 }' /proc/$$/status 2>/dev/null)
 if [ -n "$sigign" ] && [ $((0x$sigign & 1)) -ne 0 ]; then
-	for i in 1 2 3 4; do
+	for i in 1 2 3 4 5; do
 		tap_n=$((tap_n + 1))
 		echo "ok $tap_n # SKIP SIGHUP is ignored here (nohup)"
 	done
