@@ -158,6 +158,9 @@ wait_until() {
 gone() {	# PID: the process has ended
 	! kill -0 "$1" 2>/dev/null
 }
+echoed() {	# FILE: micdb's stdout has the input
+	grep -q abc "$1" 2>/dev/null
+}
 trace_signal() {	# SIGNAL
 	dir=$TMP/sig-$1
 	mkdir -p "$dir"
@@ -169,7 +172,7 @@ trace_signal() {	# SIGNAL
 	exec 3>"$dir/in"
 	printf 'abc' >&3
 	# micdb has echoed the bytes: it runs, waiting for more input
-	wait_until 60 grep -q abc "$dir/out"
+	wait_until 60 echoed "$dir/out"
 	ok $? "--trace, SIG$1: the run echoes its input"
 	ls "$dir" | grep -q '\.tmp-'
 	ok $? "--trace, SIG$1: the trace is being written to a temporary"
