@@ -41,7 +41,7 @@ done
 # indented code blocks (4 spaces or more after a blank line), one per
 # line as "FILE:LINE:COMMAND".
 awk '/^```/ { if (inblk) { inblk = 0; next } if ($0 ~ /^```sh/) inblk = 1; next }
-    inblk && NF { print FILENAME ":" FNR ":" $0 }' "$top_srcdir/README.md" \
+    inblk && NF && !/^[[:space:]]*#/ { print FILENAME ":" FNR ":" $0 }' "$top_srcdir/README.md" \
     >"$TMP/cmds"
 awk '/^[[:space:]]*$/ { blank = 1; next }
     /^    / && (blank || inblk) { inblk = 1; blank = 0; sub(/^ +/, "");
@@ -81,6 +81,7 @@ while IFS= read -r rec; do
 	line=${rest#*:}
 	# the comment after the command (a '#' after a blank)
 	cmd=$(printf '%s\n' "$line" | sed 's/[[:space:]]\{1,\}#.*$//')
+	case $cmd in *[![:space:]]*) ;; *) continue ;; esac  # a comment line
 	# for the TAP lines, whose echo reads backslashes (printf's \n)
 	show=$(printf '%s\n' "$cmd" | sed 's/\\/\\\\/g')
 	n=$((n + 1))
