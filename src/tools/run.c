@@ -40,6 +40,7 @@
 #endif
 #include "ijvm.h"
 #include "opts.h"
+#include "levels.h"
 #include "places.h"
 #include "ref.h"
 #include "run.h"
@@ -126,6 +127,7 @@ struct run {
 	struct engine_bp	*in_bps;       /* IN instructions of core 0 */
 	size_t			 nin_bps;
 	uint8_t			*core0;        /* core set {0} for in_bps */
+	struct buf		 fed;          /* every input byte core 0 got */
 	struct progress		 prog;
 };
 
@@ -331,8 +333,10 @@ read_input(struct run *r)
 	while (n < 0 && errno == EINTR && !interrupted);
 	if (n <= 0)
 		r->input_eof = 1;
-	else
+	else {
 		r->e.ops->add_input(&r->e, 0, chunk, (size_t)n);
+		buf_put(&r->fed, chunk, (size_t)n);
+	}
 }
 
 static void
@@ -440,28 +444,91 @@ report_where(struct run *r)
 }
 
 /*
+ * Whether the program, run again at the ISA level on the same input,
+ * faults where the Mic-1 microprogram does not look: operand-stack
+ * underflow or a local index (doc/ijvm.md section 3).  The ISA run gets
+ * the Mic-1 run's steps (micro-cycles, more than its instructions) as its
+ * bound, so it costs a fraction of the run it checks.  An engine that
+ * cannot open, or a run that does not end in the bound, says no.
+ */
+static int
+isa_faults_unchecked(struct run *r, const struct loaded *l,
+    const struct machine_config *cfg)
+{
+	struct machine m;
+	struct engine e;
+	struct engine_run er;
+	struct engine_stop stop;
+	uint64_t budget = r->m.step;
+	char *cause = NULL;
+	int found = 0;
+
+	if (machine_init(&m, cfg, l->ptrs, l->nprogs, l->core_prog,
+	    &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	if (r->m.fork_join)
+		machine_fork_join(&m);
+	if (level_engine_open(&e, &m, LEVEL_ISA, r->o->engine, r->o->device,
+	    NULL, &cause) != 0) {
+		free(cause);
+		machine_free(&m);
+		return 0;
+	}
+	if (r->fed.len > 0)
+		e.ops->add_input(&e, 0, r->fed.data, r->fed.len);
+	memset(&er, 0, sizeof er);
+	er.interrupt = &interrupted;
+	while (m.step < budget) {
+		er.max_steps = budget - m.step;
+		if (e.ops->run(&e, &er, &stop, &cause) != 0) {
+			free(cause);
+			break;
+		}
+		if (stop.reason != STOP_STEPS && stop.reason != STOP_FAULT)
+			break;
+	}
+	for (uint32_t i = 0; i < m.cfg.ncores && !found; i++)
+		found = m.cores[i].status == CORE_ERROR &&
+		    (m.cores[i].fault == FAULT_STACK_UNDERFLOW ||
+		    m.cores[i].fault == FAULT_LOCAL_INDEX);
+	engine_free(&e);
+	machine_free(&m);
+	return found;
+}
+
+/*
  * The Mic-1 microprogram does not check operand-stack underflow or local
- * indices (doc/ijvm.md section 3): a run at that level that shows it (a
- * core whose SP is below its frame's floor, or a fault that a broken
- * frame leads to) ends with the note the debugger gives.
+ * indices (doc/ijvm.md section 3): a run at that level that shows it ends
+ * with the note the debugger gives when it switches to Mic-1.  It shows
+ * it when a core is below its frame's floor, when a core faulted where a
+ * broken frame leads (outside its regions, IRETURN's underflow check, a
+ * link pointer outside the stack), or, for a run that ended, when the ISA
+ * level faults the same program with a check Mic-1 lacks.
  */
 static void
-mic1_note(struct run *r)
+mic1_note(struct run *r, const struct loaded *l,
+    const struct machine_config *cfg, int ended)
 {
+	int show = 0;
+
 	if (r->o->level != LEVEL_MIC)
 		return;
-	for (uint32_t i = 0; i < r->m.cfg.ncores; i++) {
+	for (uint32_t i = 0; i < r->m.cfg.ncores && !show; i++) {
 		const struct core *c = &r->m.cores[i];
 		int32_t floor;
 
-		if (c->status == CORE_ERROR ? c->fault == FAULT_MEM_RANGE ||
+		show = c->status == CORE_ERROR ? c->fault == FAULT_MEM_RANGE ||
 		    c->fault == FAULT_STACK_UNDERFLOW ||
 		    c->fault == FAULT_STACK_ACCESS :
-		    ref_frame_floor(&r->m, i, &floor) == 0 && c->sp < floor) {
-			say(r);
-			fprintf(stderr, "micdb: %s\n", session_mic1_note);
-			return;
-		}
+		    ref_frame_floor(&r->m, i, &floor) == 0 && c->sp < floor;
+	}
+	if (!show && ended && !interrupted)
+		show = isa_faults_unchecked(r, l, cfg);
+	if (show) {
+		say(r);
+		fprintf(stderr, "micdb: %s\n", session_mic1_note);
 	}
 }
 
@@ -582,6 +649,7 @@ run_free(struct run *r)
 	free(r->reported);
 	free(r->in_bps);
 	free(r->core0);
+	buf_free(&r->fed);
 	machine_free(&r->m);
 }
 
@@ -596,6 +664,7 @@ setup_input(struct run *r, char **cause)
 		if (read_file(r->o->input_path, &data, &len, cause) != 0)
 			return -1;
 		r->e.ops->add_input(&r->e, 0, data, len);
+		buf_put(&r->fed, data, len);
 		free(data);
 		r->input_eof = 1;
 		return 0;
@@ -667,7 +736,7 @@ run_main(int argc, char **argv)
 	progress_init(&r);
 	rc = run_loop(&r);
 	progress_clear(&r);
-	mic1_note(&r);
+	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
 		    strerror(errno));
