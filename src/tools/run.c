@@ -12,9 +12,9 @@
  *
  * SIGINT stops the run at a step boundary (exit 3) with the output so far
  * flushed: nothing is lost.  SIGTERM stops it the same way and then ends
- * the process by that signal, as it always did (status 143).  Both, the
- * step limit and a deadlock say where the cores that have not ended are:
- * the census of the debugger's `info cores`, grouped by place
+ * the process by that signal, as it always did (status 143).  Either
+ * signal, the step limit and a deadlock say where the cores that have not
+ * ended are: the census of the debugger's `info cores`, grouped by place
  * (places.h), a screenful at most.
  *
  * On a terminal a progress line on stderr says, from the first second
@@ -91,7 +91,8 @@ static const char run_usage[] =
 "deadlock print where the cores that have not ended are: the census of the\n"
 "debugger's info cores, grouped by status and PC, a screenful at most.\n"
 "At --level mic a run that shows the Mic-1 microprogram's missing checks\n"
-"(a core below its frame, or a fault they lead to) ends with a note.\n"
+"(a core below its frame, a fault they lead to, or the ISA level faulting\n"
+"the same program for one of them) ends with the debugger's note on them.\n"
 "\n"
 "Exit status: 0 every core halted, 1 a core faulted, 2 bad input or usage,\n"
 "3 step limit reached, deadlock or interrupted (SIGTERM: killed by it).\n";
