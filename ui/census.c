@@ -24,21 +24,16 @@
 
 #include "ijvm.h"
 #include "par.h"
+#include "places.h"
 #include "tui.h"
 
+/* The PC the debugger shows for the core (places.h: one definition). */
 int32_t
 census_pc(const struct machine *m, uint32_t core)
 {
-	const struct core *c = &m->cores[core];
-	const struct program *p = m->progs[c->prog];
+	struct places v = { .m = m, .level = LEVEL_ISA, .focus = UINT32_MAX };
 
-	if (c->status == CORE_ERROR)
-		return c->fault_pc;
-	if (c->pc > 0 && (uint32_t)c->pc <= p->text_size &&
-	    ((c->status == CORE_HALTED && p->text[c->pc - 1] == OP_HALT) ||
-	    (c->status == CORE_WAITING && p->text[c->pc - 1] == OP_BARRIER)))
-		return c->pc - 1;
-	return c->pc;
+	return places_core_pc(&v, core);
 }
 
 enum core_class

@@ -38,90 +38,20 @@ const struct cmd_entry cmd_info_entry = {
 	.sub = info_table,
 };
 
-/* A status as info cores shows it: "breakpoint" for cores that stopped
- * at one in the last stop, "forked" for running cores inside their
- * forked method (fork-join). */
-static const char *
-core_state(const struct session *s, uint32_t c)
-{
-	const struct core *k = &s->m.cores[c];
-
-	if (k->status == CORE_RUNNING && s->at_bp[c])
-		return "breakpoint";
-	if (k->status == CORE_RUNNING && (k->fork & FJ_IN))
-		return "forked";
-	return session_status_name(k->status);
-}
-
-
 static int
 cmd_info_cores_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	uint32_t n = s->m.cfg.ncores, groups = 0, more = 0;
 	uint8_t *sel = NULL;
-	struct ref_summary sum;
-	uint32_t atbp = 0;
+	struct places v;
+	uint32_t more;
 
-	if (*c->args != '\0' && coreset_parse(c->args, n, &sel, cause) != 0)
+	if (*c->args != '\0' && coreset_parse(c->args, s->m.cfg.ncores, &sel,
+	    cause) != 0)
 		return -1;
-	ref_count(&s->m, &sum);
-	for (uint32_t k = 0; k < n; k++)
-		atbp += s->at_bp[k] && s->m.cores[k].status == CORE_RUNNING;
-	buf_printf(out, "%u core%s: %u running", n, n == 1 ? "" : "s",
-	    sum.running - atbp);
-	if (atbp > 0)
-		buf_printf(out, ", %u at a breakpoint", atbp);
-	buf_printf(out, ", %u waiting, %u halted, %u faulted", sum.waiting,
-	    sum.halted, sum.faulted);
-	if (s->m.fork_join) {
-		uint32_t in = 0;
-
-		for (uint32_t k = 0; k < n; k++)
-			in += (s->m.cores[k].fork & FJ_IN) != 0;
-		buf_printf(out, "; fork-join: %u forked, %u joining", in,
-		    sum.joining);
-	}
-	buf_printf(out, "\n");
-	if (s->level == LEVEL_ISA)
-		buf_printf(out, "  %-15s %-10s %s\n", "cores", "status", "pc");
-	else
-		buf_printf(out, "  %-15s %-10s %-5s %s\n", "cores", "status",
-		    "mpc", "pc (instruction)");
-	for (uint32_t k = 0; k < n;) {
-		const struct core *ck = &s->m.cores[k];
-		const char *st = core_state(s, k);
-		uint32_t e = k + 1;
-		char range[32];
-
-		if (sel != NULL && !sel[k]) {
-			k++;
-			continue;
-		}
-		while (e < n && (sel == NULL || sel[e]) &&
-		    s->m.cores[e].prog == ck->prog &&
-		    session_core_pc(s, e) == session_core_pc(s, k) &&
-		    (s->level == LEVEL_ISA ||
-		    s->m.cores[e].mpc == ck->mpc) &&
-		    strcmp(core_state(s, e), st) == 0)
-			e++;
-		if (groups++ >= MAX_GROUPS) {
-			more++;
-			k = e;
-			continue;
-		}
-		if (e - k == 1)
-			snprintf(range, sizeof range, "%u", k);
-		else
-			snprintf(range, sizeof range, "%u-%u", k, e - 1);
-		buf_printf(out, "%c %-15s %-10s ",
-		    s->focus >= k && s->focus < e ? '*' : ' ', range, st);
-		if (s->level != LEVEL_ISA)
-			buf_printf(out, "0x%03x ", (unsigned)ck->mpc);
-		session_describe_pc(s, k, session_core_pc(s, k), out);
-		buf_printf(out, "\n");
-		k = e;
-	}
+	session_places(s, &v);
+	places_counts(&v, out);
+	more = places_runs(&v, sel, MAX_GROUPS, out);
 	if (more > 0)
 		buf_printf(out, "  ... %u more groups (info cores SET shows a "
 		    "part, e.g. info cores 0-63)\n", more);
@@ -267,6 +197,7 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 {
 	uint32_t width = s->m.cfg.warp_width, w = s->focus / width;
 	struct warp_view v;
+	struct places where;
 
 	if (*c->args != '\0') {
 		uint64_t n;
@@ -293,11 +224,12 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 	else
 		buf_printf(out, "\n  %-4s %-7s %-10s %-5s %s\n", "lane", "core",
 		    "status", "mpc", "pc (instruction)");
+	session_places(s, &where);
 	for (uint32_t l = 0; l < v.lanes; l++) {
 		uint32_t k = v.first + l;
 
 		buf_printf(out, "%c %-4u %-7u %-10s ", k == s->focus ? '*' : ' ',
-		    l, k, core_state(s, k));
+		    l, k, places_state(&where, k));
 		if (s->level != LEVEL_ISA)
 			buf_printf(out, "0x%03x ", (unsigned)s->m.cores[k].mpc);
 		session_describe_pc(s, k, session_core_pc(s, k), out);

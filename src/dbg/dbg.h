@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "expr.h"
 #include "loc.h"
+#include "places.h"
 #include "session.h"
 
 enum lock_mode {
@@ -197,6 +198,8 @@ int	 session_at_boundary(struct session *s, uint32_t core);
 /* The ISA instruction a core executes: at a micro level the PC of the
  * instruction it is inside (its PC moves during it), else its PC. */
 int32_t	 session_insn_pc(const struct session *s, uint32_t core);
+/* The session's machine, level and last stop, as places.h reads them. */
+void	 session_places(const struct session *s, struct places *v);
 /* session_set_level, with what the cores inside an instruction did on
  * the way to their boundary (faults) in out. */
 int	 session_switch_level(struct session *s, enum level level,

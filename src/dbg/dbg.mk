@@ -30,6 +30,7 @@ dbg_session_sources = \
 	src/dbg/hit.c \
 	src/dbg/loc.c src/dbg/loc.h \
 	src/dbg/opts.c src/dbg/opts.h \
+	src/dbg/places.c src/dbg/places.h \
 	src/dbg/regs.c src/dbg/regs.h \
 	src/dbg/resume.c \
 	src/dbg/reverse.c src/dbg/reverse.h \

@@ -118,20 +118,25 @@ session_at_boundary(struct session *s, uint32_t core)
 	return s->e.ops->at_boundary(&s->e, core);
 }
 
+void
+session_places(const struct session *s, struct places *v)
+{
+	v->m = &s->m;
+	v->level = s->level;
+	v->level_state = s->level == LEVEL_PMIC ?
+	    (const void *)session_pmic_state(s) : s->level == LEVEL_MIC ?
+	    session_level_state(s) : NULL;
+	v->at_bp = s->at_bp;
+	v->focus = s->focus;
+}
+
 int32_t
 session_insn_pc(const struct session *s, uint32_t core)
 {
-	const struct pmic_state *ps;
-	const struct mic1_state *st;
+	struct places v;
 
-	if (s->level == LEVEL_PMIC && (ps = session_pmic_state(s)) != NULL)
-		return pmic_insn_pc(ps, &s->m, core);
-	if (s->level == LEVEL_MIC && (st = session_level_state(s)) != NULL)
-		return mic1_insn_pc(st, &s->m, core);
-	if (s->level == LEVEL_ISA)
-		return s->m.cores[core].pc;
-	/* PC -1: on the way from the start state to main's first opcode */
-	return s->m.cores[core].pc < 0 ? 0 : s->m.cores[core].pc;
+	session_places(s, &v);
+	return places_insn_pc(&v, core);
 }
 
 static const struct mal_syms *

@@ -198,16 +198,7 @@ session_dsym(const struct session *s, uint32_t core)
 const char *
 session_method_name(const struct session *s, uint32_t core, int32_t pc)
 {
-	const struct program *p = session_prog(s, core);
-	const struct symbol *m;
-
-	if (pc < 0)
-		return NULL;
-	m = program_method_at(p, (uint32_t)pc);
-	if (m == NULL && p->nmethods == 0 && (uint32_t)pc <
-	    program_main_end(p))
-		return "main";
-	return m ? m->name : NULL;
+	return places_method_name(session_prog(s, core), pc);
 }
 
 const struct dsym_method *
@@ -254,65 +245,11 @@ session_drain_output(struct session *s)
 	}
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
 void
 session_describe_pc(const struct session *s, uint32_t core, int32_t pc,
     struct buf *out)
 {
-	const struct program *p = session_prog(s, core);
-	const char *name = NULL, *method;
-	char tmp[128], sym[160];
-	uint32_t line, off = 0;
-
-	buf_printf(out, "0x%04x", (uint32_t)pc);
-	if (pc < 0 || (uint32_t)pc >= p->text_size) {
-		buf_printf(out, " (outside the text)");
-		return;
-	}
-	if ((name = loc_label_name(p, (uint32_t)pc, tmp, sizeof tmp)) == NULL) {
-		/* the nearest label before pc in the same method */
-		const struct symbol *m = program_method_at(p, (uint32_t)pc);
-		uint32_t start = m ? (m->addr ? m->addr + 4 : 0) : 0;
-
-		if ((uint32_t)pc < start) {	/* a method header */
-			buf_printf(out, " (header of %s)", m->name);
-			return;
-		}
-
-		for (size_t i = 0; i < p->nlabels; i++) {
-			if (p->labels[i].addr > (uint32_t)pc)
-				break;
-			if (p->labels[i].addr >= start) {
-				name = loc_label_name(p, p->labels[i].addr, tmp,
-				    sizeof tmp);
-				off = (uint32_t)pc - p->labels[i].addr;
-			}
-		}
-		if (name == NULL &&
-		    (method = session_method_name(s, core, pc)) != NULL) {
-			name = method;
-			off = (uint32_t)pc - start;
-		}
-	}
-	sym[0] = '\0';
-	if (name != NULL && off > 0)
-		snprintf(sym, sizeof sym, "%s+%u", name, off);
-	else if (name != NULL)
-		snprintf(sym, sizeof sym, "%s", name);
-	line = program_line_at(p, (uint32_t)pc);
-	if (sym[0] != '\0' && line != 0)
-		buf_printf(out, " (%s, %s:%u)", sym, base_name(p->path), line);
-	else if (sym[0] != '\0')
-		buf_printf(out, " (%s)", sym);
-	else if (line != 0)
-		buf_printf(out, " (%s:%u)", base_name(p->path), line);
+	places_describe_pc(session_prog(s, core), pc, out);
 }
 
 int
@@ -381,16 +318,10 @@ session_status_name(int status)
 int32_t
 session_core_pc(const struct session *s, uint32_t core)
 {
-	const struct core *c = &s->m.cores[core];
-	const struct program *p = session_prog(s, core);
+	struct places v;
 
-	if (c->status == CORE_ERROR)
-		return c->fault_pc;
-	if (c->pc > 0 && (uint32_t)c->pc <= p->text_size &&
-	    ((c->status == CORE_HALTED && p->text[c->pc - 1] == OP_HALT) ||
-	    (c->status == CORE_WAITING && p->text[c->pc - 1] == OP_BARRIER)))
-		return c->pc - 1;
-	return session_insn_pc(s, core);
+	session_places(s, &v);
+	return places_core_pc(&v, core);
 }
 
 void

@@ -11,13 +11,27 @@
  * interactive programs work and programs that never read do not block.
  *
  * SIGINT stops the run at a step boundary (exit 3) with the output so far
- * flushed: nothing is lost.
+ * flushed: nothing is lost.  SIGTERM stops it the same way and then ends
+ * the process by that signal, as it always did (status 143).  Either
+ * signal, the step limit and a deadlock say where the cores that have not
+ * ended are: the census of the debugger's `info cores`, grouped by place
+ * (places.h), a screenful at most.
+ *
+ * On a terminal a progress line on stderr says, from the first second
+ * on, what a long run does (doc/debugger.md section 1).  The clock is read
+ * once per engine run, that is once per about four million core-steps
+ * (or per trace line, which costs far more than a clock read), and the
+ * cores are counted only when the line is redrawn, four times a second:
+ * nothing that a run's speed could notice.  The line is erased before
+ * anything else is written to the terminal and at the end.
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -26,7 +40,11 @@
 #endif
 #include "ijvm.h"
 #include "opts.h"
+#include "levels.h"
+#include "places.h"
+#include "ref.h"
 #include "run.h"
+#include "session.h"
 
 static const char run_usage[] =
 "usage: micdb run [options] PROGRAM\n"
@@ -67,8 +85,34 @@ static const char run_usage[] =
 "  --trace FILE         write one JSON line per step with every core's state\n"
 "  -h, --help           show this help\n"
 "\n"
+"On a terminal, a run that lasts more than a second shows a progress line\n"
+"on stderr (steps, cores running / waiting / halted / faulted, instructions\n"
+"per second), erased at the end.  Ctrl-C, SIGTERM, --max-steps and a\n"
+"deadlock print where the cores that have not ended are: the census of the\n"
+"debugger's info cores, grouped by status and PC, a screenful at most.\n"
+"At --level mic a run that shows the Mic-1 microprogram's missing checks\n"
+"(a core below its frame, a fault they lead to, or the ISA level faulting\n"
+"the same program for one of them) ends with the debugger's note on them.\n"
+"\n"
 "Exit status: 0 every core halted, 1 a core faulted, 2 bad input or usage,\n"
-"3 step limit reached, deadlock or interrupted.\n";
+"3 step limit reached, deadlock or interrupted (SIGTERM: killed by it).\n";
+
+/* The progress line: shown after PROGRESS_DELAY seconds, redrawn every
+ * PROGRESS_EVERY seconds (a few times a second, as top and rsync do). */
+#define PROGRESS_DELAY	1.0
+#define PROGRESS_EVERY	0.25
+/* Lines of the census of the cores that have not ended: a screenful. */
+#define CENSUS_LINES	20
+
+struct progress {
+	int		 on;           /* stderr is a terminal */
+	int		 shown;        /* a line is on it now */
+	int		 tty_out;      /* stdout is a terminal too */
+	double		 start;        /* when the run began (seconds) */
+	double		 last;         /* when the line was last drawn */
+	uint64_t	 last_insns;   /* instructions retired then */
+	uint64_t	 last_step;    /* machine steps then */
+};
 
 struct run {
 	struct machine		 m;
@@ -84,18 +128,117 @@ struct run {
 	struct engine_bp	*in_bps;       /* IN instructions of core 0 */
 	size_t			 nin_bps;
 	uint8_t			*core0;        /* core set {0} for in_bps */
+	struct buf		 fed;          /* every input byte core 0 got */
+	struct progress		 prog;
 };
 
 /* The id of the breakpoints that wait for input: no user id reaches it. */
 #define RUN_INPUT_BP	0xFFFFFFFFu
 
+/* 0, or the signal (SIGINT, SIGTERM) that asked the run to stop. */
 static volatile sig_atomic_t interrupted;
 
 static void
-on_sigint(int sig)
+on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+progress_init(struct run *r)
+{
+	r->prog.on = isatty(STDERR_FILENO);
+	r->prog.tty_out = isatty(STDOUT_FILENO);
+	r->prog.start = r->prog.last = now();
+}
+
+/* Erase the line (carriage return, clear to the end of the line). */
+static void
+progress_clear(struct run *r)
+{
+	if (!r->prog.shown)
+		return;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	r->prog.shown = 0;
+}
+
+/* "12.3M": a rate in three digits. */
+static void
+human(double v, char *text, size_t size)
+{
+	static const char unit[] = " kMGT";
+	int u = 0;
+
+	while (v >= 999.5 && u < 4) {
+		v /= 1000;
+		u++;
+	}
+	if (u == 0)
+		snprintf(text, size, "%.0f", v);
+	else
+		snprintf(text, size, "%.*f%c", v < 9.95 ? 2 : v < 99.5 ? 1 : 0,
+		    v, unit[u]);
+}
+
+static void
+progress_tick(struct run *r)
+{
+	struct progress *p = &r->prog;
+	struct ref_summary sum;
+	struct winsize ws;
+	uint64_t insns = 0;
+	double t, dt;
+	char line[256], rate[16], cycles[16];
+	int len, cols = 80;
+
+	if (!p->on)
+		return;
+	t = now();
+	if (t - p->start < PROGRESS_DELAY || t - p->last < PROGRESS_EVERY)
+		return;
+	ref_count(&r->m, &sum);
+	for (uint32_t c = 0; c < r->m.cfg.ncores; c++)
+		insns += r->m.cores[c].steps;
+	dt = t - p->last;
+	human((double)(insns - p->last_insns) / dt, rate, sizeof rate);
+	human((double)(r->m.step - p->last_step) / dt, cycles, sizeof cycles);
+	len = snprintf(line, sizeof line, "micdb run: step %llu: %u running, "
+	    "%u waiting, %u halted, %u faulted; %s instr/s",
+	    (unsigned long long)r->m.step, sum.running + sum.joining,
+	    sum.waiting, sum.halted, sum.faulted, rate);
+	if (r->o->level != LEVEL_ISA && len > 0 && (size_t)len < sizeof line)
+		snprintf(line + len, sizeof line - (size_t)len,
+		    ", %s cycles/s", cycles);
+	/* one line: longer than the terminal, it would wrap and \r could
+	 * not erase it */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1)
+		cols = ws.ws_col;
+	if (cols - 1 < (int)sizeof line)
+		line[cols - 1] = '\0';
+	fprintf(stderr, "\r%s\033[K", line);
+	fflush(stderr);
+	p->shown = 1;
+	p->last = t;
+	p->last_insns = insns;
+	p->last_step = r->m.step;
+}
+
+/* A message on stderr, the progress line out of its way first. */
+static void
+say(struct run *r)
+{
+	fflush(stdout);
+	progress_clear(r);
 }
 
 /* Pass complete lines (or all bytes when raw) of every core to stdout. */
@@ -108,6 +251,8 @@ drain_output(struct run *r, int final)
 
 		if (out->len == 0)
 			continue;
+		if (r->prog.tty_out)
+			progress_clear(r);
 		if (r->raw) {
 			fwrite(out->data, 1, out->len, stdout);
 			out->len = 0;
@@ -183,14 +328,16 @@ read_input(struct run *r)
 	uint8_t chunk[4096];
 	ssize_t n;
 
-	fflush(stdout);		/* a prompt must show before we wait */
+	say(r);			/* a prompt must show before we wait */
 	do
 		n = read(r->input_fd, chunk, sizeof chunk);
 	while (n < 0 && errno == EINTR && !interrupted);
 	if (n <= 0)
 		r->input_eof = 1;
-	else
+	else {
 		r->e.ops->add_input(&r->e, 0, chunk, (size_t)n);
+		buf_put(&r->fed, chunk, (size_t)n);
+	}
 }
 
 static void
@@ -208,7 +355,7 @@ report_faults(struct run *r)
 		r->any_fault = 1;
 		info = ijvm_builtin(c->fault_op);
 		p = r->m.progs[c->prog];
-		fflush(stdout);
+		say(r);
 		fprintf(stderr, "micdb: core %u: %s at pc 0x%04x (opcode 0x%02x "
 		    "%s", i, ijvm_fault_message(c->fault), (uint32_t)c->fault_pc,
 		    c->fault_op, info ? info->name : "unknown");
@@ -257,6 +404,135 @@ trace_step(struct run *r)
 	return atomic_failed(&r->trace) ? -1 : 0;
 }
 
+/*
+ * Where the cores that have not ended (running, waiting, joining) are,
+ * after the line that says why the run stopped: the census of `info
+ * cores` grouped by place, largest group first, CENSUS_LINES groups at
+ * most ("79 cores running at 0x00c6 (half+12, collatz.jas:120): ...").
+ */
+static void
+report_where(struct run *r)
+{
+	struct places v;
+	struct buf out = { 0 };
+	uint8_t *sel = xcalloc(r->m.cfg.ncores, 1);
+	uint32_t n = 0, more;
+
+	memset(&v, 0, sizeof v);
+	v.m = &r->m;
+	v.level = r->o->level;
+	if (v.level != LEVEL_ISA && r->e.ops->level_state != NULL)
+		v.level_state = r->e.ops->level_state(&r->e);
+	v.focus = UINT32_MAX;
+	for (uint32_t c = 0; c < r->m.cfg.ncores; c++) {
+		int st = r->m.cores[c].status;
+
+		sel[c] = st == CORE_RUNNING || st == CORE_WAITING ||
+		    st == CORE_JOINING;
+		n += sel[c];
+	}
+	buf_printf(&out, "micdb: ");
+	places_counts(&v, &out);
+	if (n > 0) {
+		more = places_by_pc(&v, sel, CENSUS_LINES, &out);
+		if (more > 0)
+			buf_printf(&out, "  ... and %u more group%s\n", more,
+			    more == 1 ? "" : "s");
+	}
+	fwrite(out.data, 1, out.len, stderr);
+	buf_free(&out);
+	free(sel);
+}
+
+/*
+ * Whether the program, run again at the ISA level on the same input,
+ * faults where the Mic-1 microprogram does not look: operand-stack
+ * underflow or a local index (doc/ijvm.md section 3).  The ISA run gets
+ * the Mic-1 run's steps (micro-cycles, more than its instructions) as its
+ * bound, so it costs a fraction of the run it checks.  An engine that
+ * cannot open, or a run that does not end in the bound, says no.
+ */
+static int
+isa_faults_unchecked(struct run *r, const struct loaded *l,
+    const struct machine_config *cfg)
+{
+	struct machine m;
+	struct engine e;
+	struct engine_run er;
+	struct engine_stop stop;
+	uint64_t budget = r->m.step;
+	char *cause = NULL;
+	int found = 0;
+
+	if (machine_init(&m, cfg, l->ptrs, l->nprogs, l->core_prog,
+	    &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	if (r->m.fork_join)
+		machine_fork_join(&m);
+	if (level_engine_open(&e, &m, LEVEL_ISA, r->o->engine, r->o->device,
+	    NULL, &cause) != 0) {
+		free(cause);
+		machine_free(&m);
+		return 0;
+	}
+	if (r->fed.len > 0)
+		e.ops->add_input(&e, 0, r->fed.data, r->fed.len);
+	memset(&er, 0, sizeof er);
+	er.interrupt = &interrupted;
+	while (m.step < budget) {
+		er.max_steps = budget - m.step;
+		if (e.ops->run(&e, &er, &stop, &cause) != 0) {
+			free(cause);
+			break;
+		}
+		if (stop.reason != STOP_STEPS && stop.reason != STOP_FAULT)
+			break;
+	}
+	for (uint32_t i = 0; i < m.cfg.ncores && !found; i++)
+		found = m.cores[i].status == CORE_ERROR &&
+		    (m.cores[i].fault == FAULT_STACK_UNDERFLOW ||
+		    m.cores[i].fault == FAULT_LOCAL_INDEX);
+	engine_free(&e);
+	machine_free(&m);
+	return found;
+}
+
+/*
+ * The Mic-1 microprogram does not check operand-stack underflow or local
+ * indices (doc/ijvm.md section 3): a run at that level that shows it ends
+ * with the note the debugger gives when it switches to Mic-1.  It shows
+ * it when a core is below its frame's floor, when a core faulted where a
+ * broken frame leads (outside its regions, IRETURN's underflow check, a
+ * link pointer outside the stack), or, for a run that ended, when the ISA
+ * level faults the same program with a check Mic-1 lacks.
+ */
+static void
+mic1_note(struct run *r, const struct loaded *l,
+    const struct machine_config *cfg, int ended)
+{
+	int show = 0;
+
+	if (r->o->level != LEVEL_MIC)
+		return;
+	for (uint32_t i = 0; i < r->m.cfg.ncores && !show; i++) {
+		const struct core *c = &r->m.cores[i];
+		int32_t floor;
+
+		show = c->status == CORE_ERROR ? c->fault == FAULT_MEM_RANGE ||
+		    c->fault == FAULT_STACK_UNDERFLOW ||
+		    c->fault == FAULT_STACK_ACCESS :
+		    ref_frame_floor(&r->m, i, &floor) == 0 && c->sp < floor;
+	}
+	if (!show && ended && !interrupted)
+		show = isa_faults_unchecked(r, l, cfg);
+	if (show) {
+		say(r);
+		fprintf(stderr, "micdb: %s\n", session_mic1_note);
+	}
+}
+
 static int
 run_loop(struct run *r)
 {
@@ -274,10 +550,12 @@ run_loop(struct run *r)
 		if (r->o->max_steps) {
 			if (r->m.step >= r->o->max_steps) {
 				drain_output(r, 1);
+				say(r);
 				fprintf(stderr, "micdb: stopped after %llu steps "
 				    "with cores still running (raise "
 				    "--max-steps)\n",
 				    (unsigned long long)r->m.step);
+				report_where(r);
 				return EXIT_STOPPED;
 			}
 			if (er.max_steps > r->o->max_steps - r->m.step)
@@ -292,6 +570,7 @@ run_loop(struct run *r)
 		er.nbps = er.bps ? r->nin_bps : 0;
 		if (r->e.ops->run(&r->e, &er, &stop, &cause) != 0) {
 			drain_output(r, 1);
+			say(r);
 			fprintf(stderr, "micdb: %s\n", cause);
 			free(cause);
 			return EXIT_USAGE;
@@ -303,6 +582,7 @@ run_loop(struct run *r)
 		}
 		drain_output(r, 0);
 		report_faults(r);
+		progress_tick(r);
 		switch (stop.reason) {
 		case STOP_STEPS:
 		case STOP_FAULT:
@@ -315,14 +595,19 @@ run_loop(struct run *r)
 			return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
 		case STOP_DEADLOCK:
 			drain_output(r, 1);
+			say(r);
 			fprintf(stderr, "micdb: deadlock at step %llu: cores wait "
 			    "at a barrier that cannot complete\n",
 			    (unsigned long long)r->m.step);
+			report_where(r);
 			return EXIT_STOPPED;
 		case STOP_INTERRUPT:
 			drain_output(r, 1);
-			fprintf(stderr, "micdb: interrupted after %llu steps\n",
-			    (unsigned long long)r->m.step);
+			say(r);
+			fprintf(stderr, "micdb: %s after %llu steps\n",
+			    interrupted == SIGTERM ? "terminated" :
+			    "interrupted", (unsigned long long)r->m.step);
+			report_where(r);
 			return EXIT_STOPPED;
 		}
 	}
@@ -365,6 +650,7 @@ run_free(struct run *r)
 	free(r->reported);
 	free(r->in_bps);
 	free(r->core0);
+	buf_free(&r->fed);
 	machine_free(&r->m);
 }
 
@@ -379,6 +665,7 @@ setup_input(struct run *r, char **cause)
 		if (read_file(r->o->input_path, &data, &len, cause) != 0)
 			return -1;
 		r->e.ops->add_input(&r->e, 0, data, len);
+		buf_put(&r->fed, data, len);
 		free(data);
 		r->input_eof = 1;
 		return 0;
@@ -393,7 +680,7 @@ run_main(int argc, char **argv)
 	struct micdb_opts o;
 	struct loaded l;
 	struct run r;
-	struct sigaction sa;
+	struct sigaction sa, old;
 	struct machine_config cfg;
 	char *cause = NULL;
 	int rc;
@@ -440,10 +727,17 @@ run_main(int argc, char **argv)
 	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the
 	 * read that waits for input (read_input), not only a run */
 	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigint;
+	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	/* SIGTERM: stop and say where the cores are, then end by it (below);
+	 * one the caller ignores stays ignored */
+	if (sigaction(SIGTERM, NULL, &old) != 0 || old.sa_handler != SIG_IGN)
+		sigaction(SIGTERM, &sa, NULL);
+	progress_init(&r);
 	rc = run_loop(&r);
+	progress_clear(&r);
+	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
 	if (fflush(stdout) != 0) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
 		    strerror(errno));
@@ -461,6 +755,12 @@ run_main(int argc, char **argv)
 	run_free(&r);
 	loaded_free(&l);
 	opts_free(&o);
+	if (interrupted == SIGTERM) {
+		/* the status says what ended the run, as before */
+		fflush(NULL);
+		signal(SIGTERM, SIG_DFL);
+		raise(SIGTERM);
+	}
 	return rc;
 fail:
 	run_free(&r);
