@@ -35,7 +35,7 @@ focus_prog(const struct tui *t, uint16_t *index)
 }
 
 static void
-code_caption(struct tui *t, char *text, size_t size)
+code_caption(struct tui *t, struct title *tt)
 {
 	uint32_t focus = tui_focus(t);
 	uint16_t pi;
@@ -46,14 +46,12 @@ code_caption(struct tui *t, char *text, size_t size)
 	uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 
 	names_pc(p, pc, where, sizeof where);
+	title_add(tt, TP_MID, "%s", base ? base + 1 : p->path);
+	title_add(tt, TP_HIGH, "core %u at %s", focus, where);
 	if (line > 0)
-		snprintf(text, size, "%s  core %u at %s, line %u  [%s, F3]",
-		    base ? base + 1 : p->path, focus, where, line,
-		    t->code.view == VIEW_ASM ? "asm" : "source");
-	else
-		snprintf(text, size, "%s  core %u at %s  [%s, F3]",
-		    base ? base + 1 : p->path, focus, where,
-		    t->code.view == VIEW_ASM ? "asm" : "source");
+		title_add(tt, TP_HIGH - 10, "line %u", line);
+	title_add(tt, TP_LOW, "[%s, F3]", t->code.view == VIEW_ASM ? "asm" :
+	    "source");
 }
 
 /* Active lanes of the focused warp at pc (prog). */

@@ -32,13 +32,15 @@
 /* --- registers ------------------------------------------------------------ */
 
 static void
-regs_caption(struct tui *t, char *text, size_t size)
+regs_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t f = tui_focus(t), W = m->cfg.warp_width;
 
-	snprintf(text, size, "core %u (warp %u lane %u)%s", f, f / W, f % W,
-	    tui_prev_core(t, f) ? "  * changed by the last step" : "");
+	title_add(tt, TP_HIGH, "core %u", f);
+	title_add(tt, TP_MID, "(warp %u lane %u)", f / W, f % W);
+	if (tui_prev_core(t, f))
+		title_add(tt, TP_LOW, "* changed by the last step");
 }
 
 static int
@@ -48,14 +50,23 @@ reg_is_address(int r)
 	    r == REG_MAR || r == REG_MBR || r == REG_MPC;
 }
 
-/* One "NAME* value" cell at (y, x), cw columns. */
+/*
+ * One "NAME* value" cell at (y, x), cw columns, the last of them blank
+ * so that the cell beside it never reads as part of the value.  A value
+ * that does not fit is not cut (a number cut short is a wrong number):
+ * it shows as "..", and a wider pane shows it.
+ */
 static void
 reg_cell(struct tui *t, WINDOW *win, int y, int x, int cw, const char *name,
     const char *value, int changed)
 {
 	char head[16];
+	int room;
 
 	snprintf(head, sizeof head, "%-3s%c ", name, changed ? '*' : ' ');
+	room = cw - 1 - (int)strlen(head);
+	if ((int)strlen(value) > room)
+		value = room >= 2 ? ".." : "";
 	draw_text(win, y, x, x + cw, changed ? draw_attr(t, ROLE_CHANGED) :
 	    A_BOLD, head);
 	draw_text(win, y, x + (int)strlen(head), x + cw, changed ?
@@ -133,12 +144,24 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 			    (unsigned long long)st->core[f].mir);
 		else
 			snprintf(value, sizeof value, "?");
-		reg_cell(t, win, y, 0, cw, "MIR", value, 0);
-		snprintf(value, sizeof value, "%llu",
-		    (unsigned long long)c->cycles);
-		reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
-		    old->cycles != c->cycles);
-		y++;
+		if ((int)strlen(value) + 6 <= cw) {
+			reg_cell(t, win, y, 0, cw, "MIR", value, 0);
+			snprintf(value, sizeof value, "%llu",
+			    (unsigned long long)c->cycles);
+			reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
+			    old->cycles != c->cycles);
+			y++;
+		} else {
+			/* a narrow pane: MIR's 36 bits get the whole row */
+			reg_cell(t, win, y, 0, w, "MIR", value, 0);
+			y++;
+			snprintf(value, sizeof value, "%llu",
+			    (unsigned long long)c->cycles);
+			if (y < h)
+				reg_cell(t, win, y, 0, w, "cyc", value,
+				    old != NULL && old->cycles != c->cycles);
+			y++;
+		}
 	}
 	if (y < h) {
 		const struct program *p = m->progs[c->prog];
@@ -146,17 +169,21 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		char where[96];
 		uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 
+		struct title tt;
+		char text[256];
+
+		/* fitted as a title: no line number is ever cut */
 		names_pc(p, pc, where, sizeof where);
+		title_init(&tt);
 		if (c->status == CORE_ERROR)
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_ERROR),
-			    "fault: %s at %s", ijvm_fault_message(c->fault),
-			    where);
-		else if (line > 0)
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
-			    "at %s, line %u", where, line);
-		else
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
-			    "at %s", where);
+			title_add(&tt, TP_NAME, "fault: %s",
+			    ijvm_fault_message(c->fault));
+		title_add(&tt, TP_HIGH, "at %s", where);
+		if (line > 0)
+			title_add(&tt, TP_MID, "line %u", line);
+		title_fit(&tt, w, text, sizeof text);
+		draw_text(win, y, 0, w, draw_attr(t, c->status == CORE_ERROR ?
+		    ROLE_ERROR : ROLE_DIM), text);
 	}
 }
 
@@ -206,10 +233,11 @@ scroll_key(struct tui *t, int key, size_t *scroll, int back, int pane)
 /* --- stack ---------------------------------------------------------------- */
 
 static void
-stack_caption(struct tui *t, char *text, size_t size)
+stack_caption(struct tui *t, struct title *tt)
 {
-	snprintf(text, size, "core %u%s", tui_focus(t),
-	    t->frames_stale ? "  (as at the last stop)" : "");
+	title_add(tt, TP_HIGH, "core %u", tui_focus(t));
+	if (t->frames_stale)
+		title_add(tt, TP_MID, "(as at the last stop)");
 }
 
 static void
@@ -251,12 +279,13 @@ const struct pane_ops pane_stack_ops = {
 /* --- output --------------------------------------------------------------- */
 
 static void
-output_caption(struct tui *t, char *text, size_t size)
+output_caption(struct tui *t, struct title *tt)
 {
 	uint32_t f = tui_focus(t);
 
-	snprintf(text, size, "core %u%s", f, tui_output_len(t, f) ? "" :
-	    "  (nothing yet)");
+	title_add(tt, TP_HIGH, "core %u", f);
+	if (tui_output_len(t, f) == 0)
+		title_add(tt, TP_LOW, "(nothing yet)");
 }
 
 static void
@@ -294,10 +323,12 @@ const struct pane_ops pane_output_ops = {
 /* --- the command window ----------------------------------------------------- */
 
 static void
-log_caption(struct tui *t, char *text, size_t size)
+log_caption(struct tui *t, struct title *tt)
 {
-	snprintf(text, size, "%s", t->log_scroll ? "(scrolled back: PgDn)" :
-	    "help lists commands; Tab completes");
+	if (t->log_scroll)
+		title_add(tt, TP_HIGH, "(scrolled back: PgDn)");
+	else
+		title_add(tt, TP_LOW, "help lists commands; Tab completes");
 }
 
 static void

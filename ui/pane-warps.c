@@ -11,8 +11,9 @@
  * halted, '!' faulted, 'w' waiting).  Two kinds of divergence are side by
  * side: paths (program divergence, from the PCs) and k (kernel
  * divergence, how many handlers the interpreter kernel ran for the warp
- * in the last step), which only an engine that records it can give: the
- * reference engine does not, and the column shows '-'.
+ * in the last step), which only an engine that records it can give:
+ * others (the reference and native engines) do not, the column shows
+ * '-' and the title names the engine that runs.
  *
  * Efficiency per warp is active / (W x paths): the share of a SIMD unit's
  * lanes that do useful work when the paths run one after the other.  The
@@ -38,15 +39,20 @@ struct path_key {
 };
 
 static void
-warps_caption(struct tui *t, char *text, size_t size)
+warps_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 
-	snprintf(text, size, "%u warp%s of %u  focus warp %u lane %u  k: %s",
-	    census_nwarps(m), census_nwarps(m) == 1 ? "" : "s", W, focus / W,
-	    focus % W, t->engine_warps ? "kernel paths" :
-	    "- (the reference engine records no k)");
+	title_add(tt, TP_MID, "%u warp%s of %u", census_nwarps(m),
+	    census_nwarps(m) == 1 ? "" : "s", W);
+	title_add(tt, TP_HIGH, "focus warp %u lane %u", focus / W, focus % W);
+	/* the engine that runs, by its name: only some record k */
+	if (t->engine_warps)
+		title_add(tt, TP_LOW, "k: kernel paths");
+	else
+		title_add(tt, TP_LOW, "k: - (the %s engine records no k)",
+		    t->engine_name != NULL ? t->engine_name : "?");
 }
 
 static uint32_t
