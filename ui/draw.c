@@ -302,7 +302,7 @@ draw_all(struct tui *t)
 		inner = pane_inner_width(t, (enum pane_id)i);
 		werase(w);
 		if (inner < width)
-			mvwvline(w, 0, inner, ACS_VLINE, h);
+			mvwvline(w, 0, inner, '|', h);
 		/* contents first: a caption may use what drawing computed
 		 * (the grid's cells per group) */
 		if (h > 1 && pane_table[i]->draw != NULL)

@@ -134,17 +134,27 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 		if (fc.count == 0)
 			census_cell(m, &t->bps.map, focus / g->group *
 			    g->group, g->group, &fc);
-		if (fc.count > 1) {
-			char counts[160];
+		{
+			char counts[160], text[256];
+			struct title tt;
 
-			census_counts_text(fc.byclass, counts, sizeof counts);
-			draw_textf(win, h - 2, 0, w, A_NORMAL, "cell %u-%u "
-			    "(focus %u): %s", fc.first, fc.first + fc.count - 1,
-			    focus, counts);
-		} else
-			draw_textf(win, h - 2, 0, w, A_NORMAL, "core %u: %s",
-			    focus, class_word[census_class(m, &t->bps.map,
-			    focus)]);
+			/* fitted as a title: no count is cut short */
+			title_init(&tt);
+			if (fc.count > 1) {
+				census_counts_text(fc.byclass, counts,
+				    sizeof counts);
+				title_add(&tt, TP_NAME, "cell %u-%u (focus %u): "
+				    "%s", fc.first, fc.first + fc.count - 1,
+				    focus, counts);
+				title_alt(&tt, "cell %u-%u: %s", fc.first,
+				    fc.first + fc.count - 1, counts);
+			} else
+				title_add(&tt, TP_NAME, "core %u: %s", focus,
+				    class_word[census_class(m, &t->bps.map,
+				    focus)]);
+			title_fit(&tt, w, text, sizeof text);
+			draw_text(win, h - 2, 0, w, A_NORMAL, text);
+		}
 	}
 	if (leg)
 		legend(t, win, h - 1, w);

@@ -82,7 +82,7 @@ reg_value(int r, int32_t v, int wide, char *text, size_t size)
 		snprintf(text, size, "%d", v);
 	else if (r == REG_MBR)
 		snprintf(text, size, "0x%02x", (uint32_t)v & 0xff);
-	else if (reg_is_address(r))
+	else if (reg_is_address(r) && v >= 0 && v <= 0xffffff)
 		snprintf(text, size, "0x%04x", (uint32_t)v);
 	else
 		snprintf(text, size, "%d", v);

@@ -201,19 +201,22 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 		    ((double)W * (double)c->paths) : 0.0;
 		double keff = t->census.keff;
 		int y = h - 1 - leg;
-		size_t n;
 
+		struct title tt;
+
+		/* fitted as a title: a narrow pane drops whole figures */
 		census_hist_text(c, W, hist, sizeof hist);
-		n = (size_t)snprintf(text, sizeof text, "all: eff %.0f%%  "
-		    "active %llu  paths %llu", eff,
-		    (unsigned long long)c->active,
+		title_init(&tt);
+		title_add(&tt, TP_NAME, "all: eff %.0f%%", eff);
+		title_add(&tt, TP_MID, "active %llu",
+		    (unsigned long long)c->active);
+		title_add(&tt, TP_MID, "paths %llu",
 		    (unsigned long long)c->paths);
-		if (keff >= 0 && n < sizeof text)
-			n += (size_t)snprintf(text + n, sizeof text - n,
-			    "  SIMD eff (k) %.0f%%", 100.0 * keff);
-		if (n < sizeof text)
-			snprintf(text + n, sizeof text - n, "  lanes/path %s",
-			    hist);
+		if (keff >= 0)
+			title_add(&tt, TP_HIGH, "SIMD eff (k) %.0f%%",
+			    100.0 * keff);
+		title_add(&tt, TP_LOW, "lanes/path %s", hist);
+		title_fit(&tt, w, text, sizeof text);
 		draw_text(win, y, 0, w, A_BOLD, text);
 	}
 	if (leg) {

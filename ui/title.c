@@ -70,6 +70,16 @@ cut_at_blank(const char *s, size_t room)
 	return best;
 }
 
+/* Is field i the last one kept? */
+static int
+is_last(const int *keep, int n, int i)
+{
+	for (int k = i + 1; k < n; k++)
+		if (keep[k])
+			return 0;
+	return 1;
+}
+
 size_t
 title_fit(const struct title *tt, int width, char *out, size_t size)
 {
@@ -97,6 +107,18 @@ title_fit(const struct title *tt, int width, char *out, size_t size)
 		if (nkeep == 1 && (keep[drop] == 2 ||
 		    tt->f[drop].alt[0] == '\0'))
 			break;		/* the last field: cut below */
+		if (tt->f[drop].prio >= TP_HIGH && is_last(keep, tt->n, drop) &&
+		    (keep[drop] == 2 || tt->f[drop].alt[0] == '\0')) {
+			/* an important field at the end: its first words
+			 * rather than nothing (cut below) */
+			size_t len = strlen(keep[drop] == 2 ?
+			    tt->f[drop].alt : tt->f[drop].text);
+			size_t room = w + len > need ? w + len - need : 0;
+
+			if (cut_at_blank(keep[drop] == 2 ? tt->f[drop].alt :
+			    tt->f[drop].text, room) > 0)
+				break;
+		}
 		if (keep[drop] == 1 && tt->f[drop].alt[0] != '\0') {
 			/* the short form first: fewer words, same facts */
 			need -= strlen(tt->f[drop].text);
