@@ -3,8 +3,9 @@
  * window's transcript, and the datapath hook.
  *
  * Registers: the focused core's, in two columns, from the host copy of
- * the machine (at the micro level also MIR, the word executed last, and
- * the core's micro-cycles) (current after every poll, so they move during a run).  A
+ * the machine (at the micro level also MIR, the word at MPC that the
+ * next cycle loads, as `info registers` shows it, and the core's
+ * micro-cycles), current after every poll, so they move during a run.  A
  * value that differs from the same core before the last run is marked
  * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
  * data decimal; a wide pane shows both.
@@ -135,15 +136,18 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		y++;
 	}
 	if (y < h && tui_level(t) == LEVEL_MIC && t->s != NULL) {
-		/* MIR: the word executed last (the datapath pane shows the
-		 * one at MPC, about to run) */
-		const struct mic1_state *st = session_level_state(t->s);
+		/* MIR: the word at MPC, which the next cycle loads into
+		 * MIR, as `info registers` shows it (one fact, one value;
+		 * the datapath pane decodes the same word) */
+		const struct microcode *mc = session_microcode(t->s,
+		    LEVEL_MIC);
 
-		if (st != NULL && f < st->ncores)
+		if (mc != NULL && c->mpc < MIC1_STORE_WORDS &&
+		    mc->cs.present[c->mpc])
 			snprintf(value, sizeof value, "0x%09llx",
-			    (unsigned long long)st->core[f].mir);
+			    (unsigned long long)mc->cs.word[c->mpc]);
 		else
-			snprintf(value, sizeof value, "?");
+			snprintf(value, sizeof value, "none");
 		if ((int)strlen(value) + 6 <= cw) {
 			reg_cell(t, win, y, 0, cw, "MIR", value, 0);
 			snprintf(value, sizeof value, "%llu",

@@ -376,10 +376,10 @@ tui_set_level(struct tui *t, const char *arg)
 	    (n = session_cores_inside(t->s)) > 0) {
 		t->ask = 1;
 		t->ask_level = level;
-		tui_message(t, 0, "%u core%s inside an instruction: run %s to "
-		    "the next instruction boundary and switch to %s? (y/n)", n,
-		    n == 1 ? " is" : "s are", n == 1 ? "it" : "them",
-		    level_name(level));
+		/* short enough for 80 columns: the answer must show */
+		tui_message(t, 0, "run %u core%s to the end of %s instruction "
+		    "and switch to %s? (y/n)", n, n == 1 ? "" : "s",
+		    n == 1 ? "its" : "their", level_name(level));
 		return;
 	}
 	set_level_now(t, level);
