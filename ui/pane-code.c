@@ -93,6 +93,13 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			    ".method" : ".main", row->name);
 			continue;
 		}
+		if (row->kind == ROW_DIRECTIVE) {
+			/* #print "...": what the source wrote, the
+			 * instructions it became below it */
+			draw_text(win, y, 9, w, base | draw_attr(t,
+			    ROLE_LABEL), row->name);
+			continue;
+		}
 		if (row->kind == ROW_LABEL) {
 			draw_textf(win, y, 4, w, base | draw_attr(t,
 			    ROLE_LABEL), "%s:", row->name);

@@ -387,6 +387,24 @@ test_names(const char *collatz)
 	is_int(l.rows[r].addr, 0x12, "an address inside an instruction");
 	ok(l.src != NULL && l.nsrc > 47 && l.src_addr[47] == 0x10 &&
 	    strstr(l.src[47], "ILOAD n") != NULL, "source lines and their code");
+	{
+		/* #print "...": one row as written, its instructions below */
+		size_t dirs = 0, at = 0;
+
+		for (size_t i = 0; i < l.n; i++)
+			if (l.rows[i].kind == ROW_DIRECTIVE) {
+				if (dirs++ == 0)
+					at = i;
+			}
+		ok(dirs > 0 && strncmp(l.rows[at].name, "#print \"", 8) == 0 &&
+		    at + 1 < l.n && l.rows[at + 1].kind == ROW_INSN &&
+		    l.rows[at + 1].addr == l.rows[at].addr &&
+		    p.text[l.rows[at].addr] == OP_BIPUSH,
+		    "#print is a row as the source wrote it, above its "
+		    "BIPUSH/OUT (%zu of them)", dirs);
+		ok(listing_row(&l, l.rows[at].addr) == at + 1,
+		    "the directive row is not an instruction's row");
+	}
 	listing_free(&l);
 	dsym_free(&d);
 	program_free(&p);

@@ -409,11 +409,14 @@ int	 names_insn(const struct program *p, const struct dsym *d,
 /* --- the model -------------------------------------------------------- */
 
 /* One line of the code pane. */
-enum row_kind { ROW_INSN, ROW_LABEL, ROW_METHOD };
+/* ROW_DIRECTIVE: a source line the assembler expanded into several
+ * instructions (#print "..."), shown as written above them. */
+enum row_kind { ROW_INSN, ROW_LABEL, ROW_METHOD, ROW_DIRECTIVE };
 struct code_row {
 	uint32_t	 addr;       /* ROW_INSN: its address; others: next */
 	uint8_t		 kind;
-	const char	*name;       /* ROW_LABEL / ROW_METHOD: symbol */
+	const char	*name;       /* ROW_LABEL / ROW_METHOD: symbol;
+					ROW_DIRECTIVE: its source text */
 };
 struct listing {
 	struct code_row	*rows;
