@@ -306,6 +306,29 @@ ok $? "no pager for an unknown command"
 type_line pg ":quit"
 terminal_back pg "quit after the pager" 0
 
+# --- Tab completes the focused method's locals only -------------------------
+
+start tab 100 30 "$P/collatz.jas"
+wait_for tab "(micdb)"
+keys tab :
+tm send-keys -t tab -l "print st"
+keys tab Tab
+see "Tab after 'print st' lists completions" tab "completions:"
+line=$(screen tab | grep "completions:" | tail -n 1)
+case $line in
+*" start"*" steps"*) r=0 ;;
+*) r=1 ;;
+esac
+ok $r "main's locals start and steps are offered ($line)"
+case $line in
+*started*) r=1 ;;
+*) r=0 ;;
+esac
+ok $r "print_int's local 'started' is not (another method's)"
+keys tab C-u
+type_line tab ":quit"
+terminal_back tab "quit after Tab" 0
+
 # --- y/yes/n/no at a question ----------------------------------------------
 
 start yn 100 30 --cores 4 "$P/collatz.jas"

@@ -146,6 +146,8 @@ split_words(const char *line, int start, char words[4][64])
 
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
+		if (n == 0 && p < end && *p == ':')
+			p++;	/* ":print": the colon tui_command drops */
 		if (p >= end)
 			break;
 		while (p < end && *p != ' ' && *p != '\t') {
