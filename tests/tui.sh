@@ -171,10 +171,15 @@ ok $? "layout cores hides the registers"
 type_line main "layout default"
 see "layout default brings them back" main "Registers  core"
 type_line main "help break"
-see "help CMD shows its usage" main "abbreviation: b br"
+see "help CMD shows its usage (in the pager)" main "abbreviation: b br"
+keys main q
+wait_gone main "> Help: break"
 type_line main "help"
+keys main End
 see "help lists the screen's commands after the session's" main \
     "refresh                  repaint the screen"
+keys main q
+wait_gone main "> Help  lines"
 tm send-keys -t main -l "brea"
 keys main Tab
 see "Tab completes a command" main "lane 3) break"

@@ -38,8 +38,8 @@ regs_caption(struct tui *t, struct title *tt)
 	const struct machine *m = tui_machine(t);
 	uint32_t f = tui_focus(t), W = m->cfg.warp_width;
 
-	title_add(tt, TP_HIGH, "core %u", f);
-	title_add(tt, TP_MID, "(warp %u lane %u)", f / W, f % W);
+	title_add(tt, TP_HIGH, "core %u (warp %u lane %u)", f, f / W, f % W);
+	title_alt(tt, "core %u", f);
 	if (tui_prev_core(t, f))
 		title_add(tt, TP_LOW, "* changed by the last step");
 }

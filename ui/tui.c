@@ -29,7 +29,8 @@
  * A few commands belong to the screen (cmd-screen.c, a table like the
  * session's) and are offered the line before the session sees it:
  * layout, focus (fs), colour, view, zoom, refresh, set level; help lists
- * them after the session's commands.  The session is made
+ * them after the session's commands, in the pager (pager.c), which takes
+ * the keys while it is open.  One ':' before a command is dropped.  The session is made
  * with repeat off: the UI repeats the last line on Enter itself, because
  * it also runs hidden commands (access.c) that must not be repeated.
  */
@@ -397,25 +398,24 @@ answer(struct tui *t, int key)
 	t->dirty |= DIRTY_CMD;
 }
 
-/* The line typed at an open question: 1 if it answered it. */
-static int
+/* The line typed at an open question: y/yes or n/no; anything else
+ * (an empty line too, as gdb's query does) asks again. */
+static void
 answer_line(struct tui *t, const char *line)
 {
 	if (strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0) {
 		t->ask = 0;
 		lines_addf(&t->log, "(y) running cores to their boundaries");
 		set_level_now(t, t->ask_level);
-		return 1;
+		return;
 	}
-	if (strcasecmp(line, "n") == 0 || strcasecmp(line, "no") == 0 ||
-	    *line == '\0') {
+	if (strcasecmp(line, "n") == 0 || strcasecmp(line, "no") == 0) {
 		t->ask = 0;
 		tui_message(t, 0, "level unchanged: still %s",
 		    level_name(session_level(t->s)));
-		return 1;
+		return;
 	}
 	tui_message(t, 1, "please answer y or n (then Enter)");
-	return 1;
 }
 
 /* The command word of line, as cmd_find resolves it: is it help? */
@@ -558,7 +558,10 @@ tui_command(struct tui *t, const char *line)
 		text = xstrdup(t->last_line);
 	} else {
 		free(t->last_line);
-		t->last_line = repeatable(text) ? xstrdup(text) : NULL;
+		/* help is not repeated: Enter after closing the pager
+		 * must not open it again */
+		t->last_line = repeatable(text) && !is_help(text) ?
+		    xstrdup(text) : NULL;
 	}
 	lines_addf(&t->log, "%s %s", session_prompt(t->s), text);
 	t->log_scroll = 0;
