@@ -225,6 +225,43 @@ step $step, $counts)"
 	done
 done
 
+# --- 4,096 cores at 200 columns: a far core's title, numbers whole -------------
+
+printf 'break finished\ncontinue\ncore 4033\ninfo registers\n' \
+    >"$TMP/cmds.big"
+"$MICDB" --batch "$TMP/cmds.big" --cores 4096 "$P/collatz.jas" \
+    >"$TMP/batch.big" 2>&1
+line=$(sed -n 's/^PC .*collatz\.jas:\([0-9]*\)).*/\1/p' "$TMP/batch.big" |
+    head -n 1)
+where=$(sed -n 's/^PC .* 0x[0-9a-f]\{4\} (\([^,]*\), collatz.*/\1/p' \
+    "$TMP/batch.big" | head -n 1 | sed 's/^main#//')
+[ -n "$line" ] && [ -n "$where" ]
+ok $? "4096 cores: --batch puts core 4033 at $where, line $line"
+start big 200 60 --cores 4096 "$P/collatz.jas"
+wait_for big "(micdb core 0 warp 0 lane 0)"
+for c in "break finished" continue "core 4033"; do
+	type_line big ":$c"
+done
+see "4096 cores: the focus is core 4033" big "(micdb core 4033 warp 126 lane 1)"
+screen big >"$TMP/scr"
+t=$(title_of "$TMP/scr" Code)
+case $t in
+*"core 4033 at $where"*) r=0 ;;
+*) r=1 ;;
+esac
+ok $r "4096 cores, 200 columns: the code title names core 4033 at $where ($t)"
+n=$(printf '%s\n' "$t" | sed -n 's/.*line \([0-9]*\).*/\1/p')
+[ -z "$n" ] || [ "$n" = "$line" ]
+ok $? "4096 cores, 200 columns: its line is $line, whole (${n:-none})"
+! grep -oE "line [0-9]+" "$TMP/scr" | grep -qv "line $line\$"
+ok $? "4096 cores: every 'line N' on the screen is line $line"
+bad=$(overlap "$TMP/scr")
+[ -z "$bad" ]
+ok $? "4096 cores: no pane's text crosses into another's box"
+[ -n "$bad" ] && diag "$bad"
+type_line big ":quit"
+terminal_back big "4096 cores: :quit" 0
+
 # --- one message, the engine named ----------------------------------------
 
 start msg 100 30 --cores 64 "$P/collatz.jas"
