@@ -116,14 +116,16 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			    b->enabled ? "B" : "b", at_pc);
 			names_insn(p, &t->dsyms[pi], (int32_t)row->addr, insn,
 			    sizeof insn);
-			draw_textf(win, y, 3, w, base | (at_pc ?
-			    draw_attr(t, ROLE_PC) : 0), "%04x  %s", row->addr,
-			    insn);
+			int end = 3 + draw_textf(win, y, 3, w, base |
+			    (at_pc ? draw_attr(t, ROLE_PC) : 0), "%04x  %s",
+			    row->addr, insn);
+
 			if (n > 0 && v->lanes > 1) {
 				int len = snprintf(lanes, sizeof lanes, "x%u",
 				    n);
 
-				if (w - len - 1 > 30)
+				/* never over the instruction's text */
+				if (w - len - 1 > 30 && w - len - 1 > end + 1)
 					draw_text(win, y, w - len - 1, w, base |
 					    draw_attr(t, ROLE_DIM), lanes);
 			}

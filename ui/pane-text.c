@@ -259,10 +259,13 @@ stack_draw(struct tui *t, void *vwin, int h, int w)
 	for (size_t i = 0; i < rows && t->frames_scroll + i < t->frames.n;
 	    i++) {
 		const char *s = t->frames.v[t->frames_scroll + i];
+		char fit[512];
 
+		/* "peak=12" cut to "peak=1" would be a wrong value */
+		title_clip(s, w, fit, sizeof fit);
 		draw_text(win, 1 + (int)i, 0, w, s[0] == '#' ?
 		    draw_attr(t, ROLE_LABEL) | A_BOLD : (t->frames_stale ?
-		    draw_attr(t, ROLE_DIM) : 0), s);
+		    draw_attr(t, ROLE_DIM) : 0), fit);
 	}
 }
 

@@ -191,9 +191,19 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 			draw_textf(win, y, x, w, 0, " %2u/%-2u %2up k%-2s "
 			    "%3.0f%%", wp->nactive, wp->lanes, wp->npaths, ks,
 			    eff);
-		else
-			draw_textf(win, y, x, w, 0, " %2u %up k%s %.0f%%",
-			    wp->nactive, wp->npaths, ks, eff);
+		else {
+			/* narrow: the figures that fit, each whole */
+			struct title tt;
+			char fig[64];
+
+			title_init(&tt);
+			title_add(&tt, TP_NAME, "%u", wp->nactive);
+			title_add(&tt, TP_HIGH, "%up", wp->npaths);
+			title_add(&tt, TP_LOW, "k%s", ks);
+			title_add(&tt, TP_MID, "%.0f%%", eff);
+			if (title_fit(&tt, w - x - 1, fig, sizeof fig) > 0)
+				draw_textf(win, y, x, w, 0, " %s", fig);
+		}
 	}
 	if (summary) {
 		const struct census_totals *c = &t->totals;

@@ -725,6 +725,13 @@ test_titles(void)
 	title_fit(&tt, 40, out, sizeof out);
 	is_str(out, "Datapath  core 7 at MPC 0x002",
 	    "title: the short form before dropping");
+	title_clip("locals: start=0 n=0 steps=0 peak=12", 34, out, sizeof out);
+	is_str(out, "locals: start=0 n=0 steps=0...", "clip: cut at a blank, "
+	    "never peak=1 for peak=12");
+	title_clip("locals: n=4", 40, out, sizeof out);
+	is_str(out, "locals: n=4", "clip: whole when it fits");
+	title_clip("12345678", 5, out, sizeof out);
+	is_str(out, "", "clip: nothing rather than a cut number");
 	title_init(&tt);
 	title_add(&tt, TP_NAME, "%s", "");
 	is_int(tt.n, 0, "title: an empty field is not added");

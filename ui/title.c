@@ -70,6 +70,26 @@ cut_at_blank(const char *s, size_t room)
 	return best;
 }
 
+size_t
+title_clip(const char *s, int width, char *out, size_t size)
+{
+	size_t len = strlen(s), cut;
+
+	if (size == 0)
+		return 0;
+	out[0] = '\0';
+	if (width <= 0)
+		return 0;
+	if (len <= (size_t)width) {
+		snprintf(out, size, "%s", s);
+		return strlen(out);
+	}
+	if ((cut = cut_at_blank(s, (size_t)width)) == 0)
+		return 0;
+	snprintf(out, size, "%.*s...", (int)cut, s);
+	return strlen(out);
+}
+
 /* Is field i the last one kept? */
 static int
 is_last(const int *keep, int n, int i)
@@ -147,11 +167,8 @@ title_fit(const struct title *tt, int width, char *out, size_t size)
 			break;
 		if (len > w - (n < w ? n : w)) {
 			/* the last field left, alone too wide */
-			size_t cut = cut_at_blank(s, w - (n < w ? n : w));
-
-			if (cut > 0)
-				n += (size_t)snprintf(out + n, size - n,
-				    "%.*s...", (int)cut, s);
+			n += title_clip(s, (int)(w - (n < w ? n : w)), out + n,
+			    size - n);
 			break;
 		}
 		n += (size_t)snprintf(out + n, size - n, "%s", s);

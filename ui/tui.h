@@ -249,6 +249,9 @@ void	 title_init(struct title *tt);
 /* Add a field (an empty one is not added). */
 void	 title_add(struct title *tt, int prio, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
+/* One line of text in width columns: whole, or cut at a blank and ended
+ * with "..." (never inside a word or a number), or nothing. */
+size_t	 title_clip(const char *s, int width, char *out, size_t size);
 /* A shorter form of the last field added ("" : none). */
 void	 title_alt(struct title *tt, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* The fields that fit in width columns, two blanks apart, in the order
