@@ -171,10 +171,15 @@ ok $? "layout cores hides the registers"
 type_line main "layout default"
 see "layout default brings them back" main "Registers  core"
 type_line main "help break"
-see "help CMD shows its usage" main "abbreviation: b br"
+see "help CMD shows its usage (in the pager)" main "abbreviation: b br"
+keys main q
+wait_gone main "> Help: break"
 type_line main "help"
+keys main End
 see "help lists the screen's commands after the session's" main \
     "refresh                  repaint the screen"
+keys main q
+wait_gone main "> Help  lines"
 tm send-keys -t main -l "brea"
 keys main Tab
 see "Tab completes a command" main "lane 3) break"
@@ -229,7 +234,7 @@ start spin 120 40 --cores 4096 "$top_srcdir/tests/tui/spin.jas"
 see "spin: started" spin "(micdb core 0 warp 0 lane 0)"
 keys spin c
 see "continue: the status bar says running" spin "RUNNING"
-see "continue: steps/s are shown" spin "steps/s  4096 running"
+see "continue: steps/s are shown" spin "steps/s  4096 run"
 n1=$(step_count spin)
 distinct=0 last=
 for _ in 1 2 3 4 5 6 7 8; do
@@ -246,11 +251,11 @@ keys spin C-c
 see "Ctrl-C stops the run at once" spin "interrupted" 3
 see "stopped at a consistent cut: where the focus is" spin \
     "core 0 at 0x00"
-see "the status bar says stopped" spin "stopped: 4096 running"
+see "the status bar says stopped" spin "stopped: 4096 run"
 keys spin c
 see "continue again" spin "RUNNING"
 keys spin x
-wait_for spin "stopped: 4096 running" 3
+wait_for spin "stopped: 4096 run" 3
 ok $? "any key stops a run too"
 keys spin C-c
 see "Ctrl-C at the prompt does not end the session" spin "Quit (quit or Ctrl-D"
@@ -364,14 +369,14 @@ see "F6 micro-steps too" mic "pending none"
 keys mic :
 type_line mic "set level isa"
 see "set level isa mid-instruction asks first" mic \
-    "64 cores are inside an instruction: run them to the next instruction boundary and switch to isa? (y/n)"
-keys mic n
+    "run 64 cores to the end of their instruction and switch to isa? (y/n)"
+type_line mic n
 see "n: nothing changes" mic "level unchanged: still mic"
 see "still at the micro level" mic "level mic  step"
 keys mic :
 type_line mic "set level isa"
 see "asked again" mic "(y/n)"
-keys mic y
+type_line mic y
 see "y: cores ran to their boundaries and the level switched" mic \
     "level isa (was mic), layout default"
 see "the status bar says isa" mic "level isa  step"

@@ -27,6 +27,35 @@
 #include "places.h"
 #include "tui.h"
 
+const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
+    "wait", "break", "forked", "join" };
+
+/*
+ * "33 run 31 break": the one way the screen counts cores, so that the
+ * status bar and the cores pane's title can never disagree (a running
+ * core at a breakpoint is counted once, as "break", by both).
+ */
+void
+census_counts_text(const uint32_t *byclass, char *text, size_t size)
+{
+	size_t n = 0;
+
+	if (size == 0)
+		return;
+	text[0] = '\0';
+	for (int i = 0; i < CLASS_COUNT && n < size; i++)
+		if (byclass[i] > 0) {
+			int k = snprintf(text + n, size - n, "%s%u %s",
+			    n ? " " : "", byclass[i], class_word[i]);
+
+			if (k < 0)
+				break;
+			n += (size_t)k;
+		}
+	if (n == 0)
+		snprintf(text, size, "no cores");
+}
+
 /* The PC the debugger shows for the core (places.h: one definition). */
 int32_t
 census_pc(const struct machine *m, uint32_t core)

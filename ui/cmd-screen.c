@@ -290,10 +290,11 @@ screen_cmd_find(const char *word, const char *arg, const char **rest)
 }
 
 void
-screen_help(struct tui *t)
+screen_help(struct tui *t, struct buf *out)
 {
 	struct buf b = { 0 };
 
+	(void)t;
 	buf_printf(&b, "screen commands (the TUI):\n");
 	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++) {
 		const char *h = c->help;
@@ -311,7 +312,7 @@ screen_help(struct tui *t)
 		}
 	}
 	buf_printf(&b, "%s", screen_keys_help);
-	lines_add(&t->log, (const char *)b.data, b.len);
+	buf_put(out, b.data, b.len);
 	buf_free(&b);
 }
 
@@ -330,15 +331,6 @@ screen_command(struct tui *t, const char *line)
 	arg += n;
 	while (*arg == ' ' || *arg == '\t')
 		arg++;
-	if (strcmp(word, "help") == 0 && *arg != '\0' &&
-	    strcspn(arg, " \t") == strlen(arg)) {
-		/* help for a screen command: the screen's whole help */
-		if (!screen_cmd_word(arg))
-			return 0;
-		screen_help(t);
-		t->dirty |= DIRTY_PANE(PANE_LOG);
-		return 1;
-	}
 	if ((c = screen_cmd_find(word, arg, &rest)) == NULL)
 		return 0;
 	c->exec(t, word, rest);

@@ -86,6 +86,35 @@ add_locations(struct tui *t, struct words *w)
 	}
 }
 
+/*
+ * The locals (and parameters) of the focused core's method only: print
+ * evaluates a name in the focused frame, so another method's locals
+ * would complete to an error.
+ */
+static void
+add_frame_locals(struct tui *t, struct words *w)
+{
+	const struct machine *m = tui_machine(t);
+	const struct core *c = &m->cores[tui_focus(t)];
+	const struct program *p;
+	const struct symbol *sym;
+	const struct dsym_method *dm;
+	int32_t pc;
+
+	if (c->prog >= t->nprogs || t->dsyms == NULL)
+		return;
+	p = m->progs[c->prog];
+	pc = tui_core_pc(t, tui_focus(t));
+	sym = pc >= 0 ? program_method_at(p, (uint32_t)pc) : NULL;
+	dm = dsym_method(&t->dsyms[c->prog], sym != NULL ? sym->name :
+	    "main");
+	if (dm == NULL)
+		return;
+	for (uint32_t k = 0; k < dm->nlocals; k++)
+		if (dm->locals[k] != NULL)
+			add(w, dm->locals[k]);
+}
+
 static void
 add_names(struct tui *t, struct words *w)
 {
@@ -101,11 +130,8 @@ add_names(struct tui *t, struct words *w)
 		for (size_t i = 0; i < d->nglobals; i++)
 			if (d->globals[i] != NULL)
 				add(w, d->globals[i]);
-		for (size_t i = 0; i < d->nmethods; i++)
-			for (uint32_t k = 0; k < d->methods[i].nlocals; k++)
-				if (d->methods[i].locals[k] != NULL)
-					add(w, d->methods[i].locals[k]);
 	}
+	add_frame_locals(t, w);
 }
 
 /* The words of line before start (at most 4). */
@@ -120,6 +146,8 @@ split_words(const char *line, int start, char words[4][64])
 
 		while (p < end && (*p == ' ' || *p == '\t'))
 			p++;
+		if (n == 0 && p < end && *p == ':')
+			p++;	/* ":print": the colon tui_command drops */
 		if (p >= end)
 			break;
 		while (p < end && *p != ' ' && *p != '\t') {

@@ -87,6 +87,11 @@ relayout(struct tui *t)
 
 /* --- the frame ------------------------------------------------------------ */
 
+/*
+ * The title row: "> Code" (the marker reads without colour: the focused
+ * pane) and the pane's caption fields, fitted by title.c so that a
+ * narrow pane drops whole fields and never cuts a number.
+ */
 static void
 draw_title(struct tui *t, enum pane_id id, WINDOW *w, int width)
 {
@@ -94,17 +99,33 @@ draw_title(struct tui *t, enum pane_id id, WINDOW *w, int width)
 	int focused = t->focus == id;
 	unsigned long attr = draw_attr(t, focused ? ROLE_TITLE_FOCUS :
 	    ROLE_TITLE);
+	struct title tt;
 	char text[512];
 
-	text[0] = '\0';
+	title_init(&tt);
+	title_add(&tt, TP_NAME, "%s%s", focused ? "> " : "  ", ops->title);
 	if (ops->caption != NULL)
-		ops->caption(t, text, sizeof text);
+		ops->caption(t, &tt);
+	title_fit(&tt, width, text, sizeof text);
 	wattrset(w, (attr_t)attr);
 	mvwhline(w, 0, 0, ' ', width);
 	wattrset(w, A_NORMAL);
-	/* the marker reads without colour: "> Code" is the focused pane */
-	draw_textf(w, 0, 0, width, attr, "%s%s%s%s", focused ? "> " : "  ",
-	    ops->title, text[0] ? "  " : "", text);
+	draw_text(w, 0, 0, width, attr, text);
+}
+
+/*
+ * Columns of a pane's window that its title and contents may use: all
+ * but the last when another pane sits to its right, which holds a
+ * vertical rule, so that no pane's text ever touches its neighbour's
+ * ("[asm" then "st running" would read as one word).  Panes draw only
+ * inside the width they are given (paint.c clips every write to it).
+ */
+static int
+pane_inner_width(const struct tui *t, enum pane_id id)
+{
+	const struct rect *r = &t->lay.pane[id];
+
+	return r->x + r->w < t->cols && r->w > 1 ? r->w - 1 : r->w;
 }
 
 static void
@@ -120,6 +141,11 @@ human_rate(double r, char *text, size_t size)
 		snprintf(text, size, "%.0f", r);
 }
 
+/*
+ * The status bar, fitted as a title: the run state and its counts (the
+ * cores pane's words, from census_counts_text: one count) and the step
+ * go last to be dropped, the program and the layout first.
+ */
 static void
 draw_status(struct tui *t)
 {
@@ -127,38 +153,69 @@ draw_status(struct tui *t)
 	const struct machine *m = tui_machine(t);
 	const struct census_totals *c = &t->totals;
 	unsigned long attr = draw_attr(t, ROLE_STATUS);
-	char text[512], rate[32];
-	size_t n;
+	char text[512], rate[32], counts[256];
+	struct title tt;
 
 	if (w == NULL)
 		return;
 	wattrset(w, (attr_t)attr);
 	mvwhline(w, 0, 0, ' ', t->cols);
-	n = (size_t)snprintf(text, sizeof text, " micdb  %s  %u core%s W=%u "
-	    "%s level %s  step %llu | ", t->title, m->cfg.ncores,
-	    m->cfg.ncores == 1 ? "" : "s", m->cfg.warp_width, t->engine_name,
-	    level_name(tui_level(t)), (unsigned long long)m->step);
-	if (n >= sizeof text)
-		n = sizeof text - 1;
-	if (t->running) {
-		human_rate(t->rate, rate, sizeof rate);
-		snprintf(text + n, sizeof text - n, "RUNNING %s steps/s  %u "
-		    "running %u halted | any key stops", rate,
-		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK] +
-		    c->byclass[CLASS_FORKED],
-		    c->byclass[CLASS_HALTED]);
-	} else
-		snprintf(text + n, sizeof text - n, "stopped: %u running %u "
-		    "halted %u faulted %u waiting | layout %s",
-		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK] +
-		    c->byclass[CLASS_FORKED],
-		    c->byclass[CLASS_HALTED], c->byclass[CLASS_FAULTED],
-		    c->byclass[CLASS_WAITING], layout_name(t->layout));
-	if (t->lay.too_small)
-		snprintf(text, sizeof text, " terminal too small: %dx%d at "
-		    "least", LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+	title_init(&tt);
+	if (t->lay.too_small) {
+		title_add(&tt, TP_NAME, " terminal too small: %dx%d at least",
+		    LAYOUT_MIN_COLS, LAYOUT_MIN_ROWS);
+		title_add(&tt, TP_LOW, "now %dx%d", t->cols, t->rows);
+	} else {
+		census_counts_text(c->byclass, counts, sizeof counts);
+		title_add(&tt, TP_NAME, " micdb");
+		title_add(&tt, TP_MID, "%s", t->title);
+		title_add(&tt, TP_LOW, "%u core%s W=%u %s", m->cfg.ncores,
+		    m->cfg.ncores == 1 ? "" : "s", m->cfg.warp_width,
+		    t->engine_name);
+		title_add(&tt, TP_MID, "level %s", level_name(tui_level(t)));
+		title_add(&tt, TP_HIGH, "step %llu",
+		    (unsigned long long)m->step);
+		if (t->running) {
+			human_rate(t->rate, rate, sizeof rate);
+			title_add(&tt, TP_NAME, "RUNNING");
+			title_add(&tt, TP_MID, "%s steps/s", rate);
+			title_add(&tt, TP_HIGH, "%s", counts);
+			title_add(&tt, TP_MID, "any key stops");
+		} else {
+			title_add(&tt, TP_NAME, "stopped: %s", counts);
+			title_add(&tt, TP_LOW, "layout %s",
+			    layout_name(t->layout));
+		}
+	}
+	title_fit(&tt, t->cols, text, sizeof text);
 	draw_text(w, 0, 0, t->cols, attr, text);
 	wnoutrefresh(w);
+}
+
+/*
+ * Is the message already on screen as one of the transcript's last
+ * lines (a stop report, an error: the command window shows them)?  Then
+ * the message line says it a second time: show the keys instead.
+ */
+static int
+msg_in_transcript(const struct tui *t)
+{
+	const struct rect *r = &t->lay.pane[PANE_LOG];
+	size_t look, len = strlen(t->msg);
+
+	if (t->win[PANE_LOG] == NULL || t->log_scroll != 0 || r->h < 2 ||
+	    t->pager.open)
+		return 0;
+	look = (size_t)r->h - 1;
+	for (size_t i = t->log.n; i-- > 0 && look-- > 0;) {
+		const char *s = t->log.v[i];
+
+		if (strncmp(s, "error: ", 7) == 0)
+			s += 7;
+		if (strlen(s) == len && memcmp(s, t->msg, len) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static void
@@ -169,7 +226,11 @@ draw_msg(struct tui *t)
 	if (w == NULL)
 		return;
 	werase(w);
-	if (t->msg[0] != '\0')
+	if (t->pager.open)
+		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
+		    "help: q or Esc closes, PgUp/PgDn/arrows scroll, / "
+		    "searches, n next match");
+	else if (t->msg[0] != '\0' && !msg_in_transcript(t))
 		draw_text(w, 0, 0, t->cols, draw_attr(t, t->msg_error ?
 		    ROLE_ERROR : ROLE_NORMAL), t->msg);
 	else if (t->focus == PANE_LOG)
@@ -231,24 +292,30 @@ draw_all(struct tui *t)
 	if (dirty & (DIRTY_STATUS | DIRTY_PANE(PANE_CORES) |
 	    DIRTY_PANE(PANE_WARPS)))
 		tui_census(t);
-	for (int i = 0; i < PANE_COUNT; i++) {
+	for (int i = 0; i < PANE_COUNT && !t->pager.open; i++) {
 		WINDOW *w = t->win[i];
-		int h, width;
+		int h, width, inner;
 
 		if (w == NULL || !(dirty & DIRTY_PANE(i)))
 			continue;
 		getmaxyx(w, h, width);
+		inner = pane_inner_width(t, (enum pane_id)i);
 		werase(w);
+		if (inner < width)
+			mvwvline(w, 0, inner, '|', h);
 		/* contents first: a caption may use what drawing computed
 		 * (the grid's cells per group) */
 		if (h > 1 && pane_table[i]->draw != NULL)
-			pane_table[i]->draw(t, w, h, width);
-		draw_title(t, (enum pane_id)i, w, width);
+			pane_table[i]->draw(t, w, h, inner);
+		draw_title(t, (enum pane_id)i, w, inner);
 		wnoutrefresh(w);
 	}
+	if (t->pager.open && dirty != 0)
+		pager_draw(t);
 	if (dirty & DIRTY_STATUS)
 		draw_status(t);
-	if (dirty & DIRTY_MSG)
+	/* the message line hides what the transcript already shows */
+	if (dirty & (DIRTY_MSG | DIRTY_PANE(PANE_LOG)))
 		draw_msg(t);
 	/* last: the terminal's cursor stays on the command line */
 	draw_cmd(t);

@@ -5,6 +5,7 @@
  * core or a driver writes can move the cursor or change the terminal.
  * When max is set the oldest lines go first.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +80,37 @@ lines_free(struct lines *l)
 	free(l->v);
 	l->v = NULL;
 	l->cap = 0;
+}
+
+/* Does s contain pat, ignoring ASCII case? */
+static int
+contains_nocase(const char *s, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	for (; *s != '\0'; s++) {
+		size_t i = 0;
+
+		while (i < n && s[i] != '\0' &&
+		    tolower((unsigned char)s[i]) ==
+		    tolower((unsigned char)pat[i]))
+			i++;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+size_t
+lines_find(const struct lines *l, const char *pat, size_t from)
+{
+	if (pat == NULL || *pat == '\0' || l->n == 0)
+		return 0;
+	for (size_t k = 0; k < l->n; k++) {
+		size_t i = (from + k) % l->n;
+
+		if (contains_nocase(l->v[i], pat))
+			return i + 1;
+	}
+	return 0;
 }

@@ -11,7 +11,9 @@
  *
  * A listing is built once per program: a method header row, label rows,
  * then one row per instruction, decoded from each method's start so that
- * operands are never taken for opcodes.  It owns its rows and the source
+ * operands are never taken for opcodes; a directive that became several
+ * instructions (#print "...") gets a row with its source text above them,
+ * so the listing keeps what the student wrote.  It owns its rows and the source
  * split into lines (for the source view).
  */
 #include <stdio.h>
@@ -147,12 +149,40 @@ add_row(struct listing *l, size_t *cap, uint32_t addr, int kind,
 	l->n++;
 }
 
+/*
+ * The directive on source line `line` ("#print ..." after an optional
+ * label), as the source wrote it, or NULL: the assembler expands it into
+ * several instructions that the listing shows below it (the source, not
+ * the bytes, says what the student wrote).
+ */
+static const char *
+directive(const struct listing *l, uint32_t line)
+{
+	const char *s;
+
+	if (l->src == NULL || line == 0 || line >= l->nsrc)
+		return NULL;
+	s = l->src[line];
+	s += strspn(s, " ");
+	if (*s != '#') {
+		/* "label: #print ..." */
+		const char *colon = strchr(s, ':');
+
+		if (colon == NULL || strcspn(s, " \"") < (size_t)(colon - s))
+			return NULL;
+		s = colon + 1;
+		s += strspn(s, " ");
+	}
+	return *s == '#' ? s : NULL;
+}
+
 /* Rows for the code in [start, end), labels before their instruction. */
 static void
 add_code(struct listing *l, size_t *cap, const struct program *p,
     uint32_t start, uint32_t end)
 {
 	size_t li = 0;
+	uint32_t last = 0;
 	char tmp[128];
 
 	while (li < p->nlabels && p->labels[li].addr < start)
@@ -160,10 +190,16 @@ add_code(struct listing *l, size_t *cap, const struct program *p,
 	for (uint32_t a = start; a < end;) {
 		int n;
 
+		uint32_t line = program_line_at(p, a);
+		const char *dir;
+
 		for (; li < p->nlabels && p->labels[li].addr <= a; li++)
 			if (p->labels[li].addr == a)
 				add_row(l, cap, a, ROW_LABEL,
 				    short_label(p->labels[li].name));
+		if (line != last && (dir = directive(l, line)) != NULL)
+			add_row(l, cap, a, ROW_DIRECTIVE, dir);
+		last = line;
 		add_row(l, cap, a, ROW_INSN, NULL);
 		n = dis_insn(p, NULL, a, tmp, sizeof tmp);
 		a += n > 0 ? (uint32_t)n : 1;
@@ -214,6 +250,8 @@ listing_build(struct listing *l, const struct program *p)
 	uint32_t main_end = program_main_end(p);
 
 	memset(l, 0, sizeof *l);
+	/* the source first: directive rows point into its lines */
+	split_source(l, p);
 	if (p->nmethods == 0 || p->methods[0].addr != 0)
 		add_row(l, &cap, 0, ROW_METHOD, "main");
 	if (p->nmethods == 0 || p->methods[0].addr != 0)
@@ -226,7 +264,6 @@ listing_build(struct listing *l, const struct program *p)
 		add_row(l, &cap, start, ROW_METHOD, p->methods[i].name);
 		add_code(l, &cap, p, start == 0 ? 0 : start + 4, end);
 	}
-	split_source(l, p);
 }
 
 void

@@ -18,8 +18,6 @@
 #include "tui.h"
 
 const char class_glyph[CLASS_COUNT] = { '#', '.', '!', 'w', 'B', 'f', 'j' };
-const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
-    "wait", "break", "forked", "join" };
 
 /* One letter per opcode class (enum ijvm_opclass order). */
 char

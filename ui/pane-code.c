@@ -35,7 +35,7 @@ focus_prog(const struct tui *t, uint16_t *index)
 }
 
 static void
-code_caption(struct tui *t, char *text, size_t size)
+code_caption(struct tui *t, struct title *tt)
 {
 	uint32_t focus = tui_focus(t);
 	uint16_t pi;
@@ -46,14 +46,12 @@ code_caption(struct tui *t, char *text, size_t size)
 	uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 
 	names_pc(p, pc, where, sizeof where);
+	title_add(tt, TP_MID, "%s", base ? base + 1 : p->path);
+	title_add(tt, TP_HIGH, "core %u at %s", focus, where);
 	if (line > 0)
-		snprintf(text, size, "%s  core %u at %s, line %u  [%s, F3]",
-		    base ? base + 1 : p->path, focus, where, line,
-		    t->code.view == VIEW_ASM ? "asm" : "source");
-	else
-		snprintf(text, size, "%s  core %u at %s  [%s, F3]",
-		    base ? base + 1 : p->path, focus, where,
-		    t->code.view == VIEW_ASM ? "asm" : "source");
+		title_add(tt, TP_HIGH - 10, "line %u", line);
+	title_add(tt, TP_LOW, "[%s, F3]", t->code.view == VIEW_ASM ? "asm" :
+	    "source");
 }
 
 /* Active lanes of the focused warp at pc (prog). */
@@ -95,6 +93,13 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			    ".method" : ".main", row->name);
 			continue;
 		}
+		if (row->kind == ROW_DIRECTIVE) {
+			/* #print "...": what the source wrote, the
+			 * instructions it became below it */
+			draw_text(win, y, 9, w, base | draw_attr(t,
+			    ROLE_LABEL), row->name);
+			continue;
+		}
 		if (row->kind == ROW_LABEL) {
 			draw_textf(win, y, 4, w, base | draw_attr(t,
 			    ROLE_LABEL), "%s:", row->name);
@@ -111,14 +116,16 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			    b->enabled ? "B" : "b", at_pc);
 			names_insn(p, &t->dsyms[pi], (int32_t)row->addr, insn,
 			    sizeof insn);
-			draw_textf(win, y, 3, w, base | (at_pc ?
-			    draw_attr(t, ROLE_PC) : 0), "%04x  %s", row->addr,
-			    insn);
+			int end = 3 + draw_textf(win, y, 3, w, base |
+			    (at_pc ? draw_attr(t, ROLE_PC) : 0), "%04x  %s",
+			    row->addr, insn);
+
 			if (n > 0 && v->lanes > 1) {
 				int len = snprintf(lanes, sizeof lanes, "x%u",
 				    n);
 
-				if (w - len - 1 > 30)
+				/* never over the instruction's text */
+				if (w - len - 1 > 30 && w - len - 1 > end + 1)
 					draw_text(win, y, w - len - 1, w, base |
 					    draw_attr(t, ROLE_DIM), lanes);
 			}

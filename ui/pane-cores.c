@@ -27,35 +27,18 @@
 #include "session.h"
 #include "tui.h"
 
-/* "6 run 2 halt": the classes that have cores, nothing for the rest */
 static void
-class_counts(const uint32_t *byclass, char *text, size_t size)
-{
-	size_t n = 0;
-
-	text[0] = '\0';
-	for (int i = 0; i < CLASS_COUNT && n < size; i++)
-		if (byclass[i] > 0) {
-			int k = snprintf(text + n, size - n, "%s%u %s",
-			    n ? " " : "", byclass[i], class_word[i]);
-
-			if (k < 0)
-				break;
-			n += (size_t)k;
-		}
-}
-
-static void
-cores_caption(struct tui *t, char *text, size_t size)
+cores_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	char counts[160];
 
-	class_counts(t->totals.byclass, counts, sizeof counts);
+	census_counts_text(t->totals.byclass, counts, sizeof counts);
 	/* the cell size first: it is what a narrow pane must still show */
-	snprintf(text, size, "%u/cell%s  %u: %s  [%s, F4]", t->grid.group,
-	    t->zoom ? " (zoom)" : "", m->cfg.ncores, counts,
-	    t->by_opcode ? "opcode" : "status");
+	title_add(tt, TP_HIGH, "%u/cell%s", t->grid.group, t->zoom ?
+	    " (zoom)" : "");
+	title_add(tt, TP_HIGH, "%u: %s", m->cfg.ncores, counts);
+	title_add(tt, TP_LOW, "[%s, F4]", t->by_opcode ? "opcode" : "status");
 }
 
 static int
@@ -151,17 +134,27 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 		if (fc.count == 0)
 			census_cell(m, &t->bps.map, focus / g->group *
 			    g->group, g->group, &fc);
-		if (fc.count > 1) {
-			char counts[160];
+		{
+			char counts[160], text[256];
+			struct title tt;
 
-			class_counts(fc.byclass, counts, sizeof counts);
-			draw_textf(win, h - 2, 0, w, A_NORMAL, "cell %u-%u "
-			    "(focus %u): %s", fc.first, fc.first + fc.count - 1,
-			    focus, counts);
-		} else
-			draw_textf(win, h - 2, 0, w, A_NORMAL, "core %u: %s",
-			    focus, class_word[census_class(m, &t->bps.map,
-			    focus)]);
+			/* fitted as a title: no count is cut short */
+			title_init(&tt);
+			if (fc.count > 1) {
+				census_counts_text(fc.byclass, counts,
+				    sizeof counts);
+				title_add(&tt, TP_NAME, "cell %u-%u (focus %u): "
+				    "%s", fc.first, fc.first + fc.count - 1,
+				    focus, counts);
+				title_alt(&tt, "cell %u-%u: %s", fc.first,
+				    fc.first + fc.count - 1, counts);
+			} else
+				title_add(&tt, TP_NAME, "core %u: %s", focus,
+				    class_word[census_class(m, &t->bps.map,
+				    focus)]);
+			title_fit(&tt, w, text, sizeof text);
+			draw_text(win, h - 2, 0, w, A_NORMAL, text);
+		}
 	}
 	if (leg)
 		legend(t, win, h - 1, w);

@@ -95,7 +95,7 @@ micro_row_of(const struct tui *t, uint32_t addr)
 }
 
 static void
-micro_caption(struct tui *t, char *text, size_t size)
+micro_caption(struct tui *t, struct title *tt)
 {
 	const struct microcode *mc = micro_code(t);
 	const struct machine *m = tui_machine(t);
@@ -104,14 +104,17 @@ micro_caption(struct tui *t, char *text, size_t size)
 	const char *base;
 
 	if (mc == NULL) {
-		snprintf(text, size, "(ISA level: set level mic)");
+		title_add(tt, TP_HIGH, "(ISA level: set level mic)");
 		return;
 	}
 	sym = mal_syms_at(&mc->syms, mpc);
 	base = mc->path != NULL ? strrchr(mc->path, '/') : NULL;
-	snprintf(text, size, "%s  core %u at MPC 0x%03x%s%s  [F2 break]",
-	    base ? base + 1 : mc->path ? mc->path : "microcode", f, mpc,
-	    sym && sym->label ? " " : "", sym && sym->label ? sym->label : "");
+	title_add(tt, TP_MID, "%s", base ? base + 1 : mc->path ? mc->path :
+	    "microcode");
+	title_add(tt, TP_HIGH, "core %u at MPC 0x%03x", f, mpc);
+	if (sym != NULL && sym->label != NULL)
+		title_add(tt, TP_HIGH - 10, "%s", sym->label);
+	title_add(tt, TP_LOW, "[F2 break]");
 }
 
 static void
@@ -222,16 +225,18 @@ const struct pane_ops pane_micro_ops = {
 /* --- datapath ---------------------------------------------------------------- */
 
 static void
-datapath_caption(struct tui *t, char *text, size_t size)
+datapath_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t f = tui_focus(t);
 
-	if (tui_level(t) == LEVEL_ISA)
-		snprintf(text, size, "(ISA level: set level mic)");
-	else
-		snprintf(text, size, "core %u: the micro-instruction at MPC "
-		    "0x%03x, about to run", f, m->cores[f].mpc);
+	if (tui_level(t) == LEVEL_ISA) {
+		title_add(tt, TP_HIGH, "(ISA level: set level mic)");
+		return;
+	}
+	title_add(tt, TP_HIGH, "core %u: the micro-instruction at MPC 0x%03x, "
+	    "about to run", f, m->cores[f].mpc);
+	title_alt(tt, "core %u at MPC 0x%03x", f, m->cores[f].mpc);
 }
 
 static unsigned long

@@ -3,8 +3,9 @@
  * window's transcript, and the datapath hook.
  *
  * Registers: the focused core's, in two columns, from the host copy of
- * the machine (at the micro level also MIR, the word executed last, and
- * the core's micro-cycles) (current after every poll, so they move during a run).  A
+ * the machine (at the micro level also MIR, the word at MPC that the
+ * next cycle loads, as `info registers` shows it, and the core's
+ * micro-cycles), current after every poll, so they move during a run.  A
  * value that differs from the same core before the last run is marked
  * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
  * data decimal; a wide pane shows both.
@@ -32,13 +33,15 @@
 /* --- registers ------------------------------------------------------------ */
 
 static void
-regs_caption(struct tui *t, char *text, size_t size)
+regs_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t f = tui_focus(t), W = m->cfg.warp_width;
 
-	snprintf(text, size, "core %u (warp %u lane %u)%s", f, f / W, f % W,
-	    tui_prev_core(t, f) ? "  * changed by the last step" : "");
+	title_add(tt, TP_HIGH, "core %u (warp %u lane %u)", f, f / W, f % W);
+	title_alt(tt, "core %u", f);
+	if (tui_prev_core(t, f))
+		title_add(tt, TP_LOW, "* changed by the last step");
 }
 
 static int
@@ -48,14 +51,23 @@ reg_is_address(int r)
 	    r == REG_MAR || r == REG_MBR || r == REG_MPC;
 }
 
-/* One "NAME* value" cell at (y, x), cw columns. */
+/*
+ * One "NAME* value" cell at (y, x), cw columns, the last of them blank
+ * so that the cell beside it never reads as part of the value.  A value
+ * that does not fit is not cut (a number cut short is a wrong number):
+ * it shows as "..", and a wider pane shows it.
+ */
 static void
 reg_cell(struct tui *t, WINDOW *win, int y, int x, int cw, const char *name,
     const char *value, int changed)
 {
 	char head[16];
+	int room;
 
 	snprintf(head, sizeof head, "%-3s%c ", name, changed ? '*' : ' ');
+	room = cw - 1 - (int)strlen(head);
+	if ((int)strlen(value) > room)
+		value = room >= 2 ? ".." : "";
 	draw_text(win, y, x, x + cw, changed ? draw_attr(t, ROLE_CHANGED) :
 	    A_BOLD, head);
 	draw_text(win, y, x + (int)strlen(head), x + cw, changed ?
@@ -71,7 +83,7 @@ reg_value(int r, int32_t v, int wide, char *text, size_t size)
 		snprintf(text, size, "%d", v);
 	else if (r == REG_MBR)
 		snprintf(text, size, "0x%02x", (uint32_t)v & 0xff);
-	else if (reg_is_address(r))
+	else if (reg_is_address(r) && v >= 0 && v <= 0xffffff)
 		snprintf(text, size, "0x%04x", (uint32_t)v);
 	else
 		snprintf(text, size, "%d", v);
@@ -124,21 +136,36 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		y++;
 	}
 	if (y < h && tui_level(t) == LEVEL_MIC && t->s != NULL) {
-		/* MIR: the word executed last (the datapath pane shows the
-		 * one at MPC, about to run) */
-		const struct mic1_state *st = session_level_state(t->s);
+		/* MIR: the word at MPC, which the next cycle loads into
+		 * MIR, as `info registers` shows it (one fact, one value;
+		 * the datapath pane decodes the same word) */
+		const struct microcode *mc = session_microcode(t->s,
+		    LEVEL_MIC);
 
-		if (st != NULL && f < st->ncores)
+		if (mc != NULL && c->mpc < MIC1_STORE_WORDS &&
+		    mc->cs.present[c->mpc])
 			snprintf(value, sizeof value, "0x%09llx",
-			    (unsigned long long)st->core[f].mir);
+			    (unsigned long long)mc->cs.word[c->mpc]);
 		else
-			snprintf(value, sizeof value, "?");
-		reg_cell(t, win, y, 0, cw, "MIR", value, 0);
-		snprintf(value, sizeof value, "%llu",
-		    (unsigned long long)c->cycles);
-		reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
-		    old->cycles != c->cycles);
-		y++;
+			snprintf(value, sizeof value, "none");
+		if ((int)strlen(value) + 6 <= cw) {
+			reg_cell(t, win, y, 0, cw, "MIR", value, 0);
+			snprintf(value, sizeof value, "%llu",
+			    (unsigned long long)c->cycles);
+			reg_cell(t, win, y, cw, cw, "cyc", value, old != NULL &&
+			    old->cycles != c->cycles);
+			y++;
+		} else {
+			/* a narrow pane: MIR's 36 bits get the whole row */
+			reg_cell(t, win, y, 0, w, "MIR", value, 0);
+			y++;
+			snprintf(value, sizeof value, "%llu",
+			    (unsigned long long)c->cycles);
+			if (y < h)
+				reg_cell(t, win, y, 0, w, "cyc", value,
+				    old != NULL && old->cycles != c->cycles);
+			y++;
+		}
 	}
 	if (y < h) {
 		const struct program *p = m->progs[c->prog];
@@ -146,17 +173,21 @@ regs_draw(struct tui *t, void *vwin, int h, int w)
 		char where[96];
 		uint32_t line = pc >= 0 ? program_line_at(p, (uint32_t)pc) : 0;
 
+		struct title tt;
+		char text[256];
+
+		/* fitted as a title: no line number is ever cut */
 		names_pc(p, pc, where, sizeof where);
+		title_init(&tt);
 		if (c->status == CORE_ERROR)
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_ERROR),
-			    "fault: %s at %s", ijvm_fault_message(c->fault),
-			    where);
-		else if (line > 0)
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
-			    "at %s, line %u", where, line);
-		else
-			draw_textf(win, y, 0, w, draw_attr(t, ROLE_DIM),
-			    "at %s", where);
+			title_add(&tt, TP_NAME, "fault: %s",
+			    ijvm_fault_message(c->fault));
+		title_add(&tt, TP_HIGH, "at %s", where);
+		if (line > 0)
+			title_add(&tt, TP_MID, "line %u", line);
+		title_fit(&tt, w, text, sizeof text);
+		draw_text(win, y, 0, w, draw_attr(t, c->status == CORE_ERROR ?
+		    ROLE_ERROR : ROLE_DIM), text);
 	}
 }
 
@@ -206,10 +237,11 @@ scroll_key(struct tui *t, int key, size_t *scroll, int back, int pane)
 /* --- stack ---------------------------------------------------------------- */
 
 static void
-stack_caption(struct tui *t, char *text, size_t size)
+stack_caption(struct tui *t, struct title *tt)
 {
-	snprintf(text, size, "core %u%s", tui_focus(t),
-	    t->frames_stale ? "  (as at the last stop)" : "");
+	title_add(tt, TP_HIGH, "core %u", tui_focus(t));
+	if (t->frames_stale)
+		title_add(tt, TP_MID, "(as at the last stop)");
 }
 
 static void
@@ -227,10 +259,13 @@ stack_draw(struct tui *t, void *vwin, int h, int w)
 	for (size_t i = 0; i < rows && t->frames_scroll + i < t->frames.n;
 	    i++) {
 		const char *s = t->frames.v[t->frames_scroll + i];
+		char fit[512];
 
+		/* "peak=12" cut to "peak=1" would be a wrong value */
+		title_clip(s, w, fit, sizeof fit);
 		draw_text(win, 1 + (int)i, 0, w, s[0] == '#' ?
 		    draw_attr(t, ROLE_LABEL) | A_BOLD : (t->frames_stale ?
-		    draw_attr(t, ROLE_DIM) : 0), s);
+		    draw_attr(t, ROLE_DIM) : 0), fit);
 	}
 }
 
@@ -251,12 +286,13 @@ const struct pane_ops pane_stack_ops = {
 /* --- output --------------------------------------------------------------- */
 
 static void
-output_caption(struct tui *t, char *text, size_t size)
+output_caption(struct tui *t, struct title *tt)
 {
 	uint32_t f = tui_focus(t);
 
-	snprintf(text, size, "core %u%s", f, tui_output_len(t, f) ? "" :
-	    "  (nothing yet)");
+	title_add(tt, TP_HIGH, "core %u", f);
+	if (tui_output_len(t, f) == 0)
+		title_add(tt, TP_LOW, "(nothing yet)");
 }
 
 static void
@@ -294,10 +330,12 @@ const struct pane_ops pane_output_ops = {
 /* --- the command window ----------------------------------------------------- */
 
 static void
-log_caption(struct tui *t, char *text, size_t size)
+log_caption(struct tui *t, struct title *tt)
 {
-	snprintf(text, size, "%s", t->log_scroll ? "(scrolled back: PgDn)" :
-	    "help lists commands; Tab completes");
+	if (t->log_scroll)
+		title_add(tt, TP_HIGH, "(scrolled back: PgDn)");
+	else
+		title_add(tt, TP_LOW, "help lists commands; Tab completes");
 }
 
 static void

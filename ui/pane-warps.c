@@ -11,8 +11,9 @@
  * halted, '!' faulted, 'w' waiting).  Two kinds of divergence are side by
  * side: paths (program divergence, from the PCs) and k (kernel
  * divergence, how many handlers the interpreter kernel ran for the warp
- * in the last step), which only an engine that records it can give: the
- * reference engine does not, and the column shows '-'.
+ * in the last step), which only an engine that records it can give:
+ * others (the reference and native engines) do not, the column shows
+ * '-' and the title names the engine that runs.
  *
  * Efficiency per warp is active / (W x paths): the share of a SIMD unit's
  * lanes that do useful work when the paths run one after the other.  The
@@ -38,15 +39,20 @@ struct path_key {
 };
 
 static void
-warps_caption(struct tui *t, char *text, size_t size)
+warps_caption(struct tui *t, struct title *tt)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 
-	snprintf(text, size, "%u warp%s of %u  focus warp %u lane %u  k: %s",
-	    census_nwarps(m), census_nwarps(m) == 1 ? "" : "s", W, focus / W,
-	    focus % W, t->engine_warps ? "kernel paths" :
-	    "- (the reference engine records no k)");
+	title_add(tt, TP_MID, "%u warp%s of %u", census_nwarps(m),
+	    census_nwarps(m) == 1 ? "" : "s", W);
+	title_add(tt, TP_HIGH, "focus warp %u lane %u", focus / W, focus % W);
+	/* the engine that runs, by its name: only some record k */
+	if (t->engine_warps)
+		title_add(tt, TP_LOW, "k: kernel paths");
+	else
+		title_add(tt, TP_LOW, "k: - (the %s engine records no k)",
+		    t->engine_name != NULL ? t->engine_name : "?");
 }
 
 static uint32_t
@@ -185,9 +191,19 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 			draw_textf(win, y, x, w, 0, " %2u/%-2u %2up k%-2s "
 			    "%3.0f%%", wp->nactive, wp->lanes, wp->npaths, ks,
 			    eff);
-		else
-			draw_textf(win, y, x, w, 0, " %2u %up k%s %.0f%%",
-			    wp->nactive, wp->npaths, ks, eff);
+		else {
+			/* narrow: the figures that fit, each whole */
+			struct title tt;
+			char fig[64];
+
+			title_init(&tt);
+			title_add(&tt, TP_NAME, "%u", wp->nactive);
+			title_add(&tt, TP_HIGH, "%up", wp->npaths);
+			title_add(&tt, TP_LOW, "k%s", ks);
+			title_add(&tt, TP_MID, "%.0f%%", eff);
+			if (title_fit(&tt, w - x - 1, fig, sizeof fig) > 0)
+				draw_textf(win, y, x, w, 0, " %s", fig);
+		}
 	}
 	if (summary) {
 		const struct census_totals *c = &t->totals;
@@ -195,19 +211,22 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 		    ((double)W * (double)c->paths) : 0.0;
 		double keff = t->census.keff;
 		int y = h - 1 - leg;
-		size_t n;
 
+		struct title tt;
+
+		/* fitted as a title: a narrow pane drops whole figures */
 		census_hist_text(c, W, hist, sizeof hist);
-		n = (size_t)snprintf(text, sizeof text, "all: eff %.0f%%  "
-		    "active %llu  paths %llu", eff,
-		    (unsigned long long)c->active,
+		title_init(&tt);
+		title_add(&tt, TP_NAME, "all: eff %.0f%%", eff);
+		title_add(&tt, TP_MID, "active %llu",
+		    (unsigned long long)c->active);
+		title_add(&tt, TP_MID, "paths %llu",
 		    (unsigned long long)c->paths);
-		if (keff >= 0 && n < sizeof text)
-			n += (size_t)snprintf(text + n, sizeof text - n,
-			    "  SIMD eff (k) %.0f%%", 100.0 * keff);
-		if (n < sizeof text)
-			snprintf(text + n, sizeof text - n, "  lanes/path %s",
-			    hist);
+		if (keff >= 0)
+			title_add(&tt, TP_HIGH, "SIMD eff (k) %.0f%%",
+			    100.0 * keff);
+		title_add(&tt, TP_LOW, "lanes/path %s", hist);
+		title_fit(&tt, w, text, sizeof text);
 		draw_text(win, y, 0, w, A_BOLD, text);
 	}
 	if (leg) {

@@ -387,6 +387,24 @@ test_names(const char *collatz)
 	is_int(l.rows[r].addr, 0x12, "an address inside an instruction");
 	ok(l.src != NULL && l.nsrc > 47 && l.src_addr[47] == 0x10 &&
 	    strstr(l.src[47], "ILOAD n") != NULL, "source lines and their code");
+	{
+		/* #print "...": one row as written, its instructions below */
+		size_t dirs = 0, at = 0;
+
+		for (size_t i = 0; i < l.n; i++)
+			if (l.rows[i].kind == ROW_DIRECTIVE) {
+				if (dirs++ == 0)
+					at = i;
+			}
+		ok(dirs > 0 && strncmp(l.rows[at].name, "#print \"", 8) == 0 &&
+		    at + 1 < l.n && l.rows[at + 1].kind == ROW_INSN &&
+		    l.rows[at + 1].addr == l.rows[at].addr &&
+		    p.text[l.rows[at].addr] == OP_BIPUSH,
+		    "#print is a row as the source wrote it, above its "
+		    "BIPUSH/OUT (%zu of them)", dirs);
+		ok(listing_row(&l, l.rows[at].addr) == at + 1,
+		    "the directive row is not an instruction's row");
+	}
 	listing_free(&l);
 	dsym_free(&d);
 	program_free(&p);
@@ -642,6 +660,117 @@ test_datapath_pmic(void)
 	ok(canvas_find(&cv, "CU1  idle") == 2, "pmic: an idle unit says so");
 }
 
+/*
+ * The title builder (title.c): whole fields drop, least important first;
+ * a number is never cut (the issue's "line 9" for line 92).
+ */
+static void
+test_titles(void)
+{
+	struct title tt;
+	char out[256];
+	int cut = 0;
+
+	title_init(&tt);
+	title_add(&tt, TP_NAME, "> Code");
+	title_add(&tt, TP_MID, "collatz.jas");
+	title_add(&tt, TP_HIGH, "core 4033 at finished+105");
+	title_add(&tt, TP_HIGH - 10, "line 92");
+	title_add(&tt, TP_LOW, "[asm, F3]");
+	title_fit(&tt, 200, out, sizeof out);
+	is_str(out, "> Code  collatz.jas  core 4033 at finished+105  line 92  "
+	    "[asm, F3]", "title: everything fits at 200 columns");
+	title_fit(&tt, 58, out, sizeof out);
+	is_str(out, "> Code  collatz.jas  core 4033 at finished+105  line 92",
+	    "title: the lowest priority goes first ([asm, F3])");
+	title_fit(&tt, 50, out, sizeof out);
+	is_str(out, "> Code  core 4033 at finished+105  line 92",
+	    "title: then the file name");
+	title_fit(&tt, 41, out, sizeof out);
+	is_str(out, "> Code  core 4033 at finished+105",
+	    "title: then the line, whole: never \"line 9\"");
+	title_fit(&tt, 20, out, sizeof out);
+	is_str(out, "> Code  core 4033...", "title: the last field alone is cut "
+	    "at a blank, with an ellipsis");
+	title_fit(&tt, 6, out, sizeof out);
+	is_str(out, "> Code", "title: the pane's name alone");
+	title_fit(&tt, 3, out, sizeof out);
+	ok(strlen(out) <= 3, "title: never wider than the pane (%zu)",
+	    strlen(out));
+	/* every width: within it, and every number shown is whole */
+	for (int w = 0; w <= 80; w++) {
+		size_t n = title_fit(&tt, w, out, sizeof out);
+
+		cut |= n > (size_t)(w > 0 ? w : 0) || n != strlen(out);
+		cut |= strstr(out, "line ") != NULL &&
+		    strstr(out, "line 92") == NULL;
+		cut |= strstr(out, "core ") != NULL &&
+		    strstr(out, "core 4033") == NULL;
+	}
+	ok(!cut, "title: at every width 0..80 within it, no number cut");
+
+	/* equal priorities: the rightmost goes first; a short form is
+	 * taken before a field is dropped */
+	title_init(&tt);
+	title_add(&tt, TP_NAME, "A");
+	title_add(&tt, TP_LOW, "bb");
+	title_add(&tt, TP_LOW, "cc");
+	title_fit(&tt, 6, out, sizeof out);
+	is_str(out, "A  bb", "title: of equal priorities the rightmost drops");
+	title_init(&tt);
+	title_add(&tt, TP_NAME, "Datapath");
+	title_add(&tt, TP_HIGH, "core 7: the micro-instruction at MPC 0x002, "
+	    "about to run");
+	title_alt(&tt, "core 7 at MPC 0x002");
+	title_fit(&tt, 40, out, sizeof out);
+	is_str(out, "Datapath  core 7 at MPC 0x002",
+	    "title: the short form before dropping");
+	title_clip("locals: start=0 n=0 steps=0 peak=12", 34, out, sizeof out);
+	is_str(out, "locals: start=0 n=0 steps=0...", "clip: cut at a blank, "
+	    "never peak=1 for peak=12");
+	title_clip("locals: n=4", 40, out, sizeof out);
+	is_str(out, "locals: n=4", "clip: whole when it fits");
+	title_clip("12345678", 5, out, sizeof out);
+	is_str(out, "", "clip: nothing rather than a cut number");
+	title_init(&tt);
+	title_add(&tt, TP_NAME, "%s", "");
+	is_int(tt.n, 0, "title: an empty field is not added");
+	title_fit(&tt, 10, out, sizeof out);
+	is_str(out, "", "title: no fields, empty");
+}
+
+/* One count: the words both the status bar and the cores pane use. */
+static void
+test_counts(void)
+{
+	uint32_t by[CLASS_COUNT] = { 0 };
+	char text[128];
+
+	by[CLASS_RUNNING] = 33;
+	by[CLASS_BREAK] = 31;
+	census_counts_text(by, text, sizeof text);
+	is_str(text, "33 run 31 break", "counts: the classes that have cores, "
+	    "a core at a breakpoint once, as break");
+	memset(by, 0, sizeof by);
+	census_counts_text(by, text, sizeof text);
+	is_str(text, "no cores", "counts: none");
+}
+
+/* The pager's search: case-insensitive, from a line, wrapping. */
+static void
+test_find(void)
+{
+	struct lines l = { 0 };
+
+	lines_add(&l, "break LOCATION\nwatch EXPR\ninfo break\n", 37);
+	is_int((int)lines_find(&l, "Break", 0), 1, "find: ignores case");
+	is_int((int)lines_find(&l, "break", 1), 3, "find: from a line");
+	is_int((int)lines_find(&l, "watch", 2), 2, "find: wraps to the top");
+	is_int((int)lines_find(&l, "nothing", 0), 0, "find: none");
+	is_int((int)lines_find(&l, "", 0), 0, "find: an empty pattern");
+	lines_free(&l);
+}
+
 int
 main(void)
 {
@@ -655,6 +784,9 @@ main(void)
 	test_datapath();
 	test_frames();
 	test_datapath_pmic();
+	test_titles();
+	test_counts();
+	test_find();
 	free(collatz);
 	return done_testing();
 }

@@ -29,7 +29,8 @@
  * A few commands belong to the screen (cmd-screen.c, a table like the
  * session's) and are offered the line before the session sees it:
  * layout, focus (fs), colour, view, zoom, refresh, set level; help lists
- * them after the session's commands.  The session is made
+ * them after the session's commands, in the pager (pager.c), which takes
+ * the keys while it is open.  One ':' before a command is dropped.  The session is made
  * with repeat off: the UI repeats the last line on Enter itself, because
  * it also runs hidden commands (access.c) that must not be repeated.
  */
@@ -40,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +51,7 @@
 #include "dsym.h"
 #include "engine.h"
 #include "history.h"
+#include "ijvm.h"
 #include "session-open.h"
 #include "tui.h"
 
@@ -228,6 +231,8 @@ snapshot(struct tui *t)
 
 /* --- running ------------------------------------------------------------------ */
 
+static void	input_hint(struct tui *t);
+
 static void
 run_stopped(struct tui *t, int rc, struct buf *out, char *cause)
 {
@@ -240,6 +245,7 @@ run_stopped(struct tui *t, int rc, struct buf *out, char *cause)
 	} else
 		message_first_line(t, out);
 	after_stop(t, 1);
+	input_hint(t);
 }
 
 /* One slice of the run in progress. */
@@ -371,27 +377,126 @@ tui_set_level(struct tui *t, const char *arg)
 	    (n = session_cores_inside(t->s)) > 0) {
 		t->ask = 1;
 		t->ask_level = level;
-		tui_message(t, 0, "%u core%s inside an instruction: run %s to "
-		    "the next instruction boundary and switch to %s? (y/n)", n,
-		    n == 1 ? " is" : "s are", n == 1 ? "it" : "them",
-		    level_name(level));
+		/* short enough for 80 columns: the answer must show */
+		tui_message(t, 0, "run %u core%s to the end of %s instruction "
+		    "and switch to %s? (y/n)", n, n == 1 ? "" : "s",
+		    n == 1 ? "its" : "their", level_name(level));
 		return;
 	}
 	set_level_now(t, level);
 }
 
-/* The answer to the open question: y switches, anything else does not. */
+/*
+ * A key while a question is open: it goes to the command line, and the
+ * line (Enter) answers, as gdb reads y, yes, n or no and Enter (a key
+ * alone answered `y` to "yes" and ran "es").
+ */
 static void
 answer(struct tui *t, int key)
 {
-	t->ask = 0;
-	if (key == 'y' || key == 'Y') {
+	term_rl_key(key);
+	t->dirty |= DIRTY_CMD;
+}
+
+/* The line typed at an open question: y/yes or n/no; anything else
+ * (an empty line too, as gdb's query does) asks again. */
+static void
+answer_line(struct tui *t, const char *line)
+{
+	if (strcasecmp(line, "y") == 0 || strcasecmp(line, "yes") == 0) {
+		t->ask = 0;
 		lines_addf(&t->log, "(y) running cores to their boundaries");
 		set_level_now(t, t->ask_level);
 		return;
 	}
-	tui_message(t, 0, "level unchanged: still %s",
-	    level_name(session_level(t->s)));
+	if (strcasecmp(line, "n") == 0 || strcasecmp(line, "no") == 0) {
+		t->ask = 0;
+		tui_message(t, 0, "level unchanged: still %s",
+		    level_name(session_level(t->s)));
+		return;
+	}
+	tui_message(t, 1, "please answer y or n (then Enter)");
+}
+
+/* The command word of line, as cmd_find resolves it: is it help? */
+static int
+is_help(const char *line)
+{
+	const struct cmd_entry *e;
+	char word[64], *cause = NULL;
+	size_t n = strcspn(line, " \t");
+
+	if (n == 0 || n >= sizeof word)
+		return 0;
+	memcpy(word, line, n);
+	word[n] = '\0';
+	if (cmd_find(cmd_table, word, "command", &e, &cause) != 0) {
+		free(cause);
+		return 0;
+	}
+	return strcmp(e->name, "help") == 0;
+}
+
+/*
+ * help and help COMMAND: the text --batch prints (the session's, then
+ * the screen's commands and keys, or one screen command's usage), in the
+ * pager over the panes where it can be read whole.
+ */
+static void
+help_pager(struct tui *t, const char *line)
+{
+	const char *arg = line + strcspn(line, " \t");
+	struct buf out = { 0 };
+	char *cause = NULL, title[128];
+
+	arg += strspn(arg, " \t");
+	if (*arg != '\0' && strcspn(arg, " \t") == strlen(arg) &&
+	    screen_cmd_word(arg))
+		screen_help(t, &out);
+	else if (session_execute(t->s, line, &out, &cause) != 0) {
+		tui_message(t, 1, "%s", cause);
+		free(cause);
+		buf_free(&out);
+		return;
+	} else if (*arg == '\0')
+		screen_help(t, &out);
+	snprintf(title, sizeof title, "Help%s%s", *arg ? ": " : "", arg);
+	pager_open(t, title, (const char *)out.data, out.len);
+	lines_addf(&t->log, "(%s: in the pager over the panes; q closes)",
+	    *arg ? "help" : "the command list");
+	buf_free(&out);
+}
+
+/*
+ * The first time the focused core has run a program that reads input
+ * (an IN in its listing) with none queued, say how to give it some: on
+ * the screen a program like echo.jas reads 0 and halts at once without
+ * a word (doc/debugger.md section 3, `input`).  The session does not
+ * report each IN, so this asks what the screen knows: the core stepped
+ * in the last run, its program has an IN, and its queue is empty.
+ */
+static void
+input_hint(struct tui *t)
+{
+	const struct machine *m = session_machine(t->s);
+	uint32_t f = session_focus(t->s);
+	const struct core *c = &m->cores[f], *old = tui_prev_core(t, f);
+	const struct program *p = m->progs[c->prog];
+	const struct listing *l;
+	int reads = 0;
+
+	if (t->in_hint || old == NULL || old->steps == c->steps ||
+	    (m->io != NULL && m->io[f].in_pos < m->io[f].in_len))
+		return;
+	l = tui_listing(t, c->prog);
+	for (size_t i = 0; i < l->n && !reads; i++)
+		reads = l->rows[i].kind == ROW_INSN &&
+		    l->rows[i].addr < p->text_size &&
+		    p->text[l->rows[i].addr] == OP_IN;
+	if (!reads)
+		return;
+	t->in_hint = 1;
+	tui_message(t, 0, "core %u reads input: type input %u \"text\"", f, f);
 }
 
 /* Should an empty line repeat line?  As gdb: not run, quit, ... */
@@ -431,11 +536,21 @@ tui_command(struct tui *t, const char *line)
 	}
 	while (*line == ' ' || *line == '\t')
 		line++;
+	/* ":quit": gdb users and the old SingleKey habit type the colon */
+	if (*line == ':')
+		line++;
+	while (*line == ' ' || *line == '\t')
+		line++;
 	text = xstrdup(line);
 	end = text + strlen(text);
 	while (end > text && (end[-1] == ' ' || end[-1] == '\t' ||
 	    end[-1] == '\n' || end[-1] == '\r'))
 		*--end = '\0';
+	if (t->ask) {
+		answer_line(t, text);
+		free(text);
+		return;
+	}
 	if (*text == '\0') {
 		free(text);
 		if (t->last_line == NULL)
@@ -443,12 +558,21 @@ tui_command(struct tui *t, const char *line)
 		text = xstrdup(t->last_line);
 	} else {
 		free(t->last_line);
-		t->last_line = repeatable(text) ? xstrdup(text) : NULL;
+		/* help is not repeated: Enter after closing the pager
+		 * must not open it again */
+		t->last_line = repeatable(text) && !is_help(text) ?
+		    xstrdup(text) : NULL;
 	}
 	lines_addf(&t->log, "%s %s", session_prompt(t->s), text);
 	t->log_scroll = 0;
 	t->msg[0] = '\0';
 	t->dirty |= DIRTY_PANE(PANE_LOG) | DIRTY_MSG;
+	if (is_help(text)) {
+		help_pager(t, text);
+		free(text);
+		after_stop(t, 0);
+		return;
+	}
 	if (screen_command(t, text)) {
 		free(text);
 		return;
@@ -457,8 +581,6 @@ tui_command(struct tui *t, const char *line)
 	*session_interrupt_flag(t->s) = 0;
 	rc = session_execute(t->s, text, &out, &cause);
 	log_buf(t, &out);
-	if (strcmp(text, "help") == 0 || strcmp(text, "h") == 0)
-		screen_help(t);
 	buf_free(&out);
 	if (rc == SESSION_QUIT)
 		t->quit = 1;
@@ -742,7 +864,8 @@ main_loop(struct tui *t)
 		if (t->quit)
 			break;
 		while (!t->quit && (key = getch()) != ERR)
-			handle_key(t, key);
+			if (!pager_key(t, key))	/* the pager first */
+				handle_key(t, key);
 		if (term_drain_stderr(&t->log) > 0)
 			t->dirty |= DIRTY_PANE(PANE_LOG);
 		while (!t->quit && t->npending > 0 && !t->running) {

@@ -29,6 +29,9 @@
  *   pane-*.c, draw.c the panes (a small vtable each) and the frame
  *                    around them (draw.c calls the panes); drawing only
  *                    reads the model.
+ *   title.c          pure: title rows and the status bar from fields
+ *                    with priorities (what does not fit drops whole).
+ *   pager.c          the help pager over the panes (keys while open).
  *   render.c         the off-screen render bench times (render.h).
  *   complete.c       completion words (commands, labels, registers).
  *   cmd-screen.c     the screen's own commands, a table like the
@@ -224,6 +227,40 @@ void	 census_totals(const struct machine *m, const struct bpmap *b,
 void	 census_hist_text(const struct census_totals *t, uint32_t width,
 	    char *text, size_t size);
 
+/* The words of the classes ("run", "break", ...), and "33 run 31 break":
+ * the classes that have cores, in enum order, as the cores pane's title
+ * and the status bar both say it (one count, doc/debugger.md section 2). */
+extern const char *const class_word[CLASS_COUNT];
+void	 census_counts_text(const uint32_t *byclass, char *text, size_t size);
+
+/* --- titles (title.c, pure) ------------------------------------------- */
+
+/* Field priorities: the lowest is dropped first. */
+enum { TP_LOW = 10, TP_MID = 50, TP_HIGH = 80, TP_NAME = 100 };
+#define TITLE_FIELDS 16
+struct title {
+	int		 n;
+	struct {
+		int	 prio;
+		char	 text[192];
+		char	 alt[96];   /* shorter form, tried before dropping */
+	}		 f[TITLE_FIELDS];
+};
+void	 title_init(struct title *tt);
+/* Add a field (an empty one is not added). */
+void	 title_add(struct title *tt, int prio, const char *fmt, ...)
+	    PRINTFLIKE(3, 4);
+/* One line of text in width columns: whole, or cut at a blank and ended
+ * with "..." (never inside a word or a number), or nothing. */
+size_t	 title_clip(const char *s, int width, char *out, size_t size);
+/* A shorter form of the last field added ("" : none). */
+void	 title_alt(struct title *tt, const char *fmt, ...) PRINTFLIKE(2, 3);
+/* The fields that fit in width columns, two blanks apart, in the order
+ * added (a field with a shorter form takes it before it is dropped);
+ * returns the length of out. */
+size_t	 title_fit(const struct title *tt, int width, char *out,
+	    size_t size);
+
 /* --- text lines (the log, the stack pane) ----------------------------- */
 
 struct lines {
@@ -236,6 +273,9 @@ void	 lines_add(struct lines *l, const char *text, size_t len);
 void	 lines_addf(struct lines *l, const char *fmt, ...) PRINTFLIKE(2, 3);
 void	 lines_clear(struct lines *l);
 void	 lines_free(struct lines *l);
+/* The first line at or after from (then from the top) that contains pat,
+ * ignoring case; returns its index + 1, 0 if none (the pager's search). */
+size_t	 lines_find(const struct lines *l, const char *pat, size_t from);
 
 /* --- access.c: breakpoints, frames and k from the session ------------- */
 
@@ -373,11 +413,14 @@ int	 names_insn(const struct program *p, const struct dsym *d,
 /* --- the model -------------------------------------------------------- */
 
 /* One line of the code pane. */
-enum row_kind { ROW_INSN, ROW_LABEL, ROW_METHOD };
+/* ROW_DIRECTIVE: a source line the assembler expanded into several
+ * instructions (#print "..."), shown as written above them. */
+enum row_kind { ROW_INSN, ROW_LABEL, ROW_METHOD, ROW_DIRECTIVE };
 struct code_row {
 	uint32_t	 addr;       /* ROW_INSN: its address; others: next */
 	uint8_t		 kind;
-	const char	*name;       /* ROW_LABEL / ROW_METHOD: symbol */
+	const char	*name;       /* ROW_LABEL / ROW_METHOD: symbol;
+					ROW_DIRECTIVE: its source text */
 };
 struct listing {
 	struct code_row	*rows;
@@ -463,6 +506,20 @@ struct census_cache {
 #define DIRTY_CLEAR     (1u << (PANE_COUNT + 4))  /* repaint everything */
 #define DIRTY_ALL       0xffffffffu
 
+/* The help pager (pager.c): text over the panes until q or Esc. */
+struct pager {
+	int		 open;
+	char		 title[128];
+	struct lines	 text;        /* one line each, unwrapped */
+	size_t		 top;         /* first line shown */
+	size_t		 page;        /* lines shown, as last drawn */
+	int		 typing;      /* '/' pressed: a pattern is typed */
+	char		 pat[128];    /* the pattern (typed or last) */
+	size_t		 npat;
+	size_t		 hit;         /* line of the last match + 1; 0: none */
+	char		 note[160];   /* "not found", ... on its bottom row */
+};
+
 struct tui {
 	/* the session and what it was built from */
 	struct session		*s;            /* NULL: off-screen render */
@@ -512,7 +569,10 @@ struct tui {
 	size_t			 nurows;
 	const void		*urows_for;    /* the microcode they list */
 	size_t			 ucode_page;
-	/* a y/n question at the message line (set level) */
+	struct pager		 pager;        /* help, over the panes */
+	int			 in_hint;      /* the IN hint was given */
+	/* a y/n question at the message line (set level): the next line
+	 * typed answers it */
 	int			 ask;
 	enum level		 ask_level;
 	size_t			 code_page;    /* code rows shown */
@@ -591,6 +651,18 @@ void	 code_toggle_break(struct tui *t);
 /* F2 in the microcode pane: an MPC breakpoint at its cursor. */
 void	 micro_toggle_break(struct tui *t);
 
+/* --- pager.c: help over the panes ----------------------------------- */
+
+/* Open the pager on text (lines split at newlines), titled title. */
+void	 pager_open(struct tui *t, const char *title, const char *text,
+	    size_t len);
+void	 pager_close(struct tui *t);
+/* A key while the pager is open: 1 if it took it (every key but a
+ * resize while open), 0 when closed. */
+int	 pager_key(struct tui *t, int key);
+/* Draw it over the panes (draw.c, when open). */
+void	 pager_draw(struct tui *t);
+
 /* --- complete.c ------------------------------------------------------- */
 
 /* Words that may complete the word at [start, end) of line; a
@@ -617,8 +689,10 @@ extern const struct screen_cmd screen_cmds[];
 int	 screen_command(struct tui *t, const char *line);
 /* Does word name a one-word screen command (name or alias)? */
 int	 screen_cmd_word(const char *word);
-/* Add the screen's commands and keys to the transcript (for help). */
-void	 screen_help(struct tui *t);
+/* The screen's commands and keys, as help lists them, appended to out
+ * (help shows it in the pager). */
+struct buf;
+void	 screen_help(struct tui *t, struct buf *out);
 /* The focus to pane, or the next (dir 1) or previous (-1) pane shown. */
 void	 screen_focus_pane(struct tui *t, int pane);
 void	 screen_cycle_pane(struct tui *t, int dir);
@@ -628,8 +702,9 @@ void	 screen_cycle_pane(struct tui *t, int dir);
 struct pane_ops {
 	const char	*name;       /* for focus and layout */
 	const char	*title;
-	/* What follows the title on the title row ("core 12", ...). */
-	void		(*caption)(struct tui *t, char *text, size_t size);
+	/* The fields after the title on the title row ("core 12", ...),
+	 * with priorities: a narrow pane drops the least important. */
+	void		(*caption)(struct tui *t, struct title *tt);
 	/* Contents below the title row (win is a WINDOW *). */
 	void		(*draw)(struct tui *t, void *win, int h, int w);
 	/* Arrow/page keys while the pane has the focus; 1 if used. */
@@ -669,7 +744,6 @@ void	 draw_all(struct tui *t);
 void	 draw_free_windows(struct tui *t);
 /* Per-pane glyphs shared by panes and the legend lines. */
 extern const char class_glyph[CLASS_COUNT];
-extern const char *const class_word[CLASS_COUNT];
 char	 opclass_glyph(int opclass);
 
 /* --- term.c: terminal, signals, readline ------------------------------ */

@@ -16,6 +16,7 @@ ui_sources = \
 	ui/lines.c \
 	ui/listing.c \
 	ui/names.c \
+	ui/pager.c \
 	ui/paint.c \
 	ui/pane-code.c \
 	ui/pane-cores.c \
@@ -25,6 +26,7 @@ ui_sources = \
 	ui/render.c \
 	ui/render.h \
 	ui/term.c \
+	ui/title.c \
 	ui/tui.c \
 	ui/tui.h
 
@@ -35,7 +37,7 @@ micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
 unit_tests += ui/test-tui
 ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/datapath.c \
 	ui/layout.c \
-	ui/lines.c ui/names.c ui/tui.h $(dbg_sources) \
+	ui/lines.c ui/names.c ui/title.c ui/tui.h $(dbg_sources) \
 	tests/tap.h
 ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
 	-I$(srcdir)/src/ocl -I$(srcdir)/tests
@@ -46,5 +48,5 @@ ui_test_tui_asan_CPPFLAGS = $(ui_test_tui_CPPFLAGS)
 ui_test_tui_asan_CFLAGS = $(san_cflags)
 ui_test_tui_asan_LDFLAGS = $(SAN_CFLAGS)
 
-shell_tests += tests/tui.sh tests/tui-stress.sh
+shell_tests += tests/tui.sh tests/tui-stress.sh tests/tui-layout.sh
 EXTRA_DIST += tests/tui/spin.jas tests/tui-lib.sh
