@@ -5,8 +5,10 @@
  * message that says what to lower when it is memory), the host view of
  * the context, the mirror, the stacks' layouts, and the plan: layouts
  * and sizes from a machine's config, the tuning table and the device,
- * checked against the device before anything is allocated
- * (engine_ocl_mem_need gives bench the same figures).
+ * checked before anything is allocated against where the buffers live
+ * (ocl_mem_limit: the host's memory on a zero-copy device, else the
+ * device's; engine_ocl_mem_need and engine_ocl_mem_limit give bench the
+ * same figures and rule).
  *
  * Invariants: on a zero-copy device hctx is the context buffer, mapped,
  * and valid only between ocl_ctx_open and ocl_ctx_close: nothing on the

@@ -53,7 +53,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench-int.h"
 #include "bench.h"
