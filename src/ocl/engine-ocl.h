@@ -76,8 +76,8 @@ void	engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,
 	    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need);
 /*
- * Where the engine's buffers live decides what limits them (doc/
- * manycore.md, "Where memory is judged"): on a zero-copy device (a CPU
+ * Where the engine's buffers live decides what limits them
+ * (doc/manycore.md, "Where memory is judged"): on a zero-copy device (a CPU
  * device: POCL) they are the process's own pages, and the limit is what
  * the host can give now (hostmem.h: MemAvailable, the cgroup's room,
  * strict overcommit), whatever the device reports as its global memory;
