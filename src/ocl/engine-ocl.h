@@ -63,6 +63,9 @@ struct ocl_mem_need {
 	uint64_t	host;      /* the engine's host memory: output staging
 				      and, off zero-copy devices, the
 				      context's copy */
+	int		stacks_shared; /* the stack buffers are the
+					  machine's own pages (ocl-engine.h
+					  shared_stacks): counted once */
 };
 void	engine_ocl_mem_need(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,
@@ -72,6 +75,40 @@ void	engine_ocl_mem_need(const struct machine_config *cfg,
 void	engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	    const struct program *const *progs, size_t nprogs, int gpu,
 	    size_t max_wg, uint32_t sec_fields, struct ocl_mem_need *need);
+/*
+ * Where the engine's buffers live decides what limits them
+ * (doc/manycore.md, "Where memory is judged"): on a zero-copy device (a CPU
+ * device: POCL) they are the process's own pages, and the limit is what
+ * the host can give now (hostmem.h: MemAvailable, the cgroup's room,
+ * strict overcommit), whatever the device reports as its global memory;
+ * elsewhere (a GPU) the device's global memory.  One buffer is always
+ * bounded by the device's largest allocation, which POCL enforces too
+ * (shared stacks are cut into chunks of it).  The engine's plan and
+ * micdb bench both decide by this.
+ */
+struct ocl_mem_bound {
+	uint64_t	 bytes;
+	const char	*name;     /* "MemAvailable", "the cgroup's memory.max",
+				      ..., "the device's global memory" */
+	int		 host;     /* 1: the host's memory */
+};
+struct ocl_mem_limit {
+	struct ocl_mem_bound buffers;   /* the engine's buffers in all */
+	struct ocl_mem_bound host;      /* what the host can give (bytes
+					   UINT64_MAX where /proc could not
+					   be read) */
+	uint64_t	 max_alloc;     /* one buffer */
+};
+/* The limits on a device of this kind (gpu as for engine_ocl_mem_need)
+ * that reports global_mem and max_alloc, with MICDB_OCL_TEST's device_mib,
+ * alloc_kib and host_mib applied as engine_ocl_create applies them. */
+void	engine_ocl_mem_limit(int gpu, uint64_t global_mem, uint64_t max_alloc,
+	    struct ocl_mem_limit *lim);
+/* need bytes for ncores cores against a bound: NULL where they fit, else
+ * the refusal, which names the bound, its size and what to lower
+ * (malloc'd). */
+char	*engine_ocl_mem_refusal(const struct ocl_mem_bound *b,
+	    uint32_t ncores, uint64_t need);
 /* "platform / device" of the engine. */
 const char *engine_ocl_device_name(struct engine *e);
 

@@ -5,8 +5,10 @@
  * message that says what to lower when it is memory), the host view of
  * the context, the mirror, the stacks' layouts, and the plan: layouts
  * and sizes from a machine's config, the tuning table and the device,
- * checked against the device before anything is allocated
- * (engine_ocl_mem_need gives bench the same figures).
+ * checked before anything is allocated against where the buffers live
+ * (ocl_mem_limit: the host's memory on a zero-copy device, else the
+ * device's; engine_ocl_mem_need and engine_ocl_mem_limit give bench the
+ * same figures and rule).
  *
  * Invariants: on a zero-copy device hctx is the context buffer, mapped,
  * and valid only between ocl_ctx_open and ocl_ctx_close: nothing on the
@@ -22,6 +24,7 @@
 
 #include "context.h"
 #include "engine-ocl.h"
+#include "hostmem.h"
 #include "ijvm.h"
 #include "memmap.h"
 #include "ocl-engine.h"
@@ -342,7 +345,7 @@ ocl_share_stacks(struct ocl_engine *o, char **cause)
 	o->shared_stacks = 0;
 	if (!o->tune.share_stacks || !o->zero_copy || o->interleaved)
 		return 0;
-	cc = o->max_alloc / (per ? per : 1) / o->wg * o->wg;
+	cc = o->mem.max_alloc / (per ? per : 1) / o->wg * o->wg;
 	if (cc == 0)
 		return 0;
 	if (cc > o->gsize)
@@ -384,11 +387,11 @@ ocl_share_stacks(struct ocl_engine *o, char **cause)
 		free(o->chunks);
 		o->chunks = NULL;
 		o->nchunks = 0;
-		if (o->stack_words_total * 4 > o->max_alloc) {
+		if (o->stack_words_total * 4 > o->mem.max_alloc) {
 			char *detail = xasprintf("%.0f MiB of stacks in one "
 			    "buffer, the device allows %.0f MiB",
 			    (double)o->stack_words_total / 262144.0,
-			    (double)o->max_alloc / 1048576.0);
+			    (double)o->mem.max_alloc / 1048576.0);
 
 			*cause = memory_message(o, detail);
 			free(detail);
@@ -747,6 +750,7 @@ struct geometry {
 	uint64_t	npad;        /* cores rounded up to whole groups */
 	uint32_t	out_cap, in_cap;
 	uint64_t	ctx_bytes, stack_bytes;
+	int		interleaved; /* the GPU's stack layout */
 };
 
 static void
@@ -773,6 +777,11 @@ geometry(const struct machine_config *cfg, const struct ocl_tuning *t,
 	    CTX_CORE_FIELDS + (uint64_t)g->nwarps * CTX_WARP_WORDS(W) +
 	    g->npad * sec_fields + 2ull * g->nblocks + g->npad);
 	g->stack_bytes = 4 * (uint64_t)n * cfg->stack_words;
+	/* Interleaved indices are 32-bit in the kernel: the largest,
+	 * stack_words * ncores - 1, must fit, which 2^32 words (a million
+	 * cores of the default 4,096 words) still does. */
+	g->interleaved = t->gpu_layout &&
+	    g->stack_bytes / 4 <= (uint64_t)UINT32_MAX + 1;
 	g->out_cap = clamp_u32((16u << 20) / n, 16, 65536) & ~3u;
 	g->in_cap = clamp_u32((1u << 20) / n, 16, 4096) & ~3u;
 	/* Testing: tiny areas, so that cores fill them within a launch. */
@@ -821,6 +830,81 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	    4ull * cfg->heap_words;
 	need->host = (uint64_t)cfg->ncores * g.out_cap +
 	    (gpu ? g.ctx_bytes : 0);
+	need->stacks_shared = t.share_stacks && t.zero_copy && !g.interleaved;
+}
+
+void
+ocl_mem_limit(const struct ocl_tuning *t, uint64_t global_mem,
+    uint64_t max_alloc, struct ocl_mem_limit *lim)
+{
+	struct hostmem h;
+	char *cause = NULL;
+
+	/* tests: "too big" without filling the host for real */
+	if (t->device_mib > 0) {
+		const uint64_t cap = t->device_mib << 20;
+
+		if (global_mem > cap)
+			global_mem = cap;
+		if (max_alloc > cap)
+			max_alloc = cap;
+	}
+	if (t->alloc_kib > 0 && max_alloc > t->alloc_kib << 10)
+		max_alloc = t->alloc_kib << 10;
+	lim->max_alloc = max_alloc;
+	lim->host.host = 1;
+	if (hostmem_probe(NULL, &h, &cause) == 0) {
+		lim->host.bytes = h.bytes;
+		lim->host.name = h.name;
+	} else {
+		/* no /proc (not Linux): the device's own figure stands */
+		free(cause);
+		lim->host.bytes = UINT64_MAX;
+		lim->host.name = "the host's memory";
+	}
+	if (t->host_mib > 0 && lim->host.bytes > t->host_mib << 20) {
+		lim->host.bytes = t->host_mib << 20;
+		lim->host.name = "MICDB_OCL_TEST host_mib";
+	}
+	if (t->zero_copy && lim->host.bytes != UINT64_MAX) {
+		lim->buffers = lim->host;
+	} else {
+		lim->buffers.bytes = global_mem;
+		lim->buffers.name = "the device's global memory";
+		lim->buffers.host = 0;
+	}
+}
+
+void
+engine_ocl_mem_limit(int gpu, uint64_t global_mem, uint64_t max_alloc,
+    struct ocl_mem_limit *lim)
+{
+	struct ocl_tuning t;
+	char *cause = NULL;
+
+	/* a bad MICDB_OCL_TEST is refused when the engine is created */
+	if (ocl_tuning_init(&t, gpu, !gpu, 0, &cause) != 0)
+		free(cause);
+	ocl_mem_limit(&t, global_mem, max_alloc, lim);
+}
+
+char *
+engine_ocl_mem_refusal(const struct ocl_mem_bound *b, uint32_t ncores,
+    uint64_t need)
+{
+	char n[32], l[32];
+
+	if (need <= b->bytes)
+		return NULL;
+	hostmem_size(need, n, sizeof n);
+	hostmem_size(b->bytes, l, sizeof l);
+	if (b->host)
+		return xasprintf("not enough memory for %u cores: %s needed, "
+		    "the host can give %s (%s): lower --cores, --stack-words "
+		    "or --heap-words", ncores, n, l, b->name);
+	return xasprintf("not enough device memory for %u cores: %s needed, "
+	    "%s is %s: lower --cores, --stack-words or --heap-words", ncores,
+	    n, b->name, l);
 }
 
 /* Choose layouts and sizes; check them against the device. */
@@ -863,11 +947,7 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	o->nblocks = g.nblocks;
 	o->steprec_off = o->blocks_off + 2 * o->nblocks;
 	stack_bytes = g.stack_bytes;
-	/* Interleaved indices are 32-bit in the kernel: the largest,
-	 * stack_words * ncores - 1, must fit, which 2^32 words (a million
-	 * cores of the default 4,096 words) still does. */
-	o->interleaved = gpu_layout &&
-	    stack_bytes / 4 <= (uint64_t)UINT32_MAX + 1;
+	o->interleaved = g.interleaved;
 	o->out_cap = g.out_cap;
 	o->in_cap = g.in_cap;
 	total = ctx_bytes + stack_bytes + 4ull * MM_GLOBALS_WORDS +
@@ -880,25 +960,21 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	}
 	/* Shared stacks are cut into chunks the device can allocate
 	 * (ocl_share_stacks): only the context must fit in one. */
-	if ((stack_bytes > d->max_alloc && !(o->tune.share_stacks &&
-	    o->zero_copy && !o->interleaved)) || ctx_bytes > d->max_alloc) {
+	if ((stack_bytes > o->mem.max_alloc && !(o->tune.share_stacks &&
+	    o->zero_copy && !o->interleaved)) ||
+	    ctx_bytes > o->mem.max_alloc) {
 		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
 		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,
-		    (double)d->max_alloc / 1048576.0);
+		    (double)o->mem.max_alloc / 1048576.0);
 
 		*cause = memory_message(o, detail);
 		free(detail);
 		return -1;
 	}
-	if (total > d->global_mem) {
-		char *detail = xasprintf("%.0f MiB needed, the device has "
-		    "%.0f MiB", (double)total / 1048576.0,
-		    (double)d->global_mem / 1048576.0);
-
-		*cause = memory_message(o, detail);
-		free(detail);
+	/* the buffers in all, where they live (ocl_mem_limit) */
+	if ((*cause = engine_ocl_mem_refusal(&o->mem.buffers, o->ncores,
+	    total)) != NULL)
 		return -1;
-	}
 	o->ctx_words = (size_t)(ctx_bytes / 4);
 	o->stack_words_total = (size_t)(stack_bytes / 4);
 	return 0;

@@ -132,11 +132,13 @@ struct ocl_tuning {
 	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
 	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at
 	 * most device_mib MiB (0: as it says), one allocation of at most
-	 * alloc_kib KiB (0: as it says). */
+	 * alloc_kib KiB (0: as it says), a host that gives at most
+	 * host_mib MiB (0: as it says; ocl_mem_limit). */
 	uint64_t	 steps;
 	int		 drift;
 	uint64_t	 device_mib;
 	uint64_t	 alloc_kib;
+	uint64_t	 host_mib;
 };
 
 /* The table for a device of these kinds (nv: NVIDIA's compiler), with
@@ -153,8 +155,7 @@ struct ocl_engine {
 	struct engine_ops	 ops;      /* ocl_engine_ops, level names */
 	char			*devname;  /* "platform / device" */
 	struct ocl_tuning	 tune;     /* the choices made per device */
-	cl_ulong		 max_alloc;   /* the device's largest buffer */
-	cl_ulong		 global_mem;  /* the device's memory */
+	struct ocl_mem_limit	 mem;      /* what limits the buffers */
 	cl_context		 cl;
 	cl_command_queue	 q;        /* in order: reads follow launches */
 	cl_program		 prog;     /* the step loop's build */
@@ -350,6 +351,10 @@ int	ocl_copy_buf(struct ocl_engine *o, cl_mem from, cl_mem to,
 	    size_t bytes, char **cause);
 size_t	ocl_heap_bytes(const struct ocl_engine *o);
 void	ocl_release_all(struct ocl_engine *o);
+/* engine_ocl_mem_limit for an engine's tuning (device_mib, alloc_kib,
+ * host_mib and zero_copy). */
+void	ocl_mem_limit(const struct ocl_tuning *t, uint64_t global_mem,
+	    uint64_t max_alloc, struct ocl_mem_limit *lim);
 int	ocl_plan(struct ocl_engine *o, const struct ocl_device *d,
 	    char **cause);
 int	ocl_host_copy(struct ocl_engine *o);

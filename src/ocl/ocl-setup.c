@@ -33,7 +33,7 @@
 enum {
 	TK_LAYOUT, TK_ZERO_COPY, TK_WG, TK_IO_CAP, TK_DISPATCH, TK_WARPSYNC,
 	TK_MIRROR, TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT,
-	TK_DEVICE_MIB, TK_SHARE, TK_ALLOC_KIB, TK_N
+	TK_DEVICE_MIB, TK_SHARE, TK_ALLOC_KIB, TK_HOST_MIB, TK_N
 };
 
 static const struct tuning_key {
@@ -56,6 +56,7 @@ static const struct tuning_key {
 	[TK_DEVICE_MIB] = { "device_mib", { NULL, NULL }, 1, 1ul << 30 },
 	[TK_SHARE] = { "share_stacks", { NULL, NULL }, 0, 1 },
 	[TK_ALLOC_KIB] = { "alloc_kib", { NULL, NULL }, 1, 1ul << 30 },
+	[TK_HOST_MIB] = { "host_mib", { NULL, NULL }, 1, 1ul << 30 },
 };
 
 /* "key=value,...": the values in v, the keys given in *set.  -1 with
@@ -147,6 +148,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	t->device_mib = PICK(TK_DEVICE_MIB, 0);
 	t->share_stacks = (int)PICK(TK_SHARE, t->zero_copy);
 	t->alloc_kib = PICK(TK_ALLOC_KIB, 0);
+	t->host_mib = PICK(TK_HOST_MIB, 0);
 #undef PICK
 	return rc;
 }
@@ -598,20 +600,7 @@ ocl_engine_create(struct engine *e, struct machine *m,
 		return -1;
 	}
 	o->zero_copy = o->tune.zero_copy;
-	/* tests: "too big for the device" where the device's memory is the
-	 * host's and a real attempt would only exhaust it */
-	if (o->tune.device_mib > 0) {
-		const cl_ulong lim = (cl_ulong)o->tune.device_mib << 20;
-
-		if (d->global_mem > lim)
-			d->global_mem = lim;
-		if (d->max_alloc > lim)
-			d->max_alloc = lim;
-	}
-	if (o->tune.alloc_kib > 0 && d->max_alloc > o->tune.alloc_kib << 10)
-		d->max_alloc = (cl_ulong)o->tune.alloc_kib << 10;
-	o->max_alloc = l.dev[di].max_alloc;
-	o->global_mem = l.dev[di].global_mem;
+	ocl_mem_limit(&o->tune, d->global_mem, d->max_alloc, &o->mem);
 	if (ocl_plan(o, &l.dev[di], cause) != 0 || setup(o, &l.dev[di],
 	    cause) != 0) {
 		ocl_devices_free(&l);

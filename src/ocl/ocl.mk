@@ -59,6 +59,10 @@ tests_ocl_run_LDADD = $(ocl_test_ldadd)
 
 shell_tests += tests/ocl-errors.sh tests/ocl-paths.sh tests/ocl-stacks.sh
 
+# Memory judged where it lives (ocl_mem_limit): the host's on a zero-copy
+# device, the device's global memory elsewhere.
+shell_tests += tests/ocl-memlimit.sh
+
 # The block marks: the host converts only what launches changed, against
 # the reference (ocl-readback.c, context.h).
 unit_tests += tests/test-ocl-marks

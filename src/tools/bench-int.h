@@ -115,6 +115,9 @@ struct memuse {
 	uint64_t	shared;   /* globals, heap, text, constant pools */
 	uint64_t	ckpt;     /* the engine's checkpoint copy (K > 1) */
 	uint64_t	host;     /* host memory: machine + engine copies */
+	uint32_t	ncores;
+	int		stacks_shared; /* the stack buffers are the
+					  machine's pages (in host) */
 };
 
 struct result {

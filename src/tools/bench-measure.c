@@ -42,16 +42,17 @@
  * pops, checks for monotonicity or turns into one reporter per program).
  *
  * Memory.  Device bytes are the engine's own figures
- * (engine_ocl_mem_need); core counts whose need exceeds the device's global
- * memory, its largest buffer, or the host's memory are skipped with a
- * note.
+ * (engine_ocl_mem_need); core counts that do not fit where the engine's
+ * buffers live (engine_ocl_mem_limit: the host's memory on a zero-copy
+ * device, else the device's global memory and, for the host copies, the
+ * host's), or whose buffer exceeds the device's largest, are skipped with
+ * a note.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "bench-int.h"
 #include "bench.h"
@@ -133,6 +134,8 @@ bench_measure_mem_need(const struct bench_device *dev,
 	/* host: the machine (cores, stacks, I/O, heap) and the engine's */
 	mu->host = (uint64_t)cfg->ncores * (sizeof(struct core) +
 	    sizeof(struct core_io) + 8) + mu->stacks + mu->shared + need.host;
+	mu->ncores = cfg->ncores;
+	mu->stacks_shared = need.stacks_shared;
 }
 
 /* Device and host bytes of a machine of n cores of this measurement. */
@@ -157,32 +160,37 @@ bench_measure_mem_device(const struct memuse *mu)
 	return mu->ctx + mu->stacks + mu->io + mu->shared;
 }
 
+/* The engine's rule (engine_ocl_mem_limit): on a zero-copy device its
+ * buffers are host pages and everything counts against what the host can
+ * give (shared stacks, the machine's own pages, once); on a GPU the
+ * buffers against the device's memory, the host copies against the
+ * host's. */
 char *
 bench_measure_mem_refusal(const struct bench_device *dev,
     const struct memuse *mu)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	uint64_t need = bench_measure_mem_device(mu);
+	struct ocl_mem_limit lim;
+	uint64_t need = bench_measure_mem_device(mu), twice;
+	char *why;
 
-	if (need > dev->global_mem)
-		return xasprintf("needs %.0f MiB of device memory, the device "
-		    "has %.0f MiB", need / 1048576.0,
-		    dev->global_mem / 1048576.0);
-	if (mu->stacks > dev->max_alloc || mu->ctx > dev->max_alloc)
+	engine_ocl_mem_limit(dev->is_gpu, dev->global_mem, dev->max_alloc,
+	    &lim);
+	if ((mu->stacks > lim.max_alloc && !mu->stacks_shared) ||
+	    mu->ctx > lim.max_alloc)
 		return xasprintf("needs a %.0f MiB buffer, the device allows "
 		    "%.0f MiB", (mu->stacks > mu->ctx ? mu->stacks : mu->ctx) /
-		    1048576.0, dev->max_alloc / 1048576.0);
-	/* A CPU device's memory is the host's: both copies count. */
-	if (pages > 0 && psize > 0) {
-		uint64_t host = (uint64_t)pages * (uint64_t)psize, want;
-
-		want = mu->host + (dev->is_gpu ? 0 : need + mu->ckpt);
-		if (want > host / 10 * 8)
-			return xasprintf("needs %.0f MiB of host memory, the "
-			    "host has %.0f MiB", want / 1048576.0,
-			    host / 1048576.0);
+		    1048576.0, lim.max_alloc / 1048576.0);
+	if (lim.buffers.host) {
+		/* shared stacks are in mu->host, and checkpoints keep only
+		 * their words in use */
+		twice = mu->stacks_shared ? 2 * mu->stacks : 0;
+		return engine_ocl_mem_refusal(&lim.buffers, mu->ncores,
+		    mu->host + need + mu->ckpt - twice);
 	}
-	return NULL;
+	if ((why = engine_ocl_mem_refusal(&lim.buffers, mu->ncores, need)) !=
+	    NULL)
+		return why;
+	return engine_ocl_mem_refusal(&lim.host, mu->ncores, mu->host);
 }
 
 /* ---- one engine run --------------------------------------------------- */
