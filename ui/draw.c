@@ -134,8 +134,11 @@ draw_status(struct tui *t)
 		return;
 	wattrset(w, (attr_t)attr);
 	mvwhline(w, 0, 0, ' ', t->cols);
-	n = (size_t)snprintf(text, sizeof text, " micdb  %s  %u core%s W=%u "
-	    "%s level %s  step %llu | ", t->title, m->cfg.ncores,
+	/* the key mode first, as gdb's status line does: a narrow
+	 * terminal cuts the end */
+	n = (size_t)snprintf(text, sizeof text, " micdb%s  %s  %u core%s W=%u "
+	    "%s level %s  step %llu | ", t->key_mode == KEYS_PROMPT ? "" :
+	    " (SingleKey)", t->title, m->cfg.ncores,
 	    m->cfg.ncores == 1 ? "" : "s", m->cfg.warp_width, t->engine_name,
 	    level_name(tui_level(t)), (unsigned long long)m->step);
 	if (n >= sizeof text)
@@ -143,7 +146,7 @@ draw_status(struct tui *t)
 	if (t->running) {
 		human_rate(t->rate, rate, sizeof rate);
 		snprintf(text + n, sizeof text - n, "RUNNING %s steps/s  %u "
-		    "running %u halted | any key stops", rate,
+		    "running %u halted | Ctrl-C or Esc stops", rate,
 		    c->byclass[CLASS_RUNNING] + c->byclass[CLASS_BREAK] +
 		    c->byclass[CLASS_FORKED],
 		    c->byclass[CLASS_HALTED]);
@@ -172,15 +175,64 @@ draw_msg(struct tui *t)
 	if (t->msg[0] != '\0')
 		draw_text(w, 0, 0, t->cols, draw_attr(t, t->msg_error ?
 		    ROLE_ERROR : ROLE_NORMAL), t->msg);
-	else if (t->focus == PANE_LOG)
+	else if (t->key_mode == KEYS_SINGLE)
 		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
-		    "F5 continue  F7 step  F8 next  F6 stepi  F2 break  "
-		    "Tab/empty line: next pane  Up/Down: history  help");
+		    "SingleKey: c cont  s step  S back  n next  i stepi  "
+		    "[ ] core  { } warp  q leaves  other keys: a command");
+	else if (t->key_mode == KEYS_ONE_COMMAND)
+		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
+		    "SingleKey: one command (Enter runs it, then single keys "
+		    "again; Ctrl-C cancels, C-x s leaves the mode)");
 	else
 		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
-		    "c/F5 cont  s/F7 step  n/F8 next  i/F6 stepi  F2 break  "
-		    "Tab pane  [ ] core  { } warp  F4 colour  : or space: "
-		    "type a command");
+		    t->focus == PANE_LOG ?
+		    "type a command (help)  F5 continue  F7 step  F8 next  "
+		    "F6 stepi  Tab pane  Up/Down history  C-x s SingleKey" :
+		    "type a command (help)  F5 continue  F7 step  F8 next  "
+		    "F6 stepi  F2 break  Tab pane  C-x s SingleKey");
+	wnoutrefresh(w);
+}
+
+/* The command line during a run: how to stop it, and what is typed
+ * ahead (printable keys, Enter as "; "), its end if it is long. */
+static void
+draw_running_cmd(struct tui *t, WINDOW *w, int width)
+{
+	char head[96], ahead[256];
+	size_t n = 0, len = 0;
+	int col;
+
+	if (t->ntypeahead == 0)
+		snprintf(head, sizeof head, "(running: Ctrl-C or Esc stops "
+		    "it)");
+	else
+		snprintf(head, sizeof head, "(running: Ctrl-C or Esc stops it; "
+		    "%zu key%s typed ahead) ", t->ntypeahead,
+		    t->ntypeahead == 1 ? "" : "s");
+	col = draw_text(w, 0, 0, width, draw_attr(t, ROLE_DIM), head);
+	/* the last keys, as many as fit */
+	for (n = t->ntypeahead; n > 0 && len + 2 < sizeof ahead &&
+	    len + 2 < (size_t)(width > col ? width - col : 0); n--) {
+		int k = t->typeahead[n - 1];
+
+		len += k == '\r' || k == '\n' || k == KEY_ENTER ? 2 :
+		    k >= ' ' && k < 127 ? 1 : 0;
+	}
+	len = 0;
+	for (; n < t->ntypeahead && len + 3 < sizeof ahead; n++) {
+		int k = t->typeahead[n];
+
+		if (k == '\r' || k == '\n' || k == KEY_ENTER) {
+			ahead[len++] = ';';
+			ahead[len++] = ' ';
+		} else if (k >= ' ' && k < 127)
+			ahead[len++] = (char)k;
+	}
+	ahead[len] = '\0';
+	if (col < width)
+		draw_text(w, 0, col, width - col, draw_attr(t, ROLE_NORMAL),
+		    ahead);
+	wmove(w, 0, 0);
 	wnoutrefresh(w);
 }
 
@@ -195,10 +247,7 @@ draw_cmd(struct tui *t)
 		return;
 	werase(w);
 	if (t->running) {
-		draw_text(w, 0, 0, width, draw_attr(t, ROLE_DIM),
-		    "(running: press any key or Ctrl-C to stop)");
-		wmove(w, 0, 0);
-		wnoutrefresh(w);
+		draw_running_cmd(t, w, width);
 		return;
 	}
 	term_rl_state(&prompt, &line, &point, &end);
