@@ -125,7 +125,7 @@ see_re "paste during a run: kept while the run goes on" pr \
 screen pr | grep -qF "RUNNING"
 ok $? "paste during a run: the paste did not stop the run"
 keys pr C-c
-see "paste during a run: Ctrl-C stops it" pr "interrupted" 60
+see "paste during a run: Ctrl-C stops it" pr "stopped: 4096 running" 60
 see "paste during a run: then the 100 lines run, in order" pr \
     "\$100 = 7100" 60
 type_line pr "print 9 * 9"

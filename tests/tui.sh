@@ -25,6 +25,11 @@ run_cmd "$TMP/o" "$TMP/e" "$MICDB" "$P/fib.jas"
 out=$TMP/o err=$TMP/e
 expect_rc 2 "no terminal: refused"
 expect_err "the debugger needs a terminal" "no terminal: says what to use"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --cores 4 --help
+expect_rc 0 "micdb --cores 4 --help: the debugger's usage"
+grep -qF "Keys: typing goes to the command prompt." "$TMP/o" &&
+    grep -qF "C-x s SingleKey mode (c s S n i" "$TMP/o"
+ok $? "the usage: typing goes to the prompt, C-x s is SingleKey mode"
 
 # --- startup and every pane ---------------------------------------------
 
@@ -184,6 +189,8 @@ see "help CMD shows its usage" main "abbreviation: b br"
 type_line main "help"
 see "help lists the screen's commands after the session's" main \
     "refresh                  repaint the screen"
+see "help lists the keys, SingleKey mode's too" main \
+    "C-x s SingleKey mode: c s S n i, [ ] core, { } warp"
 tm send-keys -t main -l "brea"
 keys main Tab
 see "Tab completes a command" main "lane 3) break"

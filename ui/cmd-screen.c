@@ -51,14 +51,11 @@ const struct screen_cmd screen_cmds[] = {
 
 /* What help adds after the commands. */
 static const char screen_keys_help[] =
-"keys: typing goes to the prompt; with an empty line arrows and\n"
-"  PgUp/PgDn move in the focused pane, Tab changes pane\n"
-"  F5 continue  F7 step  Shift-F7 reverse-step  F8 next\n"
-"  F6 stepi (micro-cycle)  F2 breakpoint at the cursor  F3 view  F4 colour\n"
-"  Ctrl-C or Esc: stop a run (keys typed during it run after the stop)\n"
-"  C-x s: SingleKey mode: c continue  s step  S reverse-step  n next\n"
-"  i stepi  [ ] previous/next core  { } previous/next warp  + - zoom\n"
-"  : a command  q or C-x s leaves; other keys type one command\n";
+"keys: typing goes to the prompt  F5 continue  F7 step  Shift-F7 reverse-step\n"
+"  F8 next  F6 stepi  F2 breakpoint at the cursor  F3 view  F4 colour; with\n"
+"  an empty line arrows, PgUp/PgDn move in the focused pane, Tab: next pane\n"
+"  Ctrl-C or Esc stops a run (keys typed meanwhile run after the stop)\n"
+"  C-x s SingleKey mode: c s S n i, [ ] core, { } warp, + - zoom; q leaves\n";
 
 /* --- panes -------------------------------------------------------- */
 
