@@ -130,6 +130,21 @@ see "paste during a run: then the 100 lines run, in order" pr \
     "\$100 = 7100" 60
 type_line pr "print 9 * 9"
 see "paste during a run: the session answers" pr "= 81" 60
+# more than micdb keeps (65,536 keys): the rest are dropped, said once
+type_line pr "continue"
+see "typeahead overflow: the run goes" pr "RUNNING" 60
+head -c 70000 /dev/zero | tr '\0' x >"$TMP/paste3"
+tm load-buffer -b p3 "$TMP/paste3"
+tm paste-buffer -b p3 -t pr
+see "typeahead overflow: the keys beyond 65,536 are dropped, with a message" \
+    pr "more than 65536 keys typed during the run: the rest are dropped" 60
+see "typeahead overflow: 65,536 keys are kept" pr "65536 keys typed ahead" 60
+keys pr C-c
+see "typeahead overflow: Ctrl-C stops the run" pr "stopped: 4096 running" 60
+keys pr C-u
+type_line pr "print 6 * 6"
+see "typeahead overflow: the kept keys were typed, C-u cleared them" pr \
+    "\$102 = 36" 60
 type_line ps "quit"
 terminal_back ps "after a paste, quit" 0
 type_line pr "quit"

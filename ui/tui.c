@@ -84,6 +84,7 @@ static const char tui_usage[] =
 #define FRAME_TIME    0.070   /* frames in a run: ~14 a second */
 #define LOG_LINES     4000
 #define SNAPSHOT_MAX  (1u << 17)  /* cores copied for "changed" marks */
+#define TYPEAHEAD_MAX 65536       /* keys kept during a run */
 
 static double
 tui_now(void)
@@ -303,6 +304,7 @@ run_begin(struct tui *t)
 	t->run_step0 = t->rate_step = m->step;
 	t->rate = 0;
 	t->frames_stale = 1;
+	t->typeahead_lost = 0;
 	if (t->budget == 0)
 		t->budget = 64;
 	t->dirty |= DIRTY_STATUS | DIRTY_CMD | DIRTY_PANE(PANE_STACK);
@@ -747,14 +749,18 @@ key_stopped(struct tui *t, int key)
 	readline_key(t, key);
 }
 
-/* Keep a key typed during a run for after the stop. */
+/* Keep a key typed during a run for after the stop; beyond
+ * TYPEAHEAD_MAX keys are dropped, said once a run. */
 static void
 typeahead_push(struct tui *t, int key)
 {
 	if (t->ntypeahead >= TYPEAHEAD_MAX) {
-		beep();
-		tui_message(t, 1, "%d keys are typed ahead already: this one "
-		    "is dropped (Ctrl-C or Esc stops the run)", TYPEAHEAD_MAX);
+		if (t->typeahead_lost++ == 0) {
+			beep();
+			tui_message(t, 1, "more than %d keys typed during the "
+			    "run: the rest are dropped (Ctrl-C or Esc stops "
+			    "it)", TYPEAHEAD_MAX);
+		}
 		return;
 	}
 	if (t->ntypeahead == t->typeahead_cap) {
@@ -774,6 +780,11 @@ handle_key(struct tui *t, int key)
 	if (key == KEY_RESIZE) {
 		getmaxyx(stdscr, t->rows, t->cols);
 		t->dirty |= DIRTY_LAYOUT | DIRTY_CLEAR;
+		return;
+	}
+	if (key == 12 && t->running) {
+		/* Ctrl-L repaints now, not after the run */
+		t->dirty |= DIRTY_ALL;
 		return;
 	}
 	if (t->running && key == 27) {

@@ -463,8 +463,6 @@ enum key_mode {
 	KEYS_SINGLE,
 	KEYS_ONE_COMMAND    /* SingleKey, typing one command line */
 };
-/* Keys kept while a run goes on; more are refused with a message. */
-#define TYPEAHEAD_MAX 65536
 
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
  * (draw_all).  One bit per pane, then the fixed rows. */
@@ -559,6 +557,7 @@ struct tui {
 	int			*typeahead;    /* keys typed during a run, kept
 					          in order for after the stop */
 	size_t			 ntypeahead, typeahead_cap;
+	size_t			 typeahead_lost; /* dropped in this run */
 
 	/* the command line */
 	char			*last_line;    /* Enter repeats it */
