@@ -533,7 +533,7 @@ see_re "the mark is on the cursor row" mic "^B  0x0[0-9a-f]{2} "
 keys mic F2
 see "F2 again deletes it" mic "lane 0) delete "
 _i=0
-while [ "$_i" -lt 100 ] && screen mic | grep -qE '^B  0x0'; do
+while [ "$_i" -lt 600 ] && screen mic | grep -qE '^B  0x0'; do
 	sleep 0.05
 	_i=$((_i + 1))
 done
