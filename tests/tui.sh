@@ -273,8 +273,10 @@ keys spin C-c
 see "Ctrl-C at the prompt does not end the session" spin "Quit (quit or Ctrl-D"
 wait_gone spin "lane 0) x"
 ok $? "Ctrl-C at the prompt clears the line"
+keys spin Escape
 type_line spin "step"
-see "and it still steps" spin "(micdb core 0 warp 0 lane 0) step"
+see "Esc at the prompt does nothing: the next command is typed whole" spin \
+    "(micdb core 0 warp 0 lane 0) step"
 keys spin C-d
 terminal_back spin "Ctrl-D" 0
 

@@ -691,6 +691,9 @@ key_stopped(struct tui *t, int key)
 		readline_key(t, key);
 		return;
 	}
+	if (key == 27 && end == 0)
+		return;	/* Esc pressed to stop a run that had ended: it must
+			 * not become readline's Meta prefix of the next key */
 	switch (key) {
 	case KEY_CTRL_X:
 		/* held back until the next key says whether it is C-x s */
