@@ -193,13 +193,23 @@ draw_msg(struct tui *t)
 	wnoutrefresh(w);
 }
 
+/* Columns a typed-ahead key takes on the command line: printable keys
+ * one, Enter two ("; "), others none. */
+static size_t
+typed_width(int k)
+{
+	if (k == '\r' || k == '\n' || k == KEY_ENTER)
+		return 2;
+	return k >= ' ' && k < 127 ? 1 : 0;
+}
+
 /* The command line during a run: how to stop it, and what is typed
- * ahead (printable keys, Enter as "; "), its end if it is long. */
+ * ahead, its end when it is long. */
 static void
 draw_running_cmd(struct tui *t, WINDOW *w, int width)
 {
 	char head[96], ahead[256];
-	size_t n = 0, len = 0;
+	size_t n, len = 0, avail;
 	int col;
 
 	if (t->ntypeahead == 0)
@@ -210,26 +220,29 @@ draw_running_cmd(struct tui *t, WINDOW *w, int width)
 		    "%zu key%s typed ahead) ", t->ntypeahead,
 		    t->ntypeahead == 1 ? "" : "s");
 	col = draw_text(w, 0, 0, width, draw_attr(t, ROLE_DIM), head);
+	avail = width > col ? (size_t)(width - col) : 0;
+	if (avail > sizeof ahead - 1)
+		avail = sizeof ahead - 1;
 	/* the last keys, as many as fit */
-	for (n = t->ntypeahead; n > 0 && len + 2 < sizeof ahead &&
-	    len + 2 < (size_t)(width > col ? width - col : 0); n--) {
-		int k = t->typeahead[n - 1];
+	for (n = t->ntypeahead; n > 0; n--) {
+		size_t kw = typed_width(t->typeahead[n - 1]);
 
-		len += k == '\r' || k == '\n' || k == KEY_ENTER ? 2 :
-		    k >= ' ' && k < 127 ? 1 : 0;
+		if (len + kw > avail)
+			break;
+		len += kw;
 	}
 	len = 0;
-	for (; n < t->ntypeahead && len + 3 < sizeof ahead; n++) {
+	for (; n < t->ntypeahead; n++) {
 		int k = t->typeahead[n];
 
-		if (k == '\r' || k == '\n' || k == KEY_ENTER) {
+		if (typed_width(k) == 2) {
 			ahead[len++] = ';';
 			ahead[len++] = ' ';
-		} else if (k >= ' ' && k < 127)
+		} else if (typed_width(k) == 1)
 			ahead[len++] = (char)k;
 	}
 	ahead[len] = '\0';
-	if (col < width)
+	if (len > 0)
 		draw_text(w, 0, col, width - col, draw_attr(t, ROLE_NORMAL),
 		    ahead);
 	wmove(w, 0, 0);
