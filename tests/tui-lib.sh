@@ -2,7 +2,10 @@
 # after tests/lib.sh: micdb runs in tmux on a private server, keys go in
 # with send-keys, the screen comes back with capture-pane, and every
 # check polls the screen until what it wants appears (or a timeout),
-# never a fixed sleep.  Each micdb runs inside a small shell script that,
+# never a fixed sleep.  The bounds are generous (30 s by default, more for
+# runs): a loaded machine (CI, two CPU hogs beside the suite) must pass
+# too, and a bound is only reached when something is wrong.  Each micdb
+# runs inside a small shell script that,
 # once micdb has ended, records its exit status and `stty -a`, so the
 # tests see whether the terminal came back (terminal_back).
 if ! command -v tmux >/dev/null 2>&1; then
@@ -52,10 +55,10 @@ screen() {
 	tm capture-pane -p -t "$1" 2>/dev/null
 }
 
-# wait_for SESSION FIXED-STRING [SECONDS]
+# wait_for SESSION FIXED-STRING [SECONDS, default 30]
 wait_for() {
 	_i=0
-	while [ "$_i" -lt $(( ${3:-10} * 20 )) ]; do
+	while [ "$_i" -lt $(( ${3:-30} * 20 )) ]; do
 		screen "$1" | grep -qF -- "$2" && return 0
 		sleep 0.05
 		_i=$((_i + 1))
@@ -66,7 +69,7 @@ wait_for() {
 # wait_gone SESSION FIXED-STRING [SECONDS]
 wait_gone() {
 	_i=0
-	while [ "$_i" -lt $(( ${3:-10} * 20 )) ]; do
+	while [ "$_i" -lt $(( ${3:-30} * 20 )) ]; do
 		screen "$1" | grep -qF -- "$2" || return 0
 		sleep 0.05
 		_i=$((_i + 1))
@@ -88,7 +91,7 @@ see() {
 # see_re DESCRIPTION SESSION EXTENDED-REGEX [SECONDS]
 see_re() {
 	_i=0 _rc=1
-	while [ "$_i" -lt $(( ${4:-10} * 20 )) ]; do
+	while [ "$_i" -lt $(( ${4:-30} * 20 )) ]; do
 		if screen "$2" | grep -qE -- "$3"; then
 			_rc=0
 			break
@@ -115,10 +118,22 @@ type_line() {
 	tm send-keys -t "$1" Enter
 }
 
+# type_slowly SESSION TEXT: TEXT one key at a time, each its own
+# send-keys as a person types, then Enter
+type_slowly() {
+	_t=$2
+	while [ -n "$_t" ]; do
+		_rest=${_t#?}
+		tm send-keys -t "$1" -l "${_t%"$_rest"}"
+		_t=$_rest
+	done
+	tm send-keys -t "$1" Enter
+}
+
 # terminal_back NAME DESCRIPTION [WANT-RC]: micdb ended and the terminal
 # is as the shell left it
 terminal_back() {
-	wait_for "$1" "AFTER-$1" 10
+	wait_for "$1" "AFTER-$1" 30
 	ok $? "$2: micdb ended"
 	grep -qE '(^|[ ;])echo( |$)' "$TMP/$1.stty" 2>/dev/null &&
 	    grep -qE '(^|[ ;])icanon( |$)' "$TMP/$1.stty"
@@ -147,3 +162,43 @@ step_count() {
 	screen "$1" | sed -n '1s/.* step \([0-9][0-9]*\).*/\1/p'
 }
 
+
+# step_changes SESSION N [SECONDS]: wait until the status bar's step
+# count has changed N times (the screen is redrawn during a run)
+step_changes() {
+	_i=0 _n=0
+	_last=$(step_count "$1")
+	while [ "$_i" -lt $(( ${3:-60} * 20 )) ]; do
+		_s=$(step_count "$1")
+		if [ -n "$_s" ] && [ "$_s" != "$_last" ]; then
+			_n=$((_n + 1))
+			_last=$_s
+		fi
+		[ "$_n" -ge "$2" ] && return 0
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	return 1
+}
+
+# transcript SESSION FILE: every page of the command window's transcript,
+# paged back with PgUp (the focus must be on the command window) until
+# its first line, micdb's banner, shows; the screens go to FILE
+transcript() {
+	: >"$2"
+	_p=0
+	while [ "$_p" -lt 200 ]; do
+		_was=$(screen "$1")
+		printf '%s\n' "$_was" >>"$2"
+		printf '%s\n' "$_was" | grep -qE '^micdb [^ ]+: ' && return 0
+		keys "$1" PPage
+		_i=0
+		while [ "$_i" -lt 600 ] && [ "$(screen "$1")" = "$_was" ]; do
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		[ "$(screen "$1")" = "$_was" ] && return 1
+		_p=$((_p + 1))
+	done
+	return 1
+}

@@ -3,7 +3,8 @@
 # is busy.  A storm of resizes while a continue runs, Ctrl-C pressed
 # again and again as runs launch, SIGTERM and SIGHUP while the screen is
 # being redrawn (a run going on, resizes in flight), and input pasted far
-# faster than micdb reads it, at the prompt and during a run.  Each time
+# faster than micdb reads it, at the prompt and during a run (where it is
+# kept and runs after the stop, doc/debugger.md section 3).  Each time
 # the session must answer afterwards, or, for TERM and HUP, end with the
 # terminal restored (echo and icanon on, the alternate screen left: see
 # terminal_back in tests/tui-lib.sh).
@@ -26,13 +27,13 @@ storm() {
 # --- a resize storm while a continue runs ---------------------------------
 start rs 120 40 --cores 4096 "$SPIN"
 see "resize storm: started" rs "(micdb core 0 warp 0 lane 0)"
-keys rs c
-see "resize storm: the run goes" rs "RUNNING"
+type_line rs "continue"
+see "resize storm: the run goes" rs "RUNNING" 60
 storm rs 60
 tm resize-window -t rs -x 120 -y 40
 see "resize storm: still running, redrawn at the last size" rs "RUNNING"
 keys rs C-c
-see "resize storm: Ctrl-C stops the run" rs "interrupted" 10
+see "resize storm: Ctrl-C stops the run" rs "interrupted"
 type_line rs "print 6 * 7"
 see "resize storm: the session answers" rs "= 42"
 s=$(screen rs)
@@ -44,22 +45,32 @@ type_line rs "quit"
 terminal_back rs "resize storm, then quit" 0
 
 # --- Ctrl-C as runs launch, again and again ---------------------------------
+# Each continue typed while the one before runs waits for its stop
+# (typeahead); the Ctrl-Cs stop the runs as they come.  A line typed
+# after them waits for them all: Ctrl-C is pressed while a run is left
+# (one typed ahead may start after the last Ctrl-C) until it answers.
 start cc 120 40 --cores 65536 --stack-words 256 "$P/collatz.jas"
-see "Ctrl-C storm: started" cc "65536: 65536 run"
+see "Ctrl-C storm: started" cc "65536: 65536 run" 60
 k=0
 while [ $k -lt 8 ]; do
-	keys cc c
+	type_line cc "continue"
 	keys cc C-c
 	k=$((k + 1))
 done
-see "Ctrl-C storm: the runs are interrupted" cc "interrupted" 20
+see "Ctrl-C storm: the runs are interrupted" cc "interrupted" 60
 type_line cc "print 1 + 1"
-see "Ctrl-C storm: the session answers" cc "= 2" 20
+k=0
+while [ $k -lt 1200 ] && ! screen cc | grep -qF '$1 = 2'; do
+	screen cc | grep -qF "RUNNING" && keys cc C-c
+	sleep 0.05
+	k=$((k + 1))
+done
+see "Ctrl-C storm: after the runs the line typed last answers" cc "\$1 = 2" 60
 keys cc C-c C-c C-c
 see "Ctrl-C at the prompt does not end the session" cc \
     "Quit (quit or Ctrl-D"
 type_line cc "print 5 * 5"
-see "Ctrl-C storm: it still answers" cc "= 25" 20
+see "Ctrl-C storm: it still answers" cc "\$2 = 25" 60
 keys cc C-d
 terminal_back cc "Ctrl-C storm, then Ctrl-D" 0
 
@@ -68,8 +79,8 @@ for sig in TERM HUP; do
 	n=sig$sig
 	start "$n" 120 40 --cores 4096 "$SPIN"
 	see "SIG$sig mid-render: started" "$n" "(micdb core 0 warp 0 lane 0)"
-	keys "$n" c
-	see "SIG$sig mid-render: the run goes" "$n" "RUNNING"
+	type_line "$n" "continue"
+	see "SIG$sig mid-render: the run goes" "$n" "RUNNING" 60
 	storm "$n" 10
 	kill -"$sig" "$(cat "$TMP/$n.pid")"
 	storm "$n" 10
@@ -94,11 +105,11 @@ done
 tm load-buffer -b p1 "$TMP/paste"
 tm paste-buffer -b p1 -t ps
 see "paste: 300 lines at the prompt, the last one answered" ps \
-    "\$300 = 300000" 30
+    "\$300 = 300000" 60
 start pr 120 40 --cores 4096 "$SPIN"
 see "paste during a run: started" pr "(micdb core 0 warp 0 lane 0)"
-keys pr c
-see "paste during a run: the run goes" pr "RUNNING"
+type_line pr "continue"
+see "paste during a run: the run goes" pr "RUNNING" 60
 k=1
 : >"$TMP/paste2"
 while [ $k -le 100 ]; do
@@ -107,14 +118,33 @@ while [ $k -le 100 ]; do
 done
 tm load-buffer -b p2 "$TMP/paste2"
 tm paste-buffer -b p2 -t pr
-# a key stops a run and is used up doing it (tui.c, handle_key): the
-# burst stops the run, and what of it arrives after the stop is typed
-# at the prompt; Ctrl-C and a fresh line then must still work
-see "paste during a run: the paste stops the run" pr "interrupted" 20
+# keys typed during a run are kept (tui.c, handle_key): the paste does
+# not stop the run, Ctrl-C does, and then the 100 lines run in order
+see_re "paste during a run: kept while the run goes on" pr \
+    "Ctrl-C or Esc stops it; [0-9]+ keys typed ahead"
+screen pr | grep -qF "RUNNING"
+ok $? "paste during a run: the paste did not stop the run"
 keys pr C-c
-keys pr C-a C-k
+see "paste during a run: Ctrl-C stops it" pr "stopped: 4096 run" 60
+see "paste during a run: then the 100 lines run, in order" pr \
+    "\$100 = 7100" 60
 type_line pr "print 9 * 9"
-see "paste during a run: the session answers" pr "= 81" 30
+see "paste during a run: the session answers" pr "= 81" 60
+# more than micdb keeps (65,536 keys): the rest are dropped, said once
+type_line pr "continue"
+see "typeahead overflow: the run goes" pr "RUNNING" 60
+head -c 70000 /dev/zero | tr '\0' x >"$TMP/paste3"
+tm load-buffer -b p3 "$TMP/paste3"
+tm paste-buffer -b p3 -t pr
+see "typeahead overflow: the keys beyond 65,536 are dropped, with a message" \
+    pr "more than 65536 keys typed during the run: the rest are dropped" 60
+see "typeahead overflow: 65,536 keys are kept" pr "65536 keys typed ahead" 60
+keys pr C-c
+see "typeahead overflow: Ctrl-C stops the run" pr "stopped: 4096 run" 60
+keys pr C-u
+type_line pr "print 6 * 6"
+see "typeahead overflow: the kept keys were typed, C-u cleared them" pr \
+    "\$102 = 36" 60
 type_line ps "quit"
 terminal_back ps "after a paste, quit" 0
 type_line pr "quit"

@@ -51,11 +51,11 @@ const struct screen_cmd screen_cmds[] = {
 
 /* What help adds after the commands. */
 static const char screen_keys_help[] =
-"keys (with an empty command line, outside the command window):\n"
-"  c/F5 continue  s/F7 step  S/Shift-F7 reverse-step  n/F8 next\n"
-"  i/F6 stepi (micro-cycle)  F2 breakpoint at the cursor  Tab pane\n"
-"  [ ] previous/next core  { } previous/next warp  arrows, PgUp/PgDn:\n"
-"  move in the focused pane  : or space: type a command  Ctrl-C: stop\n";
+"keys: typing goes to the prompt  F5 continue  F7 step  Shift-F7 reverse-step\n"
+"  F8 next  F6 stepi  F2 breakpoint at the cursor  F3 view  F4 colour; with\n"
+"  an empty line arrows, PgUp/PgDn move in the focused pane, Tab: next pane\n"
+"  Ctrl-C or Esc stops a run (keys typed meanwhile run after the stop)\n"
+"  C-x s SingleKey mode: c s S n i, [ ] core, { } warp, + - zoom; q leaves\n";
 
 /* --- panes -------------------------------------------------------- */
 
@@ -83,7 +83,6 @@ screen_cycle_pane(struct tui *t, int dir)
 	    PANE_WARPS, PANE_REGS, PANE_STACK, PANE_OUTPUT, PANE_LOG };
 	int n = (int)(sizeof ring / sizeof *ring), at = 0;
 
-	t->colon_from = -1;
 	for (int i = 0; i < n; i++)
 		if (ring[i] == (int)t->focus)
 			at = i;

@@ -167,7 +167,8 @@ draw_status(struct tui *t)
 		title_add(&tt, TP_LOW, "now %dx%d", t->cols, t->rows);
 	} else {
 		census_counts_text(c->byclass, counts, sizeof counts);
-		title_add(&tt, TP_NAME, " micdb");
+		title_add(&tt, TP_NAME, " micdb%s", t->key_mode == KEYS_PROMPT ?
+		    "" : " (SingleKey)");
 		title_add(&tt, TP_MID, "%s", t->title);
 		title_add(&tt, TP_LOW, "%u core%s W=%u %s", m->cfg.ncores,
 		    m->cfg.ncores == 1 ? "" : "s", m->cfg.warp_width,
@@ -180,7 +181,7 @@ draw_status(struct tui *t)
 			title_add(&tt, TP_NAME, "RUNNING");
 			title_add(&tt, TP_MID, "%s steps/s", rate);
 			title_add(&tt, TP_HIGH, "%s", counts);
-			title_add(&tt, TP_MID, "any key stops");
+			title_add(&tt, TP_MID, "Ctrl-C or Esc stops");
 		} else {
 			title_add(&tt, TP_NAME, "stopped: %s", counts);
 			title_add(&tt, TP_LOW, "layout %s",
@@ -233,15 +234,77 @@ draw_msg(struct tui *t)
 	else if (t->msg[0] != '\0' && !msg_in_transcript(t))
 		draw_text(w, 0, 0, t->cols, draw_attr(t, t->msg_error ?
 		    ROLE_ERROR : ROLE_NORMAL), t->msg);
-	else if (t->focus == PANE_LOG)
+	else if (t->key_mode == KEYS_SINGLE)
 		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
-		    "F5 continue  F7 step  F8 next  F6 stepi  F2 break  "
-		    "Tab/empty line: next pane  Up/Down: history  help");
+		    "SingleKey: c cont  s step  S back  n next  i stepi  "
+		    "[ ] core  { } warp  q leaves  other keys: a command");
+	else if (t->key_mode == KEYS_ONE_COMMAND)
+		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
+		    "SingleKey: one command (Enter runs it, then single keys "
+		    "again; Ctrl-C cancels, C-x s leaves the mode)");
 	else
 		draw_text(w, 0, 0, t->cols, draw_attr(t, ROLE_DIM),
-		    "c/F5 cont  s/F7 step  n/F8 next  i/F6 stepi  F2 break  "
-		    "Tab pane  [ ] core  { } warp  F4 colour  : or space: "
-		    "type a command");
+		    t->focus == PANE_LOG ?
+		    "type a command (help)  F5 continue  F7 step  F8 next  "
+		    "F6 stepi  Tab pane  Up/Down history  C-x s SingleKey" :
+		    "type a command (help)  F5 continue  F7 step  F8 next  "
+		    "F6 stepi  F2 break  Tab pane  C-x s SingleKey");
+	wnoutrefresh(w);
+}
+
+/* Columns a typed-ahead key takes on the command line: printable keys
+ * one, Enter two ("; "), others none. */
+static size_t
+typed_width(int k)
+{
+	if (k == '\r' || k == '\n' || k == KEY_ENTER)
+		return 2;
+	return k >= ' ' && k < 127 ? 1 : 0;
+}
+
+/* The command line during a run: how to stop it, and what is typed
+ * ahead, its end when it is long. */
+static void
+draw_running_cmd(struct tui *t, WINDOW *w, int width)
+{
+	char head[96], ahead[256];
+	size_t n, len = 0, avail;
+	int col;
+
+	if (t->ntypeahead == 0)
+		snprintf(head, sizeof head, "(running: Ctrl-C or Esc stops "
+		    "it)");
+	else
+		snprintf(head, sizeof head, "(running: Ctrl-C or Esc stops it; "
+		    "%zu key%s typed ahead) ", t->ntypeahead,
+		    t->ntypeahead == 1 ? "" : "s");
+	col = draw_text(w, 0, 0, width, draw_attr(t, ROLE_DIM), head);
+	avail = width > col ? (size_t)(width - col) : 0;
+	if (avail > sizeof ahead - 1)
+		avail = sizeof ahead - 1;
+	/* the last keys, as many as fit */
+	for (n = t->ntypeahead; n > 0; n--) {
+		size_t kw = typed_width(t->typeahead[n - 1]);
+
+		if (len + kw > avail)
+			break;
+		len += kw;
+	}
+	len = 0;
+	for (; n < t->ntypeahead; n++) {
+		int k = t->typeahead[n];
+
+		if (typed_width(k) == 2) {
+			ahead[len++] = ';';
+			ahead[len++] = ' ';
+		} else if (typed_width(k) == 1)
+			ahead[len++] = (char)k;
+	}
+	ahead[len] = '\0';
+	if (len > 0)
+		draw_text(w, 0, col, width - col, draw_attr(t, ROLE_NORMAL),
+		    ahead);
+	wmove(w, 0, 0);
 	wnoutrefresh(w);
 }
 
@@ -256,10 +319,7 @@ draw_cmd(struct tui *t)
 		return;
 	werase(w);
 	if (t->running) {
-		draw_text(w, 0, 0, width, draw_attr(t, ROLE_DIM),
-		    "(running: press any key or Ctrl-C to stop)");
-		wmove(w, 0, 0);
-		wnoutrefresh(w);
+		draw_running_cmd(t, w, width);
 		return;
 	}
 	term_rl_state(&prompt, &line, &point, &end);

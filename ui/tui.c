@@ -14,17 +14,27 @@
  * budget of global steps adapted so that a slice takes ~25 ms; the
  * screen is redrawn every ~70 ms, so the warps and cores panes move at
  * >= 10 frames a second with steps/s and cores running on the status
- * bar.  Any key, or Ctrl-C (SIGINT sets the session's interrupt flag at
- * once, even inside a slice), stops the run at the next step boundary.
+ * bar.  Ctrl-C (SIGINT sets the session's interrupt flag at once, even
+ * inside a slice) or Esc stops the run at the next step boundary.
  *
- * Keys are gdb's SingleKey mode while the command line is empty and a
- * pane other than the command window has the focus: c s S n i run
- * commands, [ ] { } move the focus, arrows and pages move in the focused
- * pane, Tab changes pane, ':' or a space starts a command (so that
- * commands starting with c, s, n, i can be typed); every other key starts
- * the command line.  Function keys work everywhere.  Everything a key
- * does is a command line run through tui_command(), echoed in the
- * transcript, so keys teach the commands.
+ * Keys (doc/debugger.md section 3) follow gdb's TUI: the screen starts
+ * at the prompt, and every printable key is typed there, so commands are
+ * typed as in gdb.  Function keys work in every mode (F5 continue, F7
+ * step, Shift-F7 reverse-step, F8 next, F6 stepi, F2 breakpoint at the
+ * cursor, F3 view, F4 colour); with an empty line the arrows and pages
+ * move in the focused pane and Tab changes pane (otherwise readline has
+ * them: editing, history, completion).  SingleKey mode is the opt-in:
+ * C-x s enters it (the C-x is held back from readline, whose own C-x
+ * bindings still get C-x and the next key), q or C-x s leaves it; there
+ * c s S n i run commands and [ ] { } move the focus, ':' opens the
+ * prompt, and any other key drops into the prompt typed, for one command,
+ * as in gdb.  Everything a key does is a command line run through
+ * tui_command(), echoed in the transcript, so keys teach the commands.
+ *
+ * During a run keys are not commands: they are kept, in order, and fed
+ * to the same key handling after the stop, so that what was typed ahead
+ * runs as typed (a line that runs the machine again keeps the rest
+ * waiting for its own stop).  Only Esc, and Ctrl-C as a signal, stop it.
  *
  * A few commands belong to the screen (cmd-screen.c, a table like the
  * session's) and are offered the line before the session sees it:
@@ -64,16 +74,20 @@ static const char tui_usage[] =
 "--stack-words N, --heap-words N, --engine ref|native|opencl,\n"
 "--device SEL, --level isa|mic|pmic (start level), --microcode FILE;\n"
 "--batch FILE (-x FILE) runs debugger commands without a screen.\n"
-"Keys: c/F5 continue, s/F7 step, n/F8 next, i/F6 stepi, F2 breakpoint at\n"
-"the code cursor (an MPC breakpoint in the microcode pane), Tab next pane,\n"
-"[ ] previous/next core, { } previous/next warp, Ctrl-C stops a run, quit\n"
-"or Ctrl-D leaves.  `set level mic` switches to the micro level (layout\n"
-"micro: datapath and microcode panes).  Type help at the prompt.\n";
+"Keys: typing goes to the command prompt.  F5 continue, F7 step, Shift-F7\n"
+"reverse-step, F8 next, F6 stepi, F2 breakpoint at the code cursor (an MPC\n"
+"breakpoint in the microcode pane), F4 colour, Tab next pane, arrows and\n"
+"PgUp/PgDn move in it; C-x s SingleKey mode (c s S n i, [ ] core, { } warp;\n"
+"q leaves); Ctrl-C or Esc stops a run, keys typed meanwhile run after the\n"
+"stop; quit or Ctrl-D leaves.  `set level mic` switches to the micro\n"
+"level (layout micro: datapath and microcode panes).  Type help at the\n"
+"prompt.\n";
 
 #define SLICE_TARGET  0.025   /* seconds of engine work per poll */
 #define FRAME_TIME    0.070   /* frames in a run: ~14 a second */
 #define LOG_LINES     4000
 #define SNAPSHOT_MAX  (1u << 17)  /* cores copied for "changed" marks */
+#define TYPEAHEAD_MAX 65536       /* keys kept during a run */
 
 static double
 tui_now(void)
@@ -296,6 +310,7 @@ run_begin(struct tui *t)
 	t->run_step0 = t->rate_step = m->step;
 	t->rate = 0;
 	t->frames_stale = 1;
+	t->typeahead_lost = 0;
 	if (t->budget == 0)
 		t->budget = 64;
 	t->dirty |= DIRTY_STATUS | DIRTY_CMD | DIRTY_PANE(PANE_STACK);
@@ -341,7 +356,7 @@ set_level_now(struct tui *t, enum level level)
 		lines_addf(&t->log, "%s", session_mic1_note);
 	after_stop(t, 1);
 	tui_message(t, 0, "level %s%s", level_name(level), level ==
-	    LEVEL_ISA ? "" : ": i/F6 steps a micro-cycle, F2 in the "
+	    LEVEL_ISA ? "" : ": stepi (F6) steps a micro-cycle, F2 in the "
 	    "microcode pane breaks on an MPC");
 }
 
@@ -530,8 +545,8 @@ tui_command(struct tui *t, const char *line)
 	int rc;
 
 	if (t->running) {
-		tui_message(t, 1, "the machine is running: press a key or "
-		    "Ctrl-C to stop it first");
+		tui_message(t, 1, "the machine is running: press Ctrl-C or "
+		    "Esc to stop it first");
 		return;
 	}
 	while (*line == ' ' || *line == '\t')
@@ -615,10 +630,10 @@ term_line(void *arg, const char *line)
 	t->pending = xreallocarray(t->pending, t->npending + 1,
 	    sizeof *t->pending);
 	t->pending[t->npending++] = xstrdup(line);
-	if (t->colon_from >= 0) {
-		if (t->win[t->colon_from] != NULL)
-			screen_focus_pane(t, t->colon_from);
-		t->colon_from = -1;
+	if (t->key_mode == KEYS_ONE_COMMAND) {
+		/* the one command is typed: SingleKey mode again */
+		t->key_mode = KEYS_SINGLE;
+		t->dirty |= DIRTY_STATUS | DIRTY_MSG;
 	}
 }
 
@@ -692,7 +707,36 @@ step_focus(struct tui *t, int64_t delta_core, int64_t delta_warp)
 	tui_command(t, line);
 }
 
-/* SingleKey commands; 1 if key was one. */
+static void
+set_key_mode(struct tui *t, enum key_mode mode)
+{
+	t->key_mode = mode;
+	t->dirty |= DIRTY_STATUS | DIRTY_MSG | DIRTY_CMD;
+	if (mode == KEYS_SINGLE)
+		tui_message(t, 0, "SingleKey mode: c continue, s step, S "
+		    "reverse-step, n next, i stepi, [ ] core, { } warp; q or "
+		    "C-x s leaves, other keys type a command");
+	else if (mode == KEYS_PROMPT)
+		tui_message(t, 0, "SingleKey mode off: keys go to the prompt "
+		    "(C-x s turns it on)");
+}
+
+/* C-x s: SingleKey mode on, or off.  With a line half typed, it is
+ * finished first (one command, then the single keys). */
+static void
+toggle_single_key(struct tui *t, int end)
+{
+	if (t->key_mode != KEYS_PROMPT)
+		set_key_mode(t, KEYS_PROMPT);
+	else {
+		set_key_mode(t, KEYS_SINGLE);
+		if (end > 0)
+			t->key_mode = KEYS_ONE_COMMAND;
+	}
+}
+
+/* SingleKey mode's bindings (gdb's c s S n i, and micdb's focus keys);
+ * 1 if key was one. */
 static int
 single_key(struct tui *t, int key)
 {
@@ -702,6 +746,16 @@ single_key(struct tui *t, int key)
 	case 'S': tui_command(t, "reverse-step"); return 1;
 	case 'n': tui_command(t, "next"); return 1;
 	case 'i': tui_command(t, "stepi"); return 1;
+	case '[': step_focus(t, -1, 0); return 1;
+	case ']': step_focus(t, 1, 0); return 1;
+	case '{': step_focus(t, 0, -1); return 1;
+	case '}': step_focus(t, 0, 1); return 1;
+	case 'q': set_key_mode(t, KEYS_PROMPT); return 1;
+	case ':':
+		/* the prompt for one command, nothing typed (the key that
+		 * used to start a command line) */
+		set_key_mode(t, KEYS_ONE_COMMAND);
+		return 1;
 	default: return 0;
 	}
 }
@@ -714,28 +768,59 @@ is_move_key(int key)
 	    key == KEY_HOME || key == KEY_END;
 }
 
+/* The focused pane's own keys (arrows, pages, + and -); 1 if used. */
+static int
+pane_key(struct tui *t, int key)
+{
+	return pane_table[t->focus]->key != NULL &&
+	    pane_table[t->focus]->key(t, key);
+}
+
 static void
-handle_key(struct tui *t, int key)
+readline_key(struct tui *t, int key)
+{
+	term_rl_key(key);
+	t->dirty |= DIRTY_CMD;
+	if (t->msg[0] != '\0' && !t->msg_error) {
+		/* typing clears a note, not an error */
+		t->msg[0] = '\0';
+		t->dirty |= DIRTY_MSG;
+	}
+}
+
+#define KEY_CTRL_X 24
+
+/* One key while the machine is stopped. */
+static void
+key_stopped(struct tui *t, int key)
 {
 	const char *prompt, *line;
 	int point, end;
 
-	if (key == KEY_RESIZE) {
-		getmaxyx(stdscr, t->rows, t->cols);
-		t->dirty |= DIRTY_LAYOUT | DIRTY_CLEAR;
-		return;
-	}
-	if (t->running) {
-		/* any key stops a run, and is used up doing it */
-		interrupt_run(t);
-		return;
-	}
 	if (t->ask) {
 		answer(t, key);
 		return;
 	}
 	term_rl_state(&prompt, &line, &point, &end);
+	if (t->ctl_x) {
+		t->ctl_x = 0;
+		if (key == 's') {
+			toggle_single_key(t, end);
+			return;
+		}
+		/* readline's own C-x bindings (C-x C-u undo, ...) */
+		readline_key(t, KEY_CTRL_X);
+		readline_key(t, key);
+		return;
+	}
+	if (key == 27 && end == 0)
+		return;	/* Esc pressed to stop a run that had ended: it must
+			 * not become readline's Meta prefix of the next key */
 	switch (key) {
+	case KEY_CTRL_X:
+		/* held back until the next key says whether it is C-x s */
+		t->ctl_x = 1;
+		return;
 	case KEY_F(5): tui_command(t, "continue"); return;
 	case KEY_F(7): tui_command(t, "step"); return;
 	case KEY_F(19): tui_command(t, "reverse-step"); return;
@@ -761,27 +846,23 @@ handle_key(struct tui *t, int key)
 			screen_cycle_pane(t, 1);
 			return;
 		}
-		switch (key) {
-		case '[': step_focus(t, -1, 0); return;
-		case ']': step_focus(t, 1, 0); return;
-		case '{': step_focus(t, 0, -1); return;
-		case '}': step_focus(t, 0, 1); return;
-		}
+		/* in the command window the arrows are readline's history */
+		if (t->focus != PANE_LOG && is_move_key(key) &&
+		    pane_key(t, key))
+			return;
 	}
-	if (t->focus != PANE_LOG && end == 0) {
+	if (t->key_mode == KEYS_SINGLE) {
 		if (single_key(t, key))
 			return;
-		if (key == ':') {
-			/* one command, then back to this pane (gdb's
-			 * SingleKey mode does the same) */
-			t->colon_from = (int)t->focus;
-			screen_focus_pane(t, PANE_LOG);
+		if ((key == '+' || key == '-') && t->focus != PANE_LOG &&
+		    pane_key(t, key))
 			return;
-		}
-		if ((is_move_key(key) || key == '+' || key == '-') &&
-		    pane_table[t->focus]->key != NULL &&
-		    pane_table[t->focus]->key(t, key))
-			return;
+		if (key >= KEY_F0 && key <= KEY_F(63))
+			return;	/* a function key micdb does not bind */
+		/* gdb: an unbound key drops into the prompt, typed, for one
+		 * command */
+		t->key_mode = KEYS_ONE_COMMAND;
+		t->dirty |= DIRTY_STATUS | DIRTY_MSG;
 	}
 	/* pages always move the focused pane (readline has no use for
 	 * them); in the command window they scroll the transcript */
@@ -790,13 +871,59 @@ handle_key(struct tui *t, int key)
 		pane_table[t->focus]->key(t, key);
 		return;
 	}
-	term_rl_key(key);
-	t->dirty |= DIRTY_CMD;
-	if (t->msg[0] != '\0' && !t->msg_error) {
-		/* typing clears a note, not an error */
-		t->msg[0] = '\0';
-		t->dirty |= DIRTY_MSG;
+	readline_key(t, key);
+}
+
+/* Keep a key typed during a run for after the stop; beyond
+ * TYPEAHEAD_MAX keys are dropped, said once a run. */
+static void
+typeahead_push(struct tui *t, int key)
+{
+	if (t->ntypeahead >= TYPEAHEAD_MAX) {
+		if (t->typeahead_lost++ == 0) {
+			beep();
+			tui_message(t, 1, "more than %d keys typed during the "
+			    "run: the rest are dropped (Ctrl-C or Esc stops "
+			    "it)", TYPEAHEAD_MAX);
+		}
+		return;
 	}
+	if (t->ntypeahead == t->typeahead_cap) {
+		t->typeahead_cap = t->typeahead_cap ? 2 * t->typeahead_cap :
+		    256;
+		t->typeahead = xreallocarray(t->typeahead, t->typeahead_cap,
+		    sizeof *t->typeahead);
+	}
+	t->typeahead[t->ntypeahead++] = key;
+	t->dirty |= DIRTY_CMD;
+}
+
+/* A key from the terminal. */
+static void
+handle_key(struct tui *t, int key)
+{
+	if (key == KEY_RESIZE) {
+		getmaxyx(stdscr, t->rows, t->cols);
+		t->dirty |= DIRTY_LAYOUT | DIRTY_CLEAR;
+		return;
+	}
+	if (key == 12 && t->running) {
+		/* Ctrl-L repaints now, not after the run */
+		t->dirty |= DIRTY_ALL;
+		return;
+	}
+	if (t->running && key == 27) {
+		/* Esc, alone (curses waited ESCDELAY for the rest of a key's
+		 * sequence): stop the run, as Ctrl-C does */
+		interrupt_run(t);
+		return;
+	}
+	if (t->running || t->ntypeahead > 0 || t->npending > 0) {
+		/* after the keys and lines typed before it */
+		typeahead_push(t, key);
+		return;
+	}
+	key_stopped(t, key);
 }
 
 /* --- the main loop ------------------------------------------------------------ */
@@ -828,10 +955,52 @@ handle_signals(struct tui *t)
 			term_rl_state(&prompt, &line, &point, &end);
 			if (end > 0)
 				term_rl_clear_line();
+			if (t->key_mode == KEYS_ONE_COMMAND) {
+				t->key_mode = KEYS_SINGLE;
+				t->dirty |= DIRTY_STATUS;
+			}
+			t->ctl_x = 0;
 			tui_message(t, 0, "Quit (quit or Ctrl-D on an empty line "
 			    "leaves micdb)");
 			t->dirty |= DIRTY_CMD;
 		}
+	}
+}
+
+/* The lines readline accepted, in order, until one runs the machine. */
+static void
+run_pending(struct tui *t)
+{
+	while (!t->quit && t->npending > 0 && !t->running) {
+		char *l = t->pending[0];
+
+		memmove(t->pending, t->pending + 1,
+		    (t->npending - 1) * sizeof *t->pending);
+		t->npending--;
+		tui_command(t, l);
+		free(l);
+	}
+}
+
+/*
+ * After a stop, the keys typed during the run, as if typed now: one at a
+ * time, each line run as soon as it is complete, until one runs the
+ * machine again (the rest wait for that run's stop).
+ */
+static void
+run_typeahead(struct tui *t)
+{
+	size_t used = 0;
+
+	while (!t->quit && !t->running && used < t->ntypeahead) {
+		key_stopped(t, t->typeahead[used++]);
+		run_pending(t);
+	}
+	if (used > 0) {
+		memmove(t->typeahead, t->typeahead + used,
+		    (t->ntypeahead - used) * sizeof *t->typeahead);
+		t->ntypeahead -= used;
+		t->dirty |= DIRTY_CMD;
 	}
 }
 
@@ -851,7 +1020,9 @@ main_loop(struct tui *t)
 		fds[0].events = POLLIN;
 		fds[1].fd = term_signal_fd();
 		fds[1].events = POLLIN;
-		if (poll(fds, 2, t->running ? 0 : -1) < 0 && errno != EINTR)
+		/* no wait while a run goes on or typed-ahead keys wait */
+		if (poll(fds, 2, t->running || t->ntypeahead > 0 ? 0 : -1) < 0 &&
+		    errno != EINTR)
 			break;
 		if ((fds[0].revents & (POLLHUP | POLLERR)) &&
 		    !(fds[0].revents & POLLIN)) {
@@ -868,15 +1039,8 @@ main_loop(struct tui *t)
 				handle_key(t, key);
 		if (term_drain_stderr(&t->log) > 0)
 			t->dirty |= DIRTY_PANE(PANE_LOG);
-		while (!t->quit && t->npending > 0 && !t->running) {
-			char *l = t->pending[0];
-
-			memmove(t->pending, t->pending + 1,
-			    (t->npending - 1) * sizeof *t->pending);
-			t->npending--;
-			tui_command(t, l);
-			free(l);
-		}
+		run_pending(t);
+		run_typeahead(t);
 		if (t->running && !t->quit)
 			run_slice(t);
 	}
@@ -932,6 +1096,7 @@ tui_free(struct tui *t)
 	for (size_t i = 0; i < t->npending; i++)
 		free(t->pending[i]);
 	free(t->pending);
+	free(t->typeahead);
 }
 
 int
@@ -982,7 +1147,6 @@ tui_main(int argc, char **argv)
 	t.log.max = LOG_LINES;
 	t.layout = LAYOUT_DEFAULT;
 	t.focus = PANE_CODE;
-	t.colon_from = -1;
 	t.code.follow = 1;
 	t.budget = 64;
 	hooks = tui_term_hooks;
@@ -1001,9 +1165,9 @@ tui_main(int argc, char **argv)
 	    l.ncores == 1 ? "" : "s", o.warp_width, t.engine != NULL &&
 	    t.engine->ops != NULL ? t.engine->ops->name : "?",
 	    level_name(session_level(t.s)));
-	lines_addf(&t.log, "keys: c/F5 continue, s/F7 step, n/F8 next, F2 "
-	    "breakpoint, Tab pane, [ ] core, { } warp; ':' or space, then a "
-	    "command; help lists commands");
+	lines_addf(&t.log, "type commands at the prompt (help lists them); "
+	    "F5 continue, F7 step, F8 next, F6 stepi, F2 breakpoint, Tab pane; "
+	    "C-x s: SingleKey mode (c s n i ...); Ctrl-C or Esc stops a run");
 	after_stop(&t, 1);
 	t.dirty = DIRTY_ALL;
 	main_loop(&t);

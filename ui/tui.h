@@ -496,6 +496,18 @@ struct census_cache {
 	size_t		  cap;
 };
 
+/*
+ * Where keys go (doc/debugger.md section 3, gdb's TUI key modes): at the
+ * prompt every printable key is typed; in SingleKey mode (C-x s) single
+ * letters are commands; a key SingleKey does not bind drops into the
+ * prompt for one command, typed, then SingleKey mode is back.
+ */
+enum key_mode {
+	KEYS_PROMPT,
+	KEYS_SINGLE,
+	KEYS_ONE_COMMAND    /* SingleKey, typing one command line */
+};
+
 /* Redraw flags: set anywhere, acted on once per turn of the main loop
  * (draw_all).  One bit per pane, then the fixed rows. */
 #define DIRTY_PANE(p)   (1u << (p))
@@ -541,7 +553,6 @@ struct tui {
 	void			*wstatus, *wmsg, *wcmd;
 	enum layout_id		 layout;
 	enum pane_id		 focus;        /* pane that arrows move in */
-	int			 colon_from;   /* pane ':' left, -1: none */
 	unsigned		 dirty;        /* DIRTY_* bits */
 	int			 colour;       /* colour pairs are set up */
 
@@ -600,6 +611,14 @@ struct tui {
 	uint64_t		 rate_step;
 	double			 rate;
 	double			 drawn_t;      /* last full draw */
+
+	/* keys (tui.c): the mode, and what was typed during a run */
+	enum key_mode		 key_mode;
+	int			 ctl_x;        /* C-x came: the next key decides */
+	int			*typeahead;    /* keys typed during a run, kept
+					          in order for after the stop */
+	size_t			 ntypeahead, typeahead_cap;
+	size_t			 typeahead_lost; /* dropped in this run */
 
 	/* the command line */
 	char			*last_line;    /* Enter repeats it */
