@@ -243,6 +243,9 @@ bp_enable_loc(struct bp_table *t, const char *text, int on, char **cause)
 		    "%zu: info break lists them)", id, loc, b->nlocs);
 		return -1;
 	}
-	b->locs[loc - 1].disabled = (uint8_t)!on;
+	if (b->nlocs == 1)	/* its one location is the breakpoint */
+		b->enabled = (uint8_t)on;
+	else
+		b->locs[loc - 1].disabled = (uint8_t)!on;
 	return 0;
 }

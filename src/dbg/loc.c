@@ -134,6 +134,7 @@ add_loc(struct bp_loc **locs, size_t *n, uint16_t prog, int32_t pc)
 	(*locs)[*n].prog = prog;
 	(*locs)[*n].pc = pc;
 	(*locs)[*n].mask = NULL;
+	(*locs)[*n].disabled = 0;
 	(*n)++;
 }
 
