@@ -409,6 +409,7 @@ cmd_info_divergence_exec(struct session *s, const struct cmd_call *c,
 
 const struct cmd_entry cmd_info_divergence_entry = {
 	.name = "divergence",
+	.alias = "d",	/* i d stayed info divergence when info display came */
 	.usage = "info divergence",
 	.summary = "SIMD efficiency and divergence histogram",
 	.help = "machine-wide SIMD efficiency, active / (W x paths), now and\n"
