@@ -628,7 +628,7 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 	const char *p = args;
 	uint32_t core = s->focus;
 	const struct dsym_method *dm;
-	int32_t nlocals, link, idx;
+	int32_t nlocals, link, idx, pc, lv;
 	const struct core *c;
 
 	if (!cmd_word(&p, name, sizeof name)) {
@@ -654,7 +654,11 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 		core = (uint32_t)n;
 	}
 	c = &s->m.cores[core];
-	dm = session_method_at(s, core, c->pc);
+	pc = c->pc;
+	lv = c->lv;
+	if (core == s->focus)	/* the selected frame's, as print reads */
+		session_selected_pc_lv(s, &pc, &lv);
+	dm = session_method_at(s, core, pc);
 	if (strncmp(name, "local[", 6) == 0) {
 		char *end;
 
@@ -665,13 +669,13 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 			return -1;
 		}
 	} else if ((idx = dsym_local(dm, name)) < 0) {
-		const char *mn = session_method_name(s, core, c->pc);
+		const char *mn = session_method_name(s, core, pc);
 
 		*cause = xasprintf("no local '%s' in %s, where core %u is", name,
 		    mn ? mn : "this method", core);
 		return -1;
 	}
-	if (session_frame(s, core, c->lv, &nlocals, &link, cause) != 0)
+	if (session_frame(s, core, lv, &nlocals, &link, cause) != 0)
 		return -1;
 	if (idx < 0 || idx >= nlocals) {
 		*cause = xasprintf("local %s is outside the frame of core %u "
@@ -680,8 +684,8 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 	}
 	b->wkind = WATCH_LOCAL;
 	b->wcore = core;
-	b->waddr = c->lv + idx;
-	b->wframe = c->lv;
+	b->waddr = lv + idx;
+	b->wframe = lv;
 	b->what = xasprintf("local %s of core %u", name, core);
 	return 0;
 }
@@ -756,8 +760,11 @@ cmd_watch_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			for (size_t i = 0; g < 0 && i < s->m.nprogs; i++)
 				g = dsym_global(&s->dsyms[i], word);
 			if (g < 0) {
+				int32_t fpc, flv;
+
+				session_selected_pc_lv(s, &fpc, &flv);
 				if (dsym_local(session_method_at(s, s->focus,
-				    s->m.cores[s->focus].pc), word) >= 0) {
+				    fpc), word) >= 0) {
 					if (watch_local(s, &tmp, word,
 					    cause) != 0)
 						return -1;
@@ -793,8 +800,9 @@ const struct cmd_entry cmd_watch_entry = {
 	.summary = "stop when a word changes",
 	.help = "stop after the step that changes a word: a global (by its\n"
 	    ".global name or number), a heap word (its address, as x shows it),\n"
-	    "or a local of a core's current frame (default: the focused core;\n"
-	    "the watchpoint ends when that frame returns).  The report gives\n"
+	    "or a local of a core's current frame (default: the focused core's\n"
+	    "selected frame; the watchpoint ends when that frame returns).\n"
+	    "The report gives\n"
 	    "the old and new values and the cores that stored to the word.\n"
 	    "While watchpoints are enabled the machine runs one step at a time,\n"
 	    "so continue is slower.",
