@@ -1,7 +1,8 @@
 # args: --cores 8 ../../programs/collatz.jas
 # exit: 1
 # display/undisplay/info display: numbered, shown after every stop in
-# gdb's shape, with print's formats; enable/disable display; errors.
+# gdb's shape (after a reverse stop too), with print's formats;
+# enable/disable display; errors.
 info display
 break half
 run
@@ -19,6 +20,7 @@ continue
 up
 display steps
 continue
+reverse-stepi
 display nosuch
 undisplay 7
 undisplay x

@@ -3,8 +3,8 @@
 # gdb's frame selection: frame, up, down (and their errors at either end
 # of the stack), info frame/locals/args of the selected frame, print
 # reading locals in it, the selection going back to frame 0 at a stop and
-# at a change of focus; info registers with register names; spelling
-# suggestions.
+# at a change of focus; set var of a local of the selected frame; info
+# registers with register names; spelling suggestions.
 break half
 run
 backtrace
@@ -14,6 +14,12 @@ info locals
 info args
 print n
 print steps + 1
+set var steps = 41
+print steps + 1
+backtrace
+watch steps
+info break
+delete 2
 up
 up 3
 down
