@@ -381,6 +381,39 @@ test_cmd_find(void)
 	is_str(msg, "unknown info command 'lanez' (did you mean 'lanes'?)",
 	    "cmd: ... suggests the nearest subcommand");
 	free(msg);
+	msg = NULL;
+	/* by spelling, not by whatever is nearest */
+	ok(cmd_find(info->sub, "args", "info command", &e, &msg) == 0 &&
+	    strcmp(e->name, "args") == 0, "cmd: info args exists");
+	ok(cmd_find(info->sub, "lcoals", "info command", &e, &msg) == -1,
+	    "cmd: a swapped pair of letters");
+	is_str(msg, "unknown info command 'lcoals' (did you mean 'locals'?)",
+	    "cmd: ... costs one edit");
+	free(msg);
+	msg = NULL;
+	ok(find("wach", &msg) == NULL, "cmd: one letter missing");
+	is_str(msg, "unknown command 'wach' (did you mean 'watch'?)",
+	    "cmd: ... is suggested");
+	free(msg);
+	msg = NULL;
+	ok(find("dwn", &msg) == NULL && strstr(msg, "'down'") != NULL,
+	    "cmd: dwn suggests down");
+	free(msg);
+	msg = NULL;
+	ok(find("zq", &msg) == NULL && strstr(msg, "did you mean") == NULL,
+	    "cmd: two letters are never corrected");
+	free(msg);
+	is_int(edit_distance("contineu", "continue"), 1,
+	    "edit distance: a swap of neighbours is one edit");
+	is_int(edit_distance("kitten", "sitting"), 3,
+	    "edit distance: substitutions and an insertion");
+	is_int(spelling_near("args", "warps"), -1,
+	    "spelling: 'warps' is too far from 'args'");
+	is_int(spelling_near("locals", "globals"), 2,
+	    "spelling: two edits are near for six letters");
+	is_int(spelling_near("stepp", "step"), 1, "spelling: one extra letter");
+	is_str(find("f", NULL), "frame", "cmd: f is frame, as in gdb");
+	is_str(find("dis", NULL), "disable", "cmd: dis is disable, as in gdb");
 
 	/* every entry is complete: the help and man page rely on it */
 	for (size_t i = 0; cmd_table[i] != NULL; i++) {
@@ -452,6 +485,38 @@ test_bp_table(void)
 	cause = NULL;
 	ok(bp_set_condition(b, "", &cause) == 0 && b->cond == NULL &&
 	    b->cond_text == NULL, "bp: an empty condition removes it");
+
+	/* a breakpoint with several locations: N.M */
+	b = bp_find(&t, 5);
+	b->nlocs = 2;
+	b->locs = xcalloc(2, sizeof *b->locs);
+	b->locs[0].pc = 0x10;
+	b->locs[1].pc = 0xc6;
+	is_int(bp_loc_at(b, 0, 0xc6), 1, "bp: the location at a PC");
+	is_int(bp_loc_at(b, 1, 0xc6), 2, "bp: ... in its program only");
+	ok(bp_enable_loc(&t, "5.2", 0, &cause) == 0 && b->locs[1].disabled &&
+	    !b->locs[0].disabled && b->enabled, "bp: disable 5.2 only");
+	ok(bp_enable_loc(&t, "5.2", 1, &cause) == 0 && !b->locs[1].disabled,
+	    "bp: enable 5.2");
+	ok(bp_enable_loc(&t, "5.3", 0, &cause) == -1, "bp: no location 3");
+	is_str(cause, "breakpoint 5 has no location 3 (it has 2: info break "
+	    "lists them)", "bp: ... says how many it has");
+	free(cause);
+	cause = NULL;
+	ok(bp_enable_loc(&t, "5.", 0, &cause) == -1 &&
+	    strstr(cause, "write N.M") != NULL, "bp: 5. is not a location");
+	free(cause);
+	cause = NULL;
+	ok(bp_enable_loc(&t, "3.1", 0, &cause) == -1 &&
+	    strstr(cause, "no breakpoint number 3") != NULL,
+	    "bp: a deleted breakpoint has no locations");
+	free(cause);
+	cause = NULL;
+	b = bp_find(&t, 5);
+	b->hits = 0;
+	b->ignore = 1;
+	ok(hit_count(b, 0) == 0 && hit_count(b, 0) == 1 && b->hits == 2,
+	    "bp: ignore and the hit count count the same stops");
 	bp_table_free(&t);
 }
 
@@ -632,8 +697,8 @@ test_session(void)
 	is_str(o, "$2 = 7\n", "session: the hit core's locals");
 	o = cmd(&t, "info break");
 	ok(has(o, "stop only if $core % 2 == 1 && i == 2") &&
-	    has(o, "breakpoint already hit 6 times"),
-	    "session: hits count cores whose condition held");
+	    has(o, "breakpoint already hit 2 times"),
+	    "session: hits count steps with a core whose condition held");
 	o = cmd(&t, "condition 1 nosuch == 1");
 	ok(has(o, "error: no local, global or register 'nosuch'"),
 	    "session: names in a condition are checked when set");
@@ -788,6 +853,27 @@ test_api(void)
 	    strcmp(f[1].method, "main") == 0 && f[1].link == -1 &&
 	    f[1].pc == f[0].saved_pc, "api: main's frame is the caller");
 	session_frames_free(f, nf);
+	/* the selected frame: what print reads, what the pane highlights */
+	is_int(session_selected_frame(t.s), 0, "api: frame 0 after a stop");
+	o = cmd(&t, "print x");
+	is_str(o, "$1 = 2\n", "api: print reads the innermost frame");
+	o = cmd(&t, "up");
+	ok(has(o, "#1  0x") && has(o, " in main () at t.jas:"),
+	    "api: up shows the caller as gdb does");
+	is_int(session_selected_frame(t.s), 1, "api: ... and selects it");
+	o = cmd(&t, "print r + 1");
+	is_str(o, "$2 = 1\n", "api: print reads the selected frame's locals");
+	o = cmd(&t, "print x");
+	ok(has(o, "error: no local, global or register 'x'"),
+	    "api: ... and not the callee's");
+	o = cmd(&t, "core 1");
+	is_int(session_selected_frame(t.s), 0,
+	    "api: a change of focus selects frame 0");
+	o = cmd(&t, "frame 1");
+	o = cmd(&t, "core 0");
+	o = cmd(&t, "down");
+	ok(has(o, "error: bottom (innermost) frame selected"),
+	    "api: down at frame 0");
 	ok(session_frames(t.s, 7, &f, &nf, &cause) == -1 &&
 	    strstr(cause, "out of range") != NULL, "api: frames of no core");
 	free(cause);
@@ -824,7 +910,7 @@ test_api(void)
 	ok(has(o, "all cores halted"), "api: an MPC breakpoint does not stop "
 	    "the ISA level");
 	o = cmd(&t, "print r");
-	is_str(o, "$1 = 5\n", "api: the result");
+	is_str(o, "$3 = 5\n", "api: the result");
 	tsess_close(&t);
 }
 

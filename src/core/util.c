@@ -458,37 +458,60 @@ show_bytes(const char *p, size_t len, char *out, size_t outsize)
 	return out;
 }
 
+/*
+ * Damerau-Levenshtein distance in its optimal-string-alignment form: an
+ * insertion, a deletion, a substitution or a swap of two neighbours each
+ * cost 1, so that "contniue" is as near "continue" as a one-letter typo
+ * is.  Three rows of the table suffice.
+ */
 int
 edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
-	int *row, d;
+	int *prev2, *prev, *row, *t, d;
 
 	if (la > 64 || lb > 64)
 		return 1000;
+	prev2 = xcalloc(lb + 1, sizeof *prev2);
+	prev = xcalloc(lb + 1, sizeof *prev);
 	row = xcalloc(lb + 1, sizeof *row);
 	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
+		prev[j] = (int)j;
 	for (i = 1; i <= la; i++) {
-		int prev = row[0];
-
 		row[0] = (int)i;
 		for (j = 1; j <= lb; j++) {
-			int cur = row[j];
 			int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-			int best = prev + cost;
+			int best = prev[j - 1] + cost;
 
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
 			row[j] = best;
-			prev = cur;
 		}
+		t = prev2;
+		prev2 = prev;
+		prev = row;
+		row = t;
 	}
-	d = row[lb];
+	d = prev[lb];
+	free(prev2);
+	free(prev);
 	free(row);
 	return d;
+}
+
+int
+spelling_near(const char *typed, const char *cand)
+{
+	size_t n = strlen(typed);
+	int d = edit_distance(typed, cand);
+	int limit = n <= 2 ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : 3;
+
+	return d <= limit ? d : -1;
 }
 
 int

@@ -100,8 +100,13 @@ get_be16(const uint8_t *p)
  */
 const char *show_bytes(const char *p, size_t len, char *out, size_t outsize);
 
-/* Edit distance, for "did you mean" suggestions. */
+/* Edit distance (Damerau-Levenshtein: a swap of neighbours costs 1), for
+ * "did you mean" suggestions. */
 int	 edit_distance(const char *a, const char *b);
+/* The distance from typed to cand if cand is a plausible correction of
+ * it (a typo, not another word): at most 1 edit for up to 4 letters, 2
+ * up to 8, 3 beyond, none for 1 or 2 letters; else -1. */
+int	 spelling_near(const char *typed, const char *cand);
 
 /* Parse a non-negative decimal/hex integer option value with bounds. */
 int	 parse_uint_option(const char *text, unsigned long min,

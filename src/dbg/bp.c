@@ -205,3 +205,47 @@ bp_set_condition(struct bp *b, const char *text, char **cause)
 	b->cond_text = e != NULL ? xstrdup(text) : NULL;
 	return 0;
 }
+
+size_t
+bp_loc_at(const struct bp *b, uint16_t prog, int32_t pc)
+{
+	size_t k;
+
+	for (k = 0; k < b->nlocs; k++)
+		if (b->locs[k].pc == pc && (b->on_mpc || b->locs[k].prog == prog))
+			break;
+	return k;
+}
+
+int
+bp_enable_loc(struct bp_table *t, const char *text, int on, char **cause)
+{
+	unsigned long id, loc;
+	char *end;
+	struct bp *b;
+
+	id = strtoul(text, &end, 10);
+	if (text[0] < '0' || text[0] > '9' || *end != '.' ||
+	    end[1] < '0' || end[1] > '9' ||
+	    (loc = strtoul(end + 1, &end, 10), *end != '\0')) {
+		*cause = xasprintf("bad breakpoint location '%s' (write N.M, "
+		    "e.g. 1.2)", text);
+		return -1;
+	}
+	if (id > UINT32_MAX || (b = bp_find(t, (uint32_t)id)) == NULL ||
+	    b->kind != BP_BREAK) {
+		*cause = xasprintf("no breakpoint number %lu (info break lists "
+		    "them)", id);
+		return -1;
+	}
+	if (loc == 0 || loc > b->nlocs) {
+		*cause = xasprintf("breakpoint %lu has no location %lu (it has "
+		    "%zu: info break lists them)", id, loc, b->nlocs);
+		return -1;
+	}
+	if (b->nlocs == 1)	/* its one location is the breakpoint */
+		b->enabled = (uint8_t)on;
+	else
+		b->locs[loc - 1].disabled = (uint8_t)!on;
+	return 0;
+}

@@ -36,6 +36,7 @@ struct bp_loc {
 				       for a bp with on_mpc) */
 	uint8_t		*mask;      /* cores it applies to, or NULL: all the
 				       cores of the machine; owned */
+	uint8_t		 disabled;  /* disable N.M: this location only */
 };
 
 struct bp {
@@ -53,10 +54,12 @@ struct bp {
 	char		*cores_text;
 	struct expr	*cond;      /* NULL: unconditional */
 	char		*cond_text;
-	uint64_t	 hits;      /* breakpoints: cores that hit it with
-				       the condition true; watchpoints:
-				       changes seen */
-	uint64_t	 ignore;    /* stops still to ignore */
+	uint64_t	 hits;      /* breakpoints: steps in which cores hit
+				       it with the condition true (several
+				       cores in one step: one hit, the
+				       unit ignore counts too); watch-
+				       points: changes seen */
+	uint64_t	 ignore;    /* hits still to ignore */
 	/* BP_WATCH */
 	uint8_t		 wkind;     /* enum watch_kind */
 	uint32_t	 wcore;     /* WATCH_LOCAL: the core; else 0 */
@@ -89,6 +92,13 @@ size_t	 bp_count(const struct bp_table *t, enum bp_kind kind, int enabled);
  */
 int	 bp_parse_ids(const struct bp_table *t, const char *text,
 	    uint32_t **ids, size_t *n, char **cause);
+/* The index of b's location at pc (in program prog; any for an MPC
+ * breakpoint), or b->nlocs if none is. */
+size_t	 bp_loc_at(const struct bp *b, uint16_t prog, int32_t pc);
+/* enable/disable N.M: location M (from 1) of breakpoint N, as gdb
+ * numbers a breakpoint's locations.  0, or -1 + *cause. */
+int	 bp_enable_loc(struct bp_table *t, const char *text, int on,
+	    char **cause);
 /* Replace the condition (text NULL or "": none).  0, or -1 + *cause. */
 int	 bp_set_condition(struct bp *b, const char *text, char **cause);
 

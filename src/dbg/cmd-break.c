@@ -3,13 +3,17 @@
  * condition, ignore and info break.
  *
  * break LOCATION [core SET] [if COND]: the location is resolved here,
- * once (loc.c), into one struct bp_loc per program, each with the mask
+ * once (loc.c), into one struct bp_loc per program (and per method, for
+ * a label several methods define: gdb's breakpoint with several
+ * locations, numbered N.M in info break, each enabled alone), each with
+ * the mask
  * of cores it applies to (the SET, cut to the cores that run that
  * program), which is what the engine checks.  A condition is parsed now
  * and its names are checked against the locals of the breakpoint's
  * method, so that a typo is reported when it is typed, not at the first
  * hit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,7 +297,11 @@ make_break(struct session *s, const struct cmd_call *c, int temporary,
 	s->bps_dirty = 1;
 	buf_printf(out, "%sbreakpoint %u at ", temporary ? "temporary " : "",
 	    b->id);
-	describe_locs(s, b, out);
+	if (b->nlocs > 1)	/* gdb's shape; info break lists them */
+		buf_printf(out, "0x%04x: %s. (%zu locations)",
+		    (uint32_t)b->locs[0].pc, b->what, b->nlocs);
+	else
+		describe_locs(s, b, out);
 	describe_cores(s, b, out);
 	if (b->cond_text != NULL)
 		buf_printf(out, " if %s", b->cond_text);
@@ -376,10 +384,14 @@ static int
 cmd_delete_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
+	const char *p = c->args;
+	char word[16];
 	uint32_t *ids;
 	size_t n;
 
 	(void)out;
+	if (cmd_word(&p, word, sizeof word) && strcmp(word, "display") == 0)
+		return display_delete(s, p, cause);
 	if (parse_ids(s, c, &ids, &n, cause) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++)
@@ -392,23 +404,57 @@ cmd_delete_exec(struct session *s, const struct cmd_call *c,
 const struct cmd_entry cmd_delete_entry = {
 	.name = "delete",
 	.alias = "d",
-	.usage = "delete [N...]",
+	.usage = "delete [N...] | delete display [N...]",
 	.summary = "delete breakpoints and watchpoints",
 	.help = "delete breakpoints and watchpoints N (e.g. 1 3 5-7); without\n"
-	    "numbers, all of them",
+	    "numbers, all of them.  delete display N is undisplay N.",
 	.arg = ARG_BPNUMS,
 	.exec = cmd_delete_exec,
 };
 
+/*
+ * enable/disable [N... | N.M... | display [N...]]: the locations N.M
+ * (gdb's numbering of a breakpoint's locations) are taken out first, the
+ * numbers go to parse_ids.
+ */
 static int
 set_enabled(struct session *s, const struct cmd_call *c, int on,
     char **cause)
 {
+	struct cmd_call whole = *c;
+	const char *p = c->args;
+	char word[64];
+	struct buf nums = { 0 };
 	uint32_t *ids;
 	size_t n;
+	int dotted = 0;
 
-	if (parse_ids(s, c, &ids, &n, cause) != 0)
+	if (cmd_word(&p, word, sizeof word) && strcmp(word, "display") == 0)
+		return display_enable(s, p, on, cause);
+	p = c->args;
+	while (cmd_word(&p, word, sizeof word)) {
+		if (strchr(word, '.') == NULL) {
+			buf_printf(&nums, "%s ", word);
+			continue;
+		}
+		if (bp_enable_loc(&s->bps, word, on, cause) != 0) {
+			buf_free(&nums);
+			return -1;
+		}
+		dotted = 1;
+	}
+	buf_put_u8(&nums, 0);
+	whole.args = (const char *)nums.data;
+	s->bps_dirty = 1;
+	if (dotted && nums.len == 1) {
+		buf_free(&nums);
+		return 0;
+	}
+	if (parse_ids(s, &whole, &ids, &n, cause) != 0) {
+		buf_free(&nums);
 		return -1;
+	}
+	buf_free(&nums);
 	for (size_t i = 0; i < n; i++) {
 		struct bp *b = bp_find(&s->bps, ids[i]);
 		char *err = NULL;
@@ -442,19 +488,23 @@ cmd_enable_exec(struct session *s, const struct cmd_call *c,
 
 const struct cmd_entry cmd_disable_entry = {
 	.name = "disable",
-	.usage = "disable [N...]",
+	.alias = "dis disa",
+	.usage = "disable [N... | N.M... | display [N...]]",
 	.summary = "disable breakpoints and watchpoints",
 	.help = "disable breakpoints and watchpoints N (none: all); they stay\n"
-	    "listed and keep their hit counts",
+	    "listed and keep their hit counts.  N.M disables location M of\n"
+	    "breakpoint N only (info break lists them as 1.1, 1.2, ...).\n"
+	    "disable display N stops showing display N (none: all).",
 	.arg = ARG_BPNUMS,
 	.exec = cmd_disable_exec,
 };
 
 const struct cmd_entry cmd_enable_entry = {
 	.name = "enable",
-	.usage = "enable [N...]",
+	.usage = "enable [N... | N.M... | display [N...]]",
 	.summary = "enable breakpoints and watchpoints",
-	.help = "enable breakpoints and watchpoints N (none: all)",
+	.help = "enable breakpoints and watchpoints N (none: all), location M\n"
+	    "of breakpoint N (N.M), or displays (enable display [N...])",
 	.arg = ARG_BPNUMS,
 	.exec = cmd_enable_exec,
 };
@@ -560,10 +610,11 @@ cmd_ignore_exec(struct session *s, const struct cmd_call *c,
 const struct cmd_entry cmd_ignore_entry = {
 	.name = "ignore",
 	.usage = "ignore N COUNT",
-	.summary = "ignore the next COUNT stops of a breakpoint",
-	.help = "do not stop the next COUNT times breakpoint N would stop the\n"
-	    "machine (a step where several cores hit it counts once; hits are\n"
-	    "still counted)",
+	.summary = "ignore the next COUNT hits of a breakpoint",
+	.help = "do not stop the next COUNT times breakpoint N is hit.  A hit\n"
+	    "is one step in which one or more cores reach it with its condition\n"
+	    "true, the same unit info break counts (\"already hit 3 times\");\n"
+	    "ignored hits are counted too.",
 	.arg = ARG_BPNUMS,
 	.exec = cmd_ignore_exec,
 };
@@ -577,7 +628,7 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 	const char *p = args;
 	uint32_t core = s->focus;
 	const struct dsym_method *dm;
-	int32_t nlocals, link, idx;
+	int32_t nlocals, link, idx, pc, lv;
 	const struct core *c;
 
 	if (!cmd_word(&p, name, sizeof name)) {
@@ -603,7 +654,11 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 		core = (uint32_t)n;
 	}
 	c = &s->m.cores[core];
-	dm = session_method_at(s, core, c->pc);
+	pc = c->pc;
+	lv = c->lv;
+	if (core == s->focus)	/* the selected frame's, as print reads */
+		session_selected_pc_lv(s, &pc, &lv);
+	dm = session_method_at(s, core, pc);
 	if (strncmp(name, "local[", 6) == 0) {
 		char *end;
 
@@ -614,13 +669,13 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 			return -1;
 		}
 	} else if ((idx = dsym_local(dm, name)) < 0) {
-		const char *mn = session_method_name(s, core, c->pc);
+		const char *mn = session_method_name(s, core, pc);
 
 		*cause = xasprintf("no local '%s' in %s, where core %u is", name,
 		    mn ? mn : "this method", core);
 		return -1;
 	}
-	if (session_frame(s, core, c->lv, &nlocals, &link, cause) != 0)
+	if (session_frame(s, core, lv, &nlocals, &link, cause) != 0)
 		return -1;
 	if (idx < 0 || idx >= nlocals) {
 		*cause = xasprintf("local %s is outside the frame of core %u "
@@ -629,8 +684,8 @@ watch_local(struct session *s, struct bp *b, const char *args, char **cause)
 	}
 	b->wkind = WATCH_LOCAL;
 	b->wcore = core;
-	b->waddr = c->lv + idx;
-	b->wframe = c->lv;
+	b->waddr = lv + idx;
+	b->wframe = lv;
 	b->what = xasprintf("local %s of core %u", name, core);
 	return 0;
 }
@@ -705,8 +760,11 @@ cmd_watch_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			for (size_t i = 0; g < 0 && i < s->m.nprogs; i++)
 				g = dsym_global(&s->dsyms[i], word);
 			if (g < 0) {
+				int32_t fpc, flv;
+
+				session_selected_pc_lv(s, &fpc, &flv);
 				if (dsym_local(session_method_at(s, s->focus,
-				    s->m.cores[s->focus].pc), word) >= 0) {
+				    fpc), word) >= 0) {
 					if (watch_local(s, &tmp, word,
 					    cause) != 0)
 						return -1;
@@ -742,8 +800,9 @@ const struct cmd_entry cmd_watch_entry = {
 	.summary = "stop when a word changes",
 	.help = "stop after the step that changes a word: a global (by its\n"
 	    ".global name or number), a heap word (its address, as x shows it),\n"
-	    "or a local of a core's current frame (default: the focused core;\n"
-	    "the watchpoint ends when that frame returns).  The report gives\n"
+	    "or a local of a core's current frame (default: the focused core's\n"
+	    "selected frame; the watchpoint ends when that frame returns).\n"
+	    "The report gives\n"
 	    "the old and new values and the cores that stored to the word.\n"
 	    "While watchpoints are enabled the machine runs one step at a time,\n"
 	    "so continue is slower.",
@@ -771,7 +830,11 @@ cmd_info_break_exec(struct session *s, const struct cmd_call *c,
 		    b->kind != BP_BREAK ? "watchpoint" : b->on_mpc ?
 		    "mpc break" : "breakpoint",
 		    b->temporary ? "del" : "keep", b->enabled ? "y" : "n");
-		if (b->kind == BP_BREAK) {
+		if (b->kind == BP_BREAK && b->nlocs > 1) {
+			buf_printf(out, "<MULTIPLE> %s (%zu locations)", b->what,
+			    b->nlocs);
+			describe_cores(s, b, out);
+		} else if (b->kind == BP_BREAK) {
 			describe_locs(s, b, out);
 			describe_cores(s, b, out);
 		} else
@@ -786,6 +849,18 @@ cmd_info_break_exec(struct session *s, const struct cmd_call *c,
 		if (b->ignore > 0)
 			buf_printf(out, "        will ignore next %llu "
 			    "crossings\n", (unsigned long long)b->ignore);
+		/* gdb's location rows: N.M, its own enable flag */
+		for (size_t k = 0; b->kind == BP_BREAK && b->nlocs > 1 &&
+		    k < b->nlocs; k++) {
+			char num[32];
+
+			snprintf(num, sizeof num, "%u.%zu", b->id, k + 1);
+			buf_printf(out, "%-4s %-11s %-5s %-4s ", num, "", "",
+			    b->locs[k].disabled ? "n" : "y");
+			session_describe_pc(s, session_prog_core(s,
+			    b->locs[k].prog), b->locs[k].pc, out);
+			buf_printf(out, "\n");
+		}
 	}
 	return 0;
 }
@@ -796,8 +871,10 @@ const struct cmd_entry cmd_info_break_entry = {
 	.usage = "info break",
 	.summary = "list breakpoints and watchpoints",
 	.help = "list breakpoints and watchpoints: number, kind, whether it is\n"
-	    "deleted when hit, enabled, where, cores, condition, hits (cores\n"
-	    "that reached it with the condition true) and ignore count",
+	    "deleted when hit, enabled, where, cores, condition, hits (steps in\n"
+	    "which cores reached it with the condition true) and ignore count.\n"
+	    "A breakpoint with several locations (a label several methods\n"
+	    "define, a label of several programs) has a row N.M for each.",
 	.arg = ARG_NONE,
 	.exec = cmd_info_break_exec,
 };

@@ -22,7 +22,9 @@
 static const struct cmd_entry *const info_table[] = {
 	&cmd_info_break_entry, &cmd_info_cores_entry, &cmd_info_warps_entry,
 	&cmd_info_lanes_entry, &cmd_info_registers_entry,
-	&cmd_info_frame_entry, &cmd_info_globals_entry, &cmd_info_heap_entry,
+	&cmd_info_frame_entry, &cmd_info_stack_entry, &cmd_info_locals_entry,
+	&cmd_info_args_entry, &cmd_info_display_entry,
+	&cmd_info_globals_entry, &cmd_info_heap_entry,
 	&cmd_info_divergence_entry, &cmd_info_level_entry,
 	&cmd_info_history_entry, NULL
 };
@@ -339,6 +341,7 @@ cmd_info_divergence_exec(struct session *s, const struct cmd_call *c,
 
 const struct cmd_entry cmd_info_divergence_entry = {
 	.name = "divergence",
+	.alias = "d",	/* i d stayed info divergence when info display came */
 	.usage = "info divergence",
 	.summary = "SIMD efficiency and divergence histogram",
 	.help = "machine-wide SIMD efficiency, active / (W x paths), now and\n"

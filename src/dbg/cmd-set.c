@@ -56,9 +56,11 @@ assign(struct session *s, const char *text, char **cause)
 	const char *q;
 	uint32_t core = s->focus;
 	struct core *c = &s->m.cores[core];
-	int32_t v, addr = 0, idx = -1;
+	int32_t v, addr = 0, idx = -1, fpc, flv;
 	int r = -1, rc = -1;
 
+	/* locals are the selected frame's, as print reads them */
+	session_selected_pc_lv(s, &fpc, &flv);
 	if (eq == NULL || eq[1] == '=') {
 		*cause = xasprintf("usage: set var NAME = EXPR");
 		return -1;
@@ -77,10 +79,10 @@ assign(struct session *s, const char *text, char **cause)
 		goto out;
 	}
 	if (w2 != NULL && strcmp(w1, "local") == 0) {
-		idx = dsym_local(session_method_at(s, core, c->pc), w2);
+		idx = dsym_local(session_method_at(s, core, fpc), w2);
 		if (idx < 0) {
-			*cause = xasprintf("no local '%s' in the focused core's "
-			    "method", w2);
+			*cause = xasprintf("no local '%s' in the selected frame's "
+			    "method (info locals lists them)", w2);
 			goto out;
 		}
 	} else if (w2 != NULL && strcmp(w1, "global") == 0) {
@@ -116,7 +118,7 @@ assign(struct session *s, const char *text, char **cause)
 			*cause = xasprintf("no register '%s'", w1);
 			goto out;
 		}
-	} else if ((idx = dsym_local(session_method_at(s, core, c->pc),
+	} else if ((idx = dsym_local(session_method_at(s, core, fpc),
 	    w1)) >= 0)
 		;
 	else {
@@ -135,14 +137,14 @@ assign(struct session *s, const char *text, char **cause)
 	if (idx >= 0) {
 		int32_t nlocals, link;
 
-		if (session_frame(s, core, c->lv, &nlocals, &link, cause) != 0)
+		if (session_frame(s, core, flv, &nlocals, &link, cause) != 0)
 			goto out;
 		if (idx >= nlocals) {
 			*cause = xasprintf("local[%d] is out of range: the frame "
 			    "of core %u has %d locals", idx, core, nlocals);
 			goto out;
 		}
-		addr = c->lv + idx;
+		addr = flv + idx;
 	}
 	if (r >= 0) {
 		reg_set(c, r, v);
@@ -182,7 +184,8 @@ static const struct cmd_entry set_var_entry = {
 	.usage = "set var NAME = EXPR",
 	.summary = "assign to a register, local or global",
 	.help = "assign to a register of the focused core (PC, SP, TOS, ...),\n"
-	    "a local of its method (NAME, local NAME, local[N]) or a global\n"
+	    "a local of its selected frame (NAME, local NAME, local[N]: see\n"
+	    "frame, up, down) or a global\n"
 	    "(NAME, global NAME, global[N]).  set NAME = EXPR works too when\n"
 	    "NAME is not a set subcommand.",
 	.arg = ARG_ASSIGN,

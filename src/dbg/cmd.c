@@ -25,7 +25,9 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_reverse_step_entry, &cmd_reverse_stepi_entry,
 	&cmd_reverse_continue_entry,
 	&cmd_core_entry, &cmd_warp_entry, &cmd_lane_entry,
+	&cmd_frame_entry, &cmd_up_entry, &cmd_down_entry,
 	&cmd_info_entry, &cmd_backtrace_entry, &cmd_print_entry, &cmd_x_entry,
+	&cmd_display_entry, &cmd_undisplay_entry,
 	&cmd_list_entry, &cmd_input_entry, &cmd_set_entry, &cmd_show_entry,
 	&cmd_help_entry, &cmd_quit_entry,
 	NULL
@@ -56,7 +58,7 @@ cmd_find(const struct cmd_entry *const *table, const char *word,
 	const struct cmd_entry *found = NULL, *best = NULL;
 	size_t n = strlen(word), nfound = 0;
 	struct buf b = { 0 };
-	int bestd = 3;
+	int bestd = 1000;
 
 	*out = NULL;
 	for (size_t i = 0; table[i] != NULL; i++)
@@ -90,10 +92,12 @@ cmd_find(const struct cmd_entry *const *table, const char *word,
 		buf_free(&b);
 		return -1;
 	}
+	/* by spelling: the nearest name within a typo's reach, so that
+	 * `info args` does not suggest 'warps' */
 	for (size_t i = 0; table[i] != NULL; i++) {
-		int d = edit_distance(word, table[i]->name);
+		int d = spelling_near(word, table[i]->name);
 
-		if (d < bestd && d < (int)n) {
+		if (d >= 0 && d < bestd) {
 			bestd = d;
 			best = table[i];
 		}

@@ -7,8 +7,11 @@
  * (gdb's standard abbreviations: b, c, s, si, n, p, i, bt, ...), then a
  * unique prefix of a name; several prefixes are "ambiguous command 'co':
  * could be condition, continue, core", none is "unknown command" with the
- * nearest name suggested.  info, set and show have subcommand tables
- * looked up the same way (so `i r` is info registers).
+ * name nearest by spelling suggested (util.h spelling_near: a Damerau-
+ * Levenshtein distance within a typo's reach, so that a word that is
+ * merely short is not "corrected" into another).  info, set and show
+ * have subcommand tables looked up the same way (so `i r` is info
+ * registers).
  */
 #ifndef MICDB_CMD_H
 #define MICDB_CMD_H
@@ -90,7 +93,11 @@ extern const struct cmd_entry cmd_info_entry, cmd_info_break_entry,
     cmd_info_cores_entry, cmd_info_warps_entry, cmd_info_lanes_entry,
     cmd_info_divergence_entry;
 extern const struct cmd_entry cmd_info_registers_entry,
-    cmd_info_frame_entry, cmd_backtrace_entry;
+    cmd_info_frame_entry, cmd_backtrace_entry, cmd_info_stack_entry,
+    cmd_frame_entry, cmd_up_entry, cmd_down_entry, cmd_info_locals_entry,
+    cmd_info_args_entry;
+extern const struct cmd_entry cmd_display_entry, cmd_undisplay_entry,
+    cmd_info_display_entry;
 extern const struct cmd_entry cmd_info_globals_entry, cmd_info_heap_entry,
     cmd_x_entry;
 extern const struct cmd_entry cmd_print_entry, cmd_input_entry,

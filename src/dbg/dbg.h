@@ -69,6 +69,14 @@ struct resume {
 				       to reach, not global steps */
 };
 
+/* An auto-display expression (display EXPR): shown after every stop. */
+struct display {
+	uint32_t	 id;        /* from 1, never reused, as in gdb */
+	int		 enabled;
+	char		*fmt;       /* print's format letters, or NULL */
+	char		*expr;      /* the expression as typed */
+};
+
 /* Host-side program divergence sampled at every stop (doc/manycore.md
  * section 3, for engines that record none themselves). */
 struct div_acc {
@@ -103,6 +111,9 @@ struct session {
 	size_t			 caprunbps;
 
 	uint32_t		 focus;       /* the focused core */
+	uint32_t		 frame_sel;   /* its selected frame (up, down,
+					 frame; 0: innermost), reset at
+					 every stop and focus change */
 	enum lock_mode		 lock;        /* scheduler-locking */
 	uint8_t			*lockmask;    /* ncores, for LOCK_WARP/CORE */
 	int			 stop_on_fault; /* set stop-on-fault */
@@ -139,6 +150,9 @@ struct session {
 	char		       **view_labels; /* labels it points to, owned */
 	size_t			 nview_labels;
 	struct history		*hist;        /* reverse execution (history.h) */
+	struct display		*displays;    /* display EXPR, by number */
+	size_t			 ndisplays;
+	uint32_t		 next_display;
 };
 
 
@@ -183,7 +197,8 @@ int	 session_check_names(struct session *s, const struct expr *e,
 int	 session_frame(struct session *s, uint32_t core, int32_t lv,
 	    int32_t *nlocals, int32_t *link, char **cause);
 /* loc_resolve (loc.h) over the session's programs, for the focused
- * core. */
+ * core's selected frame (its method decides a label several methods
+ * have). */
 int	 session_loc_resolve(struct session *s, const char *spec,
 	    struct bp_loc **locs, size_t *nlocs, char **cause);
 
@@ -213,6 +228,21 @@ void	 session_describe_mpc(const struct session *s, uint32_t mpc,
 
 /* session-view.c */
 void	 session_views_free(struct session *s);
+/* PC and LV of the focused core's selected frame (frame 0 if the
+ * selection no longer exists, which it then becomes): what print, x and
+ * label lookup use. */
+void	 session_selected_pc_lv(struct session *s, int32_t *pc, int32_t *lv);
+
+/* cmd-display.c */
+/* After every stop (resume.c, reverse.c): the frame selection goes back
+ * to frame 0 and the displays are shown, as gdb does. */
+void	 session_stopped(struct session *s, struct buf *out);
+void	 display_free_all(struct session *s);
+/* delete display N... (cmd-break.c's delete hands it on). */
+int	 display_delete(struct session *s, const char *args, char **cause);
+/* enable/disable display N... (cmd-break.c's enable and disable). */
+int	 display_enable(struct session *s, const char *args, int on,
+	    char **cause);
 
 /* resume.c: run control */
 int	 resume_begin(struct session *s, enum resume_kind kind, uint64_t steps,
@@ -232,9 +262,10 @@ void	 session_sync_bps(struct session *s);
  * caller frees it), else dropped.  Counts nothing. */
 int	 hit_test(struct session *s, const struct bp *b, uint32_t c,
 	    char **err);
-/* A forward stop of ncores cores at b: count the hits; 0 if the ignore
- * count takes it (not when a condition failed: error), else 1. */
-int	 hit_count(struct bp *b, size_t ncores, int error);
+/* A forward stop at b (any number of cores, at any of its locations):
+ * count one hit; 0 if the ignore count takes it (not when a condition
+ * failed: error), else 1. */
+int	 hit_count(struct bp *b, int error);
 /* "breakpoint N hit by CORES [n of N] at PLACE", the cores noted as the
  * stop's (at_bp, stop_cores, last_bp).  pc: the PC, or the MPC of an MPC
  * breakpoint. */

@@ -14,6 +14,7 @@ dbg_session_sources = \
 	src/dbg/cmd.c src/dbg/cmd.h \
 	src/dbg/cmd-break.c \
 	src/dbg/cmd-data.c \
+	src/dbg/cmd-display.c \
 	src/dbg/cmd-focus.c \
 	src/dbg/cmd-frame.c \
 	src/dbg/cmd-info.c \

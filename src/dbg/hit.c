@@ -13,9 +13,12 @@
  *     a PC breakpoint only at an instruction boundary, an MPC breakpoint
  *     only at a micro level, and the condition true in that core's
  *     context (an error evaluating it stops, so that it is seen);
- *   - hit_count applies the hit and ignore counts of a forward stop.  The
- *     reverse search does not count: going back does not execute
- *     anything, and the counts stay those of the present;
+ *   - hit_count applies the hit and ignore counts of a forward stop: a
+ *     step in which any number of cores hit a breakpoint is one hit, and
+ *     one of the crossings ignore skips (doc/debugger.md), so that the
+ *     two counts agree on a machine of many cores.  The reverse search
+ *     does not count: going back does not execute anything, and the
+ *     counts stay those of the present;
  *   - hit_report writes the report line both directions show and notes
  *     the cores as the stop's.
  *
@@ -40,6 +43,8 @@ session_sync_bps(struct session *s)
 		if (b->kind != BP_BREAK || !b->enabled)
 			continue;
 		for (size_t k = 0; k < b->nlocs; k++) {
+			if (b->locs[k].disabled)
+				continue;
 			if (s->nebps == s->capebps) {
 				s->capebps = s->capebps ? s->capebps * 2 : 16;
 				s->ebps = xreallocarray(s->ebps, s->capebps,
@@ -86,7 +91,8 @@ hit_test(struct session *s, const struct bp *b, uint32_t c, char **err)
 		if ((b->on_mpc ? b->locs[k].pc == (int32_t)core->mpc :
 		    b->locs[k].prog == core->prog &&
 		    b->locs[k].pc == core->pc) &&
-		    (b->locs[k].mask == NULL || b->locs[k].mask[c]))
+		    (b->locs[k].mask == NULL || b->locs[k].mask[c]) &&
+		    !b->locs[k].disabled)
 			break;
 	if (k == b->nlocs)
 		return 0;
@@ -104,9 +110,9 @@ hit_test(struct session *s, const struct bp *b, uint32_t c, char **err)
 }
 
 int
-hit_count(struct bp *b, size_t ncores, int error)
+hit_count(struct bp *b, int error)
 {
-	b->hits += ncores;
+	b->hits++;
 	if (b->ignore > 0 && !error) {
 		b->ignore--;
 		return 0;
@@ -118,8 +124,14 @@ void
 hit_report(struct session *s, const struct bp *b, const uint32_t *cores,
     size_t n, int32_t pc, struct buf *out)
 {
-	buf_printf(out, "%sbreakpoint %u hit by ",
-	    b->temporary ? "temporary " : "", b->id);
+	size_t loc = bp_loc_at(b, b->on_mpc ? 0 : s->m.cores[cores[0]].prog,
+	    pc);
+
+	buf_printf(out, "%sbreakpoint %u", b->temporary ? "temporary " : "",
+	    b->id);
+	if (b->nlocs > 1 && loc < b->nlocs)	/* gdb's N.M */
+		buf_printf(out, ".%zu", loc + 1);
+	buf_printf(out, " hit by ");
 	coreset_format_cores(out, cores, n, MAX_LISTED);
 	buf_printf(out, " [%zu of %u] at ", n, s->m.cfg.ncores);
 	if (b->on_mpc) {

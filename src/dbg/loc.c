@@ -5,8 +5,9 @@
  *   *EXPR         an address (any expression: *0x1a, *loop_start+3)
  *   NAME          a method (its first instruction, after the header), a
  *                 label, or METHOD#LABEL; a label that several methods
- *                 define resolves to the one in the focused core's
- *                 method, else it is an error listing the choices
+ *                 define resolves to the one in the selected frame's
+ *                 method, else to all of them: one breakpoint with
+ *                 several locations, as gdb makes (doc/debugger.md)
  *   LINE          a source line of the focused core's program
  *   FILE:LINE     a source line of the program loaded from FILE
  *
@@ -133,6 +134,7 @@ add_loc(struct bp_loc **locs, size_t *n, uint16_t prog, int32_t pc)
 	(*locs)[*n].prog = prog;
 	(*locs)[*n].pc = pc;
 	(*locs)[*n].mask = NULL;
+	(*locs)[*n].disabled = 0;
 	(*n)++;
 }
 
@@ -237,62 +239,54 @@ suggest(const struct loc_env *env, const char *name)
 	return best;
 }
 
-/* A name in one program: 1 found, 0 not there, -1 error. */
-static int
+/*
+ * A name in one program: the locations it has there added to locs (a
+ * method, METHOD#LABEL or a label in one method: one; a label several
+ * methods define: the one in the selected frame's method, else all of
+ * them, as gdb sets one breakpoint on every place a name matches).
+ * Returns how many it added.
+ */
+static size_t
 resolve_name_in(const struct loc_env *env, size_t pi, const char *name,
-    int32_t *pc, char **cause)
+    struct bp_loc **locs, size_t *nlocs)
 {
 	const struct program *p = env->progs[pi];
 	const struct symbol *here;
-	const struct symbol *match[8];
-	size_t nmatch = 0, total = 0;
-	struct buf b = { 0 };
+	size_t first = *nlocs;
 
 	for (size_t i = 0; i < p->nmethods; i++)
 		if (strcmp(p->methods[i].name, name) == 0) {
-			*pc = (int32_t)p->methods[i].addr +
-			    (p->methods[i].addr == 0 ? 0 : 4);
+			add_loc(locs, nlocs, (uint16_t)pi,
+			    (int32_t)p->methods[i].addr +
+			    (p->methods[i].addr == 0 ? 0 : 4));
 			return 1;
 		}
-	for (size_t i = 0; i < p->nlabels; i++) {
-		const char *full = p->labels[i].name;
-
-		if (strcmp(full, name) == 0) {
-			*pc = (int32_t)p->labels[i].addr;
+	for (size_t i = 0; i < p->nlabels; i++)
+		if (strcmp(p->labels[i].name, name) == 0) {
+			add_loc(locs, nlocs, (uint16_t)pi,
+			    (int32_t)p->labels[i].addr);
 			return 1;
 		}
-		if (strchr(name, '#') == NULL &&
-		    strcmp(short_name(full), name) == 0) {
-			if (nmatch < 8)
-				match[nmatch++] = &p->labels[i];
-			total++;
-		}
-	}
-	if (total == 0)
+	if (strchr(name, '#') != NULL)
 		return 0;
-	if (total == 1) {
-		*pc = (int32_t)match[0]->addr;
-		return 1;
-	}
-	/* Several methods have it: the focused core's method decides. */
-	here = env->focus_prog == pi && env->focus_pc >= 0 ?
-	    program_method_at(p, (uint32_t)env->focus_pc) : NULL;
-	for (size_t i = 0; here != NULL && i < nmatch; i++) {
+	here = env->focus_prog == pi && env->scope_pc >= 0 ?
+	    program_method_at(p, (uint32_t)env->scope_pc) : NULL;
+	for (size_t i = 0; here != NULL && i < p->nlabels; i++) {
+		const char *full = p->labels[i].name;
 		size_t ml = strlen(here->name);
 
-		if (strncmp(match[i]->name, here->name, ml) == 0 &&
-		    match[i]->name[ml] == '#') {
-			*pc = (int32_t)match[i]->addr;
+		if (strcmp(short_name(full), name) == 0 &&
+		    strncmp(full, here->name, ml) == 0 && full[ml] == '#') {
+			add_loc(locs, nlocs, (uint16_t)pi,
+			    (int32_t)p->labels[i].addr);
 			return 1;
 		}
 	}
-	for (size_t i = 0; i < nmatch; i++)
-		buf_printf(&b, "%s%s", i ? ", " : "", match[i]->name);
-	buf_put_u8(&b, 0);
-	*cause = xasprintf("label '%s' is in several methods: %s (write one "
-	    "of these)", name, (char *)b.data);
-	buf_free(&b);
-	return -1;
+	for (size_t i = 0; i < p->nlabels; i++)
+		if (strcmp(short_name(p->labels[i].name), name) == 0)
+			add_loc(locs, nlocs, (uint16_t)pi,
+			    (int32_t)p->labels[i].addr);
+	return *nlocs - first;
 }
 
 int
@@ -352,21 +346,8 @@ loc_resolve(const struct loc_env *env, const char *spec,
 		free(file);
 		return rc;
 	}
-	for (size_t i = 0; i < env->nprogs; i++) {
-		int32_t pc;
-		int rc = resolve_name_in(env, i, spec, &pc, cause);
-
-		if (rc < 0) {
-			free(*locs);
-			*locs = NULL;
-			*nlocs = 0;
-			return -1;
-		}
-		if (rc > 0) {
-			add_loc(locs, nlocs, (uint16_t)i, pc);
-			found++;
-		}
-	}
+	for (size_t i = 0; i < env->nprogs; i++)
+		found += resolve_name_in(env, i, spec, locs, nlocs);
 	if (found == 0) {
 		const char *near = suggest(env, spec);
 

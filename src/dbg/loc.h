@@ -19,7 +19,11 @@ struct loc_env {
 	const struct program *const *progs;  /* the machine's programs */
 	size_t		 nprogs;
 	uint16_t	 focus_prog;  /* the focused core's program and PC: */
-	int32_t		 focus_pc;    /* no spec, LINE, ambiguous labels */
+	int32_t		 focus_pc;    /* no spec, LINE */
+	int32_t		 scope_pc;    /* a PC of the selected frame (in
+					 focus_prog): a label several
+					 methods have resolves in its
+					 method first */
 	/* *EXPR: evaluate text for the focused core; 0 with *val, or -1
 	 * + *cause. */
 	int		(*eval)(void *arg, const char *text, int32_t *val,
@@ -27,8 +31,9 @@ struct loc_env {
 	void		*arg;
 };
 
-/* A location spec into one struct bp_loc per program that has it (the
- * masks NULL); 0, or -1 + *cause. */
+/* A location spec into struct bp_loc's (the masks NULL): one per program
+ * that has it, and one per method where a bare label is in several
+ * methods and none of them is the selected frame's; 0, or -1 + *cause. */
 int	 loc_resolve(const struct loc_env *env, const char *spec,
 	    struct bp_loc **locs, size_t *nlocs, char **cause);
 /* Label shown for an exact address ("loop", "half#loop"), or NULL. */

@@ -279,7 +279,7 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 	struct hit *hits = NULL;
 	size_t nhits = 0, caphits = 0, i, j;
 	uint32_t *cores = xcalloc(st->ncores ? st->ncores : 1, sizeof *cores);
-	int reports = 0, internal = -1;
+	int reports = 0, internal = -1, skip = 0;
 	uint32_t *del = NULL;
 	size_t ndel = 0;
 
@@ -307,13 +307,20 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 	for (i = 0; i < nhits; i = j) {
 		struct bp *b = bp_find(&s->bps, hits[i].id);
 		uint32_t *hc;
-		size_t nc = 0;
+		size_t nc = 0, m;
 		int err = 0;
 
 		for (j = i; j < nhits && hits[j].id == hits[i].id &&
 		    hits[j].pc == hits[i].pc; j++)
 			err |= hits[j].error != NULL;
-		if (!hit_count(b, j - i, err))
+		/* one hit per breakpoint and step, whatever its locations
+		 * and cores (hit.c): counted at its first group */
+		if (i == 0 || hits[i - 1].id != hits[i].id) {
+			for (m = j; m < nhits && hits[m].id == hits[i].id; m++)
+				err |= hits[m].error != NULL;
+			skip = !hit_count(b, err);
+		}
+		if (skip)
 			continue;
 		hc = xcalloc(j - i, sizeof *hc);
 		for (size_t k = i; k < j; k++) {
@@ -472,6 +479,7 @@ finish_stop(struct session *s, struct buf *out)
 	s->list_next = -1;
 	div_sample(&s->div, &s->m, s->level != LEVEL_ISA);
 	session_where(s, s->focus, out);
+	session_stopped(s, out);
 }
 
 int

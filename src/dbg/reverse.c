@@ -74,6 +74,7 @@ go_back(struct session *s, const char *what, uint64_t n, struct buf *out,
 	settle(s);
 	report_back(s, now, out);
 	session_where(s, s->focus, out);
+	session_stopped(s, out);
 	return 0;
 }
 
@@ -333,6 +334,7 @@ reverse_step(struct session *s, uint64_t n, struct buf *out, char **cause)
 	settle(s);
 	report_back(s, now, out);
 	session_where(s, s->focus, out);
+	session_stopped(s, out);
 	return 0;
 }
 
@@ -410,6 +412,7 @@ reverse_continue(struct session *s, struct buf *out, char **cause)
 		    "oldest recorded step %llu\n", (unsigned long long)oldest);
 		report_back(s, now, out);
 		session_where(s, s->focus, out);
+	session_stopped(s, out);
 		return 0;
 	}
 	if (at > oldest && report_watches(s, at, out, cause) != 0)
@@ -432,5 +435,6 @@ reverse_continue(struct session *s, struct buf *out, char **cause)
 		session_set_focus(s, lo, out);
 	}
 	session_where(s, s->focus, out);
+	session_stopped(s, out);
 	return 0;
 }

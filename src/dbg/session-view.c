@@ -74,7 +74,7 @@ session_breakpoints(const struct session *cs, const struct session_bp **out)
 			char tmp[128];
 
 			v->id = b->id;
-			v->enabled = b->enabled;
+			v->enabled = b->enabled && !l->disabled;
 			v->temporary = b->temporary;
 			v->on_mpc = b->on_mpc;
 			v->addr = l->pc;
@@ -188,4 +188,34 @@ session_frames(struct session *s, uint32_t core, struct session_frame **out,
 	*out = f;
 	*n = k;
 	return 0;
+}
+
+uint32_t
+session_selected_frame(const struct session *s)
+{
+	return s->frame_sel;
+}
+
+void
+session_selected_pc_lv(struct session *s, int32_t *pc, int32_t *lv)
+{
+	struct session_frame *f;
+	size_t n;
+	char *cause = NULL;
+
+	*pc = session_core_pc(s, s->focus);
+	*lv = s->m.cores[s->focus].lv;
+	if (s->frame_sel == 0)
+		return;
+	if (session_frames(s, s->focus, &f, &n, &cause) != 0) {
+		free(cause);
+		s->frame_sel = 0;
+		return;
+	}
+	if (s->frame_sel < n) {
+		*pc = f[s->frame_sel].pc;
+		*lv = f[s->frame_sel].lv;
+	} else		/* the stack changed under it (set var) */
+		s->frame_sel = 0;
+	session_frames_free(f, n);
 }

@@ -152,6 +152,7 @@ session_free(struct session *s)
 	free(s->run.what);
 	free(s->run.core_mask);
 	free(s->values);
+	display_free_all(s);
 	div_free(&s->div);
 	free(s->last_line);
 	free(s->core_prog);
@@ -170,6 +171,7 @@ session_restart(struct session *s, char **cause)
 	s->nstop_cores = 0;
 	s->last_bp = 0;
 	s->list_next = -1;
+	s->frame_sel = 0;
 	div_reset(&s->div);
 	return 0;
 }
@@ -355,6 +357,7 @@ session_set_focus(struct session *s, uint32_t core, struct buf *out)
 	if (core == s->focus)
 		return;
 	s->focus = core;
+	s->frame_sel = 0;
 	s->list_next = -1;
 	if (out != NULL)
 		buf_printf(out, "[switching focus to core %u, warp %u lane %u]\n",
@@ -439,31 +442,35 @@ session_frame(struct session *s, uint32_t core, int32_t lv, int32_t *nlocals,
 
 /* --- expressions ---------------------------------------------------- */
 
+/* Where names are looked up: a core and one of its frames (its PC
+ * decides the method, its LV holds the locals). */
 struct env_arg {
 	struct session	*s;
 	uint32_t	 core;
+	int32_t		 pc;
+	int32_t		 lv;
 };
 
 static int
-read_local(struct session *s, uint32_t core, int32_t idx, const char *name,
+read_local(const struct env_arg *ea, int32_t idx, const char *name,
     int32_t *val, char **cause)
 {
-	const struct core *c = &s->m.cores[core];
 	int32_t nlocals, link;
 
-	if (session_frame(s, core, c->lv, &nlocals, &link, cause) != 0)
+	if (session_frame(ea->s, ea->core, ea->lv, &nlocals, &link,
+	    cause) != 0)
 		return -1;
 	if (idx < 0 || idx >= nlocals) {
 		if (name != NULL)
 			*cause = xasprintf("local '%s' is not in the current "
-			    "frame of core %u", name, core);
+			    "frame of core %u", name, ea->core);
 		else
 			*cause = xasprintf("local[%d] is out of range: the "
-			    "frame of core %u has %d local%s", idx, core,
+			    "frame of core %u has %d local%s", idx, ea->core,
 			    nlocals, nlocals == 1 ? "" : "s");
 		return -1;
 	}
-	return session_read(s, core, c->lv + idx, 1, val, cause);
+	return session_read(ea->s, ea->core, ea->lv + idx, 1, val, cause);
 }
 
 static int
@@ -523,10 +530,9 @@ dollar_value(struct session *s, uint32_t core, const char *name,
 }
 
 static const char *
-suggest_name(struct session *s, uint32_t core, const char *name)
+suggest_name(struct session *s, uint32_t core, int32_t pc, const char *name)
 {
-	const struct dsym_method *dm = session_method_at(s, core,
-	    s->m.cores[core].pc);
+	const struct dsym_method *dm = session_method_at(s, core, pc);
 	const struct dsym *d = session_dsym(s, core);
 	const char *best = NULL;
 	int bestd = 3, dist;
@@ -562,10 +568,11 @@ env_name(void *arg, const char *name, int dollar, int32_t *val, char **cause)
 
 	if (dollar)
 		return dollar_value(s, ea->core, name, val, cause);
-	/* the method the core is in: a halted core's PC is past its HALT */
-	dm = session_method_at(s, ea->core, session_core_pc(s, ea->core));
+	/* the method of the frame (frame 0: session_core_pc, since a
+	 * halted core's PC is past its HALT) */
+	dm = session_method_at(s, ea->core, ea->pc);
 	if ((idx = dsym_local(dm, name)) >= 0)
-		return read_local(s, ea->core, idx, name, val, cause);
+		return read_local(ea, idx, name, val, cause);
 	if ((idx = global_index(s, ea->core, name)) >= 0)
 		return session_read(s, ea->core, MM_GLOBALS_BASE + idx, 1, val,
 		    cause);
@@ -573,8 +580,8 @@ env_name(void *arg, const char *name, int dollar, int32_t *val, char **cause)
 		*val = reg_get(c, idx);
 		return 0;
 	}
-	method = session_method_name(s, ea->core, c->pc);
-	near = suggest_name(s, ea->core, name);
+	method = session_method_name(s, ea->core, ea->pc);
+	near = suggest_name(s, ea->core, ea->pc, name);
 	if (near != NULL)
 		*cause = xasprintf("no local, global or register '%s' (did you "
 		    "mean '%s'?)", name, near);
@@ -591,7 +598,7 @@ env_indexed(void *arg, const char *base, int32_t index, int32_t *val,
 	struct env_arg *ea = arg;
 
 	if (strcmp(base, "local") == 0)
-		return read_local(ea->s, ea->core, index, NULL, val, cause);
+		return read_local(ea, index, NULL, val, cause);
 	if (strcmp(base, "global") == 0) {
 		if (index < 0 || index >= MM_GLOBALS_WORDS) {
 			*cause = xasprintf("global[%d] is out of range (0-%d)",
@@ -610,9 +617,22 @@ int
 session_eval(struct session *s, uint32_t core, const struct expr *e,
     int32_t *val, char **cause)
 {
-	struct env_arg ea = { s, core };
+	struct env_arg ea = { s, core, session_core_pc(s, core),
+	    s->m.cores[core].lv };
 	struct expr_env env = { &ea, env_name, env_indexed };
 
+	return expr_eval(e, &env, val, cause);
+}
+
+/* e on the focused core, its locals those of the selected frame. */
+static int
+eval_selected(struct session *s, const struct expr *e, int32_t *val,
+    char **cause)
+{
+	struct env_arg ea = { s, s->focus, 0, 0 };
+	struct expr_env env = { &ea, env_name, env_indexed };
+
+	session_selected_pc_lv(s, &ea.pc, &ea.lv);
 	return expr_eval(e, &env, val, cause);
 }
 
@@ -629,7 +649,7 @@ session_eval_text(struct session *s, const char *text, int32_t *val,
 	}
 	if (expr_parse(text, &e, cause) != 0)
 		return -1;
-	rc = session_eval(s, s->focus, e, val, cause);
+	rc = eval_selected(s, e, val, cause);
 	expr_free(e);
 	return rc;
 }
@@ -650,10 +670,15 @@ session_loc_resolve(struct session *s, const char *spec,
 		.nprogs = s->m.nprogs,
 		.focus_prog = c->prog,
 		.focus_pc = c->pc,
+		.scope_pc = c->pc,
 		.eval = loc_eval,
 		.arg = s,
 	};
+	int32_t lv;
 
+	/* no location is the core's PC; names prefer the selected frame's
+	 * method */
+	session_selected_pc_lv(s, &env.scope_pc, &lv);
 	return loc_resolve(&env, spec, locs, nlocs, cause);
 }
 

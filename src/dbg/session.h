@@ -222,5 +222,12 @@ struct session_frame {
 int	 session_frames(struct session *s, uint32_t core,
 	    struct session_frame **out, size_t *n, char **cause);
 void	 session_frames_free(struct session_frame *f, size_t n);
+/*
+ * The focused core's selected frame: an index into session_frames' array
+ * for that core (0: the innermost), as up, down and frame move it and as
+ * print and x read locals in it (the stack pane highlights it).  It goes
+ * back to 0 at every stop and focus change, as in gdb.
+ */
+uint32_t session_selected_frame(const struct session *s);
 
 #endif

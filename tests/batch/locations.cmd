@@ -1,8 +1,8 @@
 # args: --cores 2 ../../programs/collatz.jas
-# exit: 1
 # Every form of location: label, METHOD#LABEL, method, LINE, FILE:LINE,
 # *ADDR, none (the focused core's PC), and a label that several methods
-# define (resolved by the focused core's method, else an error).
+# define (resolved by the focused core's method, else one breakpoint on
+# all of them; ambiguous.cmd has the rest of that case).
 break loop
 break 1
 break collatz.jas:62
