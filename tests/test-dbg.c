@@ -25,7 +25,8 @@
 /* --- expressions ------------------------------------------------------ */
 
 /* Fake environment: a = 7, b = -3, TOS = 5, $core = 12, local[i] = 100+i,
- * global[i] = 200+i; anything else is an error. */
+ * global[i] = 200+i, the array v = { 10, 20, 30 }; anything else is an
+ * error. */
 static int
 fake_name(void *arg, const char *name, int dollar, int32_t *val,
     char **cause)
@@ -57,7 +58,12 @@ fake_indexed(void *arg, const char *base, int32_t index, int32_t *val,
 		*val = 100 + index;
 	else if (strcmp(base, "global") == 0)
 		*val = 200 + index;
-	else {
+	else if (strcmp(base, "v") == 0 && index >= 0 && index < 3)
+		*val = 10 * (index + 1);
+	else if (strcmp(base, "v") == 0) {
+		*cause = xasprintf("index %d is outside v (length 3)", index);
+		return -1;
+	} else {
 		*cause = xasprintf("no array '%s'", base);
 		return -1;
 	}
@@ -130,6 +136,25 @@ test_expr(void)
 	is_int(ev("$tos", NULL), 5, "expr: $register");
 	is_int(ev("local[2] + global[1 + 1]", NULL), 304,
 	    "expr: indexed locals and globals");
+	is_int(ev("v[0] + v[a - 5]", NULL), 40,
+	    "expr: an array name indexed by expressions");
+	is_int(ev("v[v[0] / 10]", NULL), 20, "expr: nested indexing");
+	is_int(ev("1 << 4", NULL), 16, "expr: <<");
+	is_int(ev("-16 >> 2", NULL), -4, "expr: >> keeps the sign");
+	is_int(ev("-16 >>> 28", NULL), 15, "expr: >>> shifts in zeros");
+	is_int(ev("-1 >>> 0", NULL), -1, "expr: >>> 0 changes nothing");
+	is_int(ev("1 << 32", NULL), 1,
+	    "expr: the shift count is masked to 5 bits (32 is 0)");
+	is_int(ev("1 << -1", NULL), INT32_MIN,
+	    "expr: a negative count is masked too (-1 is 31)");
+	is_int(ev("-1 >> 40", NULL), -1, "expr: >> by 40 is >> by 8");
+	is_int(ev("0x40000000 << 1", NULL), INT32_MIN,
+	    "expr: << wraps into the sign bit");
+	is_int(ev("1 + 1 << 2", NULL), 8, "expr: + binds tighter than <<");
+	is_int(ev("1 << 2 < 5", NULL), 1, "expr: << binds tighter than <");
+	is_int(ev("8 >> 1 >> 1", NULL), 2, "expr: >> is left-associative");
+	is_int(ev("3 <= 3 && 4 >= 4 && 1 < 2 && 2 > 1", NULL), 1,
+	    "expr: <= >= < > still parse beside << >>");
 	is_int(ev("0 && nosuch", NULL), 0, "expr: && short-circuits");
 	is_int(ev("1 || nosuch", NULL), 1, "expr: || short-circuits");
 
@@ -171,6 +196,25 @@ test_expr(void)
 	msg = NULL;
 	ev("foo[1]", &msg);
 	is_str(msg, "no array 'foo'", "expr: unknown array base");
+	free(msg);
+	msg = NULL;
+	ev("v[3]", &msg);
+	is_str(msg, "index 3 is outside v (length 3)",
+	    "expr: the env's bounds error is the message");
+	free(msg);
+	msg = NULL;
+	ev("v[1", &msg);
+	is_str(msg, "expected ']' at the end of 'v[1'", "expr: missing ']'");
+	free(msg);
+	msg = NULL;
+	ev("1 < < 2", &msg);
+	is_str(msg, "expected a number, a name or '(' at '< 2'",
+	    "expr: '< <' is not a shift");
+	free(msg);
+	msg = NULL;
+	ev("1 <<", &msg);
+	is_str(msg, "expected a number, a name or '(' at the end of '1 <<'",
+	    "expr: a shift without its count");
 	free(msg);
 
 	ok(expr_parse("  a  ", &e, &msg) == 0, "expr: blanks around a name");
@@ -230,6 +274,13 @@ test_expr_walk(void)
 	ok(expr_walk_names(e, reject_b, NULL, &cause) == -1 &&
 	    strcmp(cause, "no b") == 0, "walk: stops at the first error");
 	free(cause);
+	expr_free(e);
+	cause = NULL;
+	n = 0;
+	ok(expr_parse("arr[i] + local[0] + global[1]", &e, &cause) == 0,
+	    "walk: parse indexing");
+	ok(expr_walk_names(e, count_names, &n, &cause) == 0 && n == 2,
+	    "walk: visits an array's name and its index, not local or global");
 	expr_free(e);
 }
 

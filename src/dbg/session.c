@@ -703,8 +703,7 @@ env_indexed(void *arg, const char *base, int32_t index, int32_t *val,
 	if (session_array_len(ea->s, ea->core, ref, &len, &why) != 0) {
 		free(why);
 		*cause = xasprintf("'%s' is %d, not an array reference (info "
-		    "heap lists the arrays; local[N] and global[N] index the "
-		    "frame and the globals)", base, ref);
+		    "heap lists the arrays)", base, ref);
 		return -1;
 	}
 	if (index < 0 || index >= len) {
