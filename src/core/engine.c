@@ -238,7 +238,7 @@ fact_region(const struct machine *m, const struct program *p, int32_t a)
 	if (a < MM_CPP + (int32_t)p->cp_size)
 		return "the constant pool, which is read-only";
 	if (a < MM_STACK_BASE)
-		return "past the constant pool";
+		return "between the constant pool and the stack region";
 	if (a < MM_STACK_BASE + (int32_t)m->cfg.stack_words)
 		return "the core's stack region";
 	if (a < MM_GLOBALS_BASE)

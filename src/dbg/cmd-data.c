@@ -110,10 +110,12 @@ const struct cmd_entry cmd_print_entry = {
 	.help = "evaluate EXPR on the focused core and keep it as $N.  Names:\n"
 	    "registers (PC SP LV CPP TOS OPC H MAR MDR MBR MPC N Z, any case,\n"
 	    "or $pc...), locals of the core's method by name or local[N],\n"
-	    "globals by .global name or global[N], $core $warp $lane $mask\n"
-	    "$ncores $step, $N from history.  Operators as in C, on 32-bit words\n"
-	    "that wrap.  A local or global named like a register hides it:\n"
-	    "write $n for the register.  FMT: x hex, d, u, c character.",
+	    "globals by .global name or global[N], NAME[i] of a heap array\n"
+	    "reference, $core $warp $lane $mask $ncores $step, $N from\n"
+	    "history.  Operators as in C on 32-bit words that wrap; << >> >>>\n"
+	    "mask the count to 5 bits as Java does.  A local or global named\n"
+	    "like a register hides it: write $n for the register.  FMT (gdb's):\n"
+	    "x hex, d decimal, u unsigned, o octal, t binary, c character.",
 	.arg = ARG_EXPR,
 	.exec = cmd_print_exec,
 };
