@@ -6,7 +6,10 @@
 # underflow only in IRETURN, so a program that pops below its frame runs
 # on inside its stack region and faults later: where IRETURN finds the
 # frame broken, or where the machine finds the core outside its region.
-# On every engine this build has; and the debugger says it once.
+# The facts after the message (depth, address and region) are read from
+# the state the fault leaves, alike on every engine this build has.  The
+# debugger says once which checks the Mic-1 level lacks; micdb run
+# --level mic says it at the end of the run.
 . "$(dirname "$0")/lib.sh"
 
 dir=$top_srcdir/tests/limits
@@ -27,14 +30,18 @@ check() {
 for e in $engines; do
 	for l in isa pmic; do
 		check $l "$e" underflow-loop A \
-		    "operand stack underflow (pop below the current frame) at pc 0x0003 (opcode 0x57 POP"
+		    "operand stack underflow (pop below the current frame): depth 0 words, POP pops 1 at pc 0x0003 (opcode 0x57 POP"
 		check $l "$e" underflow-in-frame "" \
-		    "operand stack underflow (pop below the current frame) at pc 0x0010 (opcode 0x57 POP"
+		    "operand stack underflow (pop below the current frame): depth 0 words, POP pops 1 at pc 0x0010 (opcode 0x57 POP"
 	done
 	check mic "$e" underflow-loop A \
-	    "memory access outside the regions this core may use at pc 0x0003 (opcode 0x57 POP"
+	    "memory access outside the regions this core may use: address 0x7fff, between the constant pool and the stack region at pc 0x0003 (opcode 0x57 POP"
 	check mic "$e" underflow-in-frame "" \
-	    "operand stack underflow (pop below the current frame) at pc 0x0013 (opcode 0xac IRETURN"
+	    "operand stack underflow (pop below the current frame): depth 0 words, IRETURN pops 1 at pc 0x0013 (opcode 0xac IRETURN"
+	run_cmd "$TMP/out" "$TMP/err" "$MICDB" run --level mic --engine "$e" \
+	    "$dir/underflow-loop.jas"
+	[ "$(grep -c '^micdb: note: at the Mic-1 level' "$TMP/err")" -eq 1 ]
+	ok $? "micdb run --level mic ($e) ends with the note once"
 done
 
 # The debugger says once, at the first switch to Mic-1, which checks stop.

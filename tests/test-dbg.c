@@ -1,11 +1,11 @@
 /*
- * Unit tests of the debugger engine (src/dbg): the expression language,
- * core sets, command lookup, breakpoint bookkeeping, debug names from
+ * Unit tests of the debugger engine (src/dbg): core sets, command lookup, breakpoint bookkeeping, debug names from
  * the source, and a session driven command by command over the
  * reference engine, checking the text it returns.
  *
  * The session tests assemble small sources in memory (asm.h), so they
  * need no files; the batch transcripts (tests/batch.sh) cover the rest.
+ * The expression language has its own program (tests/test-expr.c).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,217 +21,6 @@
 #include "expr.h"
 #include "session.h"
 #include "tap.h"
-
-/* --- expressions ------------------------------------------------------ */
-
-/* Fake environment: a = 7, b = -3, TOS = 5, $core = 12, local[i] = 100+i,
- * global[i] = 200+i; anything else is an error. */
-static int
-fake_name(void *arg, const char *name, int dollar, int32_t *val,
-    char **cause)
-{
-	int *lookups = arg;
-
-	(*lookups)++;
-	if (!dollar && strcmp(name, "a") == 0)
-		*val = 7;
-	else if (!dollar && strcmp(name, "b") == 0)
-		*val = -3;
-	else if (strcmp(name, "TOS") == 0 || (dollar && strcmp(name, "tos") == 0))
-		*val = 5;
-	else if (dollar && strcmp(name, "core") == 0)
-		*val = 12;
-	else {
-		*cause = xasprintf("no '%s'", name);
-		return -1;
-	}
-	return 0;
-}
-
-static int
-fake_indexed(void *arg, const char *base, int32_t index, int32_t *val,
-    char **cause)
-{
-	(void)arg;
-	if (strcmp(base, "local") == 0)
-		*val = 100 + index;
-	else if (strcmp(base, "global") == 0)
-		*val = 200 + index;
-	else {
-		*cause = xasprintf("no array '%s'", base);
-		return -1;
-	}
-	return 0;
-}
-
-/* Evaluate text; returns the value, or INT32_MIN+1 on any error (with
- * the message in *msg when msg is given). */
-static int32_t
-ev(const char *text, char **msg)
-{
-	int lookups = 0;
-	struct expr_env env = { &lookups, fake_name, fake_indexed };
-	struct expr *e;
-	char *cause = NULL;
-	int32_t v;
-
-	if (expr_parse(text, &e, &cause) != 0) {
-		if (msg)
-			*msg = cause;
-		else
-			free(cause);
-		return INT32_MIN + 1;
-	}
-	if (expr_eval(e, &env, &v, &cause) != 0) {
-		v = INT32_MIN + 1;
-		if (msg)
-			*msg = cause;
-		else
-			free(cause);
-	}
-	expr_free(e);
-	return v;
-}
-
-static void
-test_expr(void)
-{
-	char *msg = NULL;
-	int lookups = 0;
-	struct expr_env env = { &lookups, fake_name, fake_indexed };
-	struct expr *e;
-	int32_t v;
-
-	is_int(ev("42", NULL), 42, "expr: decimal literal");
-	is_int(ev("0x1f", NULL), 31, "expr: hex literal");
-	is_int(ev("0b101", NULL), 5, "expr: binary literal");
-	is_int(ev("017", NULL), 15, "expr: octal literal");
-	is_int(ev("'A'", NULL), 65, "expr: character literal");
-	is_int(ev("'\\n'", NULL), 10, "expr: character escape");
-	is_int(ev("1 + 2 * 3", NULL), 7, "expr: * binds tighter than +");
-	is_int(ev("(1 + 2) * 3", NULL), 9, "expr: parentheses");
-	is_int(ev("10 - 4 - 3", NULL), 3, "expr: - is left-associative");
-	is_int(ev("-7 / 2", NULL), -3, "expr: division truncates toward zero");
-	is_int(ev("-7 % 2", NULL), -1, "expr: remainder has the dividend's sign");
-	is_int(ev("2147483647 + 1", NULL), INT32_MIN, "expr: + wraps at 32 bits");
-	is_int(ev("0xffffffff", NULL), -1, "expr: 0xffffffff is -1");
-	is_int(ev("-2147483648 / -1", NULL), INT32_MIN,
-	    "expr: INT32_MIN / -1 wraps instead of trapping");
-	is_int(ev("3 < 4 && 4 <= 4 && 5 > 4 && 4 >= 5 == 0", NULL), 1,
-	    "expr: comparisons");
-	is_int(ev("1 == 1 != 0", NULL), 1, "expr: equality chains left to right");
-	is_int(ev("!0 + !5", NULL), 1, "expr: logical not");
-	is_int(ev("~0", NULL), -1, "expr: complement");
-	is_int(ev("6 & 3 | 8 ^ 1", NULL), 11, "expr: bitwise operators, C precedence");
-	is_int(ev("1 || 0 && 0", NULL), 1, "expr: && binds tighter than ||");
-	is_int(ev("a * b", NULL), -21, "expr: names from the environment");
-	is_int(ev("TOS == 5", NULL), 1, "expr: register name");
-	is_int(ev("$core % 2 == 0", NULL), 1, "expr: $core");
-	is_int(ev("$tos", NULL), 5, "expr: $register");
-	is_int(ev("local[2] + global[1 + 1]", NULL), 304,
-	    "expr: indexed locals and globals");
-	is_int(ev("0 && nosuch", NULL), 0, "expr: && short-circuits");
-	is_int(ev("1 || nosuch", NULL), 1, "expr: || short-circuits");
-
-	is_int(ev("1 / 0", &msg), INT32_MIN + 1, "expr: division by zero fails");
-	is_str(msg, "division by zero", "expr: ... with a message");
-	free(msg);
-	msg = NULL;
-	ev("5 % (a - 7)", &msg);
-	is_str(msg, "division by zero", "expr: remainder by zero fails");
-	free(msg);
-	msg = NULL;
-	ev("nosuch + 1", &msg);
-	is_str(msg, "no 'nosuch'", "expr: an unknown name is the env's error");
-	free(msg);
-	msg = NULL;
-	ev("(1 + 2", &msg);
-	is_str(msg, "expected ')' at the end of '(1 + 2'",
-	    "expr: missing ')' is reported");
-	free(msg);
-	msg = NULL;
-	ev("1 + * 2", &msg);
-	is_str(msg, "expected a number, a name or '(' at '* 2'",
-	    "expr: a missing operand is reported where it is");
-	free(msg);
-	msg = NULL;
-	ev("TOS = 5", &msg);
-	ok(msg != NULL && strstr(msg, "write == to compare") != NULL,
-	    "expr: '=' suggests ==");
-	free(msg);
-	msg = NULL;
-	ev("1 2", &msg);
-	is_str(msg, "unexpected text at '2'", "expr: trailing text is an error");
-	free(msg);
-	msg = NULL;
-	ev("99999999999", &msg);
-	ok(msg != NULL && strstr(msg, "32 bits") != NULL,
-	    "expr: too large a literal is an error");
-	free(msg);
-	msg = NULL;
-	ev("foo[1]", &msg);
-	is_str(msg, "no array 'foo'", "expr: unknown array base");
-	free(msg);
-
-	ok(expr_parse("  a  ", &e, &msg) == 0, "expr: blanks around a name");
-	{
-		int dollar = -1;
-
-		is_str(expr_plain_name(e, &dollar), "a", "expr: plain name");
-		is_int(dollar, 0, "expr: plain name has no $");
-		ok(expr_eval(e, &env, &v, &msg) == 0 && v == 7,
-		    "expr: evaluates after parse");
-	}
-	expr_free(e);
-	ok(expr_parse("a + 1", &e, &msg) == 0, "expr: parse a + 1");
-	{
-		int dollar;
-
-		ok(expr_plain_name(e, &dollar) == NULL,
-		    "expr: a + 1 is not a plain name");
-	}
-	expr_free(e);
-}
-
-static int
-count_names(void *arg, const char *name, int dollar, char **cause)
-{
-	int *n = arg;
-
-	(void)name;
-	(void)cause;
-	*n += dollar ? 10 : 1;
-	return 0;
-}
-
-static int
-reject_b(void *arg, const char *name, int dollar, char **cause)
-{
-	(void)arg;
-	(void)dollar;
-	if (strcmp(name, "b") == 0) {
-		*cause = xasprintf("no b");
-		return -1;
-	}
-	return 0;
-}
-
-static void
-test_expr_walk(void)
-{
-	struct expr *e;
-	char *cause = NULL;
-	int n = 0;
-
-	ok(expr_parse("a && (b || $core) + local[c]", &e, &cause) == 0,
-	    "walk: parse");
-	ok(expr_walk_names(e, count_names, &n, &cause) == 0 && n == 13,
-	    "walk: visits a, b, c and $core");
-	ok(expr_walk_names(e, reject_b, NULL, &cause) == -1 &&
-	    strcmp(cause, "no b") == 0, "walk: stops at the first error");
-	free(cause);
-	expr_free(e);
-}
 
 /* --- core sets ---------------------------------------------------------- */
 
@@ -1255,8 +1044,6 @@ test_div(void)
 int
 main(void)
 {
-	test_expr();
-	test_expr_walk();
 	test_coreset();
 	test_cmd_find();
 	test_bp_table();

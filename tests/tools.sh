@@ -114,6 +114,12 @@ ok $? "a bad configuration file is reported as file:line"
 run_cmd o e "$MICDB" run --level mic "$PROGRAMS/fib.jas"
 [ "$rc" -eq 0 ] && cmp -s o "$PROGRAMS/fib.expected"
 ok $? "micdb run --level mic gives the ISA level's output (fib)"
+run_cmd o e "$MICDB" run --level mic "$PROGRAMS/faults/underflow.jas"
+[ "$rc" -eq 0 ] && grep -q 'micdb: note: at the Mic-1 level the microprogram does not check operand-stack underflow' e
+ok $? "micdb run --level mic notes what the Mic-1 level does not check"
+run_cmd o e "$MICDB" run "$PROGRAMS/faults/underflow.jas"
+[ "$rc" -eq 1 ] && ! grep -q 'note:' e
+ok $? "the ISA level faults instead, without the note"
 printf 'micro\n' | "$MICDB" run --level mic cat.jas >o 2>e
 [ "$(cat o)" = "micro" ]
 ok $? "--level mic: core 0 reads standard input"

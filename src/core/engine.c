@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
+#include "memmap.h"
 #include "ijvm.h"
 #include "ref.h"
 
@@ -210,6 +211,149 @@ engine_insn_store(const struct program *p, const struct core *c,
 		return 1;
 	}
 	return 0;
+}
+
+/* Read n words for the facts; 0, or -1 (the cause is dropped: a fact
+ * that cannot be read is left out, the fault is still reported). */
+static int
+fact_read(struct engine *e, uint32_t core, int32_t addr, uint32_t n,
+    int32_t *out)
+{
+	char *cause = NULL;
+
+	if (e->ops->read_words(e, core, addr, n, out, &cause) == 0)
+		return 0;
+	free(cause);
+	return -1;
+}
+
+/* Where word address a lies in the memory map (memmap.h). */
+static const char *
+fact_region(const struct machine *m, const struct program *p, int32_t a)
+{
+	if (a < 0)
+		return "a device word that does not take this access";
+	if (a < MM_CPP)
+		return "below the constant pool";
+	if (a < MM_CPP + (int32_t)p->cp_size)
+		return "the constant pool, which is read-only";
+	if (a < MM_STACK_BASE)
+		return "between the constant pool and the stack region";
+	if (a < MM_STACK_BASE + (int32_t)m->cfg.stack_words)
+		return "the core's stack region";
+	if (a < MM_GLOBALS_BASE)
+		return "past the core's stack region";
+	if (a < MM_GLOBALS_BASE + MM_GLOBALS_WORDS)
+		return "the globals";
+	if (a < MM_HEAP_BASE)
+		return "past the globals";
+	if (a < MM_HEAP_BASE + (int32_t)m->cfg.heap_words)
+		return "the heap";
+	return "past the heap";
+}
+
+/* INVOKEVIRTUAL's callee header at the faulting PC: 0 with its nargs
+ * and nlocals (as ref.c reads them), or -1. */
+static int
+fact_callee(const struct program *p, const struct core *c, uint32_t *nargs,
+    uint32_t *nloc)
+{
+	uint32_t idx;
+	int32_t addr;
+
+	if (c->fault_op != OP_INVOKEVIRTUAL || c->fault_pc < 0 ||
+	    (int64_t)c->fault_pc + 3 > p->text_size)
+		return -1;
+	idx = get_be16(p->text + c->fault_pc + 1);
+	if (idx >= p->cp_size || (addr = p->cp[idx]) < 0 ||
+	    (int64_t)addr + 4 >= p->text_size)
+		return -1;
+	*nargs = get_be16(p->text + addr);
+	*nloc = get_be16(p->text + addr + 2);
+	return 0;
+}
+
+void
+engine_fault_facts(struct engine *e, uint32_t core, int micro,
+    struct buf *out)
+{
+	const struct machine *m = e->m;
+	const struct core *c = &m->cores[core];
+	const struct program *p = m->progs[c->prog];
+	const struct ijvm_opinfo *info = ijvm_builtin(c->fault_op);
+	int32_t w[2], floor, depth;
+	uint32_t nargs, nloc;
+	int array_op = c->fault_op == OP_IALOAD || c->fault_op == OP_IASTORE;
+
+	if (c->status != CORE_ERROR)
+		return;
+	switch (c->fault) {
+	case FAULT_ARRAY_BOUNDS:
+		/* index under the reference; the length after the tag */
+		if (!array_op || fact_read(e, core, c->sp - 1, 2, w) != 0)
+			return;
+		buf_printf(out, ": index %d", w[0]);
+		if (fact_read(e, core, w[1] + 1, 1, &w[1]) == 0)
+			buf_printf(out, ", length %d", w[1]);
+		return;
+	case FAULT_ARRAY_REF:
+		if (array_op && fact_read(e, core, c->sp, 1, w) == 0)
+			buf_printf(out, ": reference %d (0x%x)", w[0],
+			    (uint32_t)w[0]);
+		return;
+	case FAULT_ARRAY_SIZE:
+	case FAULT_HEAP_FULL:
+		if (c->fault_op == OP_NEWARRAY &&
+		    fact_read(e, core, c->sp, 1, w) == 0)
+			buf_printf(out, ": size %d of a heap of %u words", w[0],
+			    m->cfg.heap_words);
+		return;
+	case FAULT_STACK_OVERFLOW:
+		if (micro) {
+			/* the first word past the region that the
+			 * microprogram wrote or read */
+			buf_printf(out, ": depth %d of %u words (word 0x%x)",
+			    c->mar - MM_STACK_BASE + 1, m->cfg.stack_words,
+			    (uint32_t)c->mar);
+			return;
+		}
+		depth = c->sp - MM_STACK_BASE + 1;
+		buf_printf(out, ": depth %d of %u words", depth,
+		    m->cfg.stack_words);
+		if (fact_callee(p, c, &nargs, &nloc) == 0)
+			/* the new frame: locals, then the link words */
+			buf_printf(out, ", the call needs %u more", nloc + 2);
+		else if (info != NULL && info->pushes > info->pops)
+			buf_printf(out, ", %s pushes %d", info->name,
+			    info->pushes - info->pops);
+		return;
+	case FAULT_STACK_UNDERFLOW:
+		/* the frame's floor as ref.c finds it: main's locals, or
+		 * the saved LV word a method's link pointer names */
+		if (c->lv == MM_STACK_BASE)
+			floor = MM_STACK_BASE + (int32_t)p->main_nlocals - 1;
+		else if (fact_read(e, core, c->lv, 1, w) == 0)
+			floor = w[0] + 1;
+		else
+			return;
+		depth = c->sp - floor;
+		buf_printf(out, ": depth %d word%s", depth, depth == 1 ? "" :
+		    "s");
+		if (fact_callee(p, c, &nargs, &nloc) == 0)
+			buf_printf(out, ", the call takes %u argument%s", nargs,
+			    nargs == 1 ? "" : "s");
+		else if (info != NULL)
+			buf_printf(out, ", %s pops %d", info->name, info->pops);
+		return;
+	case FAULT_MEM_RANGE:
+		/* only the micro levels fault here, with MAR holding the
+		 * word address of the READ or WRITE */
+		buf_printf(out, ": address 0x%x, %s", (uint32_t)c->mar,
+		    fact_region(m, p, c->mar));
+		return;
+	default:
+		return;
+	}
 }
 
 int

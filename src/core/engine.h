@@ -279,6 +279,23 @@ typedef void (*engine_step_fn)(void *arg, struct machine *m,
 int	engine_host_run(struct engine *e, const struct engine_run *r,
 	    struct engine_stop *stop, engine_step_fn step, void *arg,
 	    uint8_t *seen, enum engine_bp_on on);
+/*
+ * The facts of core's fault that its state still holds, appended to out
+ * as ": index 5, length 4" (nothing when the fault has none or they
+ * cannot be read).  Every engine leaves a faulting core's registers and
+ * stack as they were before the faulting instruction (doc/ijvm.md
+ * section 3; the differential tests compare them), so the operands are
+ * still on the stack and nothing has to be recorded at the fault: the
+ * index and length of an array fault, the reference, the size asked of
+ * NEWARRAY, the operand-stack depth of an underflow or overflow, and at
+ * the micro levels (where MAR holds it) the address of a memory fault
+ * with its region.  micro: the engine runs a micro level, where a stack
+ * overflow stops inside the instruction (SP already moved) and MAR holds
+ * the word that did not fit.  Memory is read through e->ops->read_words,
+ * so it is right on an engine whose host copy of memory is stale.
+ */
+void	engine_fault_facts(struct engine *e, uint32_t core, int micro,
+	    struct buf *out);
 /* read_words/write_word of host engines: straight through the map. */
 int	engine_host_read_words(struct engine *e, uint32_t core, int32_t addr,
 	    uint32_t nwords, int32_t *out, char **cause);

@@ -16,8 +16,66 @@
 #include "dbg.h"
 #include "history.h"
 #include "dis.h"
+#include "dsym.h"
 
 #define LIST_LINES 10
+
+int
+cmd_format_check(char fmt, const char *typed, char **cause)
+{
+	if (fmt == '\0' || strchr(CMD_FORMATS, fmt) == NULL) {
+		*cause = xasprintf("bad format '/%s' (formats: x hex, d decimal, "
+		    "u unsigned, o octal, t binary, c character)", typed);
+		return -1;
+	}
+	return 0;
+}
+
+/* A character as gdb quotes it: 'A', '\n', '\033'. */
+static void
+quote_char(struct buf *out, int ch)
+{
+	static const char esc[][2] = { { '\a', 'a' }, { '\b', 'b' },
+	    { '\f', 'f' }, { '\n', 'n' }, { '\r', 'r' }, { '\t', 't' },
+	    { '\v', 'v' }, { '\\', '\\' }, { '\'', '\'' } };
+
+	for (size_t i = 0; i < sizeof esc / sizeof esc[0]; i++)
+		if (ch == esc[i][0]) {
+			buf_printf(out, "'\\%c'", esc[i][1]);
+			return;
+		}
+	if (ch >= 32 && ch < 127)
+		buf_printf(out, "'%c'", ch);
+	else
+		buf_printf(out, "'\\%03o'", (unsigned)ch);
+}
+
+void
+cmd_format_value(struct buf *out, char fmt, int32_t v)
+{
+	uint32_t u = (uint32_t)v;
+
+	switch (fmt) {
+	case 'x': buf_printf(out, "0x%x", u); break;
+	case 'u': buf_printf(out, "%u", u); break;
+	case 'o': buf_printf(out, u ? "0%o" : "0", u); break;
+	case 't': {
+		int bit = 31;
+
+		while (bit > 0 && !(u >> bit & 1))
+			bit--;
+		for (; bit >= 0; bit--)
+			buf_put_u8(out, (uint8_t)('0' + (u >> bit & 1)));
+		break;
+	}
+	case 'c':
+		/* gdb prints an int with /c as its low byte, a signed char */
+		buf_printf(out, "%d ", (int)(int8_t)(uint8_t)u);
+		quote_char(out, (int)(uint8_t)u);
+		break;
+	default:  buf_printf(out, "%d", v); break;
+	}
+}
 
 static int
 cmd_print_exec(struct session *s, const struct cmd_call *c, struct buf *out,
@@ -26,12 +84,9 @@ cmd_print_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	char fmt = c->fmt != NULL ? c->fmt[0] : 'd';
 	int32_t v;
 
-	if (c->fmt != NULL && (strlen(c->fmt) != 1 ||
-	    strchr("xduc", fmt) == NULL)) {
-		*cause = xasprintf("bad format '/%s' (use /x, /d, /u or /c)",
-		    c->fmt);
+	if (c->fmt != NULL && cmd_format_check(c->fmt[0] != '\0' && c->fmt[1] == '\0' ? fmt :
+	    '\0', c->fmt, cause) != 0)
 		return -1;
-	}
 	if (*c->args == '\0') {
 		*cause = xasprintf("print needs an expression, e.g. print TOS");
 		return -1;
@@ -42,17 +97,8 @@ cmd_print_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	    sizeof *s->values);
 	s->values[s->nvalues++] = v;
 	buf_printf(out, "$%zu = ", s->nvalues);
-	switch (fmt) {
-	case 'x': buf_printf(out, "0x%x\n", (uint32_t)v); break;
-	case 'u': buf_printf(out, "%u\n", (uint32_t)v); break;
-	case 'c':
-		if (v >= 32 && v < 127)
-			buf_printf(out, "%d '%c'\n", v, (char)v);
-		else
-			buf_printf(out, "%d\n", v);
-		break;
-	default:  buf_printf(out, "%d\n", v); break;
-	}
+	cmd_format_value(out, fmt, v);
+	buf_printf(out, "\n");
 	return 0;
 }
 
@@ -64,10 +110,12 @@ const struct cmd_entry cmd_print_entry = {
 	.help = "evaluate EXPR on the focused core and keep it as $N.  Names:\n"
 	    "registers (PC SP LV CPP TOS OPC H MAR MDR MBR MPC N Z, any case,\n"
 	    "or $pc...), locals of the core's method by name or local[N],\n"
-	    "globals by .global name or global[N], $core $warp $lane $mask\n"
-	    "$ncores $step, $N from history.  Operators as in C, on 32-bit words\n"
-	    "that wrap.  A local or global named like a register hides it:\n"
-	    "write $n for the register.  FMT: x hex, d, u, c character.",
+	    "globals by .global name or global[N], NAME[i] of a heap array\n"
+	    "reference, $core $warp $lane $mask $ncores $step, $N from\n"
+	    "history.  Operators as in C on 32-bit words that wrap; << >> >>>\n"
+	    "mask the count to 5 bits as Java does.  A local or global named\n"
+	    "like a register hides it: write $n for the register.  FMT (gdb's):\n"
+	    "x hex, d decimal, u unsigned, o octal, t binary, c character.",
 	.arg = ARG_EXPR,
 	.exec = cmd_print_exec,
 };
@@ -247,15 +295,27 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		first = n > LIST_LINES ? (uint32_t)n - LIST_LINES : 0;
 	for (i = first; i < n && shown < LIST_LINES; i++, shown++) {
 		char insn[128], tmp[128], lab[144];
+		uint32_t at = a[i], mfirst, mend = a[i] + 1;
 		const char *l = loc_label_name(p, a[i], tmp, sizeof tmp);
 		uint32_t line = program_line_at(p, a[i]);
 		int at_pc = core == s->focus && (int32_t)a[i] == here;
+		int bp = has_bp(s, s->m.cores[core].prog, core, (int32_t)a[i]);
 
-		snprintf(lab, sizeof lab, "%s%s", l ? l : "", l ? ":" : "");
 		session_insn(s, core, (int32_t)a[i], insn, sizeof insn);
-		buf_printf(out, "%c%-2s 0x%04x  %-12s %-24s", has_bp(s,
-		    s->m.cores[core].prog, core, (int32_t)a[i]) ? 'B' : ' ',
-		    at_pc ? "=>" : "", a[i], lab, insn);
+		/* #print as the source wrote it: one row for its expansion
+		 * (x/Ni ADDR shows the instructions behind it) */
+		if (dsym_macro_at(p, a[i], &mfirst, &mend, insn, sizeof insn)) {
+			at = mfirst;
+			l = loc_label_name(p, mfirst, tmp, sizeof tmp);
+			for (; i + 1 < n && a[i + 1] < mend; i++)
+				bp |= has_bp(s, s->m.cores[core].prog, core,
+				    (int32_t)a[i + 1]);
+			at_pc = core == s->focus && here >= (int32_t)at &&
+			    here < (int32_t)mend;
+		}
+		snprintf(lab, sizeof lab, "%s%s", l ? l : "", l ? ":" : "");
+		buf_printf(out, "%c%-2s 0x%04x  %-12s %-24s", bp ? 'B' : ' ',
+		    at_pc ? "=>" : "", at, lab, insn);
 		if (line != 0)
 			buf_printf(out, " %s:%u", base_name(p->path), line);
 		while (out->len > 0 && out->data[out->len - 1] == ' ')
@@ -283,8 +343,11 @@ const struct cmd_entry cmd_list_entry = {
 	.usage = "list [LOCATION]",
 	.summary = "list the code around the PC",
 	.help = "the code around the focused core's PC (or LOCATION): address,\n"
-	    "label, instruction with local names, source line; => marks the\n"
-	    "PC and B a breakpoint.  Again without LOCATION: the next lines.",
+	    "label, instruction with the source's names (locals, globals,\n"
+	    "constants), source line; => marks the PC and B a breakpoint.  A\n"
+	    "#print is one row as the source wrote it: x/Ni ADDR shows the\n"
+	    "BIPUSH/OUT pairs behind it.  Again without LOCATION: the next\n"
+	    "lines.",
 	.arg = ARG_LOCATION,
 	.exec = cmd_list_exec,
 };

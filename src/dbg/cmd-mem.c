@@ -10,6 +10,8 @@
 
 #include "cmd.h"
 #include "dbg.h"
+#include "dsym.h"
+#include "loc.h"
 
 #define MAX_UNNAMED  64    /* nonzero unnamed globals listed */
 #define MAX_ARRAYS   32    /* arrays listed by info heap */
@@ -130,9 +132,19 @@ region(const struct session *s, int32_t a, struct buf *out)
 	const struct program *p = session_prog(s, s->focus);
 	const char *name;
 
-	if (a >= MM_CPP && a < MM_CPP + (int32_t)p->cp_size)
-		buf_printf(out, "<cp+%d>", a - MM_CPP);
-	else if (a >= MM_STACK_BASE &&
+	if (a >= MM_CPP && a < MM_CPP + (int32_t)p->cp_size) {
+		name = dsym_constant_name(session_dsym(s, s->focus),
+		    (uint32_t)(a - MM_CPP));
+		/* after the constants, a method's slot holds its address */
+		for (size_t i = 0; name == NULL && p->source != NULL &&
+		    i < p->nmethods; i++)
+			if ((int32_t)p->methods[i].addr == p->cp[a - MM_CPP])
+				name = p->methods[i].name;
+		if (name != NULL)
+			buf_printf(out, "<cp+%d %s>", a - MM_CPP, name);
+		else
+			buf_printf(out, "<cp+%d>", a - MM_CPP);
+	} else if (a >= MM_STACK_BASE &&
 	    a < MM_STACK_BASE + (int32_t)s->m.cfg.stack_words)
 		buf_printf(out, "<stack+%d, core %u>", a - MM_STACK_BASE,
 		    s->focus);
@@ -150,46 +162,183 @@ region(const struct session *s, int32_t a, struct buf *out)
 		buf_printf(out, "<outside memory>");
 }
 
+/* "<loop>", "<loop+3>", "<main+2>" for a text address, as gdb labels
+ * code: the nearest label of the method at or before it. */
+static void
+text_symbol(const struct program *p, uint32_t a, struct buf *out)
+{
+	const struct symbol *m = program_method_at(p, a);
+	const char *name = m != NULL ? m->name : "main";
+	uint32_t base = m != NULL ? m->addr : 0;
+	char tmp[128];
+
+	for (size_t i = 0; i < p->nlabels; i++) {
+		const char *l;
+
+		if (p->labels[i].addr < base || p->labels[i].addr > a)
+			continue;
+		if ((l = loc_label_name(p, p->labels[i].addr, tmp,
+		    sizeof tmp)) != NULL) {
+			base = p->labels[i].addr;
+			name = l;
+		}
+	}
+	if (a == base)
+		buf_printf(out, "<%s>", name);
+	else
+		buf_printf(out, "<%s+%u>", name, a - base);
+}
+
+/* What x/FMT asked for: a count, a format letter, a unit. */
+struct xfmt {
+	unsigned long	 n;
+	char		 fmt;      /* CMD_FORMATS or 'i' */
+	char		 size;     /* 'w' data words, 'b' text bytes */
+};
+
 static int
-cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+parse_xfmt(const char *f, struct xfmt *x, char **cause)
+{
+	const char *typed = f;
+	char *end;
+
+	x->n = 1;
+	x->fmt = 0;
+	x->size = 0;
+	if (f == NULL)
+		goto done;
+	if (*f >= '0' && *f <= '9') {
+		x->n = strtoul(f, &end, 10);
+		f = end;
+	}
+	for (; *f != '\0'; f++) {
+		if ((*f == 'b' || *f == 'w') && x->size == 0)
+			x->size = *f;
+		else if (*f != '\0' && (strchr(CMD_FORMATS, *f) != NULL ||
+		    *f == 'i') && x->fmt == 0)
+			x->fmt = *f;
+		else
+			break;
+	}
+	if (*f != '\0' || x->n == 0 || (x->fmt == 'i' && x->size != 0)) {
+		*cause = xasprintf("bad format '/%s' (write x/N[FMT][SIZE]: FMT "
+		    "x d u o t c, or i for instructions; SIZE w data words, b "
+		    "code bytes)", typed);
+		return -1;
+	}
+	if (x->n > MAX_X) {
+		*cause = xasprintf("x reads at most %d units at a time", MAX_X);
+		return -1;
+	}
+done:
+	if (x->size == 0)
+		x->size = x->fmt == 'i' ? 'b' : 'w';
+	if (x->fmt == 0)
+		x->fmt = x->size == 'b' ? 'x' : 'd';
+	return 0;
+}
+
+/* One unit of x: hex and binary padded to the unit's width as gdb pads
+ * them, the rest as print writes them. */
+static void
+x_value(struct buf *out, char fmt, int bits, int32_t v)
+{
+	uint32_t u = bits == 8 ? (uint8_t)v : (uint32_t)v;
+
+	if (fmt == 'x')
+		buf_printf(out, "0x%0*x", bits / 4, u);
+	else if (fmt == 't')
+		for (int b = bits - 1; b >= 0; b--)
+			buf_put_u8(out, (uint8_t)('0' + (u >> b & 1)));
+	else
+		cmd_format_value(out, fmt, bits == 8 && fmt != 'u' ?
+		    (int8_t)u : (int32_t)u);
+}
+
+/* x/Ni: the instructions from a, labelled, "=>" at the focused PC; the
+ * first instruction of a #print says which directive it comes from. */
+static int
+x_insns(struct session *s, int32_t a, unsigned long n, struct buf *out,
     char **cause)
 {
-	unsigned long n = 1;
-	const char *f = c->fmt;
-	char fmt = 'd';
-	int32_t addr, *w;
+	const struct program *p = session_prog(s, s->focus);
+	int32_t here = session_core_pc(s, s->focus);
 
-	if (f != NULL) {
-		char *end;
+	for (unsigned long i = 0; i < n; i++) {
+		char insn[128], mac[128];
+		uint32_t first, end;
+		int size;
 
-		if (*f >= '0' && *f <= '9') {
-			n = strtoul(f, &end, 10);
-			f = end;
-		}
-		if (*f != '\0')
-			fmt = *f++;
-		if (*f != '\0' || strchr("xduc", fmt) == NULL || n == 0) {
-			*cause = xasprintf("bad format '/%s' (write x/N, x/Nx; "
-			    "formats x d u c)", c->fmt);
+		if (a < 0 || (uint32_t)a >= p->text_size) {
+			if (i > 0)
+				break;	/* the text ends: gdb stops too */
+			*cause = xasprintf("0x%x is outside the text (0x0000-"
+			    "0x%04x)", (uint32_t)a, p->text_size - 1);
 			return -1;
 		}
+		size = session_insn(s, s->focus, a, insn, sizeof insn);
+		buf_printf(out, "%s 0x%04x ", a == here ? "=>" : "  ",
+		    (uint32_t)a);
+		text_symbol(p, (uint32_t)a, out);
+		buf_printf(out, ":\t%s", size > 0 ? insn : "(not an "
+		    "instruction)");
+		if (dsym_macro_at(p, (uint32_t)a, &first, &end, mac,
+		    sizeof mac) && first == (uint32_t)a)
+			buf_printf(out, "\t; %s", mac);
+		buf_printf(out, "\n");
+		a += size > 0 ? size : 1;
 	}
-	if (n > MAX_X) {
-		*cause = xasprintf("x reads at most %d words at a time", MAX_X);
+	return 0;
+}
+
+/* x/Nb: bytes of the text, 8 to a row. */
+static int
+x_bytes(struct session *s, int32_t a, const struct xfmt *x, struct buf *out,
+    char **cause)
+{
+	const struct program *p = session_prog(s, s->focus);
+
+	if (a < 0 || (uint32_t)a >= p->text_size ||
+	    x->n > p->text_size - (uint32_t)a) {
+		*cause = xasprintf("0x%x-0x%lx is outside the text (0x0000-"
+		    "0x%04x)", (uint32_t)a, (unsigned long)(uint32_t)a + x->n -
+		    1, p->text_size - 1);
 		return -1;
 	}
-	if (*c->args == '\0') {
-		*cause = xasprintf("usage: %s", c->entry->usage);
-		return -1;
+	for (unsigned long i = 0; i < x->n; i++) {
+		if (i % 8 == 0) {
+			if (i > 0)
+				buf_printf(out, "\n");
+			buf_printf(out, "0x%04lx ", (unsigned long)a + i);
+			text_symbol(p, (uint32_t)a + (uint32_t)i, out);
+			buf_printf(out, ":");
+		}
+		buf_printf(out, "  ");
+		x_value(out, x->fmt, 8, p->text[(uint32_t)a + i]);
 	}
-	if (session_eval_text(s, c->args, &addr, cause) != 0)
-		return -1;
-	w = xcalloc(n, sizeof *w);
-	if (session_read(s, s->focus, addr, (uint32_t)n, w, cause) != 0) {
+	buf_printf(out, "\n");
+	return 0;
+}
+
+static int
+x_words(struct session *s, int32_t addr, const struct xfmt *x,
+    struct buf *out, char **cause)
+{
+	const struct program *p = session_prog(s, s->focus);
+	int32_t *w = xcalloc(x->n, sizeof *w);
+
+	if (session_read(s, s->focus, addr, (uint32_t)x->n, w, cause) != 0) {
 		free(w);
+		if (addr >= 0 && addr < MM_CPP && (uint32_t)addr < p->text_size) {
+			char *why = *cause;
+
+			*cause = xasprintf("%s (the code is in bytes of its own: "
+			    "x/%luxb or x/%lui reads it)", why, x->n, x->n);
+			free(why);
+		}
 		return -1;
 	}
-	for (unsigned long i = 0; i < n; i++) {
+	for (unsigned long i = 0; i < x->n; i++) {
 		int32_t a = addr + (int32_t)i;
 
 		if (i % 4 == 0) {
@@ -199,31 +348,58 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			region(s, a, out);
 			buf_printf(out, ":");
 		}
-		switch (fmt) {
-		case 'x': buf_printf(out, "  0x%08x", (uint32_t)w[i]); break;
-		case 'u': buf_printf(out, "  %u", (uint32_t)w[i]); break;
-		case 'c':
-			if (w[i] >= 32 && w[i] < 127)
-				buf_printf(out, "  %d '%c'", w[i], (char)w[i]);
-			else
-				buf_printf(out, "  %d", w[i]);
-			break;
-		default:  buf_printf(out, "  %d", w[i]); break;
-		}
+		buf_printf(out, "  ");
+		x_value(out, x->fmt, 32, w[i]);
 	}
 	buf_printf(out, "\n");
 	free(w);
 	return 0;
 }
 
+static int
+cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	struct xfmt x;
+	int32_t addr;
+
+	if (parse_xfmt(c->fmt, &x, cause) != 0)
+		return -1;
+	if (*c->args == '\0') {
+		*cause = xasprintf("usage: %s", c->entry->usage);
+		return -1;
+	}
+	if (session_eval_text(s, c->args, &addr, cause) != 0) {
+		uint32_t at;
+
+		/* x/i loop: a label or method names a code address */
+		if (x.size != 'b' || program_find_symbol(session_prog(s,
+		    s->focus), c->args, &at) != 0)
+			return -1;
+		free(*cause);
+		*cause = NULL;
+		addr = (int32_t)at;
+	}
+	if (x.fmt == 'i')
+		return x_insns(s, addr, x.n, out, cause);
+	if (x.size == 'b')
+		return x_bytes(s, addr, &x, out, cause);
+	return x_words(s, addr, &x, out, cause);
+}
+
 const struct cmd_entry cmd_x_entry = {
 	.name = "x",
-	.usage = "x[/N[FMT]] ADDR",
-	.summary = "examine memory words",
-	.help = "examine N words of memory from word address ADDR (an\n"
-	    "expression) as the focused core sees it: constant pool, its stack,\n"
-	    "globals, heap.  FMT: d decimal (default), x hex, u unsigned, c\n"
-	    "character.  Each row is labelled with its region.",
+	.usage = "x[/N[FMT][SIZE]] ADDR",
+	.summary = "examine memory or code",
+	.help = "examine N units from ADDR (an expression) as the focused core\n"
+	    "sees them.  Two address spaces, as on a Harvard machine: data\n"
+	    "words (SIZE w, the default) at word addresses: constant pool\n"
+	    "($cpp, 0x4000), its stack, globals, heap; and code bytes (SIZE b,\n"
+	    "or FMT i) at the byte addresses that $pc and list show.\n"
+	    "FMT: d decimal (default for words), x hex (default for bytes), u\n"
+	    "unsigned, o octal, t binary, c character, i instructions (x/5i\n"
+	    "$pc; ADDR may be a label or method: x/4i loop).  Rows are\n"
+	    "labelled with the region or <label+offset>.",
 	.arg = ARG_EXPR,
 	.exec = cmd_x_exec,
 };

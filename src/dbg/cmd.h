@@ -80,6 +80,15 @@ int	cmd_dispatch_sub(struct session *s, const struct cmd_call *c,
 int	cmd_word(const char **p, char *word, size_t size);
 /* Parse a whole non-negative count; 0, or -1 + *cause. */
 int	cmd_count(const char *text, uint64_t *n, char **cause);
+/*
+ * gdb's print formats of one word (cmd-data.c): x hex, d signed, u
+ * unsigned, o octal with a leading 0, t binary, c character
+ * ("65 'A'").  cmd_format_check: 0 if fmt is one of them, else -1 +
+ * *cause naming them.  cmd_format_value appends v in that format.
+ */
+#define CMD_FORMATS "xduotc"
+int	cmd_format_check(char fmt, const char *typed, char **cause);
+void	cmd_format_value(struct buf *out, char fmt, int32_t v);
 
 /* The entries, defined in the cmd-*.c files. */
 extern const struct cmd_entry cmd_run_entry, cmd_continue_entry,

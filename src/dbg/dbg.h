@@ -170,6 +170,10 @@ int	 session_read(struct session *s, uint32_t core, int32_t addr,
 	    uint32_t n, int32_t *out, char **cause);
 int	 session_write(struct session *s, uint32_t core, int32_t addr,
 	    int32_t val, char **cause);
+/* The length of the heap array that ref refers to (its header, as info
+ * heap and IALOAD read it); -1 + *cause when ref is not an array. */
+int	 session_array_len(struct session *s, uint32_t core, int32_t ref,
+	    int32_t *len, char **cause);
 void	 session_drain_output(struct session *s);
 /* "0x001a (loop, sum.jas:14)" */
 void	 session_describe_pc(const struct session *s, uint32_t core,

@@ -58,6 +58,17 @@ tests_test_dbg_asan_CPPFLAGS = $(tests_test_dbg_CPPFLAGS)
 tests_test_dbg_asan_CFLAGS = $(san_cflags)
 tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
 
+unit_tests += tests/test-expr
+san_tests += tests/test-expr-asan
+tests_test_expr_SOURCES = tests/test-expr.c tests/tap.h src/dbg/expr.c \
+	src/dbg/expr.h
+tests_test_expr_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
+tests_test_expr_LDADD = src/core/libcore.a
+tests_test_expr_asan_SOURCES = $(tests_test_expr_SOURCES) src/core/util.c
+tests_test_expr_asan_CPPFLAGS = $(tests_test_expr_CPPFLAGS)
+tests_test_expr_asan_CFLAGS = $(san_cflags)
+tests_test_expr_asan_LDFLAGS = $(SAN_CFLAGS)
+
 # Reverse execution, differentially, on the reference and OpenCL engines
 # (not built with ASan, like the other OpenCL tests: the runtime is not).
 unit_tests += tests/test-reverse

@@ -4,6 +4,7 @@
  * comments and quoted text are dropped first, so a "//" inside #print
  * "..." does not cut a line.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -70,7 +71,7 @@ add_local(struct dsym_method *m, const char *name)
 void
 dsym_load(struct dsym *d, const struct program *prog)
 {
-	enum { TOP, SKIP, GLOBAL, METHOD, VAR } state = TOP;
+	enum { TOP, CONSTANT, GLOBAL, METHOD, VAR } state = TOP;
 	struct dsym_method *m = NULL;
 	const char *p;
 
@@ -89,7 +90,7 @@ dsym_load(struct dsym *d, const struct program *prog)
 		if (strcasecmp(w[0], ".global") == 0)
 			state = GLOBAL, i = 1;
 		else if (strcasecmp(w[0], ".constant") == 0)
-			state = SKIP, i = n;
+			state = CONSTANT, i = n;
 		else if (strcasecmp(w[0], ".end-global") == 0 ||
 		    strcasecmp(w[0], ".end-constant") == 0 ||
 		    strcasecmp(w[0], ".end-main") == 0 ||
@@ -108,6 +109,13 @@ dsym_load(struct dsym *d, const struct program *prog)
 			state = VAR, i = 1;
 		else if (strcasecmp(w[0], ".end-var") == 0 && m != NULL)
 			state = METHOD, i = n;
+		if (state == CONSTANT && i == 0) {
+			/* NAME VALUE: one constant a line */
+			d->constants = xreallocarray(d->constants,
+			    d->nconstants + 1, sizeof *d->constants);
+			d->constants[d->nconstants++] = xstrdup(w[0]);
+			i = n;
+		}
 		for (; i < n; i++) {
 			if (state == GLOBAL) {
 				d->globals = xreallocarray(d->globals,
@@ -132,8 +140,11 @@ dsym_free(struct dsym *d)
 	}
 	for (size_t i = 0; i < d->nglobals; i++)
 		free(d->globals[i]);
+	for (size_t i = 0; i < d->nconstants; i++)
+		free(d->constants[i]);
 	free(d->methods);
 	free(d->globals);
+	free(d->constants);
 	memset(d, 0, sizeof *d);
 }
 
@@ -170,4 +181,74 @@ dsym_global(const struct dsym *d, const char *name)
 		if (strcmp(d->globals[i], name) == 0)
 			return (int)i;
 	return -1;
+}
+
+const char *
+dsym_constant_name(const struct dsym *d, uint32_t idx)
+{
+	return idx < d->nconstants ? d->constants[idx] : NULL;
+}
+
+/* Line number line of src (1-based): its start and length, or NULL. */
+static const char *
+source_line(const char *src, uint32_t line, size_t *len)
+{
+	const char *eol;
+
+	for (uint32_t l = 1; l < line; l++)
+		if ((src = strchr(src, '\n')) == NULL)
+			return NULL;
+		else
+			src++;
+	eol = strchr(src, '\n');
+	*len = eol ? (size_t)(eol - src) : strlen(src);
+	return src;
+}
+
+int
+dsym_macro_at(const struct program *prog, uint32_t addr, uint32_t *first,
+    uint32_t *end, char *text, size_t size)
+{
+	const char *s, *q;
+	size_t len, i, lo, hi, n;
+	uint32_t line;
+
+	if (prog->source == NULL || (line = program_line_at(prog, addr)) == 0 ||
+	    (s = source_line(prog->source, line, &len)) == NULL)
+		return 0;
+	/* skip a "label:" and blanks: the directive must start the rest */
+	while (len > 0 && (*s == ' ' || *s == '\t'))
+		s++, len--;
+	q = memchr(s, ':', len);
+	if (q != NULL && memchr(s, '#', (size_t)(q - s)) == NULL &&
+	    memchr(s, '"', (size_t)(q - s)) == NULL) {
+		len -= (size_t)(q + 1 - s);
+		s = q + 1;
+		while (len > 0 && (*s == ' ' || *s == '\t'))
+			s++, len--;
+	}
+	if (len < 6 || strncasecmp(s, "#print", 6) != 0)
+		return 0;
+	/* the end of the string: a comment may follow it */
+	for (i = 6; i < len && s[i] != '"'; i++)
+		;
+	for (i++; i < len && s[i] != '"'; i += s[i] == '\\' ? 2 : 1)
+		;
+	n = i < len ? i + 1 : len;
+	snprintf(text, size, "%.*s", (int)n, s);
+	/* the instructions of that line around addr (the line table is
+	 * sorted by address) */
+	for (i = 0; i < prog->nlines && prog->lines[i].addr < addr; i++)
+		;
+	if (i == prog->nlines || prog->lines[i].addr != addr)
+		return 0;
+	for (lo = i; lo > 0 && prog->lines[lo - 1].line == line; lo--)
+		;
+	for (hi = i; hi + 1 < prog->nlines && prog->lines[hi + 1].line == line;
+	    hi++)
+		;
+	*first = prog->lines[lo].addr;
+	*end = hi + 1 < prog->nlines ? prog->lines[hi + 1].addr :
+	    prog->text_size;
+	return 1;
 }

@@ -1,6 +1,7 @@
 /*
  * Debug names that struct program does not keep: the names of every
- * method's locals and of the .global slots.  The assembler resolves them
+ * method's locals, of the .global slots and of the .constant entries,
+ * and the #print directives behind the instructions they became.  The assembler resolves them
  * to numbers and forgets them, so they are read back from the .jas source
  * that the program keeps (prog->source): a small scanner for the
  * .global, .main, .method and .var lines, which the assembler has already
@@ -32,6 +33,8 @@ struct dsym {
 	size_t			  nmethods;
 	char			**globals;    /* by slot */
 	size_t			  nglobals;
+	char			**constants;  /* by constant-pool index */
+	size_t			  nconstants;
 };
 
 /* Names of prog (none when it has no source).  Never fails. */
@@ -45,5 +48,17 @@ int	 dsym_local(const struct dsym_method *m, const char *name);
 const char *dsym_local_name(const struct dsym_method *m, uint32_t idx);
 /* Slot of a global by name, or -1. */
 int	 dsym_global(const struct dsym *d, const char *name);
+/* Name of constant-pool entry idx (a .constant; the assembler numbers
+ * them in source order, the methods after them), or NULL. */
+const char *dsym_constant_name(const struct dsym *d, uint32_t idx);
+/*
+ * A directive that the assembler expanded into several instructions
+ * (#print "text": BIPUSH/OUT pairs, all on its line): when addr is one
+ * of them, 1 with [*first, *end) the byte addresses of the expansion and
+ * the directive as the source wrote it in text (no label, no comment);
+ * else 0.  The code listings show the directive, the bytes on request.
+ */
+int	 dsym_macro_at(const struct program *prog, uint32_t addr,
+	    uint32_t *first, uint32_t *end, char *text, size_t size);
 
 #endif

@@ -19,7 +19,7 @@
 
 enum node {
 	N_NUM, N_NAME, N_INDEX, N_NEG, N_NOT, N_COMPL,
-	N_MUL, N_DIV, N_MOD, N_ADD, N_SUB,
+	N_MUL, N_DIV, N_MOD, N_ADD, N_SUB, N_SHL, N_SHR, N_USHR,
 	N_LT, N_LE, N_GT, N_GE, N_EQ, N_NE,
 	N_AND, N_XOR, N_OR, N_LAND, N_LOR,
 };
@@ -80,8 +80,8 @@ fail(struct parser *ps, const char *what)
 		ps->err = xasprintf("%s at '%s'", what, ps->p);
 }
 
-/* Does the input continue with op?  A one-character operator must not
- * take the first half of a two-character one ("|" of "||", "<" of "<="). */
+/* Does the input continue with op?  An operator must not take the first
+ * part of a longer one ("|" of "||", "<" of "<=" or "<<", ">>" of ">>>"). */
 static int
 accept(struct parser *ps, const char *op)
 {
@@ -93,6 +93,10 @@ accept(struct parser *ps, const char *op)
 	if (n == 1 && (op[0] == '|' || op[0] == '&') && ps->p[1] == op[0])
 		return 0;
 	if (n == 1 && strchr("<>!", op[0]) != NULL && ps->p[1] == '=')
+		return 0;
+	if (n == 1 && strchr("<>", op[0]) != NULL && ps->p[1] == op[0])
+		return 0;
+	if (n == 2 && strcmp(op, ">>") == 0 && ps->p[2] == '>')
 		return 0;
 	ps->p += n;
 	return 1;
@@ -258,6 +262,7 @@ static const struct level levels[] = {
 	{ { "&" }, { N_AND } },
 	{ { "==", "!=" }, { N_EQ, N_NE } },
 	{ { "<=", ">=", "<", ">" }, { N_LE, N_GE, N_LT, N_GT } },
+	{ { "<<", ">>>", ">>" }, { N_SHL, N_USHR, N_SHR } },
 	{ { "+", "-" }, { N_ADD, N_SUB } },
 	{ { "*", "/", "%" }, { N_MUL, N_DIV, N_MOD } },
 };
@@ -388,6 +393,15 @@ expr_eval(const struct expr *e, const struct expr_env *env, int32_t *val,
 		else
 			*val = e->kind == N_DIV ? a / b : a % b;
 		break;
+	/* Java's ISHL/ISHR/IUSHR: the count is masked to 5 bits, so a
+	 * negative or too large count is defined (doc/debugger.md). */
+	case N_SHL:  *val = wrap((uint32_t)a << (b & 31)); break;
+	case N_USHR: *val = wrap((uint32_t)a >> (b & 31)); break;
+	case N_SHR:
+		/* >> of a negative int is implementation-defined in C:
+		 * shift the complement, which is not negative */
+		*val = a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31);
+		break;
 	case N_LT:  *val = a < b; break;
 	case N_LE:  *val = a <= b; break;
 	case N_GT:  *val = a > b; break;
@@ -412,6 +426,9 @@ expr_walk_names(const struct expr *e,
 	if (e == NULL)
 		return 0;
 	if (e->kind == N_NAME && fn(arg, e->name, e->dollar, cause) != 0)
+		return -1;
+	if (e->kind == N_INDEX && strcmp(e->name, "local") != 0 &&
+	    strcmp(e->name, "global") != 0 && fn(arg, e->name, 0, cause) != 0)
 		return -1;
 	if (expr_walk_names(e->l, fn, arg, cause) != 0)
 		return -1;

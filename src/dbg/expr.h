@@ -9,7 +9,11 @@
  *              $core $pc $1 $    ('$' names: registers, convenience
  *                                 variables, value history)
  *              local[3] global[0] (indexed)
- *   operators  ( )  ! ~ - +  * / %  + -  < <= > >=  == !=  &  ^  |  &&  ||
+ *   operators  ( )  ! ~ - +  * / %  + -  << >> >>>  < <= > >=  == !=  &  ^
+ *              |  &&  ||   (shifts as Java's: the count masked to 5 bits,
+ *              >> arithmetic, >>> logical)
+ *              arr[i]     (a name holding a heap array reference: the
+ *                          caller reads the element, bounds checked)
  *
  * An expression is parsed once into a tree (a breakpoint condition is
  * evaluated for every core that reaches the breakpoint, so parsing must
@@ -32,7 +36,8 @@ struct expr_env {
 	 * "" for a lone '$' and the digits for $N). */
 	int	(*name)(void *arg, const char *name, int dollar,
 		    int32_t *val, char **cause);
-	/* Value of base[index] (base is "local" or "global"). */
+	/* Value of base[index]: base is "local", "global" or a name whose
+	 * value is a heap array reference. */
 	int	(*indexed)(void *arg, const char *base, int32_t index,
 		    int32_t *val, char **cause);
 };
@@ -44,8 +49,9 @@ void	expr_free(struct expr *e);
 int	expr_eval(const struct expr *e, const struct expr_env *env,
 	    int32_t *val, char **cause);
 /*
- * Call fn for every name in e (indexed bases excluded), stopping at the
- * first -1: how a condition is checked when it is set.
+ * Call fn for every name in e (array bases too, but not the words
+ * local and global of local[N] and global[N]), stopping at the first -1:
+ * how a condition is checked when it is set.
  */
 int	expr_walk_names(const struct expr *e,
 	    int (*fn)(void *arg, const char *name, int dollar, char **cause),

@@ -362,6 +362,32 @@ resume_breakpoints(struct session *s, const struct engine_stop *st,
 	return reports;
 }
 
+/* The facts of a group's fault (engine_fault_facts): the group shares
+ * the fault and the PC, not necessarily the index, so facts that differ
+ * between its cores are those of the first, which is named. */
+static void
+fault_facts(struct session *s, const uint32_t *group, size_t n,
+    struct buf *out)
+{
+	struct buf first = { 0 }, other = { 0 };
+	int same = 1;
+
+	engine_fault_facts(&s->e, group[0], s->level != LEVEL_ISA, &first);
+	for (size_t k = 1; k < n && same && first.len > 0; k++) {
+		other.len = 0;
+		engine_fault_facts(&s->e, group[k], s->level != LEVEL_ISA,
+		    &other);
+		same = other.len == first.len &&
+		    memcmp(other.data, first.data, first.len) == 0;
+	}
+	if (first.len > 0)
+		buf_put(out, first.data, first.len);
+	if (!same)
+		buf_printf(out, " on core %u", group[0]);
+	buf_free(&first);
+	buf_free(&other);
+}
+
 /* Cores that faulted in the last step, grouped by fault and place. */
 static void
 report_faults(struct session *s, const struct engine_stop *st,
@@ -394,8 +420,9 @@ report_faults(struct session *s, const struct engine_stop *st,
 		coreset_format_cores(out, group, n, MAX_LISTED);
 		if (s->m.cfg.ncores > 1)
 			buf_printf(out, " [%zu of %u]", n, s->m.cfg.ncores);
-		buf_printf(out, " faulted: %s at ",
-		    ijvm_fault_message(ci->fault));
+		buf_printf(out, " faulted: %s", ijvm_fault_message(ci->fault));
+		fault_facts(s, group, n, out);
+		buf_printf(out, " at ");
 		session_describe_pc(s, cores[i], ci->fault_pc, out);
 		buf_printf(out, "\n");
 		stop_note_cores(s, group, n);

@@ -229,6 +229,27 @@ session_write(struct session *s, uint32_t core, int32_t addr, int32_t val,
 	return 0;
 }
 
+int
+session_array_len(struct session *s, uint32_t core, int32_t ref,
+    int32_t *len, char **cause)
+{
+	int32_t hdr[MM_ARRAY_HDR], end = MM_HEAP_BASE +
+	    (int32_t)s->m.cfg.heap_words;
+
+	if (ref >= MM_HEAP_BASE && ref <= end - MM_ARRAY_HDR &&
+	    session_read(s, core, ref, MM_ARRAY_HDR, hdr, cause) != 0)
+		return -1;
+	if (ref < MM_HEAP_BASE || ref > end - MM_ARRAY_HDR ||
+	    hdr[0] != MM_ARRAY_TAG || hdr[1] < 0 ||
+	    hdr[1] > end - ref - MM_ARRAY_HDR) {
+		*cause = xasprintf("0x%x is not an array reference (info heap "
+		    "lists the arrays)", (uint32_t)ref);
+		return -1;
+	}
+	*len = hdr[1];
+	return 0;
+}
+
 void
 session_drain_output(struct session *s)
 {
@@ -269,8 +290,8 @@ session_insn(const struct session *s, uint32_t core, int32_t pc, char *text,
 		snprintf(text, size, "(outside the text)");
 		return 0;
 	}
-	/* ILOAD 1 -> ILOAD n, GETSTATIC 0 -> GETSTATIC total: names from
-	 * the source. */
+	/* ILOAD 1 -> ILOAD n, GETSTATIC 0 -> GETSTATIC total, LDC_W 0 ->
+	 * LDC_W OBJREF: names from the source. */
 	a = (uint32_t)pc;
 	wide = p->text[a] == OP_WIDE;
 	if (wide && a + 1 < p->text_size)
@@ -283,6 +304,10 @@ session_insn(const struct session *s, uint32_t core, int32_t pc, char *text,
 
 		idx = get_be16(p->text + a + 1);
 		name = idx < d->nglobals ? d->globals[idx] : NULL;
+	} else if (op == OP_LDC_W) {
+		/* LDC_W 0 -> LDC_W OBJREF: the .constant name */
+		idx = get_be16(p->text + a + 1);
+		name = dsym_constant_name(session_dsym(s, core), idx);
 	} else if (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC) {
 		idx = wide ? get_be16(p->text + a + 1) : p->text[a + 1];
 		dm = session_method_at(s, core, pc);
@@ -596,6 +621,8 @@ env_indexed(void *arg, const char *base, int32_t index, int32_t *val,
     char **cause)
 {
 	struct env_arg *ea = arg;
+	int32_t ref, len;
+	char *why = NULL;
 
 	if (strcmp(base, "local") == 0)
 		return read_local(ea, index, NULL, val, cause);
@@ -608,9 +635,22 @@ env_indexed(void *arg, const char *base, int32_t index, int32_t *val,
 		return session_read(ea->s, ea->core, MM_GLOBALS_BASE + index, 1,
 		    val, cause);
 	}
-	*cause = xasprintf("'%s[...]' is not an array (use local[N] or "
-	    "global[N])", base);
-	return -1;
+	/* a local or global that holds a heap array reference */
+	if (env_name(arg, base, 0, &ref, cause) != 0)
+		return -1;
+	if (session_array_len(ea->s, ea->core, ref, &len, &why) != 0) {
+		free(why);
+		*cause = xasprintf("'%s' is %d, not an array reference (info "
+		    "heap lists the arrays)", base, ref);
+		return -1;
+	}
+	if (index < 0 || index >= len) {
+		*cause = xasprintf("index %d is outside %s (length %d)", index,
+		    base, len);
+		return -1;
+	}
+	return session_read(ea->s, ea->core, ref + MM_ARRAY_HDR + index, 1,
+	    val, cause);
 }
 
 int

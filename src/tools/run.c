@@ -348,6 +348,7 @@ report_faults(struct run *r)
 		const struct ijvm_opinfo *info;
 		const struct program *p;
 		const struct symbol *sym;
+		struct buf facts = { 0 };
 
 		if (c->status != CORE_ERROR || r->reported[i])
 			continue;
@@ -356,9 +357,13 @@ report_faults(struct run *r)
 		info = ijvm_builtin(c->fault_op);
 		p = r->m.progs[c->prog];
 		say(r);
-		fprintf(stderr, "micdb: core %u: %s at pc 0x%04x (opcode 0x%02x "
-		    "%s", i, ijvm_fault_message(c->fault), (uint32_t)c->fault_pc,
-		    c->fault_op, info ? info->name : "unknown");
+		engine_fault_facts(&r->e, i, r->o->level != LEVEL_ISA, &facts);
+		fprintf(stderr, "micdb: core %u: %s%.*s at pc 0x%04x (opcode "
+		    "0x%02x %s", i, ijvm_fault_message(c->fault),
+		    (int)facts.len, facts.data ? (char *)facts.data : "",
+		    (uint32_t)c->fault_pc, c->fault_op,
+		    info ? info->name : "unknown");
+		buf_free(&facts);
 		sym = c->fault_pc >= 0 ? program_method_at(p,
 		    (uint32_t)c->fault_pc) : NULL;
 		if (sym != NULL)
@@ -369,6 +374,20 @@ report_faults(struct run *r)
 			    program_line_at(p, (uint32_t)c->fault_pc));
 		fprintf(stderr, ")\n");
 	}
+}
+
+/*
+ * The Mic-1 microprogram does not check operand-stack underflow or local
+ * indices (doc/ijvm.md section 3): a program that breaks them exits 0 at
+ * that level where the ISA level faults, and nothing in the final state
+ * tells (the stray word lands in the frame).  So every run at the level
+ * ends with the note the debugger gives when it enters the level.
+ */
+static void
+mic1_note(const struct run *r)
+{
+	if (r->o->level == LEVEL_MIC)
+		fprintf(stderr, "micdb: %s\n", session_mic1_note);
 }
 
 static const char *
@@ -592,6 +611,7 @@ run_loop(struct run *r)
 			break;
 		case STOP_DONE:
 			drain_output(r, 1);
+			mic1_note(r);
 			return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
 		case STOP_DEADLOCK:
 			drain_output(r, 1);
