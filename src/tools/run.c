@@ -376,20 +376,6 @@ report_faults(struct run *r)
 	}
 }
 
-/*
- * The Mic-1 microprogram does not check operand-stack underflow or local
- * indices (doc/ijvm.md section 3): a program that breaks them exits 0 at
- * that level where the ISA level faults, and nothing in the final state
- * tells (the stray word lands in the frame).  So every run at the level
- * ends with the note the debugger gives when it enters the level.
- */
-static void
-mic1_note(const struct run *r)
-{
-	if (r->o->level == LEVEL_MIC)
-		fprintf(stderr, "micdb: %s\n", session_mic1_note);
-}
-
 static const char *
 status_name(int status)
 {
@@ -611,7 +597,6 @@ run_loop(struct run *r)
 			break;
 		case STOP_DONE:
 			drain_output(r, 1);
-			mic1_note(r);
 			return r->any_fault ? EXIT_FAULTED : EXIT_ALL_HALTED;
 		case STOP_DEADLOCK:
 			drain_output(r, 1);
