@@ -43,7 +43,8 @@ ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
 	-I$(srcdir)/src/ocl -I$(srcdir)/tests
 ui_test_tui_LDADD = src/core/libcore.a
 san_tests += ui/test-tui-asan
-ui_test_tui_asan_SOURCES = $(ui_test_tui_SOURCES) $(core_sources)
+ui_test_tui_asan_SOURCES = $(ui_test_tui_SOURCES)
+ui_test_tui_asan_LDADD = tests/libcoresan.a
 ui_test_tui_asan_CPPFLAGS = $(ui_test_tui_CPPFLAGS)
 ui_test_tui_asan_CFLAGS = $(san_cflags)
 ui_test_tui_asan_LDFLAGS = $(SAN_CFLAGS)

@@ -71,15 +71,18 @@ tests_test_mic_diff_SOURCES = tests/test-mic-diff.c tests/tap.h \
 tests_test_mic_diff_LDADD = src/core/libcore.a
 
 san_tests += tests/test-mal-asan tests/test-mic1-asan tests/test-mic-diff-asan
-tests_test_mal_asan_SOURCES = tests/test-mal.c tests/tap.h $(core_sources)
+tests_test_mal_asan_SOURCES = tests/test-mal.c tests/tap.h
+tests_test_mal_asan_LDADD = tests/libcoresan.a
 tests_test_mal_asan_CFLAGS = $(san_cflags)
 tests_test_mal_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_mic1_asan_SOURCES = tests/test-mic1.c tests/tap.h \
-	tests/micro-test-util.h $(core_sources)
+	tests/micro-test-util.h
+tests_test_mic1_asan_LDADD = tests/libcoresan.a
 tests_test_mic1_asan_CFLAGS = $(san_cflags)
 tests_test_mic1_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_mic_diff_asan_SOURCES = tests/test-mic-diff.c tests/tap.h \
-	tests/micro-diff-lib.c tests/micro-diff-lib.h $(core_sources)
+	tests/micro-diff-lib.c tests/micro-diff-lib.h
+tests_test_mic_diff_asan_LDADD = tests/libcoresan.a
 tests_test_mic_diff_asan_CFLAGS = $(san_cflags)
 tests_test_mic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 

@@ -30,7 +30,8 @@ tests_test_pmc_SOURCES = tests/test-pmc.c tests/tap.h
 tests_test_pmc_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmc-asan
-tests_test_pmc_asan_SOURCES = tests/test-pmc.c tests/tap.h $(core_sources)
+tests_test_pmc_asan_SOURCES = tests/test-pmc.c tests/tap.h
+tests_test_pmc_asan_LDADD = tests/libcoresan.a
 tests_test_pmc_asan_CFLAGS = $(san_cflags)
 tests_test_pmc_asan_LDFLAGS = $(SAN_CFLAGS)
 
@@ -41,7 +42,8 @@ tests_test_pmic_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmic-asan
 tests_test_pmic_asan_SOURCES = tests/test-pmic.c tests/tap.h \
-	tests/micro-test-util.h $(core_sources)
+	tests/micro-test-util.h
+tests_test_pmic_asan_LDADD = tests/libcoresan.a
 tests_test_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
 
@@ -54,7 +56,8 @@ tests_test_pmic_diff_LDADD = src/core/libcore.a
 
 san_tests += tests/test-pmic-diff-asan
 tests_test_pmic_diff_asan_SOURCES = tests/test-pmic-diff.c tests/tap.h \
-	tests/micro-diff-lib.c tests/micro-diff-lib.h $(core_sources)
+	tests/micro-diff-lib.c tests/micro-diff-lib.h
+tests_test_pmic_diff_asan_LDADD = tests/libcoresan.a
 tests_test_pmic_diff_asan_CFLAGS = $(san_cflags)
 tests_test_pmic_diff_asan_LDFLAGS = $(SAN_CFLAGS)
 
@@ -74,14 +77,14 @@ tests_test_native_pmic_CPPFLAGS = $(AM_CPPFLAGS) -DNATIVE_LEVEL=LEVEL_PMIC
 tests_test_native_pmic_LDADD = src/core/libcore.a
 
 san_tests += tests/test-native-mic-asan tests/test-native-pmic-asan
-tests_test_native_mic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/tap.h \
-	$(core_sources)
+tests_test_native_mic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/tap.h
+tests_test_native_mic_asan_LDADD = tests/libcoresan.a
 tests_test_native_mic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DNATIVE_LEVEL=LEVEL_MIC
 tests_test_native_mic_asan_CFLAGS = $(san_cflags)
 tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
-tests_test_native_pmic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/tap.h \
-	$(core_sources)
+tests_test_native_pmic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/tap.h
+tests_test_native_pmic_asan_LDADD = tests/libcoresan.a
 tests_test_native_pmic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DNATIVE_LEVEL=LEVEL_PMIC
 tests_test_native_pmic_asan_CFLAGS = $(san_cflags)

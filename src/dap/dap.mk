@@ -19,12 +19,12 @@ micdb_libs += $(JSON_C_LIBS)
 
 san_tests += tests/test-dap-msg-asan
 tests_test_dap_msg_asan_SOURCES = tests/test-dap-msg.c tests/tap.h \
-	src/dap/dap-msg.c src/dap/dap-msg.h $(core_sources)
+	src/dap/dap-msg.c src/dap/dap-msg.h
 tests_test_dap_msg_asan_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dap \
 	$(JSON_C_CFLAGS)
 tests_test_dap_msg_asan_CFLAGS = $(san_cflags)
 tests_test_dap_msg_asan_LDFLAGS = $(SAN_CFLAGS)
-tests_test_dap_msg_asan_LDADD = $(JSON_C_LIBS)
+tests_test_dap_msg_asan_LDADD = $(JSON_C_LIBS) tests/libcoresan.a
 
 shell_tests += tests/dap.sh tests/grammars.sh
 EXTRA_DIST += \
