@@ -1,7 +1,7 @@
 /*
  * The host threads of the native engines (par.h, ahead.c): built twice,
  * plainly (test-threads) and with ThreadSanitizer (test-threads-tsan,
- * clang -fsanitize=thread, tests/tsan.mk), which checks that the
+ * clang -fsanitize=thread, tests/threads.mk), which checks that the
  * threaded windows share nothing they should not.  So the inputs are
  * small: TSan runs every memory access through its checks.
  *

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make check's ThreadSanitizer run of the native engines' host threads:
-# tests/test-threads built with clang -fsanitize=thread (tests/tsan.mk).
+# tests/test-threads built with clang -fsanitize=thread (tests/threads.mk).
 # Its own TAP lines must all pass and TSan must report nothing: a report
 # (a data race between the window's threads) halts it with status 66.
 # A TAP SKIP when configure found no clang that builds -fsanitize=thread.

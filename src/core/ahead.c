@@ -24,7 +24,7 @@
  * the limit are still as they were at the window's start.  So a window
  * copies the stacks in use, not the whole regions.
  *
- * Threads (doc/performance.md section 20): private runs touch only
+ * Threads (doc/performance.md section 19): private runs touch only
  * their core's registers, stack below its limit, console and side
  * state, and read nothing another core writes in the window before the
  * reference's order reaches their shared step; so they may run at the

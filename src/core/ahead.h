@@ -24,7 +24,7 @@
 
 /* Cores per thread below which a round of private runs, or a window's
  * copy, stays on the calling thread: handing it out would cost more than
- * it saves (doc/performance.md section 20). */
+ * it saves (doc/performance.md section 19). */
 #define AHEAD_PAR_ITEMS 16
 /* That bound as the windows use it: AHEAD_PAR_ITEMS, which tests lower
  * to 1 so that their small machines' rounds go to the threads too. */

@@ -9,7 +9,7 @@
  * does not depend on how many threads ran (par_spread, par_split).
  *
  * Rounds of the native engines' run-ahead windows (doc/performance.md
- * section 20): many short rounds per window, each a few microseconds of
+ * section 19): many short rounds per window, each a few microseconds of
  * work, where starting a thread per round would cost more than the
  * round.  A pool (par_pool_*) keeps its threads between rounds; each
  * round hands out its items in chunks, so the result again does not

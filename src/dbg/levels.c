@@ -47,7 +47,7 @@ level_engine_choose(enum level level, enum engine_kind kind,
 #ifdef HAVE_ENGINE_OCL
 	/* only a machine above the GPU's limit asks the device's kind: a
 	 * CPU device's kernels run on the processors the native engines'
-	 * threads would use (doc/performance.md section 20) */
+	 * threads would use (doc/performance.md section 19) */
 	if ((ncores <= LEVEL_NATIVE_MAX_CORES || level_threads(threads) > 1) &&
 	    engine_ocl_device_is_cpu(device_sel) == 1)
 		return ENGINE_NATIVE;

@@ -25,7 +25,7 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * have two threads or more, and with one up to LEVEL_NATIVE_MAX_CORES,
  * where the copies of the stacks the run-ahead windows take grow too
  * large for one thread.  micdb(1) states the rule under --engine;
- * doc/performance.md sections 15, 18 and 20 have the measurements.
+ * doc/performance.md sections 15, 18 and 19 have the measurements.
  */
 #define LEVEL_NATIVE_MAX_CORES 32768
 #define LEVEL_NATIVE_MAX_CORES_GPU 512

@@ -1,7 +1,9 @@
-# ThreadSanitizer build of tests/test-threads.c (test-threads-tsan),
-# included from Makefile.am: the native engines' threaded windows
-# (ahead.c, par.c) under clang -fsanitize=thread, which gcc's ASan build
-# cannot check.  Built with $(CLANG) when configure found one that can
+# The tests of the native engines' host threads, included from
+# Makefile.am: tests/test-threads (the pool, the default count, each
+# level's engine on 3 threads), tests/threads.sh (--threads and set
+# threads end to end), and the ThreadSanitizer build of test-threads.c
+# (test-threads-tsan): the threaded windows (ahead.c, par.c) under clang
+# -fsanitize=thread, which gcc's ASan build cannot check.  Built with $(CLANG) when configure found one that can
 # (HAVE_TSAN); the core's sources are compiled once into tests/tsan/obj.
 # make check runs it through tests/threads-tsan.sh (a TAP SKIP without).
 
@@ -26,7 +28,7 @@ endif
 unit_tests += tests/test-threads
 tests_test_threads_SOURCES = tests/test-threads.c tests/tap.h
 tests_test_threads_LDADD = src/core/libcore.a
-shell_tests += tests/threads-tsan.sh
-EXTRA_DIST += tests/threads-tsan.sh
+shell_tests += tests/threads.sh tests/threads-tsan.sh
+EXTRA_DIST += tests/threads.sh tests/threads-tsan.sh
 MOSTLYCLEANFILES += tests/test-threads-tsan
 .PRECIOUS: tests/tsan/obj/tests/%.o
