@@ -13,11 +13,16 @@
  * it.  The caller takes chunks too and returns when every item is done,
  * without waiting for a worker that never got a chunk: on a machine
  * shared with other jobs a worker may wait long for a processor, and the
- * round must not wait with it.
+ * round must not wait with it.  A worker that the system stops inside
+ * its chunk still holds the round up; when the caller waits longer than
+ * PAR_WAIT_NS for such chunks, the pool backs off: the next rounds run
+ * on the caller alone, more of them each time it happens again, so that
+ * an overloaded machine costs the threads little against one thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +152,11 @@ par_cpus(void)
  * caller): some tens of microseconds, a window's gap between rounds. */
 #define PAR_SPIN 4000
 
+/* A wait for workers' chunks after which the pool backs off, and the
+ * most rounds a back-off lasts. */
+#define PAR_WAIT_NS 200000
+#define PAR_BACKOFF_MAX 65536
+
 typedef void (*par_fn)(void *, uint64_t, uint64_t);
 
 struct par_pool {
@@ -164,6 +174,8 @@ struct par_pool {
 	_Atomic uint64_t	 n, grain;
 	_Atomic(par_fn)		 fn;
 	_Atomic(void *)		 arg;
+	/* the caller's: rounds left to run alone, and the next back-off */
+	uint32_t		 alone, backoff;
 };
 
 static inline void
@@ -296,6 +308,11 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		fn(arg, 0, n);
 		return;
 	}
+	if (p->alone > 0) {
+		p->alone--;
+		fn(arg, 0, n);
+		return;
+	}
 	tag = atomic_load_explicit(&p->round, memory_order_relaxed) + 1;
 	atomic_store_explicit(&p->n, n, memory_order_relaxed);
 	atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
@@ -311,10 +328,27 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 	}
 	par_take(p, tag);
 	/* chunks that workers took */
-	while (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
-		if (++spins < PAR_SPIN)
-			par_relax();
-		else
-			sched_yield();
+	if (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
+		struct timespec t0, t1;
+		int64_t ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (atomic_load_explicit(&p->done, memory_order_acquire) <
+		    n) {
+			if (++spins < PAR_SPIN)
+				par_relax();
+			else
+				sched_yield();
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 +
+		    (t1.tv_nsec - t0.tv_nsec);
+		if (ns > PAR_WAIT_NS) {
+			p->backoff = p->backoff == 0 ? 16 : p->backoff * 2;
+			if (p->backoff > PAR_BACKOFF_MAX)
+				p->backoff = PAR_BACKOFF_MAX;
+			p->alone = p->backoff;
+		} else if (p->backoff > 0)
+			p->backoff /= 2;
 	}
 }
