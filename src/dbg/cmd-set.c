@@ -324,6 +324,11 @@ cmd_set_threads_exec(struct session *s, const struct cmd_call *c,
 {
 	unsigned long v;
 
+	if (*c->args == '\0') {
+		*cause = xasprintf("usage: set threads N (1 to %u)",
+		    PAR_POOL_MAX);
+		return -1;
+	}
 	if (parse_uint_option(c->args, 1, PAR_POOL_MAX, &v) != 0) {
 		*cause = xasprintf("set threads needs a whole number from 1 to "
 		    "%u, not '%s'", PAR_POOL_MAX, c->args);
