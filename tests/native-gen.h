@@ -254,10 +254,15 @@ test_generated(void)
 	for (uint64_t seed = 1; seed <= 24; seed++) {
 		gen_subject(&g, seed, seed % 2 == 0);
 		for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-			test_runs(&g, counts[i]);
+			for (size_t t = 0; t < NTHREAD_COUNTS; t++) {
+				nthreads = thread_counts[t];
+				test_runs(&g, counts[i]);
+			}
+			nthreads = thread_counts[(seed + i) % NTHREAD_COUNTS];
 			test_bps(&g, counts[i]);
 			test_mask(&g, counts[i]);
 		}
+		nthreads = thread_counts[seed % NTHREAD_COUNTS];
 		test_edits(&g, 4);
 		test_watch(&g, 4);
 		if (level != LEVEL_ISA)
@@ -270,12 +275,17 @@ test_generated(void)
 		else
 			gen_deep_stack(&g);
 		for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+			nthreads = thread_counts[i % NTHREAD_COUNTS];
 			test_step(&g, counts[i]);
-			test_runs(&g, counts[i]);
+			for (size_t t = 0; t < NTHREAD_COUNTS; t++) {
+				nthreads = thread_counts[t];
+				test_runs(&g, counts[i]);
+			}
 			test_bps(&g, counts[i]);
 		}
 		subject_free(&g);
 	}
+	nthreads = 1;
 }
 
 #endif

@@ -17,7 +17,8 @@ fi
 
 # The default engine (micdb(1), --engine): native up to 512 cores at
 # every level, whatever the device; above, OpenCL unless the device is a
-# CPU, where native goes on up to 32768 cores.  A device selection that
+# CPU, where native goes on at every count on two host threads or more
+# and up to 32768 cores on one.  A device selection that
 # matches nothing fails the OpenCL engine and is ignored by the others,
 # and is no CPU.  Small stacks keep 32768 cores cheap.
 for level in isa mic pmic; do
@@ -32,19 +33,24 @@ done
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"
-# On this CPU device (POCL): native up to 32768 cores, OpenCL above.
+# On this CPU device (POCL): on one host thread native up to 32768
+# cores, OpenCL above; on two or more native at every count.
 if "$MICDB" devices 2>/dev/null | grep -q "CPU"; then
 	printf 'stepi\ninfo warps\n' >"$TMP/warps.cmd"
 	for level in isa mic; do
 		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
-		    --cores 32768 --stack-words 64 "$PROGRAMS/hello.jas"
+		    --threads 1 --cores 32768 --stack-words 64 "$PROGRAMS/hello.jas"
 		grep -q "not available for the native engine" o
 		ok $? "--level $level on a CPU device: native at 32768 cores"
 		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
-		    --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
+		    --threads 1 --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
 		expect_rc 0 "--level $level on a CPU device: 32769 cores open"
 		! grep -q "not available for the native engine" o
-		ok $? "--level $level on a CPU device: OpenCL above 32768 cores"
+		ok $? "--level $level on a CPU device, one thread: OpenCL above 32768 cores"
+		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
+		    --threads 2 --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
+		grep -q "not available for the native engine" o
+		ok $? "--level $level on a CPU device, two threads: native above 32768 cores"
 	done
 fi
 

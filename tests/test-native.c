@@ -41,6 +41,13 @@
  *   switch  (micro levels) at instruction boundaries, every core leaves
  *           the level, runs at the ISA level a while and enters again
  *           with fresh engines, as the session's level switch does.
+ * Host threads (ops->set_threads): a window's private runs go to the
+ * native engine's threads (ahead.c), here every round of them, however
+ * few (ahead_par_items = 1).  Each sample's modes run at one of 1, 2, 3
+ * and 16 threads in turn, and its runs mode at every one of them at 2
+ * and 33 cores and at a sample's own count (16: more threads than
+ * cores); the generated racy programs' whole runs at every count.
+ * Results must not depend on the count.
  * At the micro levels the compared state also holds MPC, N, Z, H, OPC,
  * MAR, MDR, MBR, the micro-cycle counts and the engines' side state
  * (ops->save: latches, memory operations in flight), and breakpoints
@@ -54,6 +61,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ahead.h"
 #include "engine-micro.h"
 #include "engine.h"
 #include "ijvm.h"
@@ -90,6 +98,12 @@ struct subject {
 	size_t		 input_len;
 };
 
+/* The native engine's host threads in the current test, and the counts
+ * each test runs at. */
+static uint32_t nthreads = 1;
+static const uint32_t thread_counts[] = { 1, 2, 3, 16 };
+#define NTHREAD_COUNTS (sizeof thread_counts / sizeof thread_counts[0])
+
 struct pair {
 	struct machine	 m[2];           /* 0: reference, 1: native */
 	struct engine	 e[2];
@@ -116,14 +130,16 @@ diff(const char *fmt, ...)
 static int
 pair_engines(struct pair *p, char **cause)
 {
-	if (level == LEVEL_ISA)
-		return engine_ref_create(&p->e[0], &p->m[0], cause) |
-		    engine_native_create(&p->e[1], &p->m[1], cause);
-	if (engine_micro_create(&p->e[0], &p->m[0], level, cstore,
-	    cause) != 0)
+	if (level == LEVEL_ISA) {
+		if ((engine_ref_create(&p->e[0], &p->m[0], cause) |
+		    engine_native_create(&p->e[1], &p->m[1], cause)) != 0)
+			return -1;
+	} else if (engine_micro_create(&p->e[0], &p->m[0], level, cstore,
+	    cause) != 0 || engine_micro_native_create(&p->e[1], &p->m[1],
+	    level, cstore, cause) != 0)
 		return -1;
-	return engine_micro_native_create(&p->e[1], &p->m[1], level, cstore,
-	    cause);
+	engine_set_threads(&p->e[1], nthreads);
+	return 0;
 }
 
 static int
@@ -310,7 +326,8 @@ run_both(struct pair *p, const struct engine_run *r, struct engine_stop *st,
 static void
 report(int good, const struct subject *s, uint32_t ncores, const char *mode)
 {
-	if (!ok(good, "%s at %u cores: %s", s->name, ncores, mode))
+	if (!ok(good, "%s at %u cores, %u threads: %s", s->name, ncores,
+	    nthreads, mode))
 		tap_diag("%s", first_diff);
 	first_diff[0] = '\0';
 }
@@ -828,12 +845,22 @@ static void
 test_subject(const struct subject *s)
 {
 	static const uint32_t counts[] = { 1, 2, 3, 4, 32, 33 };
+	static unsigned turn;
 
 	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
 		uint32_t n = s->fixed_cores ? s->fixed_cores : counts[i];
 
 		if (s->fixed_cores && i > 0)
 			break;
+		/* threads matter only where windows run: many cores; every
+		 * count at the fewest and at more than a warp (the suite's
+		 * time), one in turn at the others */
+		for (size_t t = 0; t < NTHREAD_COUNTS && n > 1 && (n == 2 ||
+		    n == 33 || s->fixed_cores); t++) {
+			nthreads = thread_counts[t];
+			test_runs(s, n);
+		}
+		nthreads = thread_counts[turn++ % NTHREAD_COUNTS];
 		test_step(s, n);
 		test_runs(s, n);
 		test_bps(s, n);
@@ -843,6 +870,7 @@ test_subject(const struct subject *s)
 		if (level != LEVEL_ISA)
 			test_switch(s, n);
 	}
+	nthreads = 1;
 }
 
 static void
@@ -1077,6 +1105,7 @@ main(int argc, char **argv)
 
 	if (top == NULL)
 		top = ".";
+	ahead_par_items = 1;
 	if (argc > 1 && strcmp(argv[1], "--generated") == 0) {
 		generated_only = 1;
 		if (level == LEVEL_ISA) {

@@ -23,6 +23,22 @@
  * grows the copy to what that step may store (ahead_grow): words above
  * the limit are still as they were at the window's start.  So a window
  * copies the stacks in use, not the whole regions.
+ *
+ * Threads (doc/performance.md section 19): private runs touch only
+ * their core's registers, stack below its limit, console and side
+ * state, and read nothing another core writes in the window before the
+ * reference's order reaches their shared step; so they may run at the
+ * same time on the pool's threads.  The first private runs of all cores
+ * are one parallel pass.  In the loop, a round of step s runs the shared
+ * steps of s in core order on the calling thread, then the barrier
+ * release, and only then the private runs that follow them, in
+ * parallel: a private run after core i's shared step changes nothing
+ * that core j's shared step of the same step reads, and nothing that
+ * the release reads (a core in a private run stays RUNNING to the
+ * others: AHEAD_STATUS), so deferring it to the round's end changes no
+ * result.  The undo log, ahead_grow and every status decision stay on
+ * the calling thread.  The window's copy and its undo are split by core
+ * range over the pool as well.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +59,7 @@ ahead_free(struct ahead *a)
 	free(a->sin);
 	free(a->sside);
 	free(a->undo);
+	free(a->todo);
 	memset(a, 0, sizeof *a);
 }
 
@@ -76,11 +93,63 @@ ahead_grow(struct ahead *a, struct machine *m, uint32_t core, int64_t upto)
 	a->lim[core] = (int32_t)upto;
 }
 
+uint32_t ahead_par_items = AHEAD_PAR_ITEMS;
+
+/* A window's pass over its cores, for the pool's threads. */
+struct ahead_pass {
+	struct ahead		*a;
+	struct machine		*m;
+	const struct ahead_ops	*ops;
+	void			*arg;
+	const struct engine_run	*r;
+	void			*side;
+	size_t			 side_bytes;
+	uint64_t		 h;
+};
+
+/* fn over the cores [0, n) on the pool, or here when they are few. */
+static void
+ahead_par(struct ahead *a, uint64_t n, void (*fn)(void *, uint64_t,
+    uint64_t), struct ahead_pass *x)
+{
+	if (n < (uint64_t)ahead_par_items * par_pool_threads(a->pool))
+		fn(x, 0, n);
+	else
+		par_pool_run(a->pool, n, 0, fn, x);
+}
+
+/* The window's copy of cores [lo, hi) and their share of the side
+ * state. */
+static void
+ahead_snap_part(void *xv, uint64_t lo, uint64_t hi)
+{
+	struct ahead_pass *x = xv;
+	struct ahead *a = x->a;
+	struct machine *m = x->m;
+	uint64_t nc = m->cfg.ncores;
+	size_t s0 = (size_t)(x->side_bytes * lo / nc);
+	size_t s1 = (size_t)(x->side_bytes * hi / nc);
+
+	memcpy(a->scores + lo, m->cores + lo, (hi - lo) * sizeof *m->cores);
+	if (s1 > s0)
+		memcpy(a->sside + s0, (const uint8_t *)x->side + s0, s1 - s0);
+	for (uint64_t i = lo; i < hi; i++) {
+		int32_t top = m->cores[i].sp > m->cores[i].lv ?
+		    m->cores[i].sp : m->cores[i].lv;
+
+		a->lim[i] = MM_STACK_BASE - 1;
+		ahead_grow(a, m, (uint32_t)i, (int64_t)(top > MM_STACK_BASE ?
+		    top : MM_STACK_BASE) + AHEAD_STACK_MARGIN);
+		a->sout[i] = m->io[i].out.len;
+		a->sin[i] = m->io[i].in_pos;
+	}
+}
+
 /* Copy what a window may change, to undo it. */
 static void
-ahead_snap(struct ahead *a, struct machine *m, const void *side,
-    size_t side_bytes)
+ahead_snap(struct ahead *a, struct ahead_pass *x)
 {
+	struct machine *m = x->m;
 	uint32_t nc = m->cfg.ncores;
 
 	if (a->t == NULL) {	/* only engines that run ahead pay */
@@ -94,37 +163,30 @@ ahead_snap(struct ahead *a, struct machine *m, const void *side,
 		a->lim = xcalloc(nc, sizeof *a->lim);
 		a->sout = xcalloc(nc, sizeof *a->sout);
 		a->sin = xcalloc(nc, sizeof *a->sin);
-		if (side_bytes > 0)
-			a->sside = xmalloc(side_bytes);
+		a->todo = xcalloc(nc, sizeof *a->todo);
+		if (x->side_bytes > 0)
+			a->sside = xmalloc(x->side_bytes);
 	}
-	memcpy(a->scores, m->cores, nc * sizeof *m->cores);
-	if (side_bytes > 0)
-		memcpy(a->sside, side, side_bytes);
-	for (uint32_t i = 0; i < nc; i++) {
-		int32_t top = m->cores[i].sp > m->cores[i].lv ?
-		    m->cores[i].sp : m->cores[i].lv;
-
-		a->lim[i] = MM_STACK_BASE - 1;
-		ahead_grow(a, m, i, (int64_t)(top > MM_STACK_BASE ? top :
-		    MM_STACK_BASE) + AHEAD_STACK_MARGIN);
-	}
-	for (uint32_t i = 0; i < nc; i++) {
-		a->sout[i] = m->io[i].out.len;
-		a->sin[i] = m->io[i].in_pos;
-	}
+	ahead_par(a, nc, ahead_snap_part, x);
 	a->sheap_top = m->heap_top;
 	a->nundo = 0;
 }
 
+/* Put cores [lo, hi) and their share of the side state back. */
 static void
-ahead_undo(struct ahead *a, struct machine *m, void *side, size_t side_bytes)
+ahead_undo_part(void *xv, uint64_t lo, uint64_t hi)
 {
-	uint32_t nc = m->cfg.ncores;
+	struct ahead_pass *x = xv;
+	struct ahead *a = x->a;
+	struct machine *m = x->m;
+	uint64_t nc = m->cfg.ncores;
+	size_t s0 = (size_t)(x->side_bytes * lo / nc);
+	size_t s1 = (size_t)(x->side_bytes * hi / nc);
 
-	memcpy(m->cores, a->scores, nc * sizeof *m->cores);
-	if (side_bytes > 0)
-		memcpy(side, a->sside, side_bytes);
-	for (uint32_t i = 0; i < nc; i++) {
+	memcpy(m->cores + lo, a->scores + lo, (hi - lo) * sizeof *m->cores);
+	if (s1 > s0)
+		memcpy((uint8_t *)x->side + s0, a->sside + s0, s1 - s0);
+	for (uint64_t i = lo; i < hi; i++) {
 		size_t off = (size_t)i * m->cfg.stack_words;
 
 		memcpy(m->stacks + off, a->sstacks + off,
@@ -133,6 +195,14 @@ ahead_undo(struct ahead *a, struct machine *m, void *side, size_t side_bytes)
 		m->io[i].out.len = a->sout[i];
 		m->io[i].in_pos = a->sin[i];
 	}
+}
+
+static void
+ahead_undo(struct ahead *a, struct ahead_pass *x)
+{
+	struct machine *m = x->m;
+
+	ahead_par(a, m->cfg.ncores, ahead_undo_part, x);
 	m->heap_top = a->sheap_top;
 	while (a->nundo > 0) {
 		a->nundo--;
@@ -175,21 +245,44 @@ ahead_when(const struct ahead *a, uint32_t core)
 	return a->at[core] == AT_STATUS ? a->t[core] - 1 : a->t[core];
 }
 
+/* The first private runs of cores [lo, hi). */
+static void
+ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
+{
+	struct ahead_pass *x = xv;
+	struct ahead *a = x->a;
+	struct machine *m = x->m;
+
+	for (uint64_t i = lo; i < hi; i++) {
+		a->t[i] = 0;
+		a->at[i] = AT_IDLE;
+		if (m->cores[i].status == CORE_RUNNING &&
+		    (x->r->mask == NULL || x->r->mask[i]))
+			ahead_core(a, m, x->ops, x->arg, (uint32_t)i, x->h, 1);
+	}
+}
+
+/* The deferred private runs todo[lo .. hi). */
+static void
+ahead_todo_part(void *xv, uint64_t lo, uint64_t hi)
+{
+	struct ahead_pass *x = xv;
+
+	for (uint64_t k = lo; k < hi; k++)
+		ahead_core(x->a, x->m, x->ops, x->arg, x->a->todo[k], x->h,
+		    0);
+}
+
 uint64_t
 ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
     const struct ahead_ops *ops, void *arg, void *side, size_t side_bytes,
     uint64_t h, uint64_t *stop_at)
 {
+	struct ahead_pass x = { a, m, ops, arg, r, side, side_bytes, h };
 	uint32_t nc = m->cfg.ncores;
 
-	ahead_snap(a, m, side, side_bytes);
-	for (uint32_t i = 0; i < nc; i++) {
-		a->t[i] = 0;
-		a->at[i] = AT_IDLE;
-		if (m->cores[i].status == CORE_RUNNING &&
-		    (r->mask == NULL || r->mask[i]))
-			ahead_core(a, m, ops, arg, i, h, 1);
-	}
+	ahead_snap(a, &x);
+	ahead_par(a, nc, ahead_first_part, &x);
 	for (;;) {
 		uint64_t s = h;
 		int changed = 0, live = 0;
@@ -199,6 +292,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 				s = ahead_when(a, i);
 		if (s == h)
 			return h;
+		a->ntodo = 0;
 		for (uint32_t i = 0; i < nc; i++) {
 			struct core *c = &m->cores[i];
 
@@ -217,28 +311,32 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 					goto undo;
 				continue;
 			}
+			/* its private run waits for the round's end */
 			a->t[i] = s + 1;
-			ahead_core(a, m, ops, arg, i, h, 0);
+			a->at[i] = AT_END;
+			a->todo[a->ntodo++] = i;
 		}
-		if (!changed)
-			continue;
 		/* the end of step s: the barrier may let the waiting go */
-		if (ref_barrier_release(m)) {
+		if (changed && ref_barrier_release(m)) {
 			for (uint32_t i = 0; i < nc; i++)
 				if (a->at[i] == AT_IDLE &&
 				    m->cores[i].status == CORE_RUNNING &&
 				    (r->mask == NULL || r->mask[i])) {
 					a->t[i] = s + 1;
-					ahead_core(a, m, ops, arg, i, h, 0);
+					a->at[i] = AT_END;
+					a->todo[a->ntodo++] = i;
 				}
 		}
+		ahead_par(a, a->ntodo, ahead_todo_part, &x);
+		if (!changed)
+			continue;
 		for (uint32_t i = 0; i < nc && !live; i++)
 			live = a->at[i] != AT_IDLE;
 		if (!live)
 			return s + 1;	/* none runs: nobody is ahead */
 		continue;
 undo:
-		ahead_undo(a, m, side, side_bytes);
+		ahead_undo(a, &x);
 		*stop_at = s + 1;
 		return 0;
 	}

@@ -14,12 +14,21 @@
 
 #include "engine.h"
 #include "machine.h"
+#include "par.h"
 
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
 /* Stack words a window copies above each core's SP or LV; a window of
  * at least 4 x this many steps pays for the copy. */
 #define AHEAD_STACK_MARGIN 256
+
+/* Cores per thread below which a round of private runs, or a window's
+ * copy, stays on the calling thread: handing it out would cost more than
+ * it saves (doc/performance.md section 19). */
+#define AHEAD_PAR_ITEMS 16
+/* That bound as the windows use it: AHEAD_PAR_ITEMS, which tests lower
+ * to 1 so that their small machines' rounds go to the threads too. */
+extern uint32_t ahead_par_items;
 
 /* Why a private run stopped. */
 enum ahead_ev {
@@ -67,6 +76,12 @@ struct ahead {
 	struct ahead_undo *undo;
 	size_t		 nundo;
 	size_t		 capundo;
+	/* the private runs a round defers until its shared steps are done */
+	uint32_t	*todo;
+	uint32_t	 ntodo;
+	/* the threads that run private runs and copies (NULL: the
+	 * caller's alone); the engine's, not owned */
+	struct par_pool	*pool;
 };
 
 void	ahead_free(struct ahead *a);
@@ -81,7 +96,9 @@ void	ahead_note(struct ahead *a, int32_t *w, uint32_t n);
  * NULL) is the level's per-core state, copied and undone with the
  * cores.  Returns the steps it ran (all cores are at that cut), or 0
  * after undoing it: *stop_at steps from its start, in lockstep, reach
- * the stop the reference makes.
+ * the stop the reference makes.  Private runs go to a->pool's threads
+ * at the same time (ops->priv must then touch only its core's state:
+ * see ahead.c); shared steps run on the calling thread.
  */
 uint64_t ahead_window(struct ahead *a, struct machine *m,
 	    const struct engine_run *r, const struct ahead_ops *ops,

@@ -29,6 +29,10 @@
  * (mic1_writers; at the PMIC level it names none).  While something is
  * watched, many cores step in lockstep, not by windows; a fork-join
  * machine runs one golden-model step at a time.
+ *
+ * The native kind's windows run their private runs on the engine's
+ * host threads (ops->set_threads, ahead.c): results are the same at any
+ * thread count.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -39,6 +43,7 @@
 #include "mic1.h"
 #include "micro-fast.h"
 #include "micro-sim.h"
+#include "par.h"
 
 struct engine_micro {
 	const struct micro_model	*md;
@@ -47,6 +52,8 @@ struct engine_micro {
 	const struct micro_fast		*fast;     /* native kind only */
 	void				*fx;       /* its decoded store */
 	struct ahead			 ahead;    /* its windows */
+	struct par_pool			*pool;     /* their threads (NULL:
+						      one) */
 	struct micro_fast_watch		 watch;    /* the run's, for fx */
 	struct engine_writer		*writers;  /* of a watched stop */
 	size_t				 nwriters, capwriters;
@@ -195,6 +202,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		    stop->steps_run >= lockstep_to) {
 			uint64_t to = 0;
 
+			em->ahead.pool = em->pool;
 			k = micro_ahead(e, &em->ahead, em->md, em->st, mf,
 			    em->fx, r, left < window ? left : window, &to);
 			if (k == 0) {
@@ -275,6 +283,7 @@ micro_free(struct engine *e)
 		if (em->fast != NULL)
 			em->fast->free(em->fx);
 		ahead_free(&em->ahead);
+		par_pool_free(em->pool);
 		em->md->state_free(em->st);
 		free(em->st);
 		free(em->seen);
@@ -322,6 +331,19 @@ micro_at_boundary(struct engine *e, uint32_t core)
 	return em->md->at_boundary(em->st, e->m, core);
 }
 
+static void
+micro_set_threads(struct engine *e, uint32_t t)
+{
+	struct engine_micro *em = e->impl;
+
+	/* the reference kind steps on one thread */
+	if (em->fast == NULL || par_pool_threads(em->pool) ==
+	    (t > 1 ? t : 1))
+		return;
+	par_pool_free(em->pool);
+	em->pool = t > 1 ? par_pool_new(t) : NULL;
+}
+
 #define MICRO_OPS(name_, kind_, run_, level_, watch_) {		\
 	.name = (name_),						\
 	.kind = (kind_),						\
@@ -337,6 +359,7 @@ micro_at_boundary(struct engine *e, uint32_t core)
 	.save = micro_save,						\
 	.load = micro_load,						\
 	.level_state = micro_state,					\
+	.set_threads = micro_set_threads,				\
 	.free = micro_free,						\
 }
 

@@ -55,6 +55,7 @@
 #include "devword.h"
 #include "engine.h"
 #include "ijvm.h"
+#include "par.h"
 #include "ref.h"
 
 #if defined(__GNUC__) && !defined(NATIVE_SWITCH)
@@ -923,6 +924,7 @@ nat_free(struct engine *e)
 			free(n->progs[k].pcode);
 		}
 		ahead_free(&n->ahead);
+		par_pool_free(n->pool);
 		free(n->progs);
 		free(n->seen);
 		free(n->wlocal);
@@ -959,6 +961,17 @@ nat_load(struct engine *e, const void *side, char **cause)
 	return 0;
 }
 
+static void
+nat_set_threads(struct engine *e, uint32_t t)
+{
+	struct native *n = e->impl;
+
+	if (par_pool_threads(n->pool) == (t > 1 ? t : 1))
+		return;
+	par_pool_free(n->pool);
+	n->pool = t > 1 ? par_pool_new(t) : NULL;
+}
+
 static const struct engine_ops nat_ops = {
 	.name = "native",
 	.kind = ENGINE_NATIVE,
@@ -972,6 +985,7 @@ static const struct engine_ops nat_ops = {
 	.add_input = engine_host_add_input,
 	.save = nat_save,
 	.load = nat_load,
+	.set_threads = nat_set_threads,
 	.free = nat_free,
 };
 

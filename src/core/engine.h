@@ -203,6 +203,10 @@ struct engine_ops {
 	 * LEVEL_PMIC (the golden model's own type, which every engine of
 	 * the level keeps on the host).  NULL at the ISA level. */
 	void	*(*level_state)(struct engine *e);
+	/* Run on n host threads from now on (the native engines: their
+	 * private run-ahead windows, ahead.h); NULL for an engine with
+	 * one.  Results do not depend on n. */
+	void	(*set_threads)(struct engine *e, uint32_t n);
 	void	(*free)(struct engine *e);
 };
 
@@ -312,6 +316,14 @@ int	engine_host_nothing(struct engine *e, char **cause);
 const char	*level_name(enum level level);
 /* 0 and *out, or -1 if name is no level. */
 int		 level_parse(const char *name, enum level *out);
+
+/* ops->set_threads where the engine has it. */
+static inline void
+engine_set_threads(struct engine *e, uint32_t n)
+{
+	if (e->ops != NULL && e->ops->set_threads != NULL)
+		e->ops->set_threads(e, n);
+}
 
 static inline void
 engine_free(struct engine *e)

@@ -24,6 +24,12 @@
  * an allocation's words): the core's stack words grow the window's
  * copy, others go to the undo log.  The cores' side state (latches,
  * memory operations in flight) is copied and undone with the cores.
+ *
+ * Private runs may run on several threads at once (ahead.c): the fast
+ * loop's private run writes only its core's struct core, its entry of
+ * the level's state (st->core[core]) and its stack below pw; it reads
+ * the decoded store, which a run does not change, and the watch record,
+ * empty during a window; micro_ahead_run is read-only to it.
  */
 #include <stdint.h>
 

@@ -7,6 +7,13 @@
  * status) is SYNC and a store above the window's stack copy is slow;
  * before a shared instruction, the stack copy grows to what it may store
  * and the shared words it may write go to the undo log (nat_undo_note).
+ *
+ * Private runs may run on several threads at once (ahead.c): nat_exec
+ * with priv writes only its core's registers, stack, console, step count
+ * and frame cache (struct native's floor, nlocals and fvalid, one entry
+ * per core); the run's record it reads (n->r, the watch flags) does not
+ * change during a window, and a window runs only when nothing is
+ * watched, so no writer list grows in one.
  */
 #include <string.h>
 
@@ -100,8 +107,11 @@ nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
     uint64_t *stop_at)
 {
 	struct native *n = e->impl;
-	uint64_t k = ahead_window(&n->ahead, e->m, r, &nat_ahead_ops, e,
-	    NULL, 0, h, stop_at);
+	uint64_t k;
+
+	n->ahead.pool = n->pool;
+	k = ahead_window(&n->ahead, e->m, r, &nat_ahead_ops, e, NULL, 0, h,
+	    stop_at);
 
 	if (k == 0)	/* undone: the frames nat_exec left are gone */
 		memset(n->fvalid, 0, e->m->cfg.ncores);

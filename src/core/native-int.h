@@ -52,6 +52,7 @@ struct native {
 	size_t		 nwriters;
 	size_t		 capwriters;
 	struct ahead	 ahead;        /* run-ahead windows (nat_ahead) */
+	struct par_pool	*pool;         /* their threads (NULL: one) */
 };
 
 /* engine-native.c: run core for at most budget instructions (see there). */

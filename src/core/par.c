@@ -1,12 +1,36 @@
 /*
- * Host threads for whole-machine passes (par.h).  A pass runs a few
- * milliseconds, so threads are started per pass and joined: no pool, no
- * state between calls, nothing to clean up on any exit path.
+ * Host threads (par.h).  A whole-machine pass runs a few milliseconds,
+ * so its threads are started per pass and joined: no state between
+ * calls, nothing to clean up on any exit path.
+ *
+ * A window's rounds (par_pool_run) last microseconds, so the pool's
+ * workers stay: between rounds each spins a while on the round counter
+ * (the next round usually comes within microseconds), then sleeps on a
+ * condition variable.  A round is published as a tag in the high half
+ * of the chunk counter, whose low half is the next item: a worker claims
+ * a chunk only with a compare-and-swap that names the round's tag, so a
+ * worker that wakes late finds the round over and touches nothing of
+ * it.  The caller takes chunks too and returns when every item is done,
+ * without waiting for a worker that never got a chunk: on a machine
+ * shared with other jobs a worker may wait long for a processor, and the
+ * round must not wait with it.  A worker that the system stops inside
+ * its chunk still holds the round up; when the caller waits longer than
+ * PAR_WAIT_NS for such chunks, the pool backs off: the next rounds run
+ * on the caller alone, more of them each time it happens again, so that
+ * an overloaded machine costs the threads little against one thread.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "par.h"
+#include "util.h"
 
 uint32_t
 par_threads(uint64_t n)
@@ -61,4 +85,270 @@ par_split(uint64_t n, uint32_t t, void *(*work)(void *), void *parts,
 		r->hi = n * (i + 1) / t;
 	}
 	par_spread(t, work, parts, size);
+}
+
+/* The first line of path, or NULL. */
+static char *
+par_read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f;
+	char *l;
+
+	if (path == NULL || (f = fopen(path, "r")) == NULL)
+		return NULL;
+	l = fgets(buf, (int)size, f);
+	fclose(f);
+	return l;
+}
+
+uint32_t
+par_cpus_limit(uint32_t ncpu, const char *cpu_max, const char *quota,
+    const char *period)
+{
+	char qb[64], pb[64];
+	long long q = -1, per = 0;
+	uint64_t t = ncpu > 0 ? ncpu : 1;
+
+	if (par_read_line(cpu_max, qb, sizeof qb) != NULL) {
+		if (strncmp(qb, "max", 3) != 0 &&
+		    sscanf(qb, "%lld %lld", &q, &per) != 2)
+			q = -1;
+	} else if (par_read_line(quota, qb, sizeof qb) != NULL &&
+	    par_read_line(period, pb, sizeof pb) != NULL) {
+		if (sscanf(qb, "%lld", &q) != 1 ||
+		    sscanf(pb, "%lld", &per) != 1)
+			q = -1;
+	}
+	if (q > 0 && per > 0 && (uint64_t)((q + per - 1) / per) < t)
+		t = (uint64_t)((q + per - 1) / per);
+	if (t > PAR_POOL_MAX)
+		t = PAR_POOL_MAX;
+	return (uint32_t)t;
+}
+
+uint32_t
+par_cpus(void)
+{
+	static _Atomic uint32_t cpus;
+	uint32_t n = atomic_load_explicit(&cpus, memory_order_relaxed), aff;
+	cpu_set_t set;
+	long on;
+
+	if (n != 0)
+		return n;
+	on = sysconf(_SC_NPROCESSORS_ONLN);
+	aff = on > 0 ? (uint32_t)on : 1;
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+		aff = (uint32_t)CPU_COUNT(&set);
+	/* the cgroup's own files where a container mounts them */
+	n = par_cpus_limit(aff, "/sys/fs/cgroup/cpu.max",
+	    "/sys/fs/cgroup/cpu/cpu.cfs_quota_us",
+	    "/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+	atomic_store_explicit(&cpus, n, memory_order_relaxed);
+	return n;
+}
+
+/* Spins of a waiting thread before it sleeps (a worker) or yields (the
+ * caller): some tens of microseconds, a window's gap between rounds. */
+#define PAR_SPIN 4000
+
+/* A wait for workers' chunks after which the pool backs off, and the
+ * most rounds a back-off lasts. */
+#define PAR_WAIT_NS 200000
+#define PAR_BACKOFF_MAX 65536
+
+typedef void (*par_fn)(void *, uint64_t, uint64_t);
+
+struct par_pool {
+	uint32_t		 threads;     /* the caller's included */
+	uint32_t		 nworkers;
+	pthread_t		 th[PAR_POOL_MAX];
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	_Atomic uint32_t	 sleeping;
+	_Atomic uint32_t	 quit;
+	_Atomic uint64_t	 round;       /* the last round's tag */
+	/* tag << 32 | next item of the round in progress */
+	_Atomic uint64_t	 next;
+	_Atomic uint64_t	 done;        /* items done in it */
+	_Atomic uint64_t	 n, grain;
+	_Atomic(par_fn)		 fn;
+	_Atomic(void *)		 arg;
+	/* the caller's: rounds left to run alone, and the next back-off */
+	uint32_t		 alone, backoff;
+};
+
+static inline void
+par_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Take and run chunks of round tag until none is left. */
+static void
+par_take(struct par_pool *p, uint64_t tag)
+{
+	for (;;) {
+		uint64_t v = atomic_load_explicit(&p->next,
+		    memory_order_acquire), lo, hi, n, grain;
+
+		if (v >> 32 != tag)
+			return;
+		n = atomic_load_explicit(&p->n, memory_order_relaxed);
+		grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
+		lo = v & 0xffffffffu;
+		if (lo >= n)
+			return;
+		hi = lo + grain < n ? lo + grain : n;
+		if (!atomic_compare_exchange_weak_explicit(&p->next, &v,
+		    tag << 32 | hi, memory_order_acq_rel,
+		    memory_order_relaxed))
+			continue;
+		/* the chunk is ours: the round lasts until it is done */
+		atomic_load_explicit(&p->fn, memory_order_relaxed)(
+		    atomic_load_explicit(&p->arg, memory_order_relaxed), lo, hi);
+		atomic_fetch_add_explicit(&p->done, hi - lo,
+		    memory_order_release);
+	}
+}
+
+static void *
+par_worker(void *arg)
+{
+	struct par_pool *p = arg;
+	uint64_t seen = 0;
+
+	for (;;) {
+		uint64_t r;
+		int spins = 0;
+
+		while ((r = atomic_load_explicit(&p->round,
+		    memory_order_acquire)) == seen &&
+		    !atomic_load_explicit(&p->quit, memory_order_relaxed) &&
+		    spins++ < PAR_SPIN)
+			par_relax();
+		if (r == seen) {
+			pthread_mutex_lock(&p->mu);
+			atomic_fetch_add(&p->sleeping, 1);
+			while ((r = atomic_load(&p->round)) == seen &&
+			    !atomic_load(&p->quit))
+				pthread_cond_wait(&p->cv, &p->mu);
+			atomic_fetch_sub(&p->sleeping, 1);
+			pthread_mutex_unlock(&p->mu);
+		}
+		if (atomic_load(&p->quit))
+			return NULL;
+		seen = r;
+		par_take(p, r);
+	}
+}
+
+struct par_pool *
+par_pool_new(uint32_t threads)
+{
+	struct par_pool *p = xcalloc(1, sizeof *p);
+
+	if (threads < 1)
+		threads = 1;
+	if (threads > PAR_POOL_MAX)
+		threads = PAR_POOL_MAX;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cv, NULL);
+	for (uint32_t i = 0; i + 1 < threads; i++) {
+		if (pthread_create(&p->th[p->nworkers], NULL, par_worker,
+		    p) != 0)
+			break;
+		p->nworkers++;
+	}
+	p->threads = p->nworkers + 1;
+	return p;
+}
+
+void
+par_pool_free(struct par_pool *p)
+{
+	if (p == NULL)
+		return;
+	pthread_mutex_lock(&p->mu);
+	atomic_store(&p->quit, 1);
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	for (uint32_t i = 0; i < p->nworkers; i++)
+		pthread_join(p->th[i], NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free(p);
+}
+
+uint32_t
+par_pool_threads(const struct par_pool *p)
+{
+	return p != NULL ? p->threads : 1;
+}
+
+void
+par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
+    void (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg)
+{
+	uint64_t tag;
+	int spins = 0;
+
+	if (n == 0)
+		return;
+	if (grain == 0) {
+		/* a few chunks a thread: one slow item delays no one */
+		grain = p != NULL ? n / (8 * (uint64_t)p->threads) : n;
+		if (grain == 0)
+			grain = 1;
+	}
+	if (p == NULL || p->threads == 1 || grain >= n ||
+	    n > 0xffffffffu) {
+		fn(arg, 0, n);
+		return;
+	}
+	if (p->alone > 0) {
+		p->alone--;
+		fn(arg, 0, n);
+		return;
+	}
+	tag = atomic_load_explicit(&p->round, memory_order_relaxed) + 1;
+	atomic_store_explicit(&p->n, n, memory_order_relaxed);
+	atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
+	atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
+	atomic_store_explicit(&p->arg, arg, memory_order_relaxed);
+	atomic_store_explicit(&p->done, 0, memory_order_relaxed);
+	atomic_store_explicit(&p->next, tag << 32, memory_order_release);
+	atomic_store(&p->round, tag);
+	if (atomic_load(&p->sleeping) > 0) {
+		pthread_mutex_lock(&p->mu);
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+	par_take(p, tag);
+	/* chunks that workers took */
+	if (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
+		struct timespec t0, t1;
+		int64_t ns;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		while (atomic_load_explicit(&p->done, memory_order_acquire) <
+		    n) {
+			if (++spins < PAR_SPIN)
+				par_relax();
+			else
+				sched_yield();
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 +
+		    (t1.tv_nsec - t0.tv_nsec);
+		if (ns > PAR_WAIT_NS) {
+			p->backoff = p->backoff == 0 ? 16 : p->backoff * 2;
+			if (p->backoff > PAR_BACKOFF_MAX)
+				p->backoff = PAR_BACKOFF_MAX;
+			p->alone = p->backoff;
+		} else if (p->backoff > 0)
+			p->backoff /= 2;
+	}
 }

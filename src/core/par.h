@@ -1,10 +1,19 @@
 /*
- * Whole-machine passes split over host threads (doc/performance.md
- * section 17): a pass over every struct core is bound by memory traffic,
- * which one thread cannot saturate, and a stop makes several (the
- * read-back's conversion, the divergence sample, the screen's census).  The work is cut into parts of equal size that
- * the caller fills and sums afterwards, so the result does not depend on
- * how many threads ran.
+ * Work split over host threads.
+ *
+ * Whole-machine passes (doc/performance.md section 17): a pass over
+ * every struct core is bound by memory traffic, which one thread cannot
+ * saturate, and a stop makes several (the read-back's conversion, the
+ * divergence sample, the screen's census).  The work is cut into parts
+ * of equal size that the caller fills and sums afterwards, so the result
+ * does not depend on how many threads ran (par_spread, par_split).
+ *
+ * Rounds of the native engines' run-ahead windows (doc/performance.md
+ * section 19): many short rounds per window, each a few microseconds of
+ * work, where starting a thread per round would cost more than the
+ * round.  A pool (par_pool_*) keeps its threads between rounds; each
+ * round hands out its items in chunks, so the result again does not
+ * depend on which thread ran which item.
  */
 #ifndef MICDB_PAR_H
 #define MICDB_PAR_H
@@ -43,5 +52,42 @@ struct par_part {
  * giving part i items n * i / t .. n * (i + 1) / t - 1. */
 void	 par_split(uint64_t n, uint32_t t, void *(*work)(void *),
 	    void *parts, size_t size);
+
+/* The most threads a pool has, the caller included. */
+#define PAR_POOL_MAX 256
+
+/*
+ * The threads this process may use: ncpu (the processors of its CPU
+ * affinity) bounded by the cgroup's CPU quota, read from cpu_max (cgroup
+ * v2's cpu.max, "QUOTA PERIOD" or "max PERIOD") or else from quota and
+ * period (cgroup v1's cpu.cfs_quota_us, -1 for none, and
+ * cpu.cfs_period_us), rounded up; a path that is NULL or cannot be read
+ * sets no bound.  At least 1, at most PAR_POOL_MAX.
+ */
+uint32_t par_cpus_limit(uint32_t ncpu, const char *cpu_max,
+	    const char *quota, const char *period);
+/* par_cpus_limit of this process: its affinity and its cgroup's files
+ * (read once). */
+uint32_t par_cpus(void);
+
+struct par_pool;
+
+/* A pool of threads threads, the caller's included (clamped to 1 ..
+ * PAR_POOL_MAX): threads - 1 workers, fewer when the system refuses
+ * one (the caller then does more of the work).  Never NULL. */
+struct par_pool *par_pool_new(uint32_t threads);
+void	 par_pool_free(struct par_pool *p);
+/* The threads of p, the caller's included (1 for NULL). */
+uint32_t par_pool_threads(const struct par_pool *p);
+
+/*
+ * fn(arg, lo, hi) over the items [0, n) in chunks of at most grain (0:
+ * chosen from n and the threads), on p's threads and the caller's;
+ * returns when every item is done.  Chunks run in any order at the same
+ * time: fn must touch only what its items own.  With p NULL, one
+ * thread or one chunk, the caller runs fn(arg, 0, n) itself.
+ */
+void	 par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
+	    void (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg);
 
 #endif

@@ -579,6 +579,7 @@ static const struct {
 	{ "level",	"--level" },
 	{ "engine",	"--engine" },
 	{ "device",	"--device" },
+	{ "hostThreads", "--threads" },
 	{ "microcode",	"--microcode" },
 	{ "stackWords",	"--stack-words" },
 	{ "heapWords",	"--heap-words" },

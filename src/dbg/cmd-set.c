@@ -1,6 +1,6 @@
 /*
  * set and show: set var (assignments to registers, locals and globals
- * through the engine), scheduler-locking, level, stop-on-fault.
+ * through the engine), scheduler-locking, level, stop-on-fault, threads.
  *
  * set var writes go down at once (write_word, push_cores), so the next
  * step sees them; TOS is a cache of the word at SP in this machine, so
@@ -14,6 +14,8 @@
 #include "cmd.h"
 #include "dbg.h"
 #include "history.h"
+#include "levels.h"
+#include "par.h"
 #include "regs.h"
 
 static const struct cmd_entry *const set_table[];
@@ -317,9 +319,45 @@ static const struct cmd_entry set_fault_entry = {
 	.exec = cmd_set_fault_exec,
 };
 
+/* The native engines' host threads; the engine of every later level
+ * switch gets them too (session_open_engine reads cfg.threads). */
+static int
+cmd_set_threads_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	unsigned long v;
+
+	if (*c->args == '\0') {
+		*cause = xasprintf("usage: set threads N (1 to %u)",
+		    PAR_POOL_MAX);
+		return -1;
+	}
+	if (parse_uint_option(c->args, 1, PAR_POOL_MAX, &v) != 0) {
+		*cause = xasprintf("set threads needs a whole number from 1 to "
+		    "%u, not '%s'", PAR_POOL_MAX, c->args);
+		return -1;
+	}
+	s->cfg.threads = (uint32_t)v;
+	if (s->have_engine)
+		engine_set_threads(&s->e, (uint32_t)v);
+	buf_printf(out, "threads: %lu\n", v);
+	return 0;
+}
+
+static const struct cmd_entry set_threads_entry = {
+	.name = "threads",
+	.usage = "set threads N",
+	.summary = "host threads of the native engines",
+	.help = "run the native engines on N host threads (1 to 256; by\n"
+	    "default the processors micdb may use, as --threads). Results,\n"
+	    "stops and reverse execution are the same at every count.",
+	.arg = ARG_TEXT,
+	.exec = cmd_set_threads_exec,
+};
+
 static const struct cmd_entry *const set_table[] = {
 	&set_var_entry, &set_lock_entry, &set_level_entry, &set_fault_entry,
-	&cmd_set_history_entry, NULL
+	&set_threads_entry, &cmd_set_history_entry, NULL
 };
 
 static int
@@ -417,9 +455,28 @@ static const struct cmd_entry show_fault_entry = {
 	.exec = cmd_show_fault_exec,
 };
 
+static int
+cmd_show_threads_exec(struct session *s, const struct cmd_call *c,
+    struct buf *out, char **cause)
+{
+	(void)c;
+	(void)cause;
+	buf_printf(out, "threads: %u%s\n", level_threads(s->cfg.threads),
+	    s->cfg.threads == 0 ? " (default)" : "");
+	return 0;
+}
+
+static const struct cmd_entry show_threads_entry = {
+	.name = "threads",
+	.usage = "show threads",
+	.summary = "host threads of the native engines",
+	.help = "the host threads the native engines run on",
+	.exec = cmd_show_threads_exec,
+};
+
 static const struct cmd_entry *const show_table[] = {
 	&show_lock_entry, &show_level_entry, &show_fault_entry,
-	&cmd_show_history_entry, NULL
+	&show_threads_entry, &cmd_show_history_entry, NULL
 };
 
 static int

@@ -6,6 +6,7 @@
 
 #include "engine-micro.h"
 #include "levels.h"
+#include "par.h"
 #include "util.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
@@ -28,9 +29,15 @@ level_engine_kind(enum level level, enum engine_kind kind)
 	return ENGINE_NATIVE;
 }
 
+uint32_t
+level_threads(uint32_t threads)
+{
+	return threads > 0 ? threads : par_cpus();
+}
+
 enum engine_kind
 level_engine_choose(enum level level, enum engine_kind kind,
-    uint32_t ncores, const char *device_sel)
+    uint32_t ncores, uint32_t threads, const char *device_sel)
 {
 	if (kind != ENGINE_DEFAULT)
 		return kind;
@@ -38,22 +45,35 @@ level_engine_choose(enum level level, enum engine_kind kind,
 	    ncores <= LEVEL_NATIVE_MAX_CORES_GPU)
 		return ENGINE_NATIVE;
 #ifdef HAVE_ENGINE_OCL
-	/* only a machine above the GPU's limit asks the device's kind */
-	if (ncores <= LEVEL_NATIVE_MAX_CORES &&
+	/* only a machine above the GPU's limit asks the device's kind: a
+	 * CPU device's kernels run on the processors the native engines'
+	 * threads would use (doc/performance.md section 19) */
+	if ((ncores <= LEVEL_NATIVE_MAX_CORES || level_threads(threads) > 1) &&
 	    engine_ocl_device_is_cpu(device_sel) == 1)
 		return ENGINE_NATIVE;
 #else
+	(void)threads;
 	(void)device_sel;
 #endif
 	return level_engine_kind(level, kind);
 }
 
+/* The native engines run on the threads asked for. */
+static int
+level_threaded(struct engine *e, uint32_t threads, int rc)
+{
+	if (rc == 0)
+		engine_set_threads(e, level_threads(threads));
+	return rc;
+}
+
 int
 level_engine_open(struct engine *e, struct machine *m, enum level level,
-    enum engine_kind kind, const char *device, const struct microcode *mc,
-    char **cause)
+    enum engine_kind kind, const char *device, uint32_t threads,
+    const struct microcode *mc, char **cause)
 {
-	kind = level_engine_choose(level, kind, m->cfg.ncores, device);
+	kind = level_engine_choose(level, kind, m->cfg.ncores, threads,
+	    device);
 	if (level != LEVEL_ISA && (mc == NULL || !mc->loaded ||
 	    mc->level != level)) {
 		*cause = xasprintf("no microprogram is loaded for the %s level",
@@ -65,7 +85,8 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 		if (kind == ENGINE_REF)
 			return engine_ref_create(e, m, cause);
 		if (kind == ENGINE_NATIVE)
-			return engine_native_create(e, m, cause);
+			return level_threaded(e, threads,
+			    engine_native_create(e, m, cause));
 #ifdef HAVE_ENGINE_OCL
 		return engine_ocl_create(e, m, device, cause);
 #else
@@ -76,8 +97,9 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 #endif
 	case LEVEL_MIC:
 		if (kind == ENGINE_NATIVE)
-			return engine_micro_native_create(e, m, level, &mc->cs,
-			    cause);
+			return level_threaded(e, threads,
+			    engine_micro_native_create(e, m, level, &mc->cs,
+			    cause));
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->cs, cause);
 #ifdef HAVE_ENGINE_OCL
@@ -89,8 +111,9 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 #endif
 	case LEVEL_PMIC:
 		if (kind == ENGINE_NATIVE)
-			return engine_micro_native_create(e, m, level, &mc->pcs,
-			    cause);
+			return level_threaded(e, threads,
+			    engine_micro_native_create(e, m, level, &mc->pcs,
+			    cause));
 		if (kind == ENGINE_REF)
 			return engine_micro_create(e, m, level, &mc->pcs, cause);
 #ifdef HAVE_ENGINE_OCL

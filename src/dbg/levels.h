@@ -15,29 +15,35 @@
 enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 
 /*
- * The engine that runs a machine of ncores at level: kind itself, or
- * for ENGINE_DEFAULT the fastest for the core count and the OpenCL
- * device (device_sel as engine_ocl_create reads it): the native
- * engines, one host thread each, up to LEVEL_NATIVE_MAX_CORES_GPU, and
- * up to LEVEL_NATIVE_MAX_CORES when the device is a CPU, whose kernels
- * do not gain on them before the copies of the stacks the ISA engine's
- * run-ahead windows take grow too large; the kernels above.  micdb(1)
- * states the rule under --engine; doc/performance.md sections 15 and 18
- * have the measurements behind both limits.
+ * The engine that runs a machine of ncores at level on threads host
+ * threads (0: par_cpus(), the threads this process may use): kind
+ * itself, or for ENGINE_DEFAULT the fastest for the core count, the
+ * threads and the OpenCL device (device_sel as engine_ocl_create reads
+ * it).  On a GPU: the native engines up to LEVEL_NATIVE_MAX_CORES_GPU,
+ * the kernels above.  On a CPU device (POCL), whose kernels share the
+ * same processors: the native engines at every core count when they
+ * have two threads or more, and with one up to LEVEL_NATIVE_MAX_CORES,
+ * where the copies of the stacks the run-ahead windows take grow too
+ * large for one thread.  micdb(1) states the rule under --engine;
+ * doc/performance.md sections 15, 18 and 19 have the measurements.
  */
 #define LEVEL_NATIVE_MAX_CORES 32768
 #define LEVEL_NATIVE_MAX_CORES_GPU 512
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,
-	    uint32_t ncores, const char *device_sel);
+	    uint32_t ncores, uint32_t threads, const char *device_sel);
 
 /*
  * Make the engine that runs m at level with kind (device: --device, may
- * be NULL); mc is the level's loaded microprogram (NULL at the ISA
- * level) and must outlive the engine.  0, or -1 + *cause saying what
- * this build cannot do and what to use instead.
+ * be NULL) on threads host threads (--threads; 0: par_cpus()); mc is
+ * the level's loaded microprogram (NULL at the ISA level) and must
+ * outlive the engine.  0, or -1 + *cause saying what this build cannot
+ * do and what to use instead.
  */
 int	level_engine_open(struct engine *e, struct machine *m,
 	    enum level level, enum engine_kind kind, const char *device,
-	    const struct microcode *mc, char **cause);
+	    uint32_t threads, const struct microcode *mc, char **cause);
+/* The threads an engine of --threads threads runs on: threads, or for 0
+ * the threads this process may use (par_cpus). */
+uint32_t level_threads(uint32_t threads);
 
 #endif

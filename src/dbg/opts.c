@@ -14,11 +14,13 @@
 #include <string.h>
 
 #include "opts.h"
+#include "par.h"
 
 enum {
 	OPT_CORES = 256, OPT_WARP, OPT_LEVEL, OPT_MICROCODE, OPT_DEVICE,
 	OPT_STACK, OPT_HEAP, OPT_PROGRAM, OPT_FORKJOIN, OPT_INPUT,
 	OPT_MAXSTEPS, OPT_TRACE, OPT_OUTPUT, OPT_ENGINE, OPT_HELP,
+	OPT_THREADS,
 };
 
 static const struct option longopts[] = {
@@ -37,6 +39,7 @@ static const struct option longopts[] = {
 	{ "trace",       required_argument, NULL, OPT_TRACE },
 	{ "output",      required_argument, NULL, OPT_OUTPUT },
 	{ "engine",      required_argument, NULL, OPT_ENGINE },
+	{ "threads",     required_argument, NULL, OPT_THREADS },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -201,6 +204,12 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 				    "native or opencl)", optarg);
 				return -1;
 			}
+			break;
+		case OPT_THREADS:
+			if (option_number("threads", optarg, 1, PAR_POOL_MAX,
+			    &v, cause))
+				return -1;
+			o->threads = (uint32_t)v;
 			break;
 		case OPT_OUTPUT:
 			if (strcmp(optarg, "raw") == 0)

@@ -28,6 +28,7 @@ struct micdb_opts {
 	uint32_t	 heap_words;
 	enum level	 level;
 	enum engine_kind engine;
+	uint32_t	 threads;        /* --threads; 0: the default */
 	const char	*microcode;
 	const char	*device;
 	const char	*input_path;

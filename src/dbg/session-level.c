@@ -107,7 +107,7 @@ session_open_engine(struct session *s, char **cause)
 	    session_load_microcode(s, s->level, &mc, cause) != 0)
 		return -1;
 	return level_engine_open(&s->e, &s->m, s->level, s->cfg.engine,
-	    s->cfg.device, mc, cause);
+	    s->cfg.device, s->cfg.threads, mc, cause);
 }
 
 int

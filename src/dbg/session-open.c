@@ -62,6 +62,7 @@ session_open(struct session **sp, struct loaded *l,
 	/* the session makes every engine through the level factory */
 	cfg.level = o->level;
 	cfg.engine = o->engine;
+	cfg.threads = o->threads;
 	cfg.device = o->device;
 	cfg.microcode[o->level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
 	    o->microcode;

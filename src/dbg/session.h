@@ -53,6 +53,8 @@ struct session_config {
 	const uint16_t		 *core_prog;   /* per core; NULL: progs[0] */
 	enum level		  level;       /* the level to start at */
 	enum engine_kind	  engine;      /* --engine (ENGINE_DEFAULT) */
+	uint32_t		  threads;     /* --threads, set threads (0:
+						  the default, par_cpus) */
 	const char		 *device;      /* --device; NULL: default */
 	const char		 *microcode[NLEVEL]; /* --microcode of each
 						  micro level; NULL: the

@@ -87,6 +87,7 @@ struct bench_opts {
 	uint64_t	*spl;             /* steps per launch; 0: adaptive */
 	size_t		 nspl;
 	const char	*device;
+	uint32_t	 threads;         /* native engines'; 0: default */
 	unsigned	 reps;
 	const char	*csv_path;
 	const char	*svg_path;

@@ -728,7 +728,7 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 			r->native_note = k ? xstrdup(nat.native_note) :
 			    nat.native_note;
 		r->chosen = level_engine_choose(bench_levels[lv].level,
-		    ENGINE_DEFAULT, n, b->o.device);
+		    ENGINE_DEFAULT, n, b->o.threads, b->o.device);
 		b->done++;
 		bench_report_progress(b, r, 0);
 		if (b->csv != NULL && bench_report_csv_row(b, r, cause) != 0)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bench-int.h"
+#include "levels.h"
 #include "svg.h"
 #include "util.h"
 
@@ -401,9 +402,11 @@ bench_report_table(const struct bench *b)
 	printf(".\nSIMD: sum active lanes / (W x sum kernel paths); k/ws: "
 	    "kernel paths per warp-step.\nstep ms: one step of every core "
 	    "(K = 1 launch) plus the full context read-back.\n");
-	printf("native: the fastest host engine of the level (one thread); "
-	    "default: the engine\nmicdb run picks for the level and cores "
-	    "(levels.h, micdb(1)).\n");
+	printf("native: the fastest host engine of the level, on %u host "
+	    "thread%s (--threads);\ndefault: the engine micdb run picks for "
+	    "the level, cores and threads\n(levels.h, micdb(1)).\n",
+	    level_threads(b->o.threads),
+	    level_threads(b->o.threads) == 1 ? "" : "s");
 	if (skipped)
 		printf("skipped core counts do not fit the device or the host "
 		    "(lower --stack-words to fit more).\n");

@@ -194,7 +194,7 @@ bench_work_engine_kind(struct bench *b, enum engine_kind kind,
 {
 	enum level lv = bench_levels[b->lv].level;
 
-	if (level_engine_open(e, m, lv, kind, b->o.device,
+	if (level_engine_open(e, m, lv, kind, b->o.device, b->o.threads,
 	    lv == LEVEL_MIC ? &b->mc : lv == LEVEL_PMIC ? &b->pmc : NULL,
 	    cause) != 0) {
 		if (kind != ENGINE_NATIVE)

@@ -29,6 +29,7 @@
 #include "bench.h"
 #include "memmap.h"
 #include "ocl.h"
+#include "par.h"
 #include "util.h"
 
 /* As micdb run's (run.h): 2 for what keeps micdb from measuring at all,
@@ -72,6 +73,8 @@ static const char bench_usage[] =
 "                         kernel steps per launch, or auto (default auto)\n"
 "  --device SEL           OpenCL device (see micdb devices; default\n"
 "                         MICDB_DEVICE, else the first GPU, else the CPU)\n"
+"  --threads N            host threads of the native engines, 1..256\n"
+"                         (default: the processors micdb may use)\n"
 "  --reps N               timed repetitions, at least 5 (default 5)\n"
 "  --run-seconds S        step budgets make a timed run last S to 2S\n"
 "                         seconds (default 0.25, with --quick 0.05)\n"
@@ -91,7 +94,7 @@ static const char bench_usage[] =
 enum {
 	OPT_LEVELS = 256, OPT_WORKLOADS, OPT_CORES, OPT_SPL, OPT_DEVICE,
 	OPT_REPS, OPT_CSV, OPT_SVG, OPT_NOREF, OPT_QUICK, OPT_RUNSEC,
-	OPT_STACK, OPT_HEAP, OPT_WARP,
+	OPT_STACK, OPT_HEAP, OPT_WARP, OPT_THREADS,
 };
 
 static const struct option bench_longopts[] = {
@@ -100,6 +103,7 @@ static const struct option bench_longopts[] = {
 	{ "cores",            required_argument, NULL, OPT_CORES },
 	{ "steps-per-launch", required_argument, NULL, OPT_SPL },
 	{ "device",           required_argument, NULL, OPT_DEVICE },
+	{ "threads",          required_argument, NULL, OPT_THREADS },
 	{ "reps",             required_argument, NULL, OPT_REPS },
 	{ "csv",              required_argument, NULL, OPT_CSV },
 	{ "svg",              required_argument, NULL, OPT_SVG },
@@ -311,6 +315,12 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 			break;
 		case OPT_DEVICE:
 			o->device = optarg;
+			break;
+		case OPT_THREADS:
+			if (option_number("threads", optarg, 1, PAR_POOL_MAX, &v,
+			    cause) != 0)
+				return -1;
+			o->threads = (uint32_t)v;
 			break;
 		case OPT_REPS:
 			if (option_number("reps", optarg, MIN_REPS, 1000, &v,

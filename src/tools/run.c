@@ -65,10 +65,15 @@ static const char run_usage[] =
 "                       (ISA) or control store (mic, pmic) pre-decoded, run\n"
 "                       on the host; opencl: the level's OpenCL kernel.\n"
 "                       Default: the fastest for the cores and device, as\n"
-"                       micdb bench measured it: native up to 512 cores,\n"
-"                       up to 32768 when the OpenCL device is a CPU (POCL;\n"
-"                       each core runs ahead to its next shared-memory\n"
-"                       instruction), else opencl\n"
+"                       micdb bench measured it: native up to 512 cores;\n"
+"                       when the OpenCL device is a CPU (POCL; each core\n"
+"                       runs ahead to its next shared-memory instruction)\n"
+"                       native at every count with 2 threads or more, up\n"
+"                       to 32768 with one; else opencl\n"
+"  --threads N          host threads of the native engines, 1..256 (default:\n"
+"                       the processors this process may use: its CPU\n"
+"                       affinity and cgroup quota); results are the same\n"
+"                       at every count\n"
 "  --device SEL         OpenCL device: index, P:D or name substring\n"
 "                       (default: MICDB_DEVICE, else the first GPU, else CPU)\n"
 "  --level isa|mic|pmic execution level: isa (default); mic: Tanenbaum's\n"
@@ -643,7 +648,7 @@ engine_create(struct run *r, char **cause)
 			return -1;
 	}
 	return level_engine_open(&r->e, &r->m, r->o->level, r->o->engine,
-	    r->o->device, &r->mc, cause);
+	    r->o->device, r->o->threads, &r->mc, cause);
 }
 
 static void
