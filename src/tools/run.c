@@ -482,7 +482,7 @@ isa_faults_unchecked(struct run *r, const struct loaded *l,
 	if (r->m.fork_join)
 		machine_fork_join(&m);
 	if (level_engine_open(&e, &m, LEVEL_ISA, r->o->engine, r->o->device,
-	    NULL, &cause) != 0) {
+	    r->o->threads, NULL, &cause) != 0) {
 		free(cause);
 		machine_free(&m);
 		return 0;
