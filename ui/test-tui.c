@@ -368,14 +368,14 @@ test_names(const char *collatz)
 	is_str(text, "half(header)", "a method header");
 	names_pc(&p, 0x5000, text, sizeof text);
 	is_str(text, "0x5000", "outside the text");
-	names_insn(&p, &d, 0x10, text, sizeof text);
+	dsym_insn(&p, &d, 0x10, text, sizeof text);
 	is_str(text, "ILOAD n", "a local by its .var name");
-	names_insn(&p, &d, 0xbc, text, sizeof text);
+	dsym_insn(&p, &d, 0xbc, text, sizeof text);
 	is_str(text, "ISTORE r", "a method's local by name");
-	is_int(names_insn(&p, &d, 0x14, text, sizeof text), 3,
+	is_int(dsym_insn(&p, &d, 0x14, text, sizeof text), 3,
 	    "instruction sizes come back");
 
-	listing_build(&l, &p);
+	listing_build(&l, &p, 0);
 	ok(l.n > 0 && l.rows[0].kind == ROW_METHOD &&
 	    strcmp(l.rows[0].name, "main") == 0, "the listing opens with main");
 	r = listing_row(&l, 0x10);
