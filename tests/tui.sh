@@ -174,10 +174,12 @@ see "the opcode legend" main "p push l local s stack a alu"
 type_line main "colour status"
 see "colour status" main "cores grid coloured by status"
 keys main F3
-see "F3: source view" main "[source, F3]"
+see "F3: the bytes view" main "[bytes, F3]"
+keys main F3
+see "F3 again: source view" main "[source, F3]"
 see "the source view shows the .jas text" main "ILOAD n"
 keys main F3
-see "F3 again: disassembly" main "[asm, F3]"
+see "F3 a third time: disassembly" main "[asm, F3]"
 type_line main "layout cores"
 see "layout cores" main "layout cores"
 wait_gone main "Registers  core"
