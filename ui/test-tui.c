@@ -405,6 +405,32 @@ test_names(const char *collatz)
 		ok(listing_row(&l, l.rows[at].addr) == at + 1,
 		    "the directive row is not an instruction's row");
 	}
+	{
+		/* folded (the asm view): the row stands for the bytes */
+		struct listing f;
+		size_t at = 0;
+		uint32_t first = 0, end = 0;
+		char mac[128];
+
+		listing_build(&f, &p, 1);
+		while (at < f.n && f.rows[at].kind != ROW_DIRECTIVE)
+			at++;
+		ok(at + 1 < f.n && dsym_macro_at(&p, f.rows[at].addr, &first,
+		    &end, mac, sizeof mac) && first == f.rows[at].addr &&
+		    f.rows[at + 1].addr == end,
+		    "folded: no rows for the bytes of a #print");
+		ok(at < f.n && listing_row(&f, first + 2) == at,
+		    "folded: a PC inside a #print is the directive's row");
+		listing_free(&f);
+	}
+	for (size_t i = 0; i < p.nlabels; i++)
+		if (strcmp(p.labels[i].name, "even") == 0 ||
+		    strcmp(p.labels[i].name, "main#even") == 0) {
+			dsym_insn(&p, &d, (int32_t)p.labels[i].addr, text,
+			    sizeof text);
+			is_str(text, "LDC_W OBJREF",
+			    "a constant by its .constant name");
+		}
 	listing_free(&l);
 	dsym_free(&d);
 	program_free(&p);
