@@ -457,15 +457,17 @@ terminal_back sum "a crash (SIGSEGV)"
 
 start hello 100 30 "$P/hello.jas"
 see "hello: started" hello "(micdb)"
+# (the output pane's text follows the rule '|'; the code pane shows the
+# #print "Hello, world!\n" that writes it)
 type_line hello "stepi 20"
-see "ten characters printed" hello "Hello, wor"
+see "ten characters printed" hello "|Hello, wor"
 type_line hello "reverse-stepi 10"
 see "reverse-stepi 10 reports" hello "went back 10 steps"
-wait_gone hello "Hello, wor"
+wait_gone hello "|Hello, wor"
 ok $? "going back hides the output produced after the cut"
-see "the output before the cut stays" hello "Hello"
+see "the output before the cut stays" hello "|Hello"
 type_line hello "stepi 16"
-see "forward again: the output is back and goes on" hello "Hello, world!"
+see "forward again: the output is back and goes on" hello "|Hello, world!"
 kill -HUP "$(cat "$TMP/hello.pid")"
 terminal_back hello "SIGHUP"
 
