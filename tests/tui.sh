@@ -297,7 +297,7 @@ type_slowly typ "info cores"
 see "typed: info cores, echoed as typed" typ "lane 0) info cores"
 see "info cores: its census" typ \
     "1024 cores: 1024 running, 0 waiting, 0 halted, 0 faulted"
-see "typing ran nothing else: still at step 0" typ "level isa  step 0 |"
+see "typing ran nothing else: still at step 0" typ "level isa  step 0  stopped:"
 type_slowly typ "break main#loop"
 see "typed: break main#loop" typ "lane 0) break main#loop"
 see "break main#loop: the breakpoint" typ \
