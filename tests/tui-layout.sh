@@ -408,4 +408,64 @@ ok $? "the hint is given once (not after the second run)"
 type_line echo ":quit"
 terminal_back echo "quit after echo" 0
 
+# --- issue 32: the selected frame, constant names, #print folded -----------
+
+start fr 200 60 "$P/fib.jas"
+wait_for fr "(micdb)"
+type_line fr "break fib"
+wait_for fr "breakpoint 1 at"
+type_line fr "continue"
+wait_for fr "breakpoint 1 hit by core 0"
+type_line fr "continue"
+see "stack pane: frame #0 is the selected one" fr "> #0  0x"
+screen fr | grep -q "> #1 "
+[ $? -ne 0 ]
+ok $? "before up, frame #1 is not marked"
+type_line fr "up"
+see "up: the stack pane marks frame #1" fr "> #1  0x"
+! screen fr | grep -q "> #0 "
+ok $? "up: frame #0 is no longer marked"
+type_line fr "down"
+see "down: frame #0 marked again" fr "> #0  0x"
+type_line fr "quit"
+terminal_back fr "quit after up and down" 0
+
+start cst 200 60 "$P/matmul.jas"
+wait_for cst "(micdb)"
+type_line cst "break 69"
+wait_for cst "breakpoint 1 at"
+type_line cst "continue"
+see_re "the code pane names a constant: LDC_W OBJREF at the PC" cst \
+    '^B> [0-9a-f]{4}  LDC_W OBJREF'
+see_re "and LDC_W SIZE above it" cst '^   [0-9a-f]{4}  LDC_W SIZE'
+! screen cst | grep -qE "LDC_W [0-9]"
+ok $? "no constant shown by its number"
+type_line cst "quit"
+terminal_back cst "quit after the constants" 0
+
+start prn 200 60 "$P/bubble.jas"
+wait_for prn "(micdb)"
+type_line prn "break 101"
+wait_for prn "breakpoint 1 at"
+type_line prn "continue"
+see_re "asm view: #print is one row at the PC" prn '^B> 0078  #print "before: "'
+# (the stop line in the transcript names BIPUSH 98: look at code rows)
+! screen prn | grep -qE '^.. [0-9a-f]{4}  (BIPUSH 98|OUT)'
+ok $? "asm view: the bytes behind #print are folded"
+type_line prn "view"
+see_re "view (F3): the bytes view shows the PC on the first byte" prn \
+    '^B> 0078  BIPUSH 98'
+see_re "bytes view: the BIPUSH/OUT pairs follow" prn '^   007a  OUT'
+see_re "bytes view: the #print row stands above them" prn \
+    '^ +#print "before: "'
+type_line prn "view asm"
+see_re "view asm folds them again" prn '^B> 0078  #print "before: "'
+! screen prn | grep -qE '^.. [0-9a-f]{4}  (BIPUSH 98|OUT)'
+ok $? "view asm: no byte rows left"
+type_line prn "view nonsense"
+see "view: an unknown view is an error that lists the views" prn \
+    "view takes asm, bytes or source, not 'nonsense'"
+type_line prn "quit"
+terminal_back prn "quit after the #print views" 0
+
 done_testing

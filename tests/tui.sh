@@ -174,10 +174,12 @@ see "the opcode legend" main "p push l local s stack a alu"
 type_line main "colour status"
 see "colour status" main "cores grid coloured by status"
 keys main F3
-see "F3: source view" main "[source, F3]"
+see "F3: the bytes view" main "[bytes, F3]"
+keys main F3
+see "F3 again: source view" main "[source, F3]"
 see "the source view shows the .jas text" main "ILOAD n"
 keys main F3
-see "F3 again: disassembly" main "[asm, F3]"
+see "F3 a third time: disassembly" main "[asm, F3]"
 type_line main "layout cores"
 see "layout cores" main "layout cores"
 wait_gone main "Registers  core"
@@ -295,7 +297,7 @@ type_slowly typ "info cores"
 see "typed: info cores, echoed as typed" typ "lane 0) info cores"
 see "info cores: its census" typ \
     "1024 cores: 1024 running, 0 waiting, 0 halted, 0 faulted"
-see "typing ran nothing else: still at step 0" typ "level isa  step 0 |"
+see "typing ran nothing else: still at step 0" typ "level isa  step 0  stopped:"
 type_slowly typ "break main#loop"
 see "typed: break main#loop" typ "lane 0) break main#loop"
 see "break main#loop: the breakpoint" typ \
@@ -455,15 +457,17 @@ terminal_back sum "a crash (SIGSEGV)"
 
 start hello 100 30 "$P/hello.jas"
 see "hello: started" hello "(micdb)"
+# (the output pane's text follows the rule '|'; the code pane shows the
+# #print "Hello, world!\n" that writes it)
 type_line hello "stepi 20"
-see "ten characters printed" hello "Hello, wor"
+see "ten characters printed" hello "|Hello, wor"
 type_line hello "reverse-stepi 10"
 see "reverse-stepi 10 reports" hello "went back 10 steps"
-wait_gone hello "Hello, wor"
+wait_gone hello "|Hello, wor"
 ok $? "going back hides the output produced after the cut"
-see "the output before the cut stays" hello "Hello"
+see "the output before the cut stays" hello "|Hello"
 type_line hello "stepi 16"
-see "forward again: the output is back and goes on" hello "Hello, world!"
+see "forward again: the output is back and goes on" hello "|Hello, world!"
 kill -HUP "$(cat "$TMP/hello.pid")"
 terminal_back hello "SIGHUP"
 

@@ -9,8 +9,10 @@
  *
  * Breakpoints and frames come from the session's accessors
  * (session_breakpoints, session_frames), read while the machine is
- * stopped; the frames are formatted here the way `info frame` prints
- * them.  k comes from the OpenCL engine's records through
+ * stopped; the frames are formatted here the way `backtrace` prints
+ * them (a "#N" row per frame), with the frame's locals and operand stack
+ * below its row, and the selected frame (session_selected_frame) is
+ * kept for the pane to mark.  k comes from the OpenCL engine's records through
  * session_engine(); the reference engine records no k.  With several
  * programs (MIMD) a PC breakpoint is marked in every program that has
  * code at its address.
@@ -281,6 +283,12 @@ access_stopped(struct tui *t)
 		free(cause);
 	}
 	t->frames_stale = 0;
+	/* up, down and frame N move the selection without a run: the pane
+	 * scrolls to it once, then the arrows are the user's again */
+	if (t->s != NULL && session_selected_frame(t->s) != t->frame_sel) {
+		t->frame_sel = session_selected_frame(t->s);
+		t->frame_show = 1;
+	}
 }
 
 int
@@ -359,9 +367,13 @@ struct listing *
 tui_listing(struct tui *t, uint16_t prog)
 {
 	struct listing *l = &t->listings[prog];
+	int fold = t->code.view != VIEW_BYTES;
 
+	/* the view decides whether #print rows stand for their bytes */
+	if (l->rows != NULL && l->fold != fold)
+		listing_free(l);
 	if (l->rows == NULL && prog < t->nprogs)
-		listing_build(l, t->progs[prog]);
+		listing_build(l, t->progs[prog], fold);
 	return l;
 }
 

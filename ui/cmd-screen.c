@@ -40,8 +40,8 @@ const struct screen_cmd screen_cmds[] = {
 	  "microcode datapath (micro levels)", cmd_focus },
 	{ "colour", "color", "colour status|opcode",
 	  "what the cores grid is coloured by (F4)", cmd_colour },
-	{ "view", NULL, "view asm|source",
-	  "the code pane's view (F3)", cmd_view },
+	{ "view", NULL, "view asm|bytes|source",
+	  "the code pane's view (F3 cycles)", cmd_view },
 	{ "zoom", NULL, "zoom in|out|fit",
 	  "cores per cell of the grid (+ and - there)", cmd_zoom },
 	{ "refresh", NULL, "refresh",
@@ -215,15 +215,20 @@ static void
 cmd_view(struct tui *t, const char *word, const char *arg)
 {
 	(void)word;
+	/* asm shows a #print as the source wrote it; bytes, one key away,
+	 * the BIPUSH/OUT pairs it became (doc/debugger.md) */
 	if (*arg == '\0')
-		t->code.view = t->code.view == VIEW_ASM ? VIEW_SOURCE :
-		    VIEW_ASM;
+		t->code.view = t->code.view == VIEW_ASM ? VIEW_BYTES :
+		    t->code.view == VIEW_BYTES ? VIEW_SOURCE : VIEW_ASM;
 	else if (strcmp(arg, "asm") == 0)
 		t->code.view = VIEW_ASM;
+	else if (strcmp(arg, "bytes") == 0)
+		t->code.view = VIEW_BYTES;
 	else if (strcmp(arg, "source") == 0 || strcmp(arg, "src") == 0)
 		t->code.view = VIEW_SOURCE;
 	else {
-		tui_message(t, 1, "view takes asm or source, not '%s'", arg);
+		tui_message(t, 1, "view takes asm, bytes or source, not '%s'",
+		    arg);
 		return;
 	}
 	t->code.follow = 1;

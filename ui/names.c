@@ -1,7 +1,8 @@
 /*
  * How code is named on screen: a PC as a label ("loop", "half#loop",
- * "loop+3"), an instruction with the source's local and global names
- * (ILOAD 1 -> ILOAD n), and the listing the code pane scrolls through.
+ * "loop+3") and the listing the code pane scrolls through.  An
+ * instruction is named by dsym_insn (src/dbg/dsym.h), the naming that
+ * list and x/i show too (ILOAD 1 -> ILOAD n, LDC_W 0 -> LDC_W OBJREF).
  *
  * Pure functions over a struct program (and the debug names of
  * src/dbg/dsym.h, which reads them back from the .jas source).  Labels
@@ -12,8 +13,10 @@
  * A listing is built once per program: a method header row, label rows,
  * then one row per instruction, decoded from each method's start so that
  * operands are never taken for opcodes; a directive that became several
- * instructions (#print "...") gets a row with its source text above them,
- * so the listing keeps what the student wrote.  It owns its rows and the source
+ * instructions (#print "...") gets a row with its source text, so the
+ * listing keeps what the student wrote: folded, that row stands for the
+ * instructions (the code pane's asm view, like `list`); unfolded, they
+ * follow it (the bytes view).  It owns its rows and the source
  * split into lines (for the source view).
  */
 #include <stdio.h>
@@ -76,63 +79,6 @@ names_pc(const struct program *p, int32_t pc, char *text, size_t size)
 		snprintf(text, size, "0x%04x", (uint32_t)pc);
 }
 
-static const char *
-method_name(const struct program *p, uint32_t pc)
-{
-	const struct symbol *m = program_method_at(p, pc);
-
-	if (m != NULL)
-		return m->name;
-	return pc < program_main_end(p) ? "main" : NULL;
-}
-
-int
-names_insn(const struct program *p, const struct dsym *d, int32_t pc,
-    char *text, size_t size)
-{
-	const char *name = NULL, *num, *mname;
-	uint32_t a, idx;
-	int n, wide;
-	uint8_t op;
-
-	if (pc < 0 || (n = dis_insn(p, NULL, (uint32_t)pc, text, size)) <= 0) {
-		snprintf(text, size, "(outside the text)");
-		return 0;
-	}
-	if (d == NULL)
-		return n;
-	a = (uint32_t)pc;
-	wide = p->text[a] == OP_WIDE;
-	if (wide && a + 1 < p->text_size)
-		a++;
-	op = p->text[a];
-	if (a + 2 + (uint32_t)wide > p->text_size)
-		return n;
-	if (op == OP_GETSTATIC || op == OP_PUTSTATIC || op == OP_ATOMICADD) {
-		idx = get_be16(p->text + a + 1);
-		name = idx < d->nglobals ? d->globals[idx] : NULL;
-	} else if (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC) {
-		idx = wide ? get_be16(p->text + a + 1) : p->text[a + 1];
-		mname = method_name(p, (uint32_t)pc);
-		name = mname ? dsym_local_name(dsym_method(d, mname), idx) :
-		    NULL;
-	}
-	if (name == NULL || (num = strchr(text, ' ')) == NULL)
-		return n;
-	if (wide && (num = strchr(num + 1, ' ')) == NULL)
-		return n;
-	{
-		/* replace the number after the mnemonic by the name */
-		char head[64], rest[128];
-		const char *after = strchr(num + 1, ' ');
-
-		snprintf(head, sizeof head, "%.*s", (int)(num - text), text);
-		snprintf(rest, sizeof rest, "%s", after ? after : "");
-		snprintf(text, size, "%s %s%s", head, name, rest);
-	}
-	return n;
-}
-
 /* --- listings ---------------------------------------------------------- */
 
 static void
@@ -179,7 +125,7 @@ directive(const struct listing *l, uint32_t line)
 /* Rows for the code in [start, end), labels before their instruction. */
 static void
 add_code(struct listing *l, size_t *cap, const struct program *p,
-    uint32_t start, uint32_t end)
+    uint32_t start, uint32_t end, int fold)
 {
 	size_t li = 0;
 	uint32_t last = 0;
@@ -197,8 +143,18 @@ add_code(struct listing *l, size_t *cap, const struct program *p,
 			if (p->labels[li].addr == a)
 				add_row(l, cap, a, ROW_LABEL,
 				    short_label(p->labels[li].name));
-		if (line != last && (dir = directive(l, line)) != NULL)
+		if (line != last && (dir = directive(l, line)) != NULL) {
+			uint32_t mfirst, mend;
+
 			add_row(l, cap, a, ROW_DIRECTIVE, dir);
+			if (fold && dsym_macro_at(p, a, &mfirst, &mend, tmp,
+			    sizeof tmp) && mfirst == a && mend > a) {
+				/* the row stands for the expansion */
+				last = line;
+				a = mend;
+				continue;
+			}
+		}
 		last = line;
 		add_row(l, cap, a, ROW_INSN, NULL);
 		n = dis_insn(p, NULL, a, tmp, sizeof tmp);
@@ -244,7 +200,7 @@ split_source(struct listing *l, const struct program *p)
 }
 
 void
-listing_build(struct listing *l, const struct program *p)
+listing_build(struct listing *l, const struct program *p, int fold)
 {
 	size_t cap = 0;
 	uint32_t main_end = program_main_end(p);
@@ -252,17 +208,19 @@ listing_build(struct listing *l, const struct program *p)
 	memset(l, 0, sizeof *l);
 	/* the source first: directive rows point into its lines */
 	split_source(l, p);
+	l->fold = fold;
 	if (p->nmethods == 0 || p->methods[0].addr != 0)
 		add_row(l, &cap, 0, ROW_METHOD, "main");
 	if (p->nmethods == 0 || p->methods[0].addr != 0)
-		add_code(l, &cap, p, 0, main_end);
+		add_code(l, &cap, p, 0, main_end, fold);
 	for (size_t i = 0; i < p->nmethods; i++) {
 		uint32_t start = p->methods[i].addr, end = p->text_size;
 
 		if (i + 1 < p->nmethods)
 			end = p->methods[i + 1].addr;
 		add_row(l, &cap, start, ROW_METHOD, p->methods[i].name);
-		add_code(l, &cap, p, start == 0 ? 0 : start + 4, end);
+		add_code(l, &cap, p, start == 0 ? 0 : start + 4, end,
+		    fold);
 	}
 }
 
@@ -296,7 +254,8 @@ listing_row(const struct listing *l, uint32_t addr)
 	if (lo == 0)
 		return 0;
 	lo--;
-	while (lo > 0 && l->rows[lo].kind != ROW_INSN)
+	while (lo > 0 && l->rows[lo].kind != ROW_INSN &&
+	    l->rows[lo].kind != ROW_DIRECTIVE)
 		lo--;
 	return lo;
 }

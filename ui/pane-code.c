@@ -1,7 +1,10 @@
 /*
  * The code pane: the focused core's program around its PC, as
- * disassembly (method headers, labels, one row per instruction with local
- * names) or as the .jas source; F3 (or `view`) switches.
+ * disassembly (method headers, labels, one row per instruction with the
+ * source's names) or as the .jas source; F3 (or `view`) cycles asm,
+ * bytes and source.  In asm a #print "..." is one row as the source
+ * wrote it, marked like the instructions it stands for (as `list` shows
+ * it); bytes shows those BIPUSH/OUT instructions under it.
  *
  * Marks, so that it reads without colour: column 0 is 'B' for an enabled
  * breakpoint and 'b' for a disabled one, column 1 is '>' at the focused
@@ -51,7 +54,7 @@ code_caption(struct tui *t, struct title *tt)
 	if (line > 0)
 		title_add(tt, TP_HIGH - 10, "line %u", line);
 	title_add(tt, TP_LOW, "[%s, F3]", t->code.view == VIEW_ASM ? "asm" :
-	    "source");
+	    t->code.view == VIEW_BYTES ? "bytes" : "source");
 }
 
 /* Active lanes of the focused warp at pc (prog). */
@@ -93,11 +96,29 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 			    ".method" : ".main", row->name);
 			continue;
 		}
-		if (row->kind == ROW_DIRECTIVE) {
+		if (row->kind == ROW_DIRECTIVE && !l->fold) {
 			/* #print "...": what the source wrote, the
 			 * instructions it became below it */
 			draw_text(win, y, 9, w, base | draw_attr(t,
 			    ROLE_LABEL), row->name);
+			continue;
+		}
+		if (row->kind == ROW_DIRECTIVE) {
+			/* folded: the row stands for its instructions */
+			uint32_t first = row->addr, end = row->addr + 1;
+			const struct ui_bp *b = NULL;
+			int at_pc;
+
+			dsym_macro_at(p, row->addr, &first, &end, insn,
+			    sizeof insn);
+			for (uint32_t a = first; a < end && b == NULL; a++)
+				b = access_bp_at(&t->bps, (int32_t)a);
+			at_pc = pc >= (int32_t)first && pc < (int32_t)end;
+			listing_row_marks(t, win, y, w, base, b == NULL ? NULL :
+			    b->enabled ? "B" : "b", at_pc);
+			draw_textf(win, y, 3, w, base | (at_pc ? draw_attr(t,
+			    ROLE_PC) : draw_attr(t, ROLE_LABEL)), "%04x  %s",
+			    row->addr, row->name);
 			continue;
 		}
 		if (row->kind == ROW_LABEL) {
@@ -114,7 +135,7 @@ draw_asm(struct tui *t, WINDOW *win, int h, int w, const struct program *p,
 
 			listing_row_marks(t, win, y, w, base, b == NULL ? NULL :
 			    b->enabled ? "B" : "b", at_pc);
-			names_insn(p, &t->dsyms[pi], (int32_t)row->addr, insn,
+			dsym_insn(p, &t->dsyms[pi], (int32_t)row->addr, insn,
 			    sizeof insn);
 			int end = 3 + draw_textf(win, y, 3, w, base |
 			    (at_pc ? draw_attr(t, ROLE_PC) : 0), "%04x  %s",
@@ -251,8 +272,10 @@ code_toggle_break(struct tui *t)
 		size_t r = t->code.cursor < l->n ? t->code.cursor : l->n - 1;
 		const struct ui_bp *b;
 
-		/* on a label or header row: the instruction it names */
-		while (r + 1 < l->n && l->rows[r].kind != ROW_INSN)
+		/* on a label or header row: the instruction it names (a
+		 * #print row: its first) */
+		while (r + 1 < l->n && l->rows[r].kind != ROW_INSN &&
+		    l->rows[r].kind != ROW_DIRECTIVE)
 			r++;
 		b = access_bp_at(&t->bps, (int32_t)l->rows[r].addr);
 		if (b != NULL)

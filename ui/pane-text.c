@@ -10,10 +10,12 @@
  * '*' after the name and highlighted (ROLE_CHANGED).  Addresses are hex,
  * data decimal; a wide pane shows both.
  *
- * Stack: the focused core's frames as `info frame` gives them (names of
- * locals and parameters, link pointer, saved PC and LV, operand stack),
- * read at every stop; during a run the pane says that they are the last
- * stop's.  Output: the focused core's console output (the tail the UI
+ * Stack: the focused core's frames as `backtrace` gives them, each
+ * "#N" row followed by the frame's details (names of locals and
+ * parameters, link pointer, saved PC and LV, operand stack), read at
+ * every stop; during a run the pane says that they are the last stop's.
+ * The selected frame (up, down, frame N: the one print and x read) is
+ * marked "> " and in reverse video, and the pane scrolls to show it.  Output: the focused core's console output (the tail the UI
  * keeps per core).  Both scroll with the arrows and pages.
  *
  * The datapath and microcode panes of the micro level are in
@@ -244,26 +246,53 @@ stack_caption(struct tui *t, struct title *tt)
 		title_add(tt, TP_MID, "(as at the last stop)");
 }
 
+/* Index in t->frames of frame d's "#N" row, or t->frames.n. */
+static size_t
+frame_row(const struct tui *t, uint32_t d)
+{
+	uint32_t seen = 0;
+
+	for (size_t i = 0; i < t->frames.n; i++)
+		if (t->frames.v[i][0] == '#' && seen++ == d)
+			return i;
+	return t->frames.n;
+}
+
 static void
 stack_draw(struct tui *t, void *vwin, int h, int w)
 {
 	WINDOW *win = vwin;
 	size_t rows = (size_t)(h - 1);
+	size_t sel = frame_row(t, t->frame_sel);
 
 	if (t->frames.n == 0) {
 		draw_text(win, 1, 1, w, draw_attr(t, ROLE_DIM), "(no frames)");
 		return;
 	}
+	if (t->frame_show && sel < t->frames.n && rows > 0) {
+		/* the selected frame's row at the top, or in view */
+		if (sel < t->frames_scroll || sel >= t->frames_scroll + rows)
+			t->frames_scroll = sel;
+		t->frame_show = 0;
+	}
 	if (t->frames_scroll + rows > t->frames.n)
 		t->frames_scroll = t->frames.n > rows ? t->frames.n - rows : 0;
 	for (size_t i = 0; i < rows && t->frames_scroll + i < t->frames.n;
 	    i++) {
-		const char *s = t->frames.v[t->frames_scroll + i];
-		char fit[512];
+		size_t r = t->frames_scroll + i;
+		const char *s = t->frames.v[r];
+		char fit[512], marked[512];
 
+		if (r == sel) {
+			/* gdb's "#1" kept, with a mark that reads without
+			 * colour */
+			snprintf(marked, sizeof marked, "> %s", s);
+			s = marked;
+		}
 		/* "peak=12" cut to "peak=1" would be a wrong value */
 		title_clip(s, w, fit, sizeof fit);
-		draw_text(win, 1 + (int)i, 0, w, s[0] == '#' ?
+		draw_text(win, 1 + (int)i, 0, w, r == sel ? A_REVERSE |
+		    A_BOLD : s[0] == '#' ?
 		    draw_attr(t, ROLE_LABEL) | A_BOLD : (t->frames_stale ?
 		    draw_attr(t, ROLE_DIM) : 0), fit);
 	}

@@ -368,14 +368,14 @@ test_names(const char *collatz)
 	is_str(text, "half(header)", "a method header");
 	names_pc(&p, 0x5000, text, sizeof text);
 	is_str(text, "0x5000", "outside the text");
-	names_insn(&p, &d, 0x10, text, sizeof text);
+	dsym_insn(&p, &d, 0x10, text, sizeof text);
 	is_str(text, "ILOAD n", "a local by its .var name");
-	names_insn(&p, &d, 0xbc, text, sizeof text);
+	dsym_insn(&p, &d, 0xbc, text, sizeof text);
 	is_str(text, "ISTORE r", "a method's local by name");
-	is_int(names_insn(&p, &d, 0x14, text, sizeof text), 3,
+	is_int(dsym_insn(&p, &d, 0x14, text, sizeof text), 3,
 	    "instruction sizes come back");
 
-	listing_build(&l, &p);
+	listing_build(&l, &p, 0);
 	ok(l.n > 0 && l.rows[0].kind == ROW_METHOD &&
 	    strcmp(l.rows[0].name, "main") == 0, "the listing opens with main");
 	r = listing_row(&l, 0x10);
@@ -405,6 +405,32 @@ test_names(const char *collatz)
 		ok(listing_row(&l, l.rows[at].addr) == at + 1,
 		    "the directive row is not an instruction's row");
 	}
+	{
+		/* folded (the asm view): the row stands for the bytes */
+		struct listing f;
+		size_t at = 0;
+		uint32_t first = 0, end = 0;
+		char mac[128];
+
+		listing_build(&f, &p, 1);
+		while (at < f.n && f.rows[at].kind != ROW_DIRECTIVE)
+			at++;
+		ok(at + 1 < f.n && dsym_macro_at(&p, f.rows[at].addr, &first,
+		    &end, mac, sizeof mac) && first == f.rows[at].addr &&
+		    f.rows[at + 1].addr == end,
+		    "folded: no rows for the bytes of a #print");
+		ok(at < f.n && listing_row(&f, first + 2) == at,
+		    "folded: a PC inside a #print is the directive's row");
+		listing_free(&f);
+	}
+	for (size_t i = 0; i < p.nlabels; i++)
+		if (strcmp(p.labels[i].name, "even") == 0 ||
+		    strcmp(p.labels[i].name, "main#even") == 0) {
+			dsym_insn(&p, &d, (int32_t)p.labels[i].addr, text,
+			    sizeof text);
+			is_str(text, "LDC_W OBJREF",
+			    "a constant by its .constant name");
+		}
 	listing_free(&l);
 	dsym_free(&d);
 	program_free(&p);

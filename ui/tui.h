@@ -312,7 +312,8 @@ int	 access_read_breaks(struct session *s, struct ui_bps *bps,
 const struct ui_bp *access_bp_at(const struct ui_bps *bps, int32_t pc);
 /* The MPC breakpoint at control-store address mpc; NULL if none. */
 const struct ui_bp *access_mpc_bp_at(const struct ui_bps *bps, int32_t mpc);
-/* The focused core's frames as text lines, as `info frame` prints them. */
+/* The focused core's frames as text lines, as `backtrace` prints them
+ * (with each frame's locals and operand stack below its row). */
 int	 access_frames(struct session *s, struct lines *out, char **cause);
 /* The formatting (pure): stack[d] holds the top words of frame d's
  * operand stack (up to 16, bottom first), or NULL. */
@@ -405,10 +406,6 @@ void	 dp_canvas_line(const struct dp_canvas *cv, int y, char *text,
  * legends and titles (labels of main shown without "main#"). */
 void	 names_pc(const struct program *p, int32_t pc, char *text,
 	    size_t size);
-/* One instruction with local and global names from the source (ILOAD 1
- * -> ILOAD n); returns its size, 0 outside the text. */
-int	 names_insn(const struct program *p, const struct dsym *d,
-	    int32_t pc, char *text, size_t size);
 
 /* --- the model -------------------------------------------------------- */
 
@@ -429,13 +426,21 @@ struct listing {
 				        address, UINT32_MAX: no code */
 	size_t		 nsrc;       /* source lines + 1 */
 	char		**src;       /* source lines, NUL-terminated */
+	int		 fold;       /* built folded (see listing_build) */
 };
-void	 listing_build(struct listing *l, const struct program *p);
+/*
+ * fold: a #print is one ROW_DIRECTIVE row (at its first byte) standing
+ * for the instructions it became, as `list` shows it; else the directive
+ * row stands above those instructions' rows.
+ */
+void	 listing_build(struct listing *l, const struct program *p, int fold);
 void	 listing_free(struct listing *l);
-/* Row index of addr (the instruction holding it); 0 if none. */
+/* Row index of addr (the instruction holding it, or in a folded
+ * listing the #print row); 0 if none. */
 size_t	 listing_row(const struct listing *l, uint32_t addr);
 
-enum code_view { VIEW_ASM, VIEW_SOURCE };
+/* asm: #print folded to its source row; bytes: every instruction. */
+enum code_view { VIEW_ASM, VIEW_BYTES, VIEW_SOURCE };
 
 struct code_state {
 	enum code_view	 view;
@@ -571,6 +576,8 @@ struct tui {
 	struct lines		 frames;
 	size_t			 frames_scroll;
 	int			 frames_stale; /* a run has moved on since */
+	uint32_t		 frame_sel;    /* up/down/frame's selection */
+	int			 frame_show;   /* scroll to it at the next draw */
 
 	struct ui_bps		 bps;          /* breakpoints, for markers */
 	struct code_state	 code;

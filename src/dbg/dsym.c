@@ -9,7 +9,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "dis.h"
 #include "dsym.h"
+#include "ijvm.h"
+#include "places.h"
 #include "util.h"
 
 #define MAXWORDS 64
@@ -251,4 +254,55 @@ dsym_macro_at(const struct program *prog, uint32_t addr, uint32_t *first,
 	*end = hi + 1 < prog->nlines ? prog->lines[hi + 1].addr :
 	    prog->text_size;
 	return 1;
+}
+
+int
+dsym_insn(const struct program *p, const struct dsym *d, int32_t pc,
+    char *text, size_t size)
+{
+	const char *name = NULL, *num, *mname;
+	uint32_t a, idx;
+	int n, wide;
+	uint8_t op;
+
+	if (pc < 0 || (n = dis_insn(p, NULL, (uint32_t)pc, text, size)) <= 0) {
+		snprintf(text, size, "(outside the text)");
+		return 0;
+	}
+	if (d == NULL)
+		return n;
+	a = (uint32_t)pc;
+	wide = p->text[a] == OP_WIDE;
+	if (wide && a + 1 < p->text_size)
+		a++;
+	op = p->text[a];
+	if (a + 2 + (uint32_t)wide >= p->text_size)
+		return n;
+	if (op == OP_GETSTATIC || op == OP_PUTSTATIC || op == OP_ATOMICADD) {
+		idx = get_be16(p->text + a + 1);
+		name = idx < d->nglobals ? d->globals[idx] : NULL;
+	} else if (op == OP_LDC_W) {
+		/* LDC_W 0 -> LDC_W OBJREF: the .constant name */
+		idx = get_be16(p->text + a + 1);
+		name = dsym_constant_name(d, idx);
+	} else if (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC) {
+		idx = wide ? get_be16(p->text + a + 1) : p->text[a + 1];
+		mname = places_method_name(p, pc);
+		name = mname ? dsym_local_name(dsym_method(d, mname), idx) :
+		    NULL;
+	}
+	if (name == NULL || (num = strchr(text, ' ')) == NULL)
+		return n;
+	if (wide && (num = strchr(num + 1, ' ')) == NULL)
+		return n;
+	{
+		/* replace the number after the mnemonic by the name */
+		char head[64], rest[128];
+		const char *after = strchr(num + 1, ' ');
+
+		snprintf(head, sizeof head, "%.*s", (int)(num - text), text);
+		snprintf(rest, sizeof rest, "%s", after ? after : "");
+		snprintf(text, size, "%s %s%s", head, name, rest);
+	}
+	return n;
 }

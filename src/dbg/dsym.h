@@ -60,5 +60,13 @@ const char *dsym_constant_name(const struct dsym *d, uint32_t idx);
  */
 int	 dsym_macro_at(const struct program *prog, uint32_t addr,
 	    uint32_t *first, uint32_t *end, char *text, size_t size);
+/*
+ * The instruction at pc disassembled with the source's names in d
+ * (ILOAD 1 -> ILOAD n, GETSTATIC 0 -> GETSTATIC total, LDC_W 0 ->
+ * LDC_W OBJREF): its size, or 0 with "(outside the text)".  The one
+ * naming that list, x/i and the screen's code pane all show.
+ */
+int	 dsym_insn(const struct program *p, const struct dsym *d, int32_t pc,
+	    char *text, size_t size);
 
 #endif

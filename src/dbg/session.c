@@ -279,54 +279,8 @@ int
 session_insn(const struct session *s, uint32_t core, int32_t pc, char *text,
     size_t size)
 {
-	const struct program *p = session_prog(s, core);
-	const struct dsym_method *dm;
-	const char *name, *num;
-	uint32_t a, idx;
-	int n, wide;
-	uint8_t op;
-
-	if (pc < 0 || (n = dis_insn(p, NULL, (uint32_t)pc, text, size)) <= 0) {
-		snprintf(text, size, "(outside the text)");
-		return 0;
-	}
-	/* ILOAD 1 -> ILOAD n, GETSTATIC 0 -> GETSTATIC total, LDC_W 0 ->
-	 * LDC_W OBJREF: names from the source. */
-	a = (uint32_t)pc;
-	wide = p->text[a] == OP_WIDE;
-	if (wide && a + 1 < p->text_size)
-		a++;
-	op = p->text[a];
-	if (a + 2 + (uint32_t)wide >= p->text_size)
-		return n;
-	if (op == OP_GETSTATIC || op == OP_PUTSTATIC || op == OP_ATOMICADD) {
-		const struct dsym *d = session_dsym(s, core);
-
-		idx = get_be16(p->text + a + 1);
-		name = idx < d->nglobals ? d->globals[idx] : NULL;
-	} else if (op == OP_LDC_W) {
-		/* LDC_W 0 -> LDC_W OBJREF: the .constant name */
-		idx = get_be16(p->text + a + 1);
-		name = dsym_constant_name(session_dsym(s, core), idx);
-	} else if (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC) {
-		idx = wide ? get_be16(p->text + a + 1) : p->text[a + 1];
-		dm = session_method_at(s, core, pc);
-		name = dsym_local_name(dm, idx);
-	} else
-		return n;
-	if (name == NULL || (num = strchr(text, ' ')) == NULL)
-		return n;
-	if (wide && (num = strchr(num + 1, ' ')) == NULL)
-		return n;
-	{
-		char rest[128], head[64];
-		const char *after = strchr(num + 1, ' ');
-
-		snprintf(head, sizeof head, "%.*s", (int)(num - text), text);
-		snprintf(rest, sizeof rest, "%s", after ? after : "");
-		snprintf(text, size, "%s %s%s", head, name, rest);
-	}
-	return n;
+	return dsym_insn(session_prog(s, core), session_dsym(s, core), pc, text,
+	    size);
 }
 
 const char *
