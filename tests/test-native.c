@@ -45,8 +45,8 @@
  * native engine's threads (ahead.c), here every round of them, however
  * few (ahead_par_items = 1).  Each sample's modes run at one of 1, 2, 3
  * and 16 threads in turn, and its runs mode at every one of them at 2
- * and 33 cores and at a sample's own count (16: more threads than
- * cores); the generated racy programs' whole runs at every count.
+ * cores and at a sample's own count (16: more threads than cores; the
+ * other counts take them in turn, for the suite's time); the generated racy programs' whole runs at every count.
  * Results must not depend on the count.
  * At the micro levels the compared state also holds MPC, N, Z, H, OPC,
  * MAR, MDR, MBR, the micro-cycle counts and the engines' side state
@@ -863,7 +863,7 @@ test_subject(const struct subject *s)
 		 * count at the fewest and at more than a warp (the suite's
 		 * time), one in turn at the others */
 		for (size_t t = 0; t < NTHREAD_COUNTS && extra_threads &&
-		    n > 1 && (n == 2 || n == 33 || s->fixed_cores); t++) {
+		    n > 1 && (n == 2 || s->fixed_cores); t++) {
 			nthreads = thread_counts[t];
 			test_runs(s, n);
 		}
