@@ -1,12 +1,12 @@
 /*
  * Fork-join at the micro levels, on the device (doc/manycore.md section
- * 1; the host's definition is micro_fork_cycle in src/core/micro-sim.c
+ * 1; the host's definition is micro_fork_cycle in src/model/micro-sim.c
  * over ref_exec, and this is compared with it by the micro levels'
  * differential tests).  The fork decision is the machine's: at an
  * instruction boundary of a fork-join core (forkjoin.h's FJ_ON), an
  * INVOKEVIRTUAL in main, or the IRETURN of the core's forked method into
  * main, is carried out in one cycle with the ISA level's semantics and
- * fault order (src/core/ref.c), instead of by the microprogram; then the
+ * fault order (src/model/ref.c), instead of by the microprogram; then the
  * core enters the level again at its new PC (the kernel's own part, as
  * mic1_enter / pmic_enter).  Included by mic.cl and pmic.cl after
  * launch.h; isa.cl has the same rules in its INVOKEVIRTUAL and IRETURN

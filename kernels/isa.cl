@@ -1,7 +1,7 @@
 /*
  * The ISA-level kernel: one work-item per emulated core, up to K global
  * steps per launch (doc/manycore.md).  Semantics and the order of the fault
- * checks are those of the reference interpreter (src/core/ref.c), bit for
+ * checks are those of the reference interpreter (src/model/ref.c), bit for
  * bit; the decode table is expanded from ijvm-ops.def, the fault codes
  * from faults.def, the buffer layout from context.h.
  *

@@ -1,7 +1,7 @@
 /*
  * The Mic-1 kernel: one work-item per emulated core, up to K global
  * micro-steps per launch.  Semantics, the order of events inside a cycle
- * and the faults are those of the golden model (src/core/mic1.c,
+ * and the faults are those of the golden model (src/model/mic1.c,
  * mic1_cycle), cycle for cycle; the launch protocol (stop_at, consistent
  * cuts by checkpoint and replay on the host, barriers completed between
  * launches, compact I/O areas, header-only read-back) is launch.h's,

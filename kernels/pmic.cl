@@ -2,7 +2,7 @@
  * The PMIC kernel: one work-item per emulated core, up to K global
  * steps per launch, one PMIC cycle of every running core per step.
  * Semantics, the end-of-cycle order and the faults are those of the
- * golden model (src/core/pmic-sim.c, pmic_cycle), cycle for cycle:
+ * golden model (src/model/pmic-sim.c, pmic_cycle), cycle for cycle:
  * MIR = store[MPC]; the three CUs compute from the registers as they are
  * at the start of the cycle; then the ALU results are written (CU0
  * first), WRITE, READ, FETCH (the 4 bytes at PC), next MPC; memory

@@ -19,7 +19,7 @@
 #   switch from another level enters at any boundary).  G0 and G1 hold
 #   the frame cache (see "The frame cache"): only this level writes them
 #   and a core starts, and enters this level from another, with both 0
-#   (pmic_enter in src/core/pmic-sim.c); the cache is checked against memory
+#   (pmic_enter in src/model/pmic-sim.c); the cache is checked against memory
 #   before a fault is reported, so a stale one costs time, not results.
 #
 # Timing (doc/pmic.md): a memory operation completes in the cycle that starts
@@ -49,7 +49,7 @@
 #   4 operand-stack underflow, 7 constant-pool index, 8 local variable
 #   index, 9 method address, 10 IRETURN from main, 11 array index out of
 #   bounds, 13 not an array reference, 16 method with nargs 0.
-# In the ISA's order (src/core/ref.c), each before anything is written:
+# In the ISA's order (src/model/ref.c), each before anything is written:
 #   - underflow: every instruction that pops in ijvm-ops.def (DUP too)
 #     checks SP - pops >= floor of the current frame, and INVOKEVIRTUAL
 #     SP - nargs >= floor; reads below SP come after the check that makes

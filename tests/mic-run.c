@@ -1,6 +1,6 @@
 /*
  * mic-run: a small driver of the micro levels' host engine
- * (src/core/engine-micro.c, its reference kind) for the shell tests.  It
+ * (src/host/engine-micro.c, its reference kind) for the shell tests.  It
  * adds to `micdb run --level mic --engine ref` what a test of the engine
  * needs and a user does not: --break below.  It runs like micdb run:
  * output passes through with one core,
@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "engine-micro.h"
 #include "microcode.h"
 #include "engine.h"

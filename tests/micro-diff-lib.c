@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "asm.h"
 #include "ijvm.h"
 #include "micro-diff-lib.h"
 #include "mic1.h"

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "devices.h"
 #include "engine-ocl.h"
 #include "engine.h"

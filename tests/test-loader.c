@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "ijvm.h"
 #include "program.h"
 #include "tap.h"

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "ijvm.h"
 #include "machine.h"
 #include "mal.h"

@@ -61,6 +61,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asm.h"
 #include "ahead.h"
 #include "engine-micro.h"
 #include "engine.h"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "context.h"
 #include "engine-ocl.h"
 #include "engine.h"

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "dbg.h"
 #include "history.h"
 #include "program.h"

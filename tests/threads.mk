@@ -9,7 +9,7 @@
 
 tsan_core_objs = $(patsubst %.c,tests/tsan/obj/%.o,$(filter %.c,$(core_sources)))
 tsan_cflags = -g -O1 -fno-omit-frame-pointer -fsanitize=thread
-tsan_headers = $(wildcard $(srcdir)/src/core/*.h $(srcdir)/src/core/*.def \
+tsan_headers = $(wildcard $(srcdir)/src/*/*.h $(srcdir)/src/core/*.def \
 	$(srcdir)/tests/*.h)
 
 tests/tsan/obj/%.o: $(srcdir)/%.c $(tsan_headers)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "dsym.h"
 #include "ijvm.h"
 #include "session.h"

@@ -13,7 +13,6 @@
 #include "engine.h"
 #include "memmap.h"
 #include "ijvm.h"
-#include "ref.h"
 
 static const char *const level_names[NLEVEL] = { "isa", "mic", "pmic" };
 

@@ -1,7 +1,8 @@
 /*
  * The engine contract: something that steps a struct machine at one level
- * (ISA, Mic-1 or PMIC).  The host engines live in src/core (engine-ref.c
- * for the ISA level, engine-micro.c for the micro levels over the golden
+ * (ISA, Mic-1 or PMIC).  The reference engine lives in src/model
+ * (engine-ref.c), the host engines in src/host (engine-native.c for the
+ * ISA level, engine-micro.c for the micro levels over the golden
  * models), the OpenCL engine in src/ocl; the debugger session, micdb run,
  * bench and every front end drive any of them through this interface and
  * never ask which one runs: what differs between engines is an operation
@@ -30,7 +31,6 @@
 #include <stdint.h>
 
 #include "machine.h"
-#include "ref.h"
 
 /* The level an engine steps (doc/mic1.md section 5). */
 enum level { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };

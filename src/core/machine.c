@@ -480,3 +480,32 @@ machine_array_elem(const struct machine *m, int32_t ref, int32_t i,
 	*word_addr = ref + MM_ARRAY_HDR + i;
 	return FAULT_NONE;
 }
+
+void
+ref_count(const struct machine *m, struct ref_summary *sum)
+{
+	uint32_t i;
+
+	sum->running = sum->waiting = sum->halted = sum->faulted = 0;
+	sum->joining = 0;
+	sum->executed = 0;
+	for (i = 0; i < m->cfg.ncores; i++) {
+		switch (m->cores[i].status) {
+		case CORE_RUNNING:
+			sum->running++;
+			break;
+		case CORE_WAITING:
+			sum->waiting++;
+			break;
+		case CORE_HALTED:
+			sum->halted++;
+			break;
+		case CORE_JOINING:
+			sum->joining++;
+			break;
+		default:
+			sum->faulted++;
+			break;
+		}
+	}
+}

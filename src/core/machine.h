@@ -181,4 +181,29 @@ machine_stack_word(struct machine *m, uint32_t core, int32_t addr)
 	    (uint32_t)(addr - MM_STACK_BASE)];
 }
 
+/*
+ * A step's core mask and its summary: what every engine's step takes and
+ * reports (engine.h), defined here, beside the core states it counts, so
+ * that the engine contract does not depend on the reference interpreter
+ * (ref.h, src/model) whose names they carry.
+ */
+/* Which cores a step may run: all, or only those with mask[core] != 0
+ * (the debugger's scheduler locking); the others keep their state. */
+struct ref_mask {
+	const uint8_t	*mask;   /* NULL: every core */
+};
+
+/* Counts after a step. */
+struct ref_summary {
+	uint32_t	running;
+	uint32_t	waiting;
+	uint32_t	halted;
+	uint32_t	faulted;
+	uint32_t	joining;    /* fork-join: at the join */
+	uint32_t	executed;   /* cores that executed an instruction */
+};
+
+/* Count cores by status (executed left 0). */
+void	ref_count(const struct machine *m, struct ref_summary *sum);
+
 #endif

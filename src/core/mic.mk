@@ -1,11 +1,13 @@
 # Micro-architecture level build rules (MAL assembler, Mic-1 simulator),
 # included from Makefile.am.
 #
-# src/core gains the Mic-1 encoding and golden-model simulator (mic1.c)
-# and the MAL assembler (mal.c); src/dbg the engine that runs the
-# simulator (mic1.c) behind the engine contract (engine-micro.c, with
-# microcode.c, where microprograms come from); src/mic1-as is the
-# assembler's command line.
+# src/core gains the Mic-1 encoding (mic1-enc.c), src/asm the MAL
+# assembler (mal.c) and microcode.c, where microprograms come from,
+# src/model the golden-model simulator (mic1.c, with micro-sim.c, what
+# both micro levels' models share), src/host the engine that runs it
+# behind the engine contract (engine-micro.c, with its fast loop and
+# run-ahead); src/mic1-as is the assembler's command line.  These rules
+# span the four folders, so they stay beside the definitions.
 # microcode/*.mal are installed, with the default microprogram assembled,
 # under $(pkgdatadir)/microcode, where an installed micdb looks for it.
 # Every unit test is built twice, plain and with ASan/UBSan, as
@@ -14,20 +16,23 @@
 core_sources += \
 	src/core/devword.c \
 	src/core/devword.h \
-	src/core/engine-micro.c \
-	src/core/engine-micro.h \
-	src/core/engine-mic1-fast.c \
-	src/core/micro-ahead.c \
-	src/core/micro-fast.h \
-	src/core/mal.c \
-	src/core/mal.h \
-	src/core/mic1.c \
-	src/core/mic1.h \
+	src/core/mic1-enc.c \
+	src/core/mic1-enc.h \
 	src/core/mic1-word.h \
-	src/core/micro-sim.c \
-	src/core/micro-sim.h \
-	src/core/microcode.c \
-	src/core/microcode.h
+	src/asm/mal.c \
+	src/asm/mal.h \
+	src/asm/microcode.c \
+	src/asm/microcode.h \
+	src/model/mic1.c \
+	src/model/mic1.h \
+	src/model/micro-model.c \
+	src/model/micro-sim.c \
+	src/model/micro-sim.h \
+	src/host/engine-micro.c \
+	src/host/engine-micro.h \
+	src/host/engine-mic1-fast.c \
+	src/host/micro-ahead.c \
+	src/host/micro-fast.h
 
 bin_PROGRAMS += src/mic1-as
 src_mic1_as_SOURCES = src/tools/mic1-as.c src/tools/ucode-cli.c \

@@ -2,19 +2,21 @@
 # simulator, its engine, pmic-cc and the project's PMIC microprogram,
 # included from Makefile.am.
 #
-# src/core gains the PMIC encoding (pmic.c), its simulator (pmic-sim.c)
-# and the compiler of the PMIC language (pmc.c); src/pmic-cc is the
-# compiler's command line.  Every unit test is built twice, plain and
+# src/core gains the PMIC encoding (pmic-enc.c), src/model its simulator
+# (pmic-sim.c), src/asm the compiler of the PMIC language (pmc.c) and
+# src/host the fast loop of its host engine (engine-pmic-fast.c);
+# src/pmic-cc is the compiler's command line.  Every unit test is built twice, plain and
 # with ASan/UBSan, as mic.mk does.
 
 core_sources += \
-	src/core/engine-pmic-fast.c \
-	src/core/pmc.c \
-	src/core/pmc.h \
-	src/core/pmic.c \
-	src/core/pmic-sim.c \
-	src/core/pmic.h \
-	src/core/pmic-word.h
+	src/core/pmic-enc.c \
+	src/core/pmic-enc.h \
+	src/core/pmic-word.h \
+	src/asm/pmc.c \
+	src/asm/pmc.h \
+	src/model/pmic-sim.c \
+	src/model/pmic.h \
+	src/host/engine-pmic-fast.c
 
 bin_PROGRAMS += src/pmic-cc
 src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asm.h"
 #include "ijvm.h"
 #include "memmap.h"
 #include "program.h"
@@ -181,44 +180,6 @@ program_load_ijvm(struct program *prog, const char *path,
 fail:
 	program_free(&p);
 	return -1;
-}
-
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-int
-program_load_file(struct program *prog, const char *path, char **cause)
-{
-	uint8_t *data;
-	size_t len;
-	int rc;
-
-	if (read_file(path, &data, &len, cause) != 0)
-		return -1;
-	if (has_suffix(path, ".jas")) {
-		struct asm_errors errs = { 0 };
-		struct buf b = { 0 };
-
-		rc = asm_assemble(path, (const char *)data, len, NULL, prog,
-		    &errs);
-		if (rc != 0) {
-			for (size_t i = 0; i < errs.count; i++)
-				buf_printf(&b, "%s%s", i ? "\n" : "",
-				    errs.msg[i]);
-			buf_put_u8(&b, 0);
-			*cause = (char *)b.data;
-			asm_errors_free(&errs);
-		} else
-			prog->main_nlocals = program_main_nlocals(prog);
-	} else
-		rc = program_load_ijvm(prog, path, data, len, cause);
-	free(data);
-	return rc;
 }
 
 static void

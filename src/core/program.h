@@ -49,12 +49,6 @@ struct program {
 /* Parse an .ijvm image.  path names it in messages.  0, or -1 + *cause. */
 int	 program_load_ijvm(struct program *prog, const char *path,
 	    const uint8_t *data, size_t len, char **cause);
-/*
- * Load a program from a file: .jas sources are assembled (with the
- * built-in instruction set), anything else is read as .ijvm.
- */
-int	 program_load_file(struct program *prog, const char *path,
-	    char **cause);
 /* Serialise to .ijvm; with_symbols adds the two symbol blocks. */
 void	 program_write_ijvm(const struct program *prog, int with_symbols,
 	    uint8_t **data, size_t *len);

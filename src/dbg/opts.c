@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm.h"
 #include "opts.h"
 #include "par.h"
 

@@ -2,7 +2,7 @@
  * The OpenCL engine of the micro level: struct engine (src/core/engine.h)
  * over the branch-free Mic-1 kernel (kernels/mic.cl), one global step =
  * one micro-cycle of every running core, cycle for cycle what the C
- * simulator (src/core/mic1.c, engine-micro.c) does.  Breakpoints compare
+ * simulator (src/model/mic1.c, engine-micro.c) does.  Breakpoints compare
  * an MPC, or a PC at the instruction boundary (engine_bp.on); the
  * divergence records use the MPC as the program path.
  */

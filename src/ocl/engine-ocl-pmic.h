@@ -2,7 +2,7 @@
  * The OpenCL engine of the PMIC level: struct engine (src/core/engine.h)
  * over the branch-free PMIC kernel (kernels/pmic.cl), one global step =
  * one PMIC cycle of every running core, cycle for cycle what the C
- * simulator (src/core/pmic-sim.c, engine-micro.c) does; a level of the
+ * simulator (src/model/pmic-sim.c, engine-micro.c) does; a level of the
  * shared OpenCL host engine (engine-ocl.h: engine_ocl_warps,
  * engine_ocl_stats, engine_ocl_set_steps_per_launch work on it).
  * Breakpoints compare an MPC, or a PC at the instruction boundary; the

@@ -31,6 +31,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asm.h"
 #include "bench-int.h"
 #include "bench.h"
 #include "engine-ocl.h"

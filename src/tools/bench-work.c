@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "asm.h"
 #include "bench-int.h"
 #include "engine-ocl.h"
 #include "ijvm.h"

@@ -86,20 +86,6 @@ micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
 	}
 }
 
-const struct micro_model *
-micro_model_of(enum level level)
-{
-	switch (level) {
-	case LEVEL_MIC:
-		return &mic1_model;
-	case LEVEL_PMIC:
-		return &pmic_model;
-	case LEVEL_ISA:
-		break;
-	}
-	return NULL;
-}
-
 void
 micro_attach(const struct micro_model *md, void *st, struct machine *m,
     const void *cs, uint8_t *seen)

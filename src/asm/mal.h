@@ -62,7 +62,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mic1.h"
+#include "mic1-enc.h"
 #include "util.h"
 
 struct mal_errors {

@@ -23,7 +23,7 @@
 #include <stddef.h>
 
 #include "mal.h"
-#include "pmic.h"
+#include "pmic-enc.h"
 #include "util.h"
 
 /*

@@ -513,32 +513,3 @@ ref_step(struct machine *m, const struct ref_mask *mask,
 		sum->executed = executed;
 	}
 }
-
-void
-ref_count(const struct machine *m, struct ref_summary *sum)
-{
-	uint32_t i;
-
-	sum->running = sum->waiting = sum->halted = sum->faulted = 0;
-	sum->joining = 0;
-	sum->executed = 0;
-	for (i = 0; i < m->cfg.ncores; i++) {
-		switch (m->cores[i].status) {
-		case CORE_RUNNING:
-			sum->running++;
-			break;
-		case CORE_WAITING:
-			sum->waiting++;
-			break;
-		case CORE_HALTED:
-			sum->halted++;
-			break;
-		case CORE_JOINING:
-			sum->joining++;
-			break;
-		default:
-			sum->faulted++;
-			break;
-		}
-	}
-}

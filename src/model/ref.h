@@ -29,22 +29,6 @@
 
 #include "machine.h"
 
-/* Which cores a step may run: all, or only those with mask[core] != 0
- * (the debugger's scheduler locking); the others keep their state. */
-struct ref_mask {
-	const uint8_t	*mask;   /* NULL: every core */
-};
-
-/* Counts after a step. */
-struct ref_summary {
-	uint32_t	running;
-	uint32_t	waiting;
-	uint32_t	halted;
-	uint32_t	faulted;
-	uint32_t	joining;    /* fork-join: at the join */
-	uint32_t	executed;   /* cores that executed an instruction */
-};
-
 /* Execute one instruction on one RUNNING core (no barrier release).
  * Returns 1 if it executed, 0 if the core was not RUNNING. */
 int	ref_exec(struct machine *m, uint32_t core);
@@ -59,8 +43,6 @@ int	ref_barrier_release(struct machine *m);
  * the core's forked method into main); the micro levels let the machine
  * carry those out (micro-sim.c). */
 int	ref_fork_insn(const struct machine *m, uint32_t core);
-/* Count cores by status. */
-void	ref_count(const struct machine *m, struct ref_summary *sum);
 
 /*
  * The frame rules that the ISA level checks, shared with the debugger

@@ -9,8 +9,8 @@
 
 #include "engine.h"
 #include "mal.h"
-#include "mic1.h"
-#include "pmic.h"
+#include "mic1-enc.h"
+#include "pmic-enc.h"
 
 struct microcode {
 	enum level		 level;     /* LEVEL_MIC or LEVEL_PMIC */

@@ -34,4 +34,12 @@ int	asm_assemble(const char *path, const char *src, size_t len,
 	    struct asm_errors *errs);
 void	asm_errors_free(struct asm_errors *errs);
 
+/*
+ * Load a program from a file (load.c): .jas sources are assembled (with
+ * the built-in instruction set), anything else is read as .ijvm
+ * (program_load_ijvm).  0, or -1 + *cause.
+ */
+int	program_load_file(struct program *prog, const char *path,
+	    char **cause);
+
 #endif

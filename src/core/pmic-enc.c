@@ -1,5 +1,5 @@
 /*
- * The PMIC encoding (pmic.h): register and operation tables, the ALU,
+ * The PMIC encoding (pmic-enc.h): register and operation tables, the ALU,
  * the .pmic control-store file and the disassembler.  The simulator is
  * pmic-sim.c.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmic.h"
+#include "pmic-enc.h"
 
 static const char *const reg_names[PMIC_NREG] = {
 	"mar", "mdr", "pc", "mbr", "mbr0", "mbr1", "mbr2", "mbr3",
