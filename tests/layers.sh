@@ -6,7 +6,10 @@
 #
 # A file may include headers of its own layer or of a lower one, never
 # of a higher one nor of a sibling (src/asm and src/model, the front
-# ends; src/ocl and its kernels/ go together).  Only src/ocl includes the
+# ends; src/ocl and its kernels/ go together).  Inside a folder no two
+# files call each other, directly or around a circle: each folder is a
+# chain or a tree of files, as the folders are (found from the built
+# objects' defined and undefined symbols).  Only src/ocl includes the
 # OpenCL headers and only ui the terminal's.  No code picks behaviour
 # by comparing an engine's name (engine.h says what differs between
 # engines), no source file outgrows what a reader can hold (1,200 lines,
@@ -64,6 +67,89 @@ done
 [ ! -s "$TMP/up" ]
 ok $? "no file includes a header of a higher layer or a sibling"
 [ -s "$TMP/up" ] && diag "$(cat "$TMP/up")"
+
+# Circles between the files of a folder, from the objects the build made
+# of them: an undefined symbol of one file's object that another file of
+# the folder defines is a call (or a use) from the one to the other.
+# Every strongly connected component of two or more files is reported
+# with one symbol of each use inside it.
+# obj DIR NAME: the object of DIR/NAME.c in the build tree (as the
+# library or micdb builds it; automake prefixes the objects of targets
+# with their own flags), empty if it is not built.
+obj() {
+	for o in "$top_builddir/$1/$2.o" "$top_builddir/$1/src_"*"-$2.o" \
+	    "$top_builddir/$1/micdb-$2.o" "$top_builddir/$1/"*"-$2.o"; do
+		case ${o##*/} in tests_*|ui_test_*) continue ;; esac
+		[ -f "$o" ] && { echo "$o"; return; }
+	done
+}
+command -v nm >/dev/null 2>&1 && have_nm=1 || have_nm=0
+for d in src/core src/asm src/model src/host src/ocl src/dbg ui src/batch \
+    src/dap src/tools; do
+	: >"$TMP/syms"
+	nobj=0
+	for f in $(find "$d" -maxdepth 1 -name '*.c' ! -name 'test-*' | sort); do
+		n=$(basename "$f" .c)
+		o=$(obj "$d" "$n")
+		[ -n "$o" ] && [ "$have_nm" -eq 1 ] || continue
+		nobj=$((nobj + 1))
+		nm -g --defined-only "$o" |
+		    awk -v f="$n" 'NF == 3 { print "D", $3, f }' >>"$TMP/syms"
+		nm -u "$o" | awk -v f="$n" '{ print "U", $2, f }' >>"$TMP/syms"
+	done
+	if [ "$nobj" -eq 0 ]; then
+		tap_n=$((tap_n + 1))
+		echo "ok $tap_n - no circles between the files of $d # SKIP its objects are not built (make first)"
+		continue
+	fi
+	awk '
+	$1 == "D" { def[$2] = def[$2] " " $3; node[$3] = 1; next }
+	$1 == "U" { nu++; usym[nu] = $2; ufile[nu] = $3; node[$3] = 1 }
+	END {
+		for (i = 1; i <= nu; i++) {
+			k = split(def[usym[i]], ds, " ")
+			for (j = 1; j <= k; j++) {
+				a = ufile[i]; b = ds[j]
+				if (a == b || ((a, b) in edge))
+					continue
+				edge[a, b] = usym[i]; reach[a, b] = 1
+			}
+		}
+		n = 0
+		for (x in node)
+			name[++n] = x
+		for (m = 1; m <= n; m++)
+			for (i = 1; i <= n; i++)
+				if ((name[i], name[m]) in reach)
+					for (j = 1; j <= n; j++)
+						if ((name[m], name[j]) in reach)
+							reach[name[i], name[j]] = 1
+		for (i = 1; i <= n; i++) {
+			a = name[i]
+			if (a in done)
+				continue
+			comp = a; size = 1; done[a] = 1
+			for (j = 1; j <= n; j++) {
+				b = name[j]
+				if (b != a && ((a, b) in reach) && ((b, a) in reach)) {
+					comp = comp " " b; size++; done[b] = 1
+				}
+			}
+			if (size < 2)
+				continue
+			k = split(comp, cs, " ")
+			line = "circle of " k " files: " comp ":"
+			for (x = 1; x <= k; x++)
+				for (y = 1; y <= k; y++)
+					if ((cs[x], cs[y]) in edge)
+						line = line " " cs[x] ".c -> " cs[y] ".c (" edge[cs[x], cs[y]] ");"
+			print line
+		}
+	}' "$TMP/syms" >"$TMP/circles"
+	[ ! -s "$TMP/circles" ]
+	ok $? "no circles between the files of $d"
+	[ -s "$TMP/circles" ] && diag "$(sed "s|^|$d: |" "$TMP/circles")"
+done
 
 grep -ln '#[[:space:]]*include[[:space:]]*<CL/' $sources |
     grep -v '^src/ocl/' >"$TMP/cl"
