@@ -196,7 +196,17 @@ struct bench {
 	int			 engine_failed;
 };
 
-/* bench.c: --cores LIST into o->cores; the device the output names */
+/* The device's bytes of a measurement's memory: what the report shows
+ * and the limit judges (bench-measure.c, bench-report.c). */
+static inline uint64_t
+bench_measure_mem_device(const struct memuse *mu)
+{
+	return mu->ctx + mu->stacks + mu->io + mu->shared;
+}
+
+/* bench-args.c: the next item of a comma-separated list (malloc'd, NULL
+ * at the end); --cores LIST into o->cores; the device the output names */
+char		*bench_next_item(const char **);
 int		 bench_parse_cores(struct bench_opts *, const char *, char **);
 int		 bench_device_open(struct bench_device *, const char *,
 		     char **);
@@ -226,7 +236,6 @@ int		 bench_work_check(const struct machine *,
 /* bench-measure.c: the timed measurements */
 int		 bench_measure(struct bench *, size_t, size_t, uint32_t,
 		     const struct wl_progs *, char **);
-uint64_t	 bench_measure_mem_device(const struct memuse *);
 /* Device and host bytes of a machine of cfg at level: the engine's own
  * figures, and the host's machine on top. */
 void		 bench_measure_mem_need(const struct bench_device *,

@@ -154,12 +154,6 @@ mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
 	    wp->ptrs, wp->n, mu);
 }
 
-uint64_t
-bench_measure_mem_device(const struct memuse *mu)
-{
-	return mu->ctx + mu->stacks + mu->io + mu->shared;
-}
-
 /* The engine's rule (engine_ocl_mem_limit): on a zero-copy device its
  * buffers are host pages and everything counts against what the host can
  * give (shared stacks, the machine's own pages, once); on a GPU the

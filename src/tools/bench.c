@@ -5,14 +5,14 @@
  * ratio, SIMD efficiency, interactive step latency and device memory, as
  * a table (stdout), CSV and an SVG plot.
  *
- * This file is the command: its options, the OpenCL device it measures,
- * and the driver (bench_run), which runs every workload, level and core
+ * This file is the command: its options and the driver (bench_run), which runs every workload, level and core
  * count through bench_measure and then writes the report.  The rest:
  *   bench-work.c     the workloads and the machines they run on
  *   bench-measure.c  the timed measurements (budgets, pairing with the
  *                    reference, latency, memory, SIMD, cycles)
  *   bench-report.c   progress, table, CSV and SVG
  *   bench-debugger.c `micdb bench debugger`: the debugger's own figures
+ *   bench-args.c     what both commands take: lists, cores, the device
  *   bench-int.h      what they share
  *
  * Nothing here is global: every measurement's state lives in struct
@@ -28,7 +28,6 @@
 #include "bench-int.h"
 #include "bench.h"
 #include "memmap.h"
-#include "ocl.h"
 #include "par.h"
 #include "util.h"
 
@@ -38,22 +37,6 @@
 #define BENCH_EXIT_FAILED 1   /* a workload failed its check */
 #define BENCH_EXIT_USAGE  2   /* bad input, no device, a device that failed */
 
-/* ---- small helpers ---------------------------------------------------- */
-
-/* The next comma-separated item of *p, malloc'd; NULL at the end. */
-static char *
-next_item(const char **p)
-{
-	const char *s = *p, *e;
-
-	if (*s == '\0')
-		return NULL;
-	e = strchr(s, ',');
-	if (e == NULL)
-		e = s + strlen(s);
-	*p = *e == ',' ? e + 1 : e;
-	return xstrndup(s, (size_t)(e - s));
-}
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -124,7 +107,7 @@ parse_workloads(struct bench_opts *o, const char *arg, char **cause)
 	char *item;
 
 	o->nwl = 0;
-	while ((item = next_item(&p)) != NULL) {
+	while ((item = bench_next_item(&p)) != NULL) {
 		size_t i;
 
 		for (i = 0; i < NWORKLOADS; i++)
@@ -159,7 +142,7 @@ parse_levels(struct bench_opts *o, const char *arg, char **cause)
 	char *item;
 
 	o->nlv = 0;
-	while ((item = next_item(&p)) != NULL) {
+	while ((item = bench_next_item(&p)) != NULL) {
 		size_t i;
 
 		for (i = 0; i < NLEVELS; i++)
@@ -191,37 +174,6 @@ dup:		;
 	return 0;
 }
 
-int
-bench_parse_cores(struct bench_opts *o, const char *arg, char **cause)
-{
-	const char *p = arg;
-	char *item;
-
-	free(o->cores);
-	o->cores = NULL;
-	o->ncores = 0;
-	while ((item = next_item(&p)) != NULL) {
-		unsigned long v;
-
-		if (parse_uint_option(item, 1, 1ul << 26, &v) != 0) {
-			*cause = xasprintf("bad core list '%s': give core "
-			    "counts from 1 to %lu separated by commas, e.g. "
-			    "1,32,1024", arg, 1ul << 26);
-			free(item);
-			return -1;
-		}
-		free(item);
-		o->cores = xreallocarray(o->cores, o->ncores + 1,
-		    sizeof *o->cores);
-		o->cores[o->ncores++] = (uint32_t)v;
-	}
-	if (o->ncores == 0 || arg[strlen(arg) - 1] == ',') {
-		*cause = xasprintf("bad core list '%s': give core counts "
-		    "separated by commas, e.g. 1,32,1024", arg);
-		return -1;
-	}
-	return 0;
-}
 
 static int
 parse_spl(struct bench_opts *o, const char *arg, char **cause)
@@ -232,7 +184,7 @@ parse_spl(struct bench_opts *o, const char *arg, char **cause)
 	free(o->spl);
 	o->spl = NULL;
 	o->nspl = 0;
-	while ((item = next_item(&p)) != NULL) {
+	while ((item = bench_next_item(&p)) != NULL) {
 		unsigned long v = 0;
 
 		if (strcmp(item, "auto") != 0 &&
@@ -401,42 +353,6 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 	return 0;
 }
 
-/* ---- device ----------------------------------------------------------- */
-
-int
-bench_device_open(struct bench_device *d, const char *sel, char **cause)
-{
-	struct ocl_devices l;
-	const struct ocl_device *od;
-	size_t i;
-
-	if (ocl_devices_list(&l, cause) != 0)
-		return -1;
-	if (ocl_devices_select(&l, sel, &i, cause) != 0) {
-		ocl_devices_free(&l);
-		return -1;
-	}
-	od = &l.dev[i];
-	d->name = xasprintf("%s / %s", od->platform_name, od->name);
-	d->version = xstrdup(od->version);
-	d->driver = xstrdup(od->driver);
-	d->type = ocl_device_type_name(od->type);
-	d->units = od->compute_units;
-	d->global_mem = od->global_mem;
-	d->max_alloc = od->max_alloc;
-	d->max_wg = od->max_wg ? od->max_wg : 1;
-	d->is_gpu = (od->type & CL_DEVICE_TYPE_GPU) != 0;
-	ocl_devices_free(&l);
-	return 0;
-}
-
-void
-bench_device_free(struct bench_device *d)
-{
-	free(d->name);
-	free(d->version);
-	free(d->driver);
-}
 
 /* ---- the driver ------------------------------------------------------- */
 

@@ -5,7 +5,8 @@
 # options and the driver, bench-work.c the workloads and their machines,
 # bench-measure.c the timed measurements, bench-report.c the table, CSV
 # and plot, bench-debugger.c `micdb bench debugger` (the debugger's own
-# figures on a session), bench-int.h what they share; svg.c is the project's own
+# figures on a session), bench-args.c what both commands take (lists,
+# cores, the device), bench-int.h what they share; svg.c is the project's own
 # log-log SVG plot.  tests/bench.sh runs a short benchmark
 # on the test machine's device and checks the CSV, the plot and the error
 # paths, never timings.  man/bench.man is the bench section of micdb(1),
@@ -14,6 +15,7 @@
 micdb_sources += \
 	src/tools/bench.c \
 	src/tools/bench.h \
+	src/tools/bench-args.c \
 	src/tools/bench-debugger.c \
 	src/tools/bench-int.h \
 	src/tools/bench-measure.c \
