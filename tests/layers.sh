@@ -77,9 +77,13 @@ ok $? "no file includes a header of a higher layer or a sibling"
 # library or micdb builds it; automake prefixes the objects of targets
 # with their own flags), empty if it is not built.
 obj() {
-	for o in "$top_builddir/$1/$2.o" "$top_builddir/$1/src_"*"-$2.o" \
-	    "$top_builddir/$1/micdb-$2.o" "$top_builddir/$1/"*"-$2.o"; do
-		case ${o##*/} in tests_*|ui_test_*) continue ;; esac
+	[ -f "$top_builddir/$1/$2.o" ] && { echo "$top_builddir/$1/$2.o"; return; }
+	for o in "$top_builddir/$1/micdb-$2.o" "$top_builddir/$1/"*"-$2.o"; do
+		p=${o##*/}
+		p=${p%"-$2.o"}
+		# a target's prefix has no dash; tests' builds are not the
+		# library's
+		case $p in *-*|tests_*|ui_test_*) continue ;; esac
 		[ -f "$o" ] && { echo "$o"; return; }
 	done
 }
