@@ -28,7 +28,7 @@
  * whole test, to show the replay path ran. */
 struct odiff {
 	const struct odiff_level *lv;
-	struct ocl_engine_stats	  totals;
+	struct engine_stats	  totals;
 };
 
 /* What a comparison may look at (see the top). */
@@ -322,7 +322,7 @@ pair_init(struct odiff *od, struct pair *p, const struct subject *s,
 static void
 pair_free(struct pair *p)
 {
-	struct ocl_engine_stats st;
+	struct engine_stats st;
 
 	p->od->lv->stats(&p->eo, &st);
 	p->od->totals.launches += st.launches;

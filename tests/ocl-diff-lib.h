@@ -107,7 +107,7 @@ struct odiff_level {
 	int	(*open_kernel)(void *ctx, struct engine *e, struct machine *m,
 		    char **cause);
 	void	(*set_steps_per_launch)(struct engine *e, uint64_t k);
-	void	(*stats)(struct engine *e, struct ocl_engine_stats *st);
+	void	(*stats)(struct engine *e, struct engine_stats *st);
 	int	(*cmp_side)(void *ctx, struct engine *golden,
 		    struct engine *kernel, uint32_t c, const char *what);
 	size_t	(*extra_bps)(void *ctx, struct engine_bp *bps,

@@ -139,6 +139,21 @@ struct engine_stop {
 
 struct engine;
 
+/* What an engine that runs in launches (the OpenCL engine) has counted
+ * since it was made: bench's figures, and a front end telling the
+ * device's failure from its own refusal. */
+struct engine_stats {
+	uint64_t	launches;         /* kernel launches */
+	uint64_t	launch_steps;     /* steps they were asked to run */
+	uint64_t	checkpoints;      /* checkpoints taken */
+	uint64_t	restores;         /* cuts overshot: restored and replayed */
+	uint64_t	failures;         /* device calls that failed, those
+					     with a fallback included: a
+					     front end whose command failed
+					     tells the device's failure from
+					     its own refusal by it */
+};
+
 struct engine_ops {
 	const char	*name;       /* for messages ("ref", "opencl-mic") */
 	enum engine_kind kind;       /* ENGINE_REF, _OPENCL or _NATIVE */
@@ -207,6 +222,11 @@ struct engine_ops {
 	 * private run-ahead windows, ahead.h); NULL for an engine with
 	 * one.  Results do not depend on n. */
 	void	(*set_threads)(struct engine *e, uint32_t n);
+	/* Steps per launch of an engine that runs in launches (0: adapt
+	 * to the device, the default), and what it has counted; NULL for
+	 * the host engines, which step core after core. */
+	void	(*set_steps_per_launch)(struct engine *e, uint64_t k);
+	void	(*stats)(struct engine *e, struct engine_stats *st);
 	void	(*free)(struct engine *e);
 };
 

@@ -128,3 +128,37 @@ level_engine_open(struct engine *e, struct machine *m, enum level level,
 	    "--level isa or --level mic)", level_name(level));
 	return -1;
 }
+
+#ifdef HAVE_ENGINE_OCL
+void
+level_ocl_mem_need(enum level level, const struct machine_config *cfg,
+    const struct program *const *progs, size_t nprogs, int gpu,
+    size_t max_wg, struct ocl_mem_need *need)
+{
+	switch (level) {
+	case LEVEL_MIC:
+		engine_ocl_mic_mem_need(cfg, progs, nprogs, gpu, max_wg, need);
+		break;
+	case LEVEL_PMIC:
+		engine_ocl_pmic_mem_need(cfg, progs, nprogs, gpu, max_wg, need);
+		break;
+	case LEVEL_ISA:
+		engine_ocl_mem_need(cfg, progs, nprogs, gpu, max_wg, need);
+		break;
+	}
+}
+
+void
+level_ocl_mem_limit(int gpu, uint64_t global_mem, uint64_t max_alloc,
+    struct ocl_mem_limit *lim)
+{
+	engine_ocl_mem_limit(gpu, global_mem, max_alloc, lim);
+}
+
+char *
+level_ocl_mem_refusal(const struct ocl_mem_bound *b, uint32_t ncores,
+    uint64_t need)
+{
+	return engine_ocl_mem_refusal(b, ncores, need);
+}
+#endif

@@ -46,4 +46,25 @@ int	level_engine_open(struct engine *e, struct machine *m,
  * the threads this process may use (par_cpus). */
 uint32_t level_threads(uint32_t threads);
 
+/*
+ * The OpenCL engine's memory plan, for bench to refuse a core count
+ * before it allocates anything (engine-ocl.h has the structs and the
+ * rules, doc/manycore.md "Where memory is judged"), through the factory
+ * so that no front end calls the engine by name: what an engine at level
+ * over a machine of cfg needs on a device of this kind (the level's
+ * engine, as level_engine_open makes it), the limits such a device sets,
+ * and a need against one of them (NULL where it fits, else the refusal,
+ * malloc'd).  Builds with the OpenCL engine only.
+ */
+struct ocl_mem_need;
+struct ocl_mem_limit;
+struct ocl_mem_bound;
+void	level_ocl_mem_need(enum level level, const struct machine_config *cfg,
+	    const struct program *const *progs, size_t nprogs, int gpu,
+	    size_t max_wg, struct ocl_mem_need *need);
+void	level_ocl_mem_limit(int gpu, uint64_t global_mem, uint64_t max_alloc,
+	    struct ocl_mem_limit *lim);
+char	*level_ocl_mem_refusal(const struct ocl_mem_bound *b, uint32_t ncores,
+	    uint64_t need);
+
 #endif

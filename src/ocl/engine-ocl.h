@@ -1,8 +1,10 @@
 /*
  * The OpenCL engine: struct engine (src/core/engine.h) over the ISA kernel
  * (kernels/isa.cl), plus what only the OpenCL engines have: the per-warp
- * divergence records (doc/manycore.md section 3) and the steps-per-launch
- * knob that tests and `micdb bench` turn.  One host engine serves every
+ * divergence records (doc/manycore.md section 3), the steps-per-launch
+ * knob and the launch counts, which the tests call by name and front ends
+ * reach through the contract (engine.h: warps, set_steps_per_launch,
+ * stats).  One host engine serves every
  * level (engine-ocl-mic.h, engine-ocl-pmic.h create the others); the
  * functions below that take an engine work on any of them.
  */
@@ -13,19 +15,6 @@
 #include <stdint.h>
 
 #include "engine.h"
-
-/* What the engine did, for tests and micdb bench. */
-struct ocl_engine_stats {
-	uint64_t	launches;         /* kernel launches */
-	uint64_t	launch_steps;     /* steps they were asked to run */
-	uint64_t	checkpoints;      /* checkpoints taken */
-	uint64_t	restores;         /* cuts overshot: restored and replayed */
-	uint64_t	failures;         /* device calls that failed, those
-					     with a fallback included: a
-					     front end whose command failed
-					     tells the device's failure from
-					     its own refusal by it */
-};
 
 /*
  * An engine on the device chosen by device_sel (NULL: MICDB_DEVICE, else
@@ -47,7 +36,7 @@ const struct engine_warp_record *engine_ocl_warps(struct engine *e,
 /* Steps per launch: 0 adapts to the device (the default; for tests
  * MICDB_OCL_TEST's k sets it at creation). */
 void	engine_ocl_set_steps_per_launch(struct engine *e, uint64_t k);
-void	engine_ocl_stats(struct engine *e, struct ocl_engine_stats *st);
+void	engine_ocl_stats(struct engine *e, struct engine_stats *st);
 /*
  * Memory an engine over a machine of cfg with these programs needs, as
  * engine_ocl_create would lay it out on a device of the given kind (gpu:

@@ -274,7 +274,7 @@ struct ocl_engine {
 	uint8_t	*outbuf;          /* staging for the output areas */
 
 	struct ocl_ckpt ck;       /* the checkpoint (ocl-ckpt.c) */
-	struct ocl_engine_stats stats;  /* engine_ocl_stats */
+	struct engine_stats stats;  /* engine_ocl_stats */
 	struct engine_warp_record *warps;  /* engine_ocl_warps' copy */
 	int	 warps_fresh;     /* warps holds the last run's records */
 };

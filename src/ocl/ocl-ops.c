@@ -312,6 +312,8 @@ const struct engine_ops ocl_engine_ops = {
 	.save_stacks = ocl_save_stacks,
 	.load_stacks = ocl_load_stacks,
 	.warps = engine_ocl_warps,
+	.set_steps_per_launch = engine_ocl_set_steps_per_launch,
+	.stats = engine_ocl_stats,
 	.free = ocl_free,
 };
 
@@ -371,7 +373,7 @@ engine_ocl_set_steps_per_launch(struct engine *e, uint64_t k)
 }
 
 void
-engine_ocl_stats(struct engine *e, struct ocl_engine_stats *st)
+engine_ocl_stats(struct engine *e, struct engine_stats *st)
 {
 	struct ocl_engine *o = e->impl;
 

@@ -34,7 +34,6 @@
 #include "asm.h"
 #include "bench-int.h"
 #include "bench.h"
-#include "engine-ocl.h"
 #include "session-open.h"
 #include "util.h"
 
@@ -318,11 +317,11 @@ static int
 dbg_device_failed(struct session *s)
 {
 	struct engine *e = session_engine(s);
-	struct ocl_engine_stats st;
+	struct engine_stats st;
 
-	if (e == NULL || e->ops->kind != ENGINE_OPENCL)
+	if (e == NULL || e->ops->stats == NULL)
 		return 0;
-	engine_ocl_stats(e, &st);
+	e->ops->stats(e, &st);
 	return st.failures > 0;
 }
 

@@ -42,8 +42,8 @@
  * pops, checks for monotonicity or turns into one reporter per program).
  *
  * Memory.  Device bytes are the engine's own figures
- * (engine_ocl_mem_need); core counts that do not fit where the engine's
- * buffers live (engine_ocl_mem_limit: the host's memory on a zero-copy
+ * (level_ocl_mem_need); core counts that do not fit where the engine's
+ * buffers live (level_ocl_mem_limit: the host's memory on a zero-copy
  * device, else the device's global memory and, for the host copies, the
  * host's), or whose buffer exceeds the device's largest, are skipped with
  * a note.
@@ -56,8 +56,6 @@
 
 #include "bench-int.h"
 #include "bench.h"
-#include "engine-ocl-mic.h"
-#include "engine-ocl-pmic.h"
 #include "engine-ocl.h"
 #include "levels.h"
 #include "ijvm.h"
@@ -112,20 +110,8 @@ bench_measure_mem_need(const struct bench_device *dev,
 {
 	struct ocl_mem_need need;
 
-	switch (level) {
-	case LEVEL_MIC:
-		engine_ocl_mic_mem_need(cfg, progs, nprogs, dev->is_gpu,
-		    dev->max_wg, &need);
-		break;
-	case LEVEL_PMIC:
-		engine_ocl_pmic_mem_need(cfg, progs, nprogs, dev->is_gpu,
-		    dev->max_wg, &need);
-		break;
-	default:
-		engine_ocl_mem_need(cfg, progs, nprogs, dev->is_gpu,
-		    dev->max_wg, &need);
-		break;
-	}
+	level_ocl_mem_need(level, cfg, progs, nprogs, dev->is_gpu, dev->max_wg,
+	    &need);
 	mu->ctx = need.ctx;
 	mu->stacks = need.stacks;
 	mu->io = need.io;
@@ -154,7 +140,7 @@ mem_estimate(const struct bench *b, const struct wl_progs *wp, uint32_t n,
 	    wp->ptrs, wp->n, mu);
 }
 
-/* The engine's rule (engine_ocl_mem_limit): on a zero-copy device its
+/* The engine's rule (level_ocl_mem_limit): on a zero-copy device its
  * buffers are host pages and everything counts against what the host can
  * give (shared stacks, the machine's own pages, once); on a GPU the
  * buffers against the device's memory, the host copies against the
@@ -167,7 +153,7 @@ bench_measure_mem_refusal(const struct bench_device *dev,
 	uint64_t need = bench_measure_mem_device(mu), twice;
 	char *why;
 
-	engine_ocl_mem_limit(dev->is_gpu, dev->global_mem, dev->max_alloc,
+	level_ocl_mem_limit(dev->is_gpu, dev->global_mem, dev->max_alloc,
 	    &lim);
 	if ((mu->stacks > lim.max_alloc && !mu->stacks_shared) ||
 	    mu->ctx > lim.max_alloc)
@@ -178,13 +164,13 @@ bench_measure_mem_refusal(const struct bench_device *dev,
 		/* shared stacks are in mu->host, and checkpoints keep only
 		 * their words in use */
 		twice = mu->stacks_shared ? 2 * mu->stacks : 0;
-		return engine_ocl_mem_refusal(&lim.buffers, mu->ncores,
+		return level_ocl_mem_refusal(&lim.buffers, mu->ncores,
 		    mu->host + need + mu->ckpt - twice);
 	}
-	if ((why = engine_ocl_mem_refusal(&lim.buffers, mu->ncores, need)) !=
+	if ((why = level_ocl_mem_refusal(&lim.buffers, mu->ncores, need)) !=
 	    NULL)
 		return why;
-	return engine_ocl_mem_refusal(&lim.host, mu->ncores, mu->host);
+	return level_ocl_mem_refusal(&lim.host, mu->ncores, mu->host);
 }
 
 /* ---- one engine run --------------------------------------------------- */
@@ -373,8 +359,9 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
     struct timed *t)
 {
 	size_t nw = 0;
-	const struct engine_warp_record *wr = engine_ocl_warps(e, &nw);
-	struct ocl_engine_stats st;
+	const struct engine_warp_record *wr = e->ops->warps != NULL ?
+	    e->ops->warps(e, &nw) : NULL;
+	struct engine_stats st = { 0 };
 	uint64_t act = 0, k = 0, steps = 0;
 
 	for (size_t i = 0; i < nw; i++) {
@@ -384,7 +371,8 @@ simd_figures(struct engine *e, uint32_t W, uint64_t steps_run,
 	}
 	t->simd = k ? (double)act / ((double)W * (double)k) : NAN;
 	t->kpaths = steps ? (double)k / (double)steps : NAN;
-	engine_ocl_stats(e, &st);
+	if (e->ops->stats != NULL)
+		e->ops->stats(e, &st);
 	/* steps the machine advanced per launch: launch_steps counts what
 	 * launches were asked for, more than a finishing machine runs */
 	t->spl_used = st.launches ? (double)steps_run / (double)st.launches :

@@ -17,7 +17,6 @@
 
 #include "asm.h"
 #include "bench-int.h"
-#include "engine-ocl.h"
 #include "ijvm.h"
 #include "levels.h"
 #include "util.h"
@@ -202,11 +201,11 @@ bench_work_engine_kind(struct bench *b, enum engine_kind kind,
 			b->engine_failed = 1;
 		return -1;
 	}
-	if (e->ops->kind != ENGINE_OPENCL)
+	if (e->ops->set_steps_per_launch == NULL)
 		return 0;
 	/* 0 is the adaptive default: set it anyway, so that a k in
 	 * MICDB_OCL_TEST cannot make "auto" a lie */
-	engine_ocl_set_steps_per_launch(e, K);
+	e->ops->set_steps_per_launch(e, K);
 	return 0;
 }
 
