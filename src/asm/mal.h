@@ -1,6 +1,6 @@
 /*
  * MAL, the Mic-1 micro-assembly language (doc/mic1.md section 3): .mal text
- * in, a control store (mic1.h) and its symbols out.  The dialect is the
+ * in, a control store (mic1-enc.h) and its symbols out.  The dialect is the
  * one of the textbook's mic1ijvm.mal, which assembles unchanged:
  *
  *   [label] statement {; statement}        // comment

@@ -1,7 +1,7 @@
 /*
  * pmc, the compiler of the PMIC microcode language (doc/pmic.md, and the
  * project's completions documented in man/pmic-cc.1): .pm text in, a
- * PMIC control store (pmic.h) and its symbols out.
+ * PMIC control store (pmic-enc.h) and its symbols out.
  *
  *   NAME { microinstr ; microinstr ; ... }      # comment
  *   microinstr := item { (':' | '//') item }

@@ -35,7 +35,7 @@
 	    (pmic_off) + (c) * CTXP_CORE_FIELDS + (f))
 
 /* ---- the control store (its own buffer) ---------------------------------
- * pmic.h's words as they are, four per address: CU0, CU1, CU2, next. */
+ * pmic-enc.h's words as they are, four per address: CU0, CU1, CU2, next. */
 #define CTXP_CS_WORDS       4
 
 /* ---- breakpoint table: context-mic.h's (CTXM_BP_*), an MPC or a PC at

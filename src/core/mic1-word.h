@@ -1,10 +1,10 @@
 /*
  * The layout of the Mic-1 micro-instruction word (doc/mic1.md section 1), in
- * one place for the host (mic1.h includes it) and the OpenCL kernel
+ * one place for the host (mic1-enc.h includes it) and the OpenCL kernel
  * (kernels/mic.cl): only macros and enums on 32-bit unsigned values, so
  * that C11 and OpenCL C 1.2 include it, as context.h.  What needs the
  * 64-bit word as a C type (MIC1_WORD_MASK, MIC1_GET, MIC1_SET) is
- * mic1.h's.
+ * mic1-enc.h's.
  *
  * Encoding, most significant bit first:
  *
@@ -26,7 +26,7 @@
  *
  * Fields are read and written only through these macros, as Lua's
  * opcode header does for its instructions: MIC1_POS_x and MIC1_SIZE_x place a field, MIC1_FIELD
- * extracts it (mic1.h's MIC1_GET and MIC1_SET for the 64-bit word).
+ * extracts it (mic1-enc.h's MIC1_GET and MIC1_SET for the 64-bit word).
  *
  * The device words.  The kernel reads a word of the control store as two
  * 32-bit words (context-mic.h CTXM_CS_D0, CTXM_CS_D1), which the host

@@ -1,6 +1,6 @@
 /*
  * The layout of the PMIC micro-instruction (doc/pmic.md), in one place for
- * the host (pmic.h includes it) and the OpenCL kernel (kernels/pmic.cl):
+ * the host (pmic-enc.h includes it) and the OpenCL kernel (kernels/pmic.cl):
  * only macros and enums on 32-bit unsigned values, so that C11 and
  * OpenCL C 1.2 include it, as context.h.  The kernel reads the four words
  * as they are (context-pmic.h).
