@@ -1,6 +1,6 @@
 /*
- * Unit tests of the PMIC compiler (pmc.c) and the .pmic format (pmic.c):
- * every construct of the language encodes as pmic.h says, placement of
+ * Unit tests of the PMIC compiler (pmc.c) and the .pmic format (pmic-enc.c):
+ * every construct of the language encodes as pmic-enc.h says, placement of
  * opcode blocks, wide_ blocks, free labels and conditional pairs, the
  * symbols and listing, every error message with its line and column,
  * and the .pmic loader's checks.

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the PMIC golden model (pmic-sim.c, pmic.c): every ALU
+ * Unit tests of the PMIC golden model (pmic-sim.c, pmic-enc.c): every ALU
  * operation, the readable registers, the end-of-cycle order (ALU writes,
  * then write, then read, then fetch), the flags and next-address rules,
  * every device word, the faults, the barrier rule, instruction
