@@ -10,7 +10,15 @@
  * of the chunk counter, whose low half is the next item: a worker claims
  * a chunk only with a compare-and-swap that names the round's tag, so a
  * worker that wakes late finds the round over and touches nothing of
- * it.  The caller takes chunks too and returns when every item is done,
+ * it.  The claim of a round's last chunk closes the counter (PAR_CLOSED)
+ * and the next round's parameters are written only while it is closed:
+ * a counter left at "item n" would let a late worker that read it, and
+ * then the next round's larger n, claim a chunk of the old tag beyond
+ * the old end, with the new round's function and data and without
+ * having seen their setup (ThreadSanitizer's report, doc/performance.md
+ * section 19.2).  Tags are 32 bits and wrap; a claim that names a tag
+ * 2^32 rounds old would need a worker stopped for all of them.  The
+ * caller takes chunks too and returns when every item is done,
  * without waiting for a worker that never got a chunk: on a machine
  * shared with other jobs a worker may wait long for a processor, and the
  * round must not wait with it.  A worker that the system stops inside
@@ -167,8 +175,9 @@ struct par_pool {
 	pthread_cond_t		 cv;
 	_Atomic uint32_t	 sleeping;
 	_Atomic uint32_t	 quit;
-	_Atomic uint64_t	 round;       /* the last round's tag */
-	/* tag << 32 | next item of the round in progress */
+	_Atomic uint64_t	 round;       /* rounds published */
+	/* tag << 32 | next item of the last round (PAR_CLOSED: none
+	 * left); the tag is round's low half */
 	_Atomic uint64_t	 next;
 	_Atomic uint64_t	 done;        /* items done in it */
 	_Atomic uint64_t	 n, grain;
@@ -186,29 +195,37 @@ par_relax(void)
 #endif
 }
 
+/* The low half of next once a round has no chunk left. */
+#define PAR_CLOSED 0xffffffffu
+
 /* Take and run chunks of round tag until none is left. */
 static void
-par_take(struct par_pool *p, uint64_t tag)
+par_take(struct par_pool *p, uint32_t tag)
 {
 	for (;;) {
 		uint64_t v = atomic_load_explicit(&p->next,
-		    memory_order_acquire), lo, hi, n, grain;
+		    memory_order_acquire), lo, hi, n, grain, nv;
 
-		if (v >> 32 != tag)
+		if ((uint32_t)(v >> 32) != tag ||
+		    (lo = v & 0xffffffffu) == PAR_CLOSED)
 			return;
-		n = atomic_load_explicit(&p->n, memory_order_relaxed);
-		grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
-		lo = v & 0xffffffffu;
+		/* this round's, or (a late worker's) a later round's,
+		 * whose chunk claim below then fails: the later round's
+		 * setup happened after the closing claim */
+		n = atomic_load_explicit(&p->n, memory_order_acquire);
+		grain = atomic_load_explicit(&p->grain, memory_order_acquire);
 		if (lo >= n)
 			return;
 		hi = lo + grain < n ? lo + grain : n;
-		if (!atomic_compare_exchange_weak_explicit(&p->next, &v,
-		    tag << 32 | hi, memory_order_acq_rel,
-		    memory_order_relaxed))
+		/* the last chunk closes the round: the counter never rests
+		 * at a value that a later round's larger n would reopen */
+		nv = (uint64_t)tag << 32 | (hi == n ? PAR_CLOSED : hi);
+		if (!atomic_compare_exchange_weak_explicit(&p->next, &v, nv,
+		    memory_order_acq_rel, memory_order_relaxed))
 			continue;
 		/* the chunk is ours: the round lasts until it is done */
-		atomic_load_explicit(&p->fn, memory_order_relaxed)(
-		    atomic_load_explicit(&p->arg, memory_order_relaxed), lo, hi);
+		atomic_load_explicit(&p->fn, memory_order_acquire)(
+		    atomic_load_explicit(&p->arg, memory_order_acquire), lo, hi);
 		atomic_fetch_add_explicit(&p->done, hi - lo,
 		    memory_order_release);
 	}
@@ -241,7 +258,7 @@ par_worker(void *arg)
 		if (atomic_load(&p->quit))
 			return NULL;
 		seen = r;
-		par_take(p, r);
+		par_take(p, (uint32_t)r);
 	}
 }
 
@@ -256,6 +273,7 @@ par_pool_new(uint32_t threads)
 		threads = PAR_POOL_MAX;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
+	atomic_store(&p->next, PAR_CLOSED);
 	for (uint32_t i = 0; i + 1 < threads; i++) {
 		if (pthread_create(&p->th[p->nworkers], NULL, par_worker,
 		    p) != 0)
@@ -292,7 +310,7 @@ void
 par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
     void (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg)
 {
-	uint64_t tag;
+	uint32_t tag;
 	int spins = 0;
 
 	if (n == 0)
@@ -303,8 +321,7 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		if (grain == 0)
 			grain = 1;
 	}
-	if (p == NULL || p->threads == 1 || grain >= n ||
-	    n > 0xffffffffu) {
+	if (p == NULL || p->threads == 1 || grain >= n || n >= PAR_CLOSED) {
 		fn(arg, 0, n);
 		return;
 	}
@@ -313,14 +330,21 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		fn(arg, 0, n);
 		return;
 	}
-	tag = atomic_load_explicit(&p->round, memory_order_relaxed) + 1;
-	atomic_store_explicit(&p->n, n, memory_order_relaxed);
-	atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
-	atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
-	atomic_store_explicit(&p->arg, arg, memory_order_relaxed);
+	/* next is closed here (every chunk of the last round was
+	 * claimed, the last one closing it), so no worker can claim
+	 * anything while the round's parameters change; the release
+	 * stores let a late worker that reads them see the closing claim
+	 * as well (par_take) */
+	tag = (uint32_t)(atomic_load_explicit(&p->round,
+	    memory_order_relaxed) + 1);
+	atomic_store_explicit(&p->n, n, memory_order_release);
+	atomic_store_explicit(&p->grain, grain, memory_order_release);
+	atomic_store_explicit(&p->fn, fn, memory_order_release);
+	atomic_store_explicit(&p->arg, arg, memory_order_release);
 	atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-	atomic_store_explicit(&p->next, tag << 32, memory_order_release);
-	atomic_store(&p->round, tag);
+	atomic_store_explicit(&p->next, (uint64_t)tag << 32,
+	    memory_order_release);
+	atomic_fetch_add(&p->round, 1);
 	if (atomic_load(&p->sleeping) > 0) {
 		pthread_mutex_lock(&p->mu);
 		pthread_cond_broadcast(&p->cv);
