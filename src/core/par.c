@@ -23,7 +23,7 @@
  * shared with other jobs a worker may wait long for a processor, and the
  * round must not wait with it.  A worker that the system stops inside
  * its chunk still holds the round up; when the caller waits longer than
- * PAR_WAIT_NS for such chunks, the pool backs off: the next rounds run
+ * PAR_WAIT_NS beyond a chunk's time for such chunks, the pool backs off: the next rounds run
  * on the caller alone, more of them each time it happens again, so that
  * an overloaded machine costs the threads little against one thread.
  */
