@@ -22,10 +22,11 @@
  * without waiting for a worker that never got a chunk: on a machine
  * shared with other jobs a worker may wait long for a processor, and the
  * round must not wait with it.  A worker that the system stops inside
- * its chunk still holds the round up; when the caller waits longer than
- * PAR_WAIT_NS beyond a chunk's time for such chunks, the pool backs off: the next rounds run
- * on the caller alone, more of them each time it happens again, so that
- * an overloaded machine costs the threads little against one thread.
+ * its chunk still holds the round up; when the caller waits for such
+ * chunks longer than PAR_WAIT_NS beyond a chunk's time, the pool backs
+ * off: the next rounds run on the caller alone, more of them each time
+ * it happens again, so that an overloaded machine costs the threads
+ * little against one thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
