@@ -98,7 +98,7 @@ ahead_grow(struct ahead *a, struct machine *m, uint32_t core, int64_t upto)
 	a->lim[core] = (int32_t)upto;
 }
 
-uint32_t ahead_par_items;
+uint32_t ahead_par_items = AHEAD_PAR_ITEMS;
 
 /* A window's pass over its cores, for the pool's threads. */
 struct ahead_pass {
@@ -117,69 +117,10 @@ static void
 ahead_par(struct ahead *a, uint64_t n, void (*fn)(void *, uint64_t,
     uint64_t), struct ahead_pass *x)
 {
-	uint32_t per = ahead_par_items != 0 ? ahead_par_items :
-	    AHEAD_PAR_ITEMS;
-
-	if (n < (uint64_t)per * par_pool_threads(a->pool))
+	if (n < (uint64_t)ahead_par_items * par_pool_threads(a->pool))
 		fn(x, 0, n);
 	else
 		par_pool_run(a->pool, n, 0, fn, x);
-}
-
-static void ahead_todo_part(void *, uint64_t, uint64_t);
-
-/* An average that follows the last few dozen samples. */
-static double
-ahead_avg(double avg, double v)
-{
-	return avg == 0 ? v : avg + (v - avg) / 16;
-}
-
-/*
- * A round's private runs, the n cores of a->todo: on the threads when
- * that saves time by what was measured, else here.  On T threads a
- * round costs about over + n * item / T against n * item alone, so the
- * threads take it from n > over / (item * (1 - 1 / T)) cores; until
- * both are known, from AHEAD_PAR_ITEMS cores a thread.  Every eighth
- * round is timed: one on the caller alone tells item, one on the
- * threads over (its time less its share of the work).
- */
-static void
-ahead_par_round(struct ahead *a, uint64_t n, struct ahead_pass *x)
-{
-	uint32_t t = par_pool_threads(a->pool);
-	uint64_t bound = (uint64_t)AHEAD_PAR_ITEMS * t;
-	int pool, timed;
-	int64_t t0 = 0;
-
-	if (ahead_par_items != 0 || t == 1) {
-		ahead_par(a, n, ahead_todo_part, x);
-		return;
-	}
-	if (a->item_ns > 0 && a->over_ns > 0) {
-		double b = a->over_ns / (a->item_ns * (1 - 1.0 / t));
-
-		bound = b < t ? t : b > 65536.0 * t ? 65536 * (uint64_t)t :
-		    (uint64_t)b;
-	}
-	pool = n >= bound;
-	timed = (++a->rounds & 7) == 0;
-	if (timed)
-		t0 = par_now_ns();
-	if (pool)
-		par_pool_run(a->pool, n, 0, ahead_todo_part, x);
-	else
-		ahead_todo_part(x, 0, n);
-	if (timed) {
-		double d = (double)(par_now_ns() - t0);
-
-		if (!pool)
-			a->item_ns = ahead_avg(a->item_ns, d / (double)n);
-		else if (a->item_ns > 0)
-			a->over_ns = ahead_avg(a->over_ns, d >
-			    (double)n * a->item_ns / t ?
-			    d - (double)n * a->item_ns / t : 1);
-	}
 }
 
 /* The window's copy of cores [lo, hi) and their share of the side
@@ -503,7 +444,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 					live++;
 				}
 		}
-		ahead_par_round(a, a->ntodo, &x);
+		ahead_par(a, a->ntodo, ahead_todo_part, &x);
 		for (uint32_t j = 0; j < a->ntodo; j++)
 			if (a->at[a->todo[j]] >= AT_SYNC)
 				ahead_push(a, a->todo[j]);

@@ -26,15 +26,12 @@
  * at least 4 x this many steps pays for the copy. */
 #define AHEAD_STACK_MARGIN 256
 
-/* Cores per thread below which a window's copy, undo or first pass
- * stays on the calling thread (once per window: doc/performance.md
- * section 19.2), and where a window's rounds of private runs start
- * before ahead.c has measured what a round costs on the threads and on
- * the caller alone. */
+/* Cores per thread below which a round of private runs, or a window's
+ * copy, stays on the calling thread: handing it out would cost more than
+ * it saves (doc/performance.md section 19). */
 #define AHEAD_PAR_ITEMS 16
-/* The bound of every pass and round when not 0 (tests set 1 so that
- * their small machines' rounds go to the threads too); 0: the rounds'
- * bound is measured (ahead.c). */
+/* That bound as the windows use it: AHEAD_PAR_ITEMS, which tests lower
+ * to 1 so that their small machines' rounds go to the threads too. */
 extern uint32_t ahead_par_items;
 
 /* Why a private run stopped. */
@@ -96,12 +93,6 @@ struct ahead {
 	uint32_t	 nq;
 	uint32_t	*cur;
 	uint64_t	*curbits;
-	/* what a round of private runs costs, measured on every eighth:
-	 * ns per core on the caller alone, ns of a hand-out to the
-	 * threads beyond its share of the work (0: not yet measured) */
-	double		 item_ns;
-	double		 over_ns;
-	uint32_t	 rounds;
 	/* the threads that run private runs and copies (NULL: the
 	 * caller's alone); the engine's, not owned */
 	struct par_pool	*pool;

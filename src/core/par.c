@@ -202,7 +202,7 @@ par_relax(void)
 #endif
 }
 
-int64_t
+static int64_t
 par_now_ns(void)
 {
 	struct timespec t;

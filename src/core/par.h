@@ -53,9 +53,6 @@ struct par_part {
 void	 par_split(uint64_t n, uint32_t t, void *(*work)(void *),
 	    void *parts, size_t size);
 
-/* CLOCK_MONOTONIC in nanoseconds. */
-int64_t	 par_now_ns(void);
-
 /* The most threads a pool has, the caller included. */
 #define PAR_POOL_MAX 256
 
