@@ -10,7 +10,8 @@
  *                   absent and malformed files);
  *   par_pool_run    every item of many rounds done exactly once, at 1,
  *                   2, 3 and 16 threads, with rounds of fewer items than
- *                   threads and chunks of any size;
+ *                   threads and chunks of any size, and small and large
+ *                   rounds in turn (a late worker's claim);
  *   engines         the native engine of each level on 3 threads, every
  *                   round handed to the threads (ahead_par_items = 1),
  *                   against the same engine on one thread and against
@@ -132,6 +133,26 @@ test_pool(void)
 		}
 		ok(good, "pool of %u threads: every item once in 300 rounds",
 		    threads[t]);
+		par_pool_free(p);
+	}
+	/* a small round, then a large one with new data, many times: a
+	 * worker late from the small round must not take a chunk of the
+	 * large one (beyond the small round's end) before its setup */
+	{
+		struct par_pool *p = par_pool_new(3);
+		int good = 1;
+
+		for (int round = 0; round < 4000 && good; round++) {
+			uint64_t n = round % 2 ? 64 : 4;
+			struct count c = { xcalloc(n + 64, sizeof *c.hits) };
+
+			par_pool_run(p, n, 1, count_part, &c);
+			for (uint64_t i = 0; i < n + 64; i++)
+				good &= c.hits[i] == (i < n);
+			free(c.hits);
+		}
+		ok(good, "rounds of 4 and 64 items in turn: each item once, "
+		    "nothing beyond");
 		par_pool_free(p);
 	}
 	par_pool_run(NULL, 3, 0, count_part, &(struct count){

@@ -28,11 +28,7 @@ endif
 unit_tests += tests/test-threads
 tests_test_threads_SOURCES = tests/test-threads.c tests/tap.h
 tests_test_threads_LDADD = src/core/libcore.a
-# tests/threads-tsan.sh is out of make check for now: on a fresh clone it
-# reports a race between a pool worker's chunk and the caller's setup of the
-# round (par_take / test_pool), not yet understood; run it by hand:
-# make tests/test-threads-tsan && top_srcdir=. top_builddir=. sh tests/threads-tsan.sh
-shell_tests += tests/threads.sh
+shell_tests += tests/threads.sh tests/threads-tsan.sh
 EXTRA_DIST += tests/threads.sh tests/threads-tsan.sh
 MOSTLYCLEANFILES += tests/test-threads-tsan
 .PRECIOUS: tests/tsan/obj/tests/%.o

@@ -60,6 +60,11 @@ ahead_free(struct ahead *a)
 	free(a->sside);
 	free(a->undo);
 	free(a->todo);
+	free(a->qnext);
+	free(a->qhead);
+	free(a->qbits);
+	free(a->cur);
+	free(a->curbits);
 	memset(a, 0, sizeof *a);
 }
 
@@ -164,6 +169,12 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 		a->sout = xcalloc(nc, sizeof *a->sout);
 		a->sin = xcalloc(nc, sizeof *a->sin);
 		a->todo = xcalloc(nc, sizeof *a->todo);
+		a->qnext = xcalloc(nc, sizeof *a->qnext);
+		a->qhead = xcalloc(AHEAD_QB, sizeof *a->qhead);
+		a->qbits = xcalloc(AHEAD_QB / 64, sizeof *a->qbits);
+		a->cur = xcalloc(nc, sizeof *a->cur);
+		a->curbits = xcalloc(((size_t)nc + 63) / 64,
+		    sizeof *a->curbits);
 		if (x->side_bytes > 0)
 			a->sside = xmalloc(x->side_bytes);
 	}
@@ -273,31 +284,135 @@ ahead_todo_part(void *xv, uint64_t lo, uint64_t hi)
 		    0);
 }
 
+/* No core: the end of a queue list. */
+#define AHEAD_NIL UINT32_MAX
+
+/* Queue core for its event at step ahead_when. */
+static void
+ahead_push(struct ahead *a, uint32_t core)
+{
+	uint32_t b = (uint32_t)(ahead_when(a, core) & (AHEAD_QB - 1));
+
+	a->qnext[core] = a->qhead[b];
+	a->qhead[b] = core;
+	a->qbits[b / 64] |= (uint64_t)1 << (b % 64);
+	a->nq++;
+}
+
+/* The first list at or after list b (circularly) that holds a core;
+ * the queue is not empty. */
+static uint32_t
+ahead_next_list(const struct ahead *a, uint32_t b)
+{
+	uint32_t w = b / 64;
+	uint64_t bits = a->qbits[w] & (~(uint64_t)0 << (b % 64));
+
+	while (bits == 0) {
+		w = (w + 1) % (AHEAD_QB / 64);
+		bits = a->qbits[w];
+	}
+	return w * 64 + (uint32_t)__builtin_ctzll(bits);
+}
+
+/*
+ * The cores whose event comes at the first step at or after *s that has
+ * one, taken off the queue into a->cur in core order; sets *s to that
+ * step and returns how many.  The queue is not empty, and no core in it
+ * waits for a step before *s.  A list holds the cores of its steps
+ * modulo AHEAD_QB: those of later laps stay in it.
+ */
+static uint32_t
+ahead_take(struct ahead *a, uint64_t *s)
+{
+	uint32_t k = 0, lo = UINT32_MAX, hi = 0;
+
+	for (;;) {
+		uint32_t b0 = (uint32_t)(*s & (AHEAD_QB - 1));
+		uint32_t b = ahead_next_list(a, b0), i, keep = AHEAD_NIL;
+
+		*s += (b - b0) & (AHEAD_QB - 1);
+		for (i = a->qhead[b]; i != AHEAD_NIL; ) {
+			uint32_t nx = a->qnext[i];
+
+			if (ahead_when(a, i) == *s) {
+				a->cur[k++] = i;
+				lo = i < lo ? i : lo;
+				hi = i > hi ? i : hi;
+			} else {
+				a->qnext[i] = keep;
+				keep = i;
+			}
+			i = nx;
+		}
+		a->qhead[b] = keep;
+		if (keep == AHEAD_NIL)
+			a->qbits[b / 64] &= ~((uint64_t)1 << (b % 64));
+		if (k > 0)
+			break;
+		++*s;
+	}
+	a->nq -= k;
+	/* core order: few by insertion, many by a bit per core */
+	if (k <= 32) {
+		for (uint32_t j = 1; j < k; j++) {
+			uint32_t v = a->cur[j], l = j;
+
+			for (; l > 0 && a->cur[l - 1] > v; l--)
+				a->cur[l] = a->cur[l - 1];
+			a->cur[l] = v;
+		}
+	} else {
+		uint32_t n = 0;
+
+		for (uint32_t j = 0; j < k; j++)
+			a->curbits[a->cur[j] / 64] |=
+			    (uint64_t)1 << (a->cur[j] % 64);
+		for (uint32_t w = lo / 64; w <= hi / 64; w++) {
+			uint64_t bits = a->curbits[w];
+
+			a->curbits[w] = 0;
+			while (bits != 0) {
+				a->cur[n++] = w * 64 +
+				    (uint32_t)__builtin_ctzll(bits);
+				bits &= bits - 1;
+			}
+		}
+	}
+	return k;
+}
+
 uint64_t
 ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
     const struct ahead_ops *ops, void *arg, void *side, size_t side_bytes,
     uint64_t h, uint64_t *stop_at)
 {
 	struct ahead_pass x = { a, m, ops, arg, r, side, side_bytes, h };
-	uint32_t nc = m->cfg.ncores;
+	uint32_t nc = m->cfg.ncores, live = 0;
+	uint64_t s = 0;
 
 	ahead_snap(a, &x);
 	ahead_par(a, nc, ahead_first_part, &x);
+	/* the queue, emptied by the last window's end or undo */
+	memset(a->qhead, 0xff, AHEAD_QB * sizeof *a->qhead);
+	memset(a->qbits, 0, AHEAD_QB / 64 * sizeof *a->qbits);
+	a->nq = 0;
+	for (uint32_t i = nc; i-- > 0; ) {
+		live += a->at[i] != AT_IDLE;
+		if (a->at[i] >= AT_SYNC)
+			ahead_push(a, i);
+	}
 	for (;;) {
-		uint64_t s = h;
-		int changed = 0, live = 0;
+		uint32_t k;
+		int changed = 0;
 
-		for (uint32_t i = 0; i < nc; i++)
-			if (a->at[i] >= AT_SYNC && ahead_when(a, i) < s)
-				s = ahead_when(a, i);
-		if (s == h)
+		if (a->nq == 0)
 			return h;
+		k = ahead_take(a, &s);
 		a->ntodo = 0;
-		for (uint32_t i = 0; i < nc; i++) {
+		for (uint32_t j = 0; j < k; j++) {
+			uint32_t i = a->cur[j];
 			struct core *c = &m->cores[i];
 
-			if (a->at[i] < AT_SYNC || ahead_when(a, i) != s)
-				continue;
 			if (a->at[i] == AT_BP)
 				goto undo;
 			if (a->at[i] == AT_STATUS)
@@ -306,6 +421,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 				ops->shared(arg, i);
 			if (c->status != CORE_RUNNING) {
 				a->at[i] = AT_IDLE;
+				live--;
 				changed = 1;
 				if (c->status == CORE_ERROR && r->stop_on_fault)
 					goto undo;
@@ -325,15 +441,16 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 					a->t[i] = s + 1;
 					a->at[i] = AT_END;
 					a->todo[a->ntodo++] = i;
+					live++;
 				}
 		}
 		ahead_par(a, a->ntodo, ahead_todo_part, &x);
-		if (!changed)
-			continue;
-		for (uint32_t i = 0; i < nc && !live; i++)
-			live = a->at[i] != AT_IDLE;
-		if (!live)
-			return s + 1;	/* none runs: nobody is ahead */
+		for (uint32_t j = 0; j < a->ntodo; j++)
+			if (a->at[a->todo[j]] >= AT_SYNC)
+				ahead_push(a, a->todo[j]);
+		s++;
+		if (changed && live == 0)
+			return s;	/* none runs: nobody is ahead */
 		continue;
 undo:
 		ahead_undo(a, &x);

@@ -16,6 +16,10 @@
 #include "machine.h"
 #include "par.h"
 
+/* The lists of ahead's queue: a power of two, the steps ahead it tells
+ * apart without looking at a core twice. */
+#define AHEAD_QB 1024
+
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
 /* Stack words a window copies above each core's SP or LV; a window of
@@ -79,6 +83,16 @@ struct ahead {
 	/* the private runs a round defers until its shared steps are done */
 	uint32_t	*todo;
 	uint32_t	 ntodo;
+	/* the cores waiting for an event (a shared step, a breakpoint, a
+	 * status), by its step: a list per step modulo AHEAD_QB (qhead,
+	 * linked by qnext), a bit per non-empty list (qbits), how many
+	 * wait (nq); the round's cores (cur, marked in curbits) */
+	uint32_t	*qnext;
+	uint32_t	*qhead;
+	uint64_t	*qbits;
+	uint32_t	 nq;
+	uint32_t	*cur;
+	uint64_t	*curbits;
 	/* the threads that run private runs and copies (NULL: the
 	 * caller's alone); the engine's, not owned */
 	struct par_pool	*pool;

@@ -289,7 +289,8 @@ reload:
 		if (UNLIKELY((pend & MIC1_PEND_READ) && rdp == NULL))
 			goto slow;	/* a device word completes */
 		if (ahead && (pend & MIC1_PEND_READ) && !micro_fast_private(
-		    stack, (uint32_t)mar_latch, swords))
+		    stack, (uint32_t)mar_latch, swords) && !micro_fast_const(
+		    m->progs[c->prog], (uint32_t)mar_latch))
 			goto slow;	/* a shared word completes: sync */
 
 		/* 1: datapath, nothing written yet */

@@ -997,6 +997,7 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	(void)cause;
 	memset(e, 0, sizeof *e);
 	n = xcalloc(1, sizeof *n);
+	n->exec = nat_exec;
 	n->progs = xcalloc(m->nprogs, sizeof *n->progs);
 	for (size_t k = 0; k < m->nprogs; k++)
 		nat_decode(m->progs[k], &n->progs[k]);

@@ -281,7 +281,8 @@ reload:
 			if (UNLIKELY(wp == NULL))
 				goto slow;	/* a device or a fault */
 			if (ahead && !micro_fast_private(stack, mar1,
-			    op->write ? pw : swords))
+			    op->write ? pw : swords) && (op->write ||
+			    !micro_fast_const(m->progs[c->prog], mar1)))
 				goto slow;	/* sync */
 		}
 		if (UNLIKELY(op->jmpc && (op->fetch ? pc1 >= tsize :

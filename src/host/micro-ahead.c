@@ -5,7 +5,8 @@
  * machine is not fork-join.  A step is one micro-cycle of each core.
  *
  * A cycle is private when it touches only its core's registers and
- * latches, its own stack and the method area (a FETCH, read-only): the
+ * latches, its own stack, the method area (a FETCH) and the constant
+ * pool (a READ of it: both are read-only to every core): the
  * level's fast loop runs those (micro_fast.ahead) and stops before any
  * other.  Shared cycles are the ones that reach memory another core
  * may see at that very cycle: at the Mic-1 level the cycle in which a

@@ -186,6 +186,15 @@ micro_fast_private(const int32_t *stack, uint32_t addr, uint32_t lim)
 	return stack != NULL && addr - MM_STACK_BASE < lim;
 }
 
+/* A private run's test of a word it reads outside its stack: one of
+ * the constant pool of core's program p, which no core can write
+ * (machine_word_at), so it reads the same at any step. */
+static inline int
+micro_fast_const(const struct program *p, uint32_t addr)
+{
+	return addr - (uint32_t)MM_CPP < p->cp_size;
+}
+
 /* core's stack for micro_fast_word. */
 static inline int32_t *
 micro_fast_stack(struct machine *m, uint32_t core)

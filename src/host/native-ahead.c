@@ -72,7 +72,9 @@ nat_priv(void *arg, uint32_t core, uint64_t budget, int first,
     enum ahead_ev *ev)
 {
 	enum nat_ev nev;
-	uint64_t k = nat_exec(arg, core, budget, first, &nev, 1);
+	struct engine *e = arg;
+	uint64_t k = ((struct native *)e->impl)->exec(e, core, budget, first,
+	    &nev, 1);
 
 	*ev = k >= budget ? AHEAD_END : nev == EV_BP ? AHEAD_BP : AHEAD_SYNC;
 	return k;
@@ -94,7 +96,7 @@ nat_shared(void *arg, uint32_t core)
 	    m->progs[c->prog]->text[c->pc] == OP_INVOKEVIRTUAL ?
 	    INT32_MAX : (int64_t)c->sp + AHEAD_STACK_MARGIN);
 	nat_undo_note(n, m, core);
-	nat_exec(e, core, 1, 1, &ev, 0);
+	n->exec(e, core, 1, 1, &ev, 0);
 }
 
 static const struct ahead_ops nat_ahead_ops = {

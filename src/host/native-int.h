@@ -52,6 +52,11 @@ struct native {
 	size_t		 nwriters;
 	size_t		 capwriters;
 	struct ahead	 ahead;        /* run-ahead windows (nat_ahead) */
+	/* nat_exec, which the windows call through this so that
+	 * native-ahead.c and engine-native.c do not call each other */
+	uint64_t	(*exec)(struct engine *e, uint32_t core,
+			    uint64_t budget, int first, enum nat_ev *ev,
+			    int priv);
 	struct par_pool	*pool;         /* their threads (NULL: one) */
 };
 

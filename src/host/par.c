@@ -10,14 +10,23 @@
  * of the chunk counter, whose low half is the next item: a worker claims
  * a chunk only with a compare-and-swap that names the round's tag, so a
  * worker that wakes late finds the round over and touches nothing of
- * it.  The caller takes chunks too and returns when every item is done,
+ * it.  The claim of a round's last chunk closes the counter (PAR_CLOSED)
+ * and the next round's parameters are written only while it is closed:
+ * a counter left at "item n" would let a late worker that read it, and
+ * then the next round's larger n, claim a chunk of the old tag beyond
+ * the old end, with the new round's function and data and without
+ * having seen their setup (ThreadSanitizer's report, doc/performance.md
+ * section 19.2).  Tags are 32 bits and wrap; a claim that names a tag
+ * 2^32 rounds old would need a worker stopped for all of them.  The
+ * caller takes chunks too and returns when every item is done,
  * without waiting for a worker that never got a chunk: on a machine
  * shared with other jobs a worker may wait long for a processor, and the
  * round must not wait with it.  A worker that the system stops inside
- * its chunk still holds the round up; when the caller waits longer than
- * PAR_WAIT_NS for such chunks, the pool backs off: the next rounds run
- * on the caller alone, more of them each time it happens again, so that
- * an overloaded machine costs the threads little against one thread.
+ * its chunk still holds the round up; when the caller waits for such
+ * chunks longer than PAR_WAIT_NS beyond a chunk's time, the pool backs
+ * off: the next rounds run on the caller alone, more of them each time
+ * it happens again, so that an overloaded machine costs the threads
+ * little against one thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -148,12 +157,16 @@ par_cpus(void)
 	return n;
 }
 
-/* Spins of a waiting thread before it sleeps (a worker) or yields (the
- * caller): some tens of microseconds, a window's gap between rounds. */
-#define PAR_SPIN 4000
+/* How long a waiting thread spins before it sleeps (a worker) or
+ * yields (the caller): some tens of microseconds, a window's gap
+ * between rounds.  In pauses, measured once (par_spins): a pause takes
+ * from a few cycles to over a hundred, by CPU. */
+#define PAR_SPIN_NS 50000
 
-/* A wait for workers' chunks after which the pool backs off, and the
- * most rounds a back-off lasts. */
+/* A wait for workers' chunks, beyond the time one chunk takes, after
+ * which the pool backs off (well below a scheduler's time slice, which
+ * is what a preempted worker costs: doc/performance.md section 19.2),
+ * and the most rounds a back-off lasts. */
 #define PAR_WAIT_NS 200000
 #define PAR_BACKOFF_MAX 65536
 
@@ -167,15 +180,18 @@ struct par_pool {
 	pthread_cond_t		 cv;
 	_Atomic uint32_t	 sleeping;
 	_Atomic uint32_t	 quit;
-	_Atomic uint64_t	 round;       /* the last round's tag */
-	/* tag << 32 | next item of the round in progress */
+	_Atomic uint64_t	 round;       /* rounds published */
+	/* tag << 32 | next item of the last round (PAR_CLOSED: none
+	 * left); the tag is round's low half */
 	_Atomic uint64_t	 next;
 	_Atomic uint64_t	 done;        /* items done in it */
 	_Atomic uint64_t	 n, grain;
 	_Atomic(par_fn)		 fn;
 	_Atomic(void *)		 arg;
-	/* the caller's: rounds left to run alone, and the next back-off */
+	/* the caller's: rounds left to run alone, and the next back-off;
+	 * its spins (par_spins) */
 	uint32_t		 alone, backoff;
+	int			 spin;
 };
 
 static inline void
@@ -186,31 +202,71 @@ par_relax(void)
 #endif
 }
 
-/* Take and run chunks of round tag until none is left. */
-static void
-par_take(struct par_pool *p, uint64_t tag)
+static int64_t
+par_now_ns(void)
 {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The pauses that make PAR_SPIN_NS on this CPU: 2,000 timed once. */
+static int
+par_spins(void)
+{
+	static _Atomic int spins;
+	int n = atomic_load_explicit(&spins, memory_order_relaxed);
+	int64_t t0, ns;
+
+	if (n != 0)
+		return n;
+	t0 = par_now_ns();
+	for (int i = 0; i < 2000; i++)
+		par_relax();
+	ns = par_now_ns() - t0;
+	n = (int)(ns > 0 ? (int64_t)PAR_SPIN_NS * 2000 / ns : 100000);
+	n = n < 100 ? 100 : n > 1000000 ? 1000000 : n;
+	atomic_store_explicit(&spins, n, memory_order_relaxed);
+	return n;
+}
+
+/* The low half of next once a round has no chunk left. */
+#define PAR_CLOSED 0xffffffffu
+
+/* Take and run chunks of round tag until none is left; how many. */
+static uint64_t
+par_take(struct par_pool *p, uint32_t tag)
+{
+	uint64_t took = 0;
+
 	for (;;) {
 		uint64_t v = atomic_load_explicit(&p->next,
-		    memory_order_acquire), lo, hi, n, grain;
+		    memory_order_acquire), lo, hi, n, grain, nv;
 
-		if (v >> 32 != tag)
-			return;
-		n = atomic_load_explicit(&p->n, memory_order_relaxed);
-		grain = atomic_load_explicit(&p->grain, memory_order_relaxed);
-		lo = v & 0xffffffffu;
+		if ((uint32_t)(v >> 32) != tag ||
+		    (lo = v & 0xffffffffu) == PAR_CLOSED)
+			return took;
+		/* this round's, or (a late worker's) a later round's,
+		 * whose chunk claim below then fails: the later round's
+		 * setup happened after the closing claim */
+		n = atomic_load_explicit(&p->n, memory_order_acquire);
+		grain = atomic_load_explicit(&p->grain, memory_order_acquire);
 		if (lo >= n)
-			return;
+			return took;
 		hi = lo + grain < n ? lo + grain : n;
-		if (!atomic_compare_exchange_weak_explicit(&p->next, &v,
-		    tag << 32 | hi, memory_order_acq_rel,
-		    memory_order_relaxed))
+		/* the last chunk closes the round: the counter never rests
+		 * at a value that a later round's larger n would reopen */
+		nv = (uint64_t)tag << 32 | (hi == n ? PAR_CLOSED : hi);
+		if (!atomic_compare_exchange_weak_explicit(&p->next, &v, nv,
+		    memory_order_acq_rel, memory_order_relaxed))
 			continue;
 		/* the chunk is ours: the round lasts until it is done */
-		atomic_load_explicit(&p->fn, memory_order_relaxed)(
-		    atomic_load_explicit(&p->arg, memory_order_relaxed), lo, hi);
+		atomic_load_explicit(&p->fn, memory_order_acquire)(
+		    atomic_load_explicit(&p->arg, memory_order_acquire), lo, hi);
 		atomic_fetch_add_explicit(&p->done, hi - lo,
 		    memory_order_release);
+		took++;
 	}
 }
 
@@ -219,6 +275,7 @@ par_worker(void *arg)
 {
 	struct par_pool *p = arg;
 	uint64_t seen = 0;
+	int spin = par_spins();
 
 	for (;;) {
 		uint64_t r;
@@ -227,7 +284,7 @@ par_worker(void *arg)
 		while ((r = atomic_load_explicit(&p->round,
 		    memory_order_acquire)) == seen &&
 		    !atomic_load_explicit(&p->quit, memory_order_relaxed) &&
-		    spins++ < PAR_SPIN)
+		    spins++ < spin)
 			par_relax();
 		if (r == seen) {
 			pthread_mutex_lock(&p->mu);
@@ -241,7 +298,7 @@ par_worker(void *arg)
 		if (atomic_load(&p->quit))
 			return NULL;
 		seen = r;
-		par_take(p, r);
+		par_take(p, (uint32_t)r);
 	}
 }
 
@@ -256,6 +313,8 @@ par_pool_new(uint32_t threads)
 		threads = PAR_POOL_MAX;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
+	atomic_store(&p->next, PAR_CLOSED);
+	p->spin = par_spins();
 	for (uint32_t i = 0; i + 1 < threads; i++) {
 		if (pthread_create(&p->th[p->nworkers], NULL, par_worker,
 		    p) != 0)
@@ -292,7 +351,9 @@ void
 par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
     void (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg)
 {
-	uint64_t tag;
+	uint32_t tag;
+	uint64_t mine;
+	int64_t t0;
 	int spins = 0;
 
 	if (n == 0)
@@ -303,8 +364,7 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		if (grain == 0)
 			grain = 1;
 	}
-	if (p == NULL || p->threads == 1 || grain >= n ||
-	    n > 0xffffffffu) {
+	if (p == NULL || p->threads == 1 || grain >= n || n >= PAR_CLOSED) {
 		fn(arg, 0, n);
 		return;
 	}
@@ -313,36 +373,46 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		fn(arg, 0, n);
 		return;
 	}
-	tag = atomic_load_explicit(&p->round, memory_order_relaxed) + 1;
-	atomic_store_explicit(&p->n, n, memory_order_relaxed);
-	atomic_store_explicit(&p->grain, grain, memory_order_relaxed);
-	atomic_store_explicit(&p->fn, fn, memory_order_relaxed);
-	atomic_store_explicit(&p->arg, arg, memory_order_relaxed);
+	/* next is closed here (every chunk of the last round was
+	 * claimed, the last one closing it), so no worker can claim
+	 * anything while the round's parameters change; the release
+	 * stores let a late worker that reads them see the closing claim
+	 * as well (par_take) */
+	tag = (uint32_t)(atomic_load_explicit(&p->round,
+	    memory_order_relaxed) + 1);
+	atomic_store_explicit(&p->n, n, memory_order_release);
+	atomic_store_explicit(&p->grain, grain, memory_order_release);
+	atomic_store_explicit(&p->fn, fn, memory_order_release);
+	atomic_store_explicit(&p->arg, arg, memory_order_release);
 	atomic_store_explicit(&p->done, 0, memory_order_relaxed);
-	atomic_store_explicit(&p->next, tag << 32, memory_order_release);
-	atomic_store(&p->round, tag);
+	atomic_store_explicit(&p->next, (uint64_t)tag << 32,
+	    memory_order_release);
+	atomic_fetch_add(&p->round, 1);
 	if (atomic_load(&p->sleeping) > 0) {
 		pthread_mutex_lock(&p->mu);
 		pthread_cond_broadcast(&p->cv);
 		pthread_mutex_unlock(&p->mu);
 	}
-	par_take(p, tag);
+	t0 = par_now_ns();
+	mine = par_take(p, tag);
 	/* chunks that workers took */
 	if (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
-		struct timespec t0, t1;
-		int64_t ns;
+		int64_t t1 = par_now_ns(), ns;
 
-		clock_gettime(CLOCK_MONOTONIC, &t0);
 		while (atomic_load_explicit(&p->done, memory_order_acquire) <
 		    n) {
-			if (++spins < PAR_SPIN)
+			if (++spins < p->spin)
 				par_relax();
 			else
 				sched_yield();
 		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		ns = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000000000 +
-		    (t1.tv_nsec - t0.tv_nsec);
+		ns = par_now_ns() - t1;
+		/* a worker's last chunk may end up to a chunk's time after
+		 * the caller's: only a wait beyond that says a worker lost
+		 * its processor (the caller's chunks tell how long one
+		 * takes; with none, the wait alone) */
+		if (mine > 0)
+			ns -= (t1 - t0) / mine;
 		if (ns > PAR_WAIT_NS) {
 			p->backoff = p->backoff == 0 ? 16 : p->backoff * 2;
 			if (p->backoff > PAR_BACKOFF_MAX)
