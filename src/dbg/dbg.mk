@@ -39,6 +39,9 @@ dbg_session_sources = \
 	src/dbg/session-open.c src/dbg/session-open.h \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
+	src/dbg/trace.c src/dbg/trace.h src/dbg/trace-int.h \
+	src/dbg/trace-perfetto.c \
+	src/dbg/trace-vcd.c \
 	src/dbg/watch.c
 
 dbg_sources = $(dbg_session_sources) \
