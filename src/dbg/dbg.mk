@@ -21,6 +21,7 @@ dbg_session_sources = \
 	src/dbg/cmd-mem.c \
 	src/dbg/cmd-run.c \
 	src/dbg/cmd-set.c \
+	src/dbg/cmd-trace.c \
 	src/dbg/corelines.c src/dbg/corelines.h \
 	src/dbg/coreset.c src/dbg/coreset.h \
 	src/dbg/dbg.h \
