@@ -48,22 +48,23 @@ static const struct sig isa_sigs[] = {
 	{ "TOS", 32, S_TOS }, { "OPCODE", 8, S_OPCODE },
 };
 
-/* the registers in doc/mic1.md's order */
-#define REGS \
+/* the registers in doc/mic1.md's order; MBR is one byte at Mic-1, the
+ * four-byte buffer MBR0..MBR3 at PMIC */
+#define REGS(mbr_bits) \
 	{ "MAR", 32, S_MAR }, { "MDR", 32, S_MDR }, { "PC", 32, S_PC }, \
-	{ "MBR", 8, S_MBR }, { "SP", 32, S_SP }, { "LV", 32, S_LV }, \
+	{ "MBR", mbr_bits, S_MBR }, { "SP", 32, S_SP }, { "LV", 32, S_LV }, \
 	{ "CPP", 32, S_CPP }, { "TOS", 32, S_TOS }, { "OPC", 32, S_OPC }, \
 	{ "H", 32, S_H }
 
 static const struct sig mic_sigs[] = {
-	REGS, { "MPC", 9, S_MPC }, { "N", 1, S_N }, { "Z", 1, S_Z },
+	REGS(8), { "MPC", 9, S_MPC }, { "N", 1, S_N }, { "Z", 1, S_Z },
 	{ "MIR_ADDR", 9, S_MIR_ADDR }, { "MIR_JAM", 3, S_MIR_JAM },
 	{ "MIR_ALU", 8, S_MIR_ALU }, { "MIR_C", 9, S_MIR_C },
 	{ "MIR_MEM", 3, S_MIR_MEM }, { "MIR_B", 4, S_MIR_B },
 };
 
 static const struct sig pmic_sigs[] = {
-	REGS, { "MBR", 32, S_MBR }, { "G0", 32, S_G0 }, { "G1", 32, S_G1 },
+	REGS(32), { "G0", 32, S_G0 }, { "G1", 32, S_G1 },
 	{ "MPC", 9, S_MPC }, { "CU0", 32, S_CU0 }, { "CU1", 32, S_CU1 },
 	{ "CU2", 32, S_CU2 }, { "NEXT", 32, S_NEXT },
 };
@@ -83,21 +84,12 @@ sigs_of(enum level level, size_t *n)
 		*n = sizeof mic_sigs / sizeof mic_sigs[0];
 		return mic_sigs;
 	case LEVEL_PMIC:
-		/* PMIC's MBR is the four-byte buffer: REGS's 8-bit one is
-		 * left out (below) */
 		*n = sizeof pmic_sigs / sizeof pmic_sigs[0];
 		return pmic_sigs;
 	default:
 		*n = sizeof isa_sigs / sizeof isa_sigs[0];
 		return isa_sigs;
 	}
-}
-
-/* PMIC's list holds REGS's MBR and its own; the 8-bit one is skipped. */
-static int
-skipped(enum level level, const struct sig *s)
-{
-	return level == LEVEL_PMIC && s->kind == S_MBR && s->bits == 8;
 }
 
 static uint32_t
@@ -133,8 +125,7 @@ value(const struct trace *t, const struct trace_view *v, uint32_t i,
 		return b < 0 ? 0 : (uint32_t)b;
 	case S_MAR:	return (uint32_t)c->mar;
 	case S_MDR:	return (uint32_t)c->mdr;
-	case S_MBR:	return t->level == LEVEL_MIC ? (uint32_t)c->mbr & 0xFF :
-			    (uint32_t)c->mbr;
+	case S_MBR:	return (uint32_t)c->mbr;	/* cut to its bits */
 	case S_CPP:	return (uint32_t)c->cpp;
 	case S_OPC:	return (uint32_t)c->opc;
 	case S_H:	return (uint32_t)c->h;
@@ -202,8 +193,6 @@ dump(struct trace *t, const struct trace_view *v, int force)
 			size_t id = i * vc->nsigs + k;
 			uint32_t val;
 
-			if (skipped(t->level, s))
-				continue;
 			val = value(t, v, i, s->kind);
 			if (s->bits < 32)
 				val &= (UINT32_C(1) << s->bits) - 1;
@@ -245,8 +234,6 @@ vcd_start(struct trace *t, const struct trace_view *v)
 		for (size_t k = 0; k < vc->nsigs; k++) {
 			const struct sig *s = &vc->sigs[k];
 
-			if (skipped(t->level, s))
-				continue;
 			fprintf(f, "$var wire %d ", s->bits);
 			ident(f, i * vc->nsigs + k);
 			if (s->bits == 1)

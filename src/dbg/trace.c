@@ -81,8 +81,13 @@ choose_cores(struct trace *t, const char *cores, char **cause)
 	uint32_t first = t->width < t->ncores ? t->width : t->ncores;
 
 	if (cores != NULL) {
-		if (coreset_parse(cores, t->ncores, &t->cores, cause) != 0)
+		char *why = NULL;
+
+		if (coreset_parse(cores, t->ncores, &t->cores, &why) != 0) {
+			*cause = xasprintf("trace cores: %s", why);
+			free(why);
 			return -1;
+		}
 		t->cores_text = xstrdup(cores);
 	} else {
 		t->cores = xcalloc(t->ncores, 1);
