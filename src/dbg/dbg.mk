@@ -55,7 +55,7 @@ san_tests += tests/test-dbg-asan
 shell_tests += tests/level-switch.sh
 # traces (trace*.c): run, --batch and DAP alike, read back by Node.js
 shell_tests += tests/trace.sh
-EXTRA_DIST += tests/trace-check.js
+EXTRA_DIST += tests/trace/check.js
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources)
 tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
