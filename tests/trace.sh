@@ -1,5 +1,5 @@
 #!/bin/sh
-# Traces (doc/debugger.md section 9): micdb run --trace, the debugger's
+# Traces (doc/debugger.md section 5): micdb run --trace, the debugger's
 # trace start/stop and DAP write the same file for the same run; the
 # Perfetto JSON keeps the Trace Event Format and its counters are what
 # info divergence and info cores print at the same steps; the VCD goes

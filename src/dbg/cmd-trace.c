@@ -2,7 +2,7 @@
  * trace start FILE [FORMAT] [CORES], trace stop and info trace: the
  * debugger's way to the trace writer (trace.h) that micdb run --trace
  * uses, so that a session that steps and continues through a program
- * writes the file the run would (doc/debugger.md section 9).  DAP's
+ * writes the file the run would (doc/debugger.md section 5).  DAP's
  * evaluate passes these commands through unchanged.
  *
  * While a trace is open every run goes one global step per engine call

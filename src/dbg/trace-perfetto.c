@@ -1,5 +1,5 @@
 /*
- * Perfetto traces (doc/debugger.md section 9): the Trace Event Format
+ * Perfetto traces (doc/debugger.md section 5): the Trace Event Format
  * JSON that ui.perfetto.dev and chrome://tracing open, one microsecond of
  * trace time per global step (an ISA step or a micro-cycle), so that the
  * viewer's time axis reads as steps.

@@ -1,5 +1,5 @@
 /*
- * VCD traces (IEEE 1364 value change dump, doc/debugger.md section 9) of
+ * VCD traces (IEEE 1364 value change dump, doc/debugger.md section 5) of
  * the traced cores, for GTKWave and Surfer: one scope per core ("core0",
  * ...), one time unit per global step, which at a micro level is one
  * micro-cycle.  The signals are those of the level the trace was opened

@@ -1,5 +1,5 @@
 /*
- * The trace writer (trace.h, doc/debugger.md section 9): the options
+ * The trace writer (trace.h, doc/debugger.md section 5): the options
  * (format, traced cores), the file through struct atomic_file, the rule
  * that a step is recorded once however often the user goes back over it,
  * and the JSON lines format that `micdb run --trace` always wrote.

@@ -1,5 +1,5 @@
 /*
- * Traces of a run for viewers outside micdb (doc/debugger.md section 9):
+ * Traces of a run for viewers outside micdb (doc/debugger.md section 5):
  * one writer that `micdb run --trace`, the debugger's `trace start` and
  * DAP (through the debugger command) all use, so that the same run gives
  * the same file whichever front end drove it.

@@ -1,5 +1,5 @@
 // Readers of micdb's traces for tests/trace.sh (doc/debugger.md section
-// 9), in Node.js, which the suite already needs for the DAP tests:
+// 5), in Node.js, which the suite already needs for the DAP tests:
 //
 //   node check.js perfetto FILE
 //       checks the Trace Event Format: every event has a known phase,
