@@ -88,6 +88,21 @@ grep -q '"name":"barrier wait"\|"name":"print_int"\|"name":"half"' \
     "$TMP/c.json"
 ok $? "the cores' tracks have method frames"
 
+# A fault and a breakpoint are instants on the core's track.
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --engine ref --cores 4 \
+    --trace "$TMP/fault.json" "$PROGRAMS/faults/one_core_fails.jas"
+expect_rc 1 "a run with a fault writes its trace"
+[ "$(node "$CHECK" perfetto "$TMP/fault.json")" = ok ] &&
+    grep -q '"ph":"i",.*"s":"t","name":"fault: ' "$TMP/fault.json"
+ok $? "the fault is an instant on the faulting core's track"
+printf 'trace start %s\nbreak fib\ncontinue\ncontinue\ntrace stop\n' \
+    "$TMP/bp.json" >"$TMP/bp.cmd"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/bp.cmd" --engine ref \
+    --cores 2 "$FIB"
+[ "$(grep -c '"name":"breakpoint"' "$TMP/bp.json")" -ge 2 ] &&
+    [ "$(node "$CHECK" perfetto "$TMP/bp.json")" = ok ]
+ok $? "breakpoints hit are instants on the cores' tracks"
+
 # Beyond TRACE_ALL_WARPS warps: the traced cores' warps and the summary.
 run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --engine ref --cores 40 \
     --warp-width 1 --max-steps 300 --trace "$TMP/w.json" \

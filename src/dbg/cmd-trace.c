@@ -153,6 +153,10 @@ cmd_trace_exec(struct session *s, const struct cmd_call *c,
 			    "start FILE begins one)");
 			return -1;
 		}
+		if (*p != '\0') {
+			*cause = xasprintf("unexpected '%s' after trace stop", p);
+			return -1;
+		}
 		path = xstrdup(trace_path(s->trace));
 		last = s->m.step;
 		if (trace_close(s->trace, cause) != 0) {

@@ -226,11 +226,11 @@ core_track(struct trace *t, const struct trace_view *v, uint32_t i)
 		if (!ended(c->status))
 			frames(t, v, pc, core, ts);
 		if (c->status == CORE_ERROR) {
-			struct buf b = { 0 };
+			char *what = xasprintf("fault: %s",
+			    ijvm_fault_message(c->fault));
 
-			buf_printf(&b, "fault: %s", ijvm_fault_message(c->fault));
-			instant(t, core, ts, (const char *)b.data);
-			buf_free(&b);
+			instant(t, core, ts, what);
+			free(what);
 		}
 		if (ended(c->status)) {
 			close_wait(t, pc, core, ts);
