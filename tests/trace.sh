@@ -51,6 +51,33 @@ done
     head -1 "$TMP/run.jsonl" | grep -q '^{"step":1,"cores":\[{"core":0'
 ok $? "jsonl: a line per micro-cycle with the traced cores"
 
+# ---- the SVG timeline --------------------------------------------------
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --engine ref --cores 64 \
+    --trace "$TMP/run.svg" "$COLLATZ"
+expect_rc 0 "micdb run --trace FILE.svg"
+printf 'trace start %s\ncontinue\n' "$TMP/batch.svg" >"$TMP/b.cmd"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/b.cmd" --engine ref \
+    --cores 64 "$COLLATZ"
+cmp -s "$TMP/run.svg" "$TMP/batch.svg"
+ok $? "svg: run and batch draw the same timeline"
+head -1 "$TMP/run.svg" | grep -q '^<?xml' && tail -1 "$TMP/run.svg" |
+    grep -q '^</svg>$' && grep -q '>warp 0<' "$TMP/run.svg" &&
+    grep -q '>cores by status (of 64)<' "$TMP/run.svg"
+ok $? "svg: a whole document with a row per warp and the status band"
+if command -v xmllint >/dev/null 2>&1; then
+	xmllint --noout "$TMP/run.svg" 2>"$TMP/x.err"
+	ok $? "svg: well-formed XML (xmllint)"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP xmllint is not installed"
+fi
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --engine ref --cores 40 \
+    --warp-width 1 --max-steps 2000 --trace "$TMP/w.svg" "$COLLATZ"
+grep -q '>min<' "$TMP/w.svg" && grep -q '>max<' "$TMP/w.svg" &&
+    ! grep -q '>warp 1<' "$TMP/w.svg" &&
+    grep -q '2000, 4 a column<' "$TMP/w.svg"
+ok $? "svg: 40 warps are summarized, 2000 steps averaged into 600 columns"
+
 # ---- the counters against info divergence and info cores ----------------
 : >"$TMP/c.cmd"
 echo "trace start $TMP/c.json" >>"$TMP/c.cmd"
@@ -205,7 +232,7 @@ expect_err "cannot create $TMP/nodir/t.json: No such file or directory" \
 run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --trace "$TMP/f.json" \
     --trace-format svgz "$FIB"
 expect_rc 2 "--trace-format svgz"
-expect_err "unknown trace format 'svgz' (use jsonl, perfetto or vcd)" \
+expect_err "unknown trace format 'svgz' (use jsonl, perfetto, vcd or svg)" \
     "a bad trace format names the good ones"
 [ ! -e "$TMP/f.json" ]
 ok $? "a bad trace format leaves no file"

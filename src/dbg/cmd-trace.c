@@ -183,9 +183,10 @@ const struct cmd_entry cmd_trace_entry = {
 	    "machine runs from now on (step, next, continue, ...) into FILE:\n"
 	    "FORMAT jsonl (one JSON line per step), perfetto (divergence\n"
 	    "counters, method frames, waits, breakpoints and faults for\n"
-	    "ui.perfetto.dev) or vcd (the traced cores' registers for\n"
-	    "GTKWave); the default comes from the name (.json perfetto, .vcd\n"
-	    "vcd, else jsonl).  CORES (e.g. 0-7,12; default the first warp)\n"
+	    "ui.perfetto.dev), vcd (the traced cores' registers for\n"
+	    "GTKWave) or svg (a timeline of the warps' efficiency and paths\n"
+	    "and the cores' status); the default comes from the name (.json\n"
+	    "perfetto, .vcd vcd, .svg svg, else jsonl).  CORES (e.g. 0-7,12; default the first warp)\n"
 	    "get their own tracks or signals.  Reverse execution and set\n"
 	    "level are marked, not recorded again.  trace stop writes the\n"
 	    "file; so does the end of the session",

@@ -42,6 +42,7 @@ dbg_session_sources = \
 	src/dbg/session-view.c \
 	src/dbg/trace.c src/dbg/trace.h src/dbg/trace-int.h \
 	src/dbg/trace-perfetto.c \
+	src/dbg/trace-svg.c \
 	src/dbg/trace-vcd.c \
 	src/dbg/watch.c
 

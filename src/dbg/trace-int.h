@@ -45,7 +45,8 @@ struct trace {
 	void			*st;          /* the format's own state */
 };
 
-extern const struct trace_fmt trace_fmt_perfetto, trace_fmt_vcd;
+extern const struct trace_fmt trace_fmt_perfetto, trace_fmt_vcd,
+    trace_fmt_svg;
 
 /* The program path of a lane (div.c: PC at the ISA level, MPC at a
  * micro level), as the warps' counters count them. */

@@ -25,6 +25,7 @@ static const struct {
 	{ "jsonl",    TRACE_JSONL,    &trace_fmt_jsonl },
 	{ "perfetto", TRACE_PERFETTO, &trace_fmt_perfetto },
 	{ "vcd",      TRACE_VCD,      &trace_fmt_vcd },
+	{ "svg",      TRACE_SVG,      &trace_fmt_svg },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -36,8 +37,8 @@ trace_format_parse(const char *name, enum trace_format *f, char **cause)
 			*f = formats[i].format;
 			return 0;
 		}
-	*cause = xasprintf("unknown trace format '%s' (use jsonl, perfetto "
-	    "or vcd)", name);
+	*cause = xasprintf("unknown trace format '%s' (use jsonl, perfetto, "
+	    "vcd or svg)", name);
 	return -1;
 }
 
@@ -62,6 +63,8 @@ trace_format_of(const char *path)
 		return TRACE_PERFETTO;
 	if (ends_with(path, ".vcd"))
 		return TRACE_VCD;
+	if (ends_with(path, ".svg"))
+		return TRACE_SVG;
 	return TRACE_JSONL;
 }
 

@@ -17,7 +17,9 @@
  *             chrome://tracing open: divergence counters, method frames,
  *             waits, breakpoints and faults (trace-perfetto.c);
  *   vcd       an IEEE 1364 value change dump of the traced cores'
- *             registers for GTKWave or Surfer (trace-vcd.c).
+ *             registers for GTKWave or Surfer (trace-vcd.c);
+ *   svg       a timeline of the divergence and the cores' status over the
+ *             run, drawn as the bench plot is (trace-svg.c).
  *
  * The traced cores (--trace-cores, `trace start FILE FORMAT CORES`) get
  * the per-core data: registers, tracks, signals.  Per-warp counters are
@@ -40,6 +42,7 @@ enum trace_format {
 	TRACE_JSONL,
 	TRACE_PERFETTO,
 	TRACE_VCD,
+	TRACE_SVG,
 };
 
 /* Machines of at most this many warps get a counter track per warp. */
@@ -60,12 +63,13 @@ struct trace_view {
 
 struct trace;
 
-/* "jsonl", "perfetto" or "vcd" into *f; -1 + *cause for anything else. */
+/* "jsonl", "perfetto", "vcd" or "svg" into *f; -1 + *cause for anything
+ * else. */
 int	 trace_format_parse(const char *name, enum trace_format *f,
 	    char **cause);
 const char *trace_format_name(enum trace_format f);
-/* The format a file name asks for: .json Perfetto, .vcd VCD, anything
- * else (.jsonl) JSON lines. */
+/* The format a file name asks for: .json Perfetto, .vcd VCD, .svg SVG,
+ * anything else (.jsonl) JSON lines. */
 enum trace_format trace_format_of(const char *path);
 /*
  * Open a trace of v's machine at path.  format: a format name, or NULL
