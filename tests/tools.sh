@@ -146,8 +146,8 @@ run_cmd o e "$MICDB" run --level pmic --microcode nosuch.pm hi.jas
 ok $? "--level pmic: a missing microprogram is named"
 
 # --trace
-run_cmd o e "$MICDB" run --trace trace.json hi.jas
-[ "$(wc -l <trace.json)" -eq 7 ] && head -1 trace.json | grep -q '"step":1'
+run_cmd o e "$MICDB" run --trace trace.jsonl hi.jas
+[ "$(wc -l <trace.jsonl)" -eq 7 ] && head -1 trace.jsonl | grep -q '"step":1'
 ok $? "--trace writes one JSON line per step"
 
 done_testing

@@ -26,7 +26,7 @@ static const struct cmd_entry *const info_table[] = {
 	&cmd_info_args_entry, &cmd_info_display_entry,
 	&cmd_info_globals_entry, &cmd_info_heap_entry,
 	&cmd_info_divergence_entry, &cmd_info_level_entry,
-	&cmd_info_history_entry, NULL
+	&cmd_info_history_entry, &cmd_info_trace_entry, NULL
 };
 
 const struct cmd_entry cmd_info_entry = {

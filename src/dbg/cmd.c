@@ -29,7 +29,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_info_entry, &cmd_backtrace_entry, &cmd_print_entry, &cmd_x_entry,
 	&cmd_display_entry, &cmd_undisplay_entry,
 	&cmd_list_entry, &cmd_input_entry, &cmd_set_entry, &cmd_show_entry,
-	&cmd_help_entry, &cmd_quit_entry,
+	&cmd_trace_entry, &cmd_help_entry, &cmd_quit_entry,
 	NULL
 };
 

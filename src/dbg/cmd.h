@@ -116,5 +116,6 @@ extern const struct cmd_entry cmd_core_entry, cmd_warp_entry,
 extern const struct cmd_entry cmd_set_entry, cmd_show_entry,
     cmd_info_level_entry;
 extern const struct cmd_entry cmd_help_entry, cmd_quit_entry;
+extern const struct cmd_entry cmd_trace_entry, cmd_info_trace_entry;
 
 #endif

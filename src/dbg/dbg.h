@@ -153,8 +153,18 @@ struct session {
 	struct display		*displays;    /* display EXPR, by number */
 	size_t			 ndisplays;
 	uint32_t		 next_display;
+	struct trace		*trace;       /* trace start; NULL: none */
 };
 
+
+/* cmd-trace.c: the trace being written (trace.h), if any.  Record the
+ * step just run (at_bp: it stopped at a breakpoint), mark an event
+ * (reverse execution, a level switch), close it at the session's end. */
+int	 session_tracing(const struct session *s);
+void	 session_trace_step(struct session *s, int at_bp);
+void	 session_trace_mark(struct session *s, const char *fmt, ...)
+	    PRINTFLIKE(2, 3);
+void	 session_trace_free(struct session *s);
 
 /* session.c */
 const struct program *session_prog(const struct session *s, uint32_t core);

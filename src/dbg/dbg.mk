@@ -21,6 +21,7 @@ dbg_session_sources = \
 	src/dbg/cmd-mem.c \
 	src/dbg/cmd-run.c \
 	src/dbg/cmd-set.c \
+	src/dbg/cmd-trace.c \
 	src/dbg/corelines.c src/dbg/corelines.h \
 	src/dbg/coreset.c src/dbg/coreset.h \
 	src/dbg/dbg.h \
@@ -39,6 +40,10 @@ dbg_session_sources = \
 	src/dbg/session-open.c src/dbg/session-open.h \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
+	src/dbg/trace.c src/dbg/trace.h src/dbg/trace-int.h \
+	src/dbg/trace-perfetto.c \
+	src/dbg/trace-svg.c \
+	src/dbg/trace-vcd.c \
 	src/dbg/watch.c
 
 dbg_sources = $(dbg_session_sources) \
@@ -49,6 +54,9 @@ micdb_sources += $(dbg_session_sources)
 unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
 shell_tests += tests/level-switch.sh
+# traces (trace*.c): run, --batch and DAP alike, read back by Node.js
+shell_tests += tests/trace.sh
+EXTRA_DIST += tests/trace/check.js
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources)
 tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg

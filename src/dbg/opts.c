@@ -21,7 +21,7 @@ enum {
 	OPT_CORES = 256, OPT_WARP, OPT_LEVEL, OPT_MICROCODE, OPT_DEVICE,
 	OPT_STACK, OPT_HEAP, OPT_PROGRAM, OPT_FORKJOIN, OPT_INPUT,
 	OPT_MAXSTEPS, OPT_TRACE, OPT_OUTPUT, OPT_ENGINE, OPT_HELP,
-	OPT_THREADS,
+	OPT_THREADS, OPT_TRACE_FORMAT, OPT_TRACE_CORES,
 };
 
 static const struct option longopts[] = {
@@ -38,6 +38,8 @@ static const struct option longopts[] = {
 	{ "max-steps",   required_argument, NULL, OPT_MAXSTEPS },
 	{ "batch",       required_argument, NULL, 'x' },
 	{ "trace",       required_argument, NULL, OPT_TRACE },
+	{ "trace-format", required_argument, NULL, OPT_TRACE_FORMAT },
+	{ "trace-cores", required_argument, NULL, OPT_TRACE_CORES },
 	{ "output",      required_argument, NULL, OPT_OUTPUT },
 	{ "engine",      required_argument, NULL, OPT_ENGINE },
 	{ "threads",     required_argument, NULL, OPT_THREADS },
@@ -235,6 +237,12 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 		case OPT_TRACE:
 			o->trace_path = optarg;
 			break;
+		case OPT_TRACE_FORMAT:
+			o->trace_format = optarg;
+			break;
+		case OPT_TRACE_CORES:
+			o->trace_cores = optarg;
+			break;
 		case 'x':
 			o->batch_path = optarg;
 			break;
@@ -294,9 +302,10 @@ opts_check_debugger(const struct micdb_opts *o, char **cause)
 	 * what this build cannot run when the session opens the engine.
 	 * --microcode goes with any level, since set level may reach the
 	 * micro level later. */
-	if (o->trace_path != NULL) {
-		*cause = xasprintf("--trace belongs to micdb run, not to the "
-		    "debugger");
+	if (o->trace_path != NULL || o->trace_format != NULL ||
+	    o->trace_cores != NULL) {
+		*cause = xasprintf("--trace belongs to micdb run; in the "
+		    "debugger use trace start FILE [FORMAT] [CORES]");
 		return -1;
 	}
 	return 0;

@@ -34,6 +34,8 @@ struct micdb_opts {
 	const char	*input_path;
 	const char	*batch_path;
 	const char	*trace_path;
+	const char	*trace_format;   /* --trace-format; NULL: from the name */
+	const char	*trace_cores;    /* --trace-cores; NULL: the first warp */
 	uint64_t	 max_steps;      /* 0: no limit */
 	int		 output_raw;
 	int		 fork_join;

@@ -529,8 +529,9 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 			n = r->left;
 		if (nwatch > 0)
 			ewatch = engine_watches(s, &nrw);
-		if ((nwatch > 0 && !ewatch) || r->boundaries)
-			n = 1;
+		if ((nwatch > 0 && !ewatch) || r->boundaries ||
+		    session_tracing(s))
+			n = 1;	/* a trace records every step (cmd-trace.c) */
 		if (s->cfg.max_steps != 0) {
 			if (s->m.step >= s->cfg.max_steps) {
 				buf_printf(out, "step limit reached: %llu steps "
@@ -620,6 +621,9 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		case STOP_STEPS:
 			break;
 		}
+		if (st.steps_run > 0)
+			session_trace_step(s, st.reason == STOP_BREAKPOINT &&
+			    reports > 0);
 		if (reports == 0 && r->kind == RESUME_STEP && r->left == 0)
 			reports++;
 		if (reports > 0) {

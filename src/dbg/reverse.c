@@ -27,6 +27,7 @@ static void
 settle(struct session *s)
 {
 	memset(s->at_bp, 0, s->m.cfg.ncores);
+	session_trace_mark(s, "back to step %llu", (unsigned long long)s->m.step);
 	s->nstop_cores = 0;
 	s->last_bp = 0;
 	s->list_next = -1;

@@ -128,6 +128,7 @@ session_free(struct session *s)
 {
 	if (s == NULL)
 		return;
+	session_trace_free(s);	/* before the machine it reads goes */
 	session_stop_machine(s);
 	history_free(s->hist);
 	for (int l = 0; l < NLEVEL; l++)

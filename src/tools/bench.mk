@@ -6,8 +6,8 @@
 # bench-measure.c the timed measurements, bench-report.c the table, CSV
 # and plot, bench-debugger.c `micdb bench debugger` (the debugger's own
 # figures on a session), bench-args.c what both commands take (lists,
-# cores, the device), bench-int.h what they share; svg.c is the project's own
-# log-log SVG plot.  tests/bench.sh runs a short benchmark
+# cores, the device), bench-int.h what they share; src/core/svg.c is the
+# project's own log-log SVG plot (shared with the trace timeline).  tests/bench.sh runs a short benchmark
 # on the test machine's device and checks the CSV, the plot and the error
 # paths, never timings.  man/bench.man is the bench section of micdb(1),
 # merged into man/micdb.1 by hand.
@@ -20,11 +20,9 @@ micdb_sources += \
 	src/tools/bench-int.h \
 	src/tools/bench-measure.c \
 	src/tools/bench-report.c \
-	src/tools/bench-work.c \
-	src/tools/svg.c \
-	src/tools/svg.h
+	src/tools/bench-work.c
 
-# svg.c and bench*.c use log10, pow, floor, isfinite (libm)
+# src/core/svg.c and bench*.c use log10, pow, floor, isfinite (libm)
 micdb_libs += -lm
 
 shell_tests += tests/bench.sh tests/bench-debugger.sh

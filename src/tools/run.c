@@ -45,6 +45,7 @@
 #include "ref.h"
 #include "run.h"
 #include "session.h"
+#include "trace.h"
 
 static const char run_usage[] =
 "usage: micdb run [options] PROGRAM\n"
@@ -87,7 +88,17 @@ static const char run_usage[] =
 "                       executes is carried out by core k alone and skipped\n"
 "                       (0 pushed) by the others; a core back in main from\n"
 "                       its call waits until no core runs (the join)\n"
-"  --trace FILE         write one JSON line per step with every core's state\n"
+"  --trace FILE         write a trace of the run: JSON lines (.jsonl, and any\n"
+"                       other name), Perfetto (.json), VCD (.vcd) or an SVG\n"
+"                       timeline (.svg)\n"
+"  --trace-format F     jsonl: one line per step with the traced cores'\n"
+"                       registers; perfetto: divergence counters, method\n"
+"                       frames, waits and faults for ui.perfetto.dev; vcd:\n"
+"                       the traced cores' registers for GTKWave; svg: each\n"
+"                       warp's efficiency and paths and the cores' status\n"
+"                       over the run (default: from the file name)\n"
+"  --trace-cores SET    the cores with their own track or signals, e.g.\n"
+"                       0-7,12 (default: the first warp)\n"
 "  -h, --help           show this help\n"
 "\n"
 "On a terminal, a run that lasts more than a second shows a progress line\n"
@@ -126,7 +137,7 @@ struct run {
 	int			 input_fd;     /* -1: no lazy input */
 	int			 input_eof;
 	int			 raw;          /* pass bytes through */
-	struct atomic_file	 trace;        /* --trace; f NULL: none */
+	struct trace		*trace;        /* --trace; NULL: none */
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
 	struct microcode	 mc;           /* micro levels: the microprogram */
@@ -381,37 +392,28 @@ report_faults(struct run *r)
 	}
 }
 
-static const char *
-status_name(int status)
+/* What the trace reads after a step (trace.h). */
+static void
+trace_view_of(struct run *r, struct trace_view *v)
 {
-	switch (status) {
-	case CORE_RUNNING: return "running";
-	case CORE_HALTED:  return "halted";
-	case CORE_ERROR:   return "error";
-	case CORE_WAITING: return "waiting";
-	case CORE_JOINING: return "joining";
-	}
-	return "?";
+	memset(v, 0, sizeof *v);
+	v->m = &r->m;
+	v->level = r->o->level;
+	if (v->level != LEVEL_ISA && r->e.ops->level_state != NULL)
+		v->level_state = r->e.ops->level_state(&r->e);
+	v->syms = v->level != LEVEL_ISA ? &r->mc.syms : NULL;
+	v->e = &r->e;
 }
 
-/* One JSON line; -1 once a write failed (a full disk: stop the run). */
+/* The step into the trace; -1 once a write failed (a full disk: stop
+ * the run). */
 static int
 trace_step(struct run *r)
 {
-	FILE *f = r->trace.f;
+	struct trace_view v;
 
-	fprintf(f, "{\"step\":%llu,\"cores\":[",
-	    (unsigned long long)r->m.step);
-	for (uint32_t i = 0; i < r->m.cfg.ncores; i++) {
-		const struct core *c = &r->m.cores[i];
-
-		fprintf(f, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
-		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
-		    i ? "," : "", i, c->pc, c->sp, c->lv, c->tos,
-		    status_name(c->status), (unsigned long long)c->steps);
-	}
-	fprintf(f, "]}\n");
-	return atomic_failed(&r->trace) ? -1 : 0;
+	trace_view_of(r, &v);
+	return trace_record(r->trace, &v);
 }
 
 /*
@@ -551,7 +553,7 @@ run_loop(struct run *r)
 	char *cause = NULL;
 	/* about four million core-steps per engine run: output and the
 	 * step limit are looked at between runs */
-	uint64_t chunk = r->trace.f ? 1 : 1 + (4u << 20) / r->m.cfg.ncores;
+	uint64_t chunk = r->trace ? 1 : 1 + (4u << 20) / r->m.cfg.ncores;
 
 	memset(&er, 0, sizeof er);
 	er.interrupt = &interrupted;
@@ -585,7 +587,7 @@ run_loop(struct run *r)
 			free(cause);
 			return EXIT_USAGE;
 		}
-		if (r->trace.f && stop.steps_run > 0 && trace_step(r) != 0) {
+		if (r->trace && stop.steps_run > 0 && trace_step(r) != 0) {
 			/* the commit of the trace says what failed */
 			drain_output(r, 1);
 			return EXIT_USAGE;
@@ -654,7 +656,7 @@ engine_create(struct run *r, char **cause)
 static void
 run_free(struct run *r)
 {
-	atomic_abort(&r->trace);	/* a run that failed: no trace */
+	trace_abort(r->trace);		/* a run that failed: no trace */
 	engine_free(&r->e);
 	microcode_free(&r->mc);
 	free(r->reported);
@@ -730,10 +732,15 @@ run_main(int argc, char **argv)
 	 * a run that ends, faults or hits its step limit commits it; an
 	 * interrupt (SIGINT), a failed write, SIGTERM or SIGHUP leave the
 	 * file that was there as it was, and no temporary behind. */
-	if (o.trace_path && atomic_open(&r.trace, o.trace_path, &cause) != 0)
-		goto fail;
-	if (o.trace_path)
+	if (o.trace_path) {
+		struct trace_view v;
+
+		trace_view_of(&r, &v);
+		if (trace_open(&r.trace, o.trace_path, o.trace_format,
+		    o.trace_cores, &v, &cause) != 0)
+			goto fail;
 		atomic_cleanup_on_signals();
+	}
 	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the
 	 * read that waits for input (read_input), not only a run */
 	memset(&sa, 0, sizeof sa);
@@ -753,14 +760,18 @@ run_main(int argc, char **argv)
 		    strerror(errno));
 		rc = EXIT_USAGE;
 	}
-	if (r.trace.f != NULL && interrupted && !atomic_failed(&r.trace)) {
+	if (r.trace != NULL && interrupted && rc != EXIT_USAGE) {
 		fprintf(stderr, "micdb: interrupted: no trace written, %s "
 		    "is as it was\n", o.trace_path);
-		atomic_abort(&r.trace);
-	} else if (r.trace.f != NULL && atomic_commit(&r.trace, &cause) != 0) {
-		fprintf(stderr, "micdb run: %s\n", cause);
-		free(cause);
-		rc = EXIT_USAGE;
+		trace_abort(r.trace);
+		r.trace = NULL;
+	} else if (r.trace != NULL) {
+		if (trace_close(r.trace, &cause) != 0) {
+			fprintf(stderr, "micdb run: %s\n", cause);
+			free(cause);
+			rc = EXIT_USAGE;
+		}
+		r.trace = NULL;
 	}
 	run_free(&r);
 	loaded_free(&l);

@@ -7,6 +7,11 @@
  * polled with a step budget and then interrupted.  Properties: a failed
  * command says why in one line, an interrupt stops the run, and the
  * session survives every line (ASan/UBSan watch the rest).
+ *
+ * `trace start FILE ...` (cmd-trace.c) would write wherever the input
+ * says: its FILE is always /dev/null, which is written in place, so the
+ * trace's formats, core sets and recording are fuzzed and no file is
+ * made.
  */
 #include "asm.h"
 #include "session.h"
@@ -73,6 +78,33 @@ check_message(const char *line, const char *cause)
 	    "'%s' failed with a message of several lines: %s", line, cause);
 }
 
+/* line, with the FILE of a trace command (any unique prefix of "trace",
+ * then any word, then FILE) replaced by /dev/null; malloc'd. */
+static char *
+safe_trace(const char *line)
+{
+	const char *p = line, *w;
+	size_t n;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	for (w = p; *p != '\0' && *p != ' ' && *p != '\t'; p++)
+		;
+	n = (size_t)(p - w);
+	if (n < 2 || n > 5 || strncmp(w, "trace", n) != 0)
+		return xstrdup(line);
+	for (int k = 0; k < 2; k++) {	/* the subcommand, then FILE */
+		while (*p == ' ' || *p == '\t')
+			p++;
+		w = p;
+		while (*p != '\0' && *p != ' ' && *p != '\t')
+			p++;
+	}
+	if (w == p)
+		return xstrdup(line);	/* no FILE: nothing is written */
+	return xasprintf("%.*s/dev/null%s", (int)(w - line), line, p);
+}
+
 /* Let a run go on for a budget of steps, then interrupt it. */
 static void
 finish_run(struct session *s, const char *line, struct buf *out)
@@ -123,16 +155,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("session_create: %s", cause);
 	text = fuzz_cstring(data + 1, size - 1);
 	for (p = text; *p != '\0' && nlines < 64; nlines++) {
-		char *line = p, *eol = strchr(p, '\n');
+		char *line, *eol = strchr(p, '\n');
 		int rc;
 
 		if (eol != NULL)
 			*eol = '\0';
+		line = safe_trace(p);
 		p = eol ? eol + 1 : p + strlen(p);
 		out.len = 0;
 		rc = session_execute(s, line, &out, &cause);
-		if (rc == SESSION_QUIT)
+		if (rc == SESSION_QUIT) {
+			free(line);
 			break;
+		}
 		if (rc == -1) {
 			check_message(line, cause);
 			free(cause);
@@ -142,6 +177,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (session_running(s))
 			finish_run(s, line, &out);
 		(void)session_prompt(s);
+		free(line);
 	}
 	buf_free(&out);
 	free(text);

@@ -107,8 +107,8 @@ decade_label(enum svg_axis_kind kind, int e, char *buf, size_t len)
 
 /* Text content or attribute value, escaped; anything but printable
  * ASCII becomes '?' except the UTF-8 micro sign the labels use. */
-static void
-put_text(FILE *f, const char *s)
+void
+svg_text(FILE *f, const char *s)
 {
 	for (; *s != '\0'; s++) {
 		unsigned char ch = (unsigned char)*s;
@@ -183,7 +183,7 @@ draw_axes(FILE *f, const struct svg_plot *p, const struct axis *ax,
 		    PLOT_Y0 + PLOT_H, x, PLOT_Y0 + PLOT_H + 6);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" "
 		    "text-anchor=\"middle\">", x, PLOT_Y0 + PLOT_H + 20);
-		put_text(f, lab);
+		svg_text(f, lab);
 		fputs("</text>\n", f);
 	}
 	for (int e = ay->lo; e <= ay->hi; e++) {
@@ -195,7 +195,7 @@ draw_axes(FILE *f, const struct svg_plot *p, const struct axis *ax,
 		    PLOT_X0, y);
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
 		    PLOT_X0 - 9, y + 4);
-		put_text(f, lab);
+		svg_text(f, lab);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
@@ -203,13 +203,13 @@ draw_axes(FILE *f, const struct svg_plot *p, const struct axis *ax,
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" "
 	    "font-size=\"14\" text-anchor=\"middle\">", PLOT_X0 + PLOT_W / 2,
 	    PLOT_Y0 + PLOT_H + 44);
-	put_text(f, p->xlabel);
+	svg_text(f, p->xlabel);
 	fputs("</text>\n", f);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-family=\"sans-serif\" "
 	    "font-size=\"14\" text-anchor=\"middle\" "
 	    "transform=\"rotate(-90 %.1f %.1f)\">", 24.0, PLOT_Y0 + PLOT_H / 2,
 	    24.0, PLOT_Y0 + PLOT_H / 2);
-	put_text(f, p->ylabel);
+	svg_text(f, p->ylabel);
 	fputs("</text>\n", f);
 }
 
@@ -220,7 +220,7 @@ draw_series(FILE *f, const struct svg_series *se, const struct axis *ax,
 	const char *col = palette[se->color % NPALETTE];
 
 	fprintf(f, "<g class=\"series\">\n<title>");
-	put_text(f, se->label);
+	svg_text(f, se->label);
 	fprintf(f, "</title>\n<polyline fill=\"none\" stroke=\"%s\" "
 	    "stroke-width=\"2\"%s points=\"", col, se->dashed ?
 	    " stroke-dasharray=\"6,4\"" : "");
@@ -263,10 +263,62 @@ draw_legend(FILE *f, const struct svg_plot *p)
 		    " stroke-dasharray=\"6,4\"" : "");
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", LEGEND_X + 36,
 		    y + 4);
-		put_text(f, se->label);
+		svg_text(f, se->label);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
+}
+
+const char *
+svg_color(unsigned i)
+{
+	return palette[i % NPALETTE];
+}
+
+void
+svg_begin(FILE *f, double w, double h, const char *title,
+    const char *subtitle)
+{
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	    "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
+	    "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", f);
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+	    "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+	    w, h, w, h);
+	fputs("<title>", f);
+	svg_text(f, title);
+	fputs("</title>\n", f);
+	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+	    w, h);
+	fprintf(f, "<text x=\"%.1f\" y=\"28\" font-family=\"sans-serif\" "
+	    "font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">",
+	    w / 2);
+	svg_text(f, title);
+	fputs("</text>\n", f);
+	if (subtitle != NULL) {
+		fprintf(f, "<text x=\"%.1f\" y=\"50\" "
+		    "font-family=\"sans-serif\" font-size=\"12\" "
+		    "text-anchor=\"middle\">", w / 2);
+		svg_text(f, subtitle);
+		fputs("</text>\n", f);
+	}
+}
+
+void
+svg_end(FILE *f)
+{
+	fputs("</svg>\n", f);
+}
+
+int
+svg_check(FILE *f, char **cause)
+{
+	if (fflush(f) != 0 || ferror(f)) {
+		*cause = xasprintf("cannot write the plot: %s",
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -277,38 +329,11 @@ svg_write_loglog(FILE *f, const struct svg_plot *p, char **cause)
 
 	if (h < DOC_H_MIN)
 		h = DOC_H_MIN;
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-	    "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" "
-	    "\"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\">\n", f);
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
-	    DOC_W, h, DOC_W, h);
-	fputs("<title>", f);
-	put_text(f, p->title);
-	fputs("</title>\n", f);
-	fprintf(f, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
-	    DOC_W, h);
-	fprintf(f, "<text x=\"%.1f\" y=\"28\" font-family=\"sans-serif\" "
-	    "font-size=\"16\" font-weight=\"bold\" text-anchor=\"middle\">",
-	    DOC_W / 2);
-	put_text(f, p->title);
-	fputs("</text>\n", f);
-	if (p->subtitle != NULL) {
-		fprintf(f, "<text x=\"%.1f\" y=\"50\" "
-		    "font-family=\"sans-serif\" font-size=\"12\" "
-		    "text-anchor=\"middle\">", DOC_W / 2);
-		put_text(f, p->subtitle);
-		fputs("</text>\n", f);
-	}
+	svg_begin(f, DOC_W, h, p->title, p->subtitle);
 	draw_axes(f, p, &ax, &ay);
 	for (size_t s = 0; s < p->nseries; s++)
 		draw_series(f, &p->series[s], &ax, &ay);
 	draw_legend(f, p);
-	fputs("</svg>\n", f);
-	if (fflush(f) != 0 || ferror(f)) {
-		*cause = xasprintf("cannot write the plot: %s",
-		    strerror(errno));
-		return -1;
-	}
-	return 0;
+	svg_end(f);
+	return svg_check(f, cause);
 }

@@ -3,7 +3,9 @@
  * itself so that `micdb bench --svg FILE` needs no plotting tool: decade
  * ticks and labels on both axes, one polyline (with point markers) per
  * series, a legend and a title.  It knows nothing of benchmarks:
- * bench-report.c hands it numbers and labels.
+ * bench-report.c hands it numbers and labels.  The document's frame, its
+ * escaped text and its palette are shared with the other drawing micdb
+ * does, the trace timeline (src/dbg/trace-svg.c), so both look alike.
  */
 #ifndef MICDB_SVG_H
 #define MICDB_SVG_H
@@ -44,5 +46,16 @@ struct svg_plot {
  * 0, or -1 with *cause when writing fails.
  */
 int	svg_write_loglog(FILE *f, const struct svg_plot *p, char **cause);
+
+/* The pieces every micdb drawing shares: the document's start (XML
+ * header, size, white background, a title and a subtitle, which may be
+ * NULL) and end, text escaped for XML, the palette's colour i. */
+void	svg_begin(FILE *f, double w, double h, const char *title,
+	    const char *subtitle);
+void	svg_end(FILE *f);
+void	svg_text(FILE *f, const char *s);
+const char *svg_color(unsigned i);
+/* 0, or -1 + *cause when writing f failed. */
+int	svg_check(FILE *f, char **cause);
 
 #endif

@@ -1,0 +1,307 @@
+/*
+ * The trace writer (trace.h, doc/debugger.md section 5): the options
+ * (format, traced cores), the file through struct atomic_file, the rule
+ * that a step is recorded once however often the user goes back over it,
+ * and the JSON lines format that `micdb run --trace` always wrote.
+ *
+ * JSON lines: one object per step, {"step":N,"cores":[{"core":0,"pc":..,
+ * "sp":..,"lv":..,"tos":..,"status":"running","steps":..}, ...]}, for the
+ * traced cores; a mark is {"step":N,"mark":"..."}.  No line for the
+ * state at open, so that a run's file has one line per step it ran.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "coreset.h"
+#include "trace-int.h"
+
+static const struct trace_fmt trace_fmt_jsonl;
+
+static const struct {
+	const char		*name;
+	enum trace_format	 format;
+	const struct trace_fmt	*fmt;
+} formats[] = {
+	{ "jsonl",    TRACE_JSONL,    &trace_fmt_jsonl },
+	{ "perfetto", TRACE_PERFETTO, &trace_fmt_perfetto },
+	{ "vcd",      TRACE_VCD,      &trace_fmt_vcd },
+	{ "svg",      TRACE_SVG,      &trace_fmt_svg },
+};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+int
+trace_format_parse(const char *name, enum trace_format *f, char **cause)
+{
+	for (size_t i = 0; i < NFORMATS; i++)
+		if (strcmp(name, formats[i].name) == 0) {
+			*f = formats[i].format;
+			return 0;
+		}
+	*cause = xasprintf("unknown trace format '%s' (use jsonl, perfetto, "
+	    "vcd or svg)", name);
+	return -1;
+}
+
+const char *
+trace_format_name(enum trace_format f)
+{
+	return formats[f].name;
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+enum trace_format
+trace_format_of(const char *path)
+{
+	if (ends_with(path, ".json"))
+		return TRACE_PERFETTO;
+	if (ends_with(path, ".vcd"))
+		return TRACE_VCD;
+	if (ends_with(path, ".svg"))
+		return TRACE_SVG;
+	return TRACE_JSONL;
+}
+
+int
+trace_at_boundary(const struct trace_view *v, uint32_t core)
+{
+	if (v->level == LEVEL_ISA || v->e == NULL ||
+	    v->e->ops->at_boundary == NULL)
+		return 1;
+	return v->e->ops->at_boundary(v->e, core);
+}
+
+/* The traced cores: the set given, else the first warp. */
+static int
+choose_cores(struct trace *t, const char *cores, char **cause)
+{
+	uint32_t first = t->width < t->ncores ? t->width : t->ncores;
+
+	if (cores != NULL) {
+		char *why = NULL;
+
+		if (coreset_parse(cores, t->ncores, &t->cores, &why) != 0) {
+			*cause = xasprintf("trace cores: %s", why);
+			free(why);
+			return -1;
+		}
+		t->cores_text = xstrdup(cores);
+	} else {
+		t->cores = xcalloc(t->ncores, 1);
+		memset(t->cores, 1, first);
+		t->cores_text = first == 1 ? xstrdup("0") :
+		    xasprintf("0-%u", first - 1);
+	}
+	t->list = xcalloc(t->ncores, sizeof *t->list);
+	for (uint32_t c = 0; c < t->ncores; c++)
+		if (t->cores[c])
+			t->list[t->nlist++] = c;
+	if (t->nlist == 0) {
+		*cause = xasprintf("the trace's core set '%s' has no core",
+		    cores);
+		return -1;
+	}
+	/* every warp of a small machine, else the traced cores' warps and
+	 * the summary over all */
+	t->warps = xcalloc(t->nwarps, 1);
+	if (t->nwarps <= TRACE_ALL_WARPS)
+		memset(t->warps, 1, t->nwarps);
+	else {
+		for (uint32_t i = 0; i < t->nlist; i++)
+			t->warps[t->list[i] / t->width] = 1;
+		t->summary = 1;
+	}
+	return 0;
+}
+
+static void
+trace_free(struct trace *t)
+{
+	if (t->fmt != NULL && t->fmt->free != NULL)
+		t->fmt->free(t);
+	free(t->cores);
+	free(t->list);
+	free(t->cores_text);
+	free(t->warps);
+	free(t);
+}
+
+int
+trace_open(struct trace **tp, const char *path, const char *format,
+    const char *cores, const struct trace_view *v, char **cause)
+{
+	struct trace *t = xcalloc(1, sizeof *t);
+
+	t->ncores = v->m->cfg.ncores;
+	t->width = v->m->cfg.warp_width;
+	t->nwarps = (t->ncores + t->width - 1) / t->width;
+	t->level = v->level;
+	t->format = trace_format_of(path);
+	if (format != NULL && trace_format_parse(format, &t->format,
+	    cause) != 0) {
+		trace_free(t);
+		return -1;
+	}
+	if (choose_cores(t, cores, cause) != 0) {
+		trace_free(t);
+		return -1;
+	}
+	if (atomic_open(&t->af, path, cause) != 0) {
+		trace_free(t);
+		return -1;
+	}
+	t->fmt = formats[t->format].fmt;
+	t->first_step = t->last_step = v->m->step;
+	t->fmt->start(t, v);
+	*tp = t;
+	return 0;
+}
+
+int
+trace_record(struct trace *t, const struct trace_view *v)
+{
+	if (atomic_failed(&t->af))
+		return -1;
+	if (v->m->step <= t->last_step)
+		return 0;	/* recorded already, before the user went back */
+	t->fmt->record(t, v);
+	t->last_step = v->m->step;
+	t->records++;
+	return atomic_failed(&t->af) ? -1 : 0;
+}
+
+int
+trace_mark(struct trace *t, const struct trace_view *v, const char *what)
+{
+	if (atomic_failed(&t->af))
+		return -1;
+	t->fmt->mark(t, v, what);
+	t->marks++;
+	return atomic_failed(&t->af) ? -1 : 0;
+}
+
+int
+trace_close(struct trace *t, char **cause)
+{
+	int rc;
+
+	if (!atomic_failed(&t->af))
+		t->fmt->finish(t);
+	rc = atomic_commit(&t->af, cause);
+	trace_free(t);
+	return rc;
+}
+
+void
+trace_abort(struct trace *t)
+{
+	if (t == NULL)
+		return;
+	atomic_abort(&t->af);
+	trace_free(t);
+}
+
+void
+trace_describe(const struct trace *t, struct buf *out)
+{
+	buf_printf(out, "tracing to %s (%s, core%s %s): %llu step%s recorded "
+	    "from step %llu to %llu", t->af.path, t->fmt->name,
+	    t->nlist == 1 ? "" : "s", t->cores_text,
+	    (unsigned long long)t->records, t->records == 1 ? "" : "s",
+	    (unsigned long long)t->first_step,
+	    (unsigned long long)t->last_step);
+	if (t->marks > 0)
+		buf_printf(out, ", %llu mark%s", (unsigned long long)t->marks,
+		    t->marks == 1 ? "" : "s");
+	buf_printf(out, "\n");
+}
+
+const char *
+trace_path(const struct trace *t)
+{
+	return t->af.path;
+}
+
+/* ---- JSON lines ---------------------------------------------------- */
+
+static const char *
+status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "error";
+	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
+	}
+	return "?";
+}
+
+static void
+jsonl_start(struct trace *t, const struct trace_view *v)
+{
+	(void)t;
+	(void)v;
+}
+
+static void
+jsonl_record(struct trace *t, const struct trace_view *v)
+{
+	FILE *f = t->af.f;
+
+	fprintf(f, "{\"step\":%llu,\"cores\":[",
+	    (unsigned long long)v->m->step);
+	for (uint32_t i = 0; i < t->nlist; i++) {
+		const struct core *c = &v->m->cores[t->list[i]];
+
+		fprintf(f, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
+		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
+		    i ? "," : "", t->list[i], c->pc, c->sp, c->lv, c->tos,
+		    status_name(c->status), (unsigned long long)c->steps);
+	}
+	fprintf(f, "]}\n");
+}
+
+void
+trace_json_text(FILE *f, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+static void
+jsonl_mark(struct trace *t, const struct trace_view *v, const char *what)
+{
+	fprintf(t->af.f, "{\"step\":%llu,\"mark\":\"",
+	    (unsigned long long)v->m->step);
+	trace_json_text(t->af.f, what);
+	fprintf(t->af.f, "\"}\n");
+}
+
+static void
+jsonl_finish(struct trace *t)
+{
+	(void)t;
+}
+
+static const struct trace_fmt trace_fmt_jsonl = {
+	.name = "jsonl",
+	.start = jsonl_start,
+	.record = jsonl_record,
+	.mark = jsonl_mark,
+	.finish = jsonl_finish,
+};
