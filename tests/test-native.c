@@ -15,7 +15,7 @@
  * frames, jumps into operands and branches out of the text.  Each runs
  * at 1, 2, 3, 4, 32 and 33 cores (a sample's own count when its .opts
  * names one; 2 and 33 in the sanitizer builds and in a level's second
- * microprogram, see all_counts).  Generated racy programs (gen_subject) run at 2, 4, 32 and
+ * microprogram, see sample_counts).  Generated racy programs (gen_subject) run at 2, 4, 32 and
  * 33 cores: with more than one core running, the native engines run
  * each core ahead to its next shared instruction or micro-cycle
  * (ahead.c), and only a wrong order of shared accesses shows there.
@@ -859,11 +859,11 @@ test_switch(const struct subject *s, uint32_t ncores)
 static const uint32_t all_counts[] = { 1, 2, 3, 4, 32, 33 };
 static const uint32_t few_counts[] = { 2, 33 };
 #if defined(__SANITIZE_ADDRESS__)
-static const uint32_t *counts = few_counts;
-static size_t ncounts = sizeof few_counts / sizeof few_counts[0];
+static const uint32_t *sample_counts = few_counts;
+static size_t nsample_counts = sizeof few_counts / sizeof few_counts[0];
 #else
-static const uint32_t *counts = all_counts;
-static size_t ncounts = sizeof all_counts / sizeof all_counts[0];
+static const uint32_t *sample_counts = all_counts;
+static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
 #endif
 
 static void
@@ -871,8 +871,9 @@ test_subject(const struct subject *s)
 {
 	static unsigned turn;
 
-	for (size_t i = 0; i < ncounts; i++) {
-		uint32_t n = s->fixed_cores ? s->fixed_cores : counts[i];
+	for (size_t i = 0; i < nsample_counts; i++) {
+		uint32_t n = s->fixed_cores ? s->fixed_cores :
+		    sample_counts[i];
 
 		if (s->fixed_cores && i > 0)
 			break;
@@ -1154,8 +1155,8 @@ main(int argc, char **argv)
 			cstore = microcode_store(&mc);
 			tap_diag("microprogram %s", stores[i][level]);
 			if (i > 0) {
-				counts = few_counts;
-				ncounts = sizeof few_counts /
+				sample_counts = few_counts;
+				nsample_counts = sizeof few_counts /
 				    sizeof few_counts[0];
 			}
 		} else if (i > 0)
