@@ -299,8 +299,10 @@ stack_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-stack_key(struct tui *t, int key)
+stack_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	return scroll_key(t, key, &t->frames_scroll, 0, PANE_STACK);
 }
 
@@ -343,8 +345,10 @@ output_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-output_key(struct tui *t, int key)
+output_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	return scroll_key(t, key, &t->out_scroll, 1, PANE_OUTPUT);
 }
 
@@ -378,8 +382,10 @@ log_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-log_key(struct tui *t, int key)
+log_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	/* the arrows edit the line and walk the history: pages only */
 	if (key != KEY_PPAGE && key != KEY_NPAGE)
 		return 0;

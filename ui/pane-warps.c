@@ -252,13 +252,12 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-warps_key(struct tui *t, int key)
+warps_key(struct tui *t, int key, char *cmd, size_t size)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 	int64_t wi = focus / W, lane = focus % W, nw = census_nwarps(m);
 	int64_t page = t->warp_rows > 1 ? t->warp_rows - 1 : 1;
-	char line[64];
 
 	switch (key) {
 	case KEY_UP:	wi--; break;
@@ -282,11 +281,9 @@ warps_key(struct tui *t, int key)
 		lane = W - 1;
 	if (wi * W + lane >= m->cfg.ncores)
 		lane = m->cfg.ncores - 1 - wi * W;
-	if ((uint32_t)(wi * W + lane) != focus) {
-		snprintf(line, sizeof line, "warp %lld lane %lld",
+	if ((uint32_t)(wi * W + lane) != focus)
+		snprintf(cmd, size, "warp %lld lane %lld",
 		    (long long)wi, (long long)lane);
-		tui_command(t, line);
-	}
 	return 1;
 }
 

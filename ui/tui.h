@@ -40,9 +40,13 @@
  *                    signals (self-pipe), stderr capture and the readline
  *                    callbacks that readline's C API forces to be global;
  *                    it reaches the UI only through struct term_hooks.
+ *   message.c        the message line (tui_message), below every file
+ *                    that tells the user something.
  *   tui.c            tui_main: options, session, main loop, keys,
- *                    commands.  Only tui.c is called back (tui_command,
- *                    tui_message) by the files below it.
+ *                    commands.  Nothing below calls it back: a pane's
+ *                    key returns the command it wants and set level
+ *                    leaves the switch to it (level_go), so the files
+ *                    form a chain, not a circle.
  *
  * Dependencies point one way: ui -> dbg (session.h; cmd.h for the command
  * table; dsym.h and regs.h, pure helpers; session-open.h) -> core.  This header
@@ -592,7 +596,10 @@ struct tui {
 	/* a y/n question at the message line (set level): the next line
 	 * typed answers it */
 	int			 ask;
-	enum level		 ask_level;
+	enum level		 ask_level;    /* and the level set level
+					          asked for */
+	int			 level_go;     /* set level: switch to
+					          ask_level now (no question) */
 	size_t			 code_page;    /* code rows shown */
 	uint32_t		 last_focus;   /* focus at the last stop */
 
@@ -662,20 +669,25 @@ const struct grid_cell *tui_grid_cells(struct tui *t,
 /* Forget them (a new machine). */
 void	 tui_census_free(struct tui *t);
 
-/* --- tui.c: the actions panes ask the top for ------------------------- */
+/* --- tui.c: the loop ---------------------------------------------------- */
 
-/* Run a command line as if typed (keys use this too). */
-void	 tui_command(struct tui *t, const char *line);
-/* set level LEVEL from the screen: asks (y/n) first when cores are inside
- * an instruction (cmd-screen.c's set level). */
-void	 tui_set_level(struct tui *t, const char *arg);
+/* --- message.c: the message line ------------------------------------- */
+
+/* Show a note (error 0) or an error (1, also logged) at the message
+ * line: one line, the text up to its first newline. */
 void	 tui_message(struct tui *t, int error, const char *fmt, ...)
 	    PRINTFLIKE(3, 4);
 
-/* F2: toggle a breakpoint at the code pane's cursor (pane-code.c). */
-void	 code_toggle_break(struct tui *t);
-/* F2 in the microcode pane: an MPC breakpoint at its cursor. */
-void	 micro_toggle_break(struct tui *t);
+/* --- pane-code.c, pane-micro.c: F2 ------------------------------------ */
+
+/* The longest command a pane's key asks for. */
+#define PANE_CMD_MAX	64
+/* F2: the command that toggles a breakpoint at the code pane's cursor
+ * (pane-code.c), into line; "" when there is none. */
+void	 code_break_command(struct tui *t, char *line, size_t size);
+/* F2 in the microcode pane: the command for an MPC breakpoint at its
+ * cursor, into line; NULL, or why there is none (an error to show). */
+const char *micro_break_command(struct tui *t, char *line, size_t size);
 
 /* --- pager.c: help over the panes ----------------------------------- */
 
@@ -733,8 +745,13 @@ struct pane_ops {
 	void		(*caption)(struct tui *t, struct title *tt);
 	/* Contents below the title row (win is a WINDOW *). */
 	void		(*draw)(struct tui *t, void *win, int h, int w);
-	/* Arrow/page keys while the pane has the focus; 1 if used. */
-	int		(*key)(struct tui *t, int key);
+	/* Arrow/page keys while the pane has the focus; 1 if used.  A
+	 * key that moves the focus or sets a breakpoint writes the
+	 * command line it wants into cmd (size bytes, "" on entry), and
+	 * tui.c runs it as if typed: a pane never calls up into the
+	 * screen that drives it. */
+	int		(*key)(struct tui *t, int key, char *cmd,
+			    size_t size);
 	/* NULL, or why the pane cannot be shown in this build. */
 	const char	*(*unavailable)(const struct tui *t);
 };

@@ -15,6 +15,7 @@ ui_sources = \
 	ui/layout.c \
 	ui/lines.c \
 	ui/listing.c \
+	ui/message.c \
 	ui/names.c \
 	ui/pager.c \
 	ui/paint.c \
