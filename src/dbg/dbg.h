@@ -241,7 +241,6 @@ void	 session_selected_pc_lv(struct session *s, int32_t *pc, int32_t *lv);
 /* After every stop (resume.c, reverse.c): the frame selection goes back
  * to frame 0 and the displays are shown, as gdb does. */
 void	 session_stopped(struct session *s, struct buf *out);
-void	 display_free_all(struct session *s);
 /* delete display N... (cmd-break.c's delete hands it on). */
 int	 display_delete(struct session *s, const char *args, char **cause);
 /* enable/disable display N... (cmd-break.c's enable and disable). */

@@ -1,6 +1,7 @@
 /*
  * Where the cores are (places.h): the PC a core is shown at, how a PC is
- * named, and the census of `info cores` in its two forms.  One
+ * named, the name of a core's status, and the census of `info cores`
+ * in its two forms.  One
  * definition for the debugger and `micdb run`: the session's own
  * session_core_pc, session_describe_pc and `info cores` call these.
  *
@@ -351,4 +352,17 @@ places_by_pc(const struct places *v, const uint8_t *sel, uint32_t max,
 	free(groups);
 	free(keys);
 	return more;
+}
+
+const char *
+session_status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "faulted";
+	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
+	}
+	return "?";
 }

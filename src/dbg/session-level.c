@@ -131,6 +131,15 @@ session_places(const struct session *s, struct places *v)
 }
 
 int32_t
+session_core_pc(const struct session *s, uint32_t core)
+{
+	struct places v;
+
+	session_places(s, &v);
+	return places_core_pc(&v, core);
+}
+
+int32_t
 session_insn_pc(const struct session *s, uint32_t core)
 {
 	struct places v;
