@@ -623,7 +623,7 @@ step_focus(struct tui *t, int64_t delta_core, int64_t delta_warp)
 {
 	const struct machine *m = session_machine(t->s);
 	int64_t f = session_focus(t->s), n = m->cfg.ncores;
-	int64_t W = m->cfg.warp_width, nw = census_nwarps(m);
+	int64_t W = m->cfg.warp_width, nw = machine_nwarps(m);
 	char line[64];
 
 	if (delta_core != 0) {

@@ -163,9 +163,6 @@ enum core_class census_class(const struct machine *m, const struct bpmap *b,
 	    uint32_t core);
 /* Whether a core of class k is running (running, break, forked). */
 int	 census_runs(enum core_class k);
-/* The PC to show for a core: a faulted core's faulting instruction, a
- * halted core's HALT, a waiting core's BARRIER. */
-int32_t	 census_pc(const struct machine *m, uint32_t core);
 
 /* One cell of the cores grid: a core or a group of cores. */
 struct grid_cell {
@@ -214,7 +211,6 @@ struct warp_paths {
 };
 void	 census_warp(const struct machine *m, uint32_t w,
 	    struct warp_paths *v);
-uint32_t census_nwarps(const struct machine *m);
 
 /* The whole machine, one pass. */
 struct census_totals {
@@ -649,7 +645,9 @@ struct tui {
  * without a session (bench's off-screen render) t->m and core 0. */
 const struct machine *tui_machine(const struct tui *t);
 uint32_t tui_focus(const struct tui *t);
-/* The instruction a core executes: census_pc, or at the micro level
+/* The instruction a core executes (places_core_pc, the one definition:
+ * a faulted core's faulting instruction, a halted core's HALT, a waiting
+ * core's BARRIER), or at the micro level
  * inside an instruction the one its microcode is running. */
 int32_t	 tui_core_pc(const struct tui *t, uint32_t core);
 /* The level the session runs at (ISA without a session). */

@@ -304,7 +304,6 @@ void	 div_free(struct div_acc *d);
 void	 div_reset(struct div_acc *d);
 /* by_mpc: the program path is the MPC (a micro level), else the PC */
 void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
-uint32_t div_nwarps(const struct machine *m);
 void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	    struct warp_view *v);
 

@@ -79,14 +79,6 @@ places_method_name(const struct program *p, int32_t pc)
 	return m ? m->name : NULL;
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
 void
 places_describe_pc(const struct program *p, int32_t pc, struct buf *out)
 {
@@ -131,11 +123,11 @@ places_describe_pc(const struct program *p, int32_t pc, struct buf *out)
 		snprintf(sym, sizeof sym, "%s", name);
 	line = program_line_at(p, (uint32_t)pc);
 	if (sym[0] != '\0' && line != 0)
-		buf_printf(out, " (%s, %s:%u)", sym, base_name(p->path), line);
+		buf_printf(out, " (%s, %s:%u)", sym, loc_file_name(p->path), line);
 	else if (sym[0] != '\0')
 		buf_printf(out, " (%s)", sym);
 	else if (line != 0)
-		buf_printf(out, " (%s:%u)", base_name(p->path), line);
+		buf_printf(out, " (%s:%u)", loc_file_name(p->path), line);
 }
 
 void

@@ -156,14 +156,6 @@ level_syms(const struct session *s)
 	return s->mc[l].loaded ? &s->mc[l].syms : NULL;
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
 void
 session_describe_mpc(const struct session *s, uint32_t mpc, struct buf *out)
 {
@@ -201,7 +193,7 @@ session_describe_mpc(const struct session *s, uint32_t mpc, struct buf *out)
 		buf_printf(out, "%s+%u, ", lab->label, off);
 	else if (lab != NULL)
 		buf_printf(out, "%s, ", lab->label);
-	buf_printf(out, "%s:%u)", syms->file ? base_name(syms->file) : "?",
+	buf_printf(out, "%s:%u)", syms->file ? loc_file_name(syms->file) : "?",
 	    sym->line);
 }
 
