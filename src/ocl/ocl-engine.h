@@ -116,8 +116,7 @@ struct ocl_tuning {
 	 * warps fit an SM than at the compiler's own choice. */
 	int		 isa_maxrreg;
 	/* The records' fold (launch.h MICDB_DIV_WARPSYNC): 1 by NVIDIA's
-	 * warp instructions, 0 between work-group barriers elsewhere; 2,
-	 * for tests only, the warp fold through local memory. */
+	 * warp instructions, 0 between work-group barriers elsewhere. */
 	int		 warpsync;
 	/* isa.cl's software prefetch distance with the CPU layout on a CPU
 	 * (a GPU's coalesced loads need none; NVIDIA refuses it). */
@@ -129,9 +128,6 @@ struct ocl_tuning {
 	 * cores: one thread converting a million cores is a large part of
 	 * a GPU's run. */
 	uint32_t	 host_threads, convert_min;
-	/* Share the stacks with the host where the device's memory is the
-	 * host's (struct ocl_engine shared_stacks). */
-	int		 share_stacks;
 	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
 	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at
 	 * most device_mib MiB (0: as it says), one allocation of at most
