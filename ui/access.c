@@ -22,7 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "census.h"
 #include "engine.h"
+#include "lines.h"
+#include "names.h"
 #include "places.h"
 #include "session.h"
 #include "tui.h"

@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "census.h"
 #include "ijvm.h"
 #include "par.h"
 #include "places.h"
-#include "tui.h"
 
 const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
     "wait", "break", "forked", "join" };

@@ -16,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "layout.h"
+#include "lines.h"
+#include "message.h"
+#include "pane.h"
+#include "screen.h"
 #include "session.h"
 #include "tui.h"
 

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "layout.h"
+#include "lines.h"
+#include "message.h"
 #include "tui.h"
 
 void

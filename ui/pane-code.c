@@ -23,8 +23,14 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
 #include "dsym.h"
+#include "layout.h"
+#include "names.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static const struct program *

@@ -24,7 +24,11 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static void

@@ -26,7 +26,12 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "datapath.h"
+#include "layout.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static const struct microcode *

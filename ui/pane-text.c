@@ -27,9 +27,15 @@
 
 #include <curses.h>
 
+#include "access.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "names.h"
+#include "pane.h"
 #include "regs.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 /* --- registers ------------------------------------------------------------ */

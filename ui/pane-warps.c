@@ -27,7 +27,12 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
+#include "names.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 #define MAX_LETTERS 26

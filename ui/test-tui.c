@@ -11,12 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "census.h"
+#include "datapath.h"
 #include "dsym.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "names.h"
 #include "places.h"
 #include "session.h"
 #include "tap.h"
-#include "tui.h"
+#include "title.h"
 
 /* --- helpers ---------------------------------------------------------- */
 

@@ -57,12 +57,22 @@
 
 #include <curses.h>
 
+#include "access.h"
 #include "cmd.h"
+#include "complete.h"
 #include "dsym.h"
 #include "engine.h"
 #include "history.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "message.h"
+#include "names.h"
+#include "pager.h"
+#include "pane.h"
+#include "screen.h"
 #include "session-open.h"
+#include "term.h"
 #include "tui.h"
 
 static const char tui_usage[] =
