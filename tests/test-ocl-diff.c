@@ -198,7 +198,7 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	int good = 0, rc, vote;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu%s%s", file, ncores, W, (unsigned long long)k,
+	    "width %u, K=%llu%s", file, ncores, W, (unsigned long long)k,
 	    pred ? ", ISA_PRED" : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
