@@ -374,12 +374,10 @@ micro_write_other(int a, int v, int *slow, uint *status,
 /*
  * The fold by warp operations (MICDB_DIV_WARPSYNC, launch_fold_warp
  * below), where a warp of W = 32 lanes is one hardware warp: 1, NVIDIA's
- * (PTX vote, match, shuffle and warp barrier), the default there; 2, the
- * same operations through local memory and work-group barriers where a
- * work-group is one warp of 32 (POCL's CPU layout), so that tests run the
- * NVIDIA fold's logic on any device; 0, the SWAR fold between
- * work-group barriers.  The host chooses (1 on NVIDIA, 0 elsewhere, 2
- * in tests); a geometry or compiler that does not fit falls back to 0.
+ * (PTX vote, match, shuffle and warp barrier), the default there; 0, the
+ * SWAR fold between work-group barriers.  The host chooses (1 on NVIDIA,
+ * 0 elsewhere); a geometry or compiler that does not fit falls back to
+ * 0.
  */
 #ifndef MICDB_DIV_WARPSYNC
 #define MICDB_DIV_WARPSYNC 0
@@ -389,15 +387,9 @@ micro_write_other(int a, int v, int *slow, uint *status,
 #undef MICDB_DIV_WARPSYNC
 #define MICDB_DIV_WARPSYNC 0
 #endif
-#if MICDB_DIV_WARPSYNC == 2 && (MICDB_WARP_W != 32 || MICDB_WG_SIZE != 32)
-#undef MICDB_DIV_WARPSYNC
-#define MICDB_DIV_WARPSYNC 0
-#endif
 
 #if MICDB_DIV_WARPSYNC == 1
 #define LAUNCH_SYNC() asm volatile("bar.warp.sync -1;" ::: "memory")
-#define LAUNCH_WX_DECL (void)0
-#define LAUNCH_WX ((__local uint *)0)
 #define LAUNCH_WBALLOT(p) launch_warp_ballot(p)
 #define LAUNCH_WMATCH(x) launch_warp_match(x)
 #define LAUNCH_WLANE0(x) launch_warp_lane0(x)
@@ -427,52 +419,8 @@ launch_warp_match(uint x)
 	asm volatile("match.any.sync.b32 %0, %1, -1;" : "=r"(r) : "r"(x));
 	return r;
 }
-#elif MICDB_DIV_WARPSYNC == 2
-#define LAUNCH_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
-#define LAUNCH_WX_DECL __local uint l_wx[32]
-#define LAUNCH_WX l_wx
-#define LAUNCH_WBALLOT(p) launch_emu_ballot(l_wx, lane, p)
-#define LAUNCH_WMATCH(x) launch_emu_match(l_wx, lane, x)
-#define LAUNCH_WLANE0(x) launch_emu_lane0(l_wx, lane, x)
-static uint
-launch_emu_ballot(__local uint *t, uint lane, int p)
-{
-	uint r = 0;
-
-	t[lane] = p != 0;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint i = 0; i < 32; i++)
-		r |= t[i] << i;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	return r;
-}
-static uint
-launch_emu_match(__local uint *t, uint lane, uint x)
-{
-	uint r = 0;
-
-	t[lane] = x;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	for (uint i = 0; i < 32; i++)
-		r |= (uint)(t[i] == x) << i;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	return r;
-}
-static uint
-launch_emu_lane0(__local uint *t, uint lane, uint x)
-{
-	uint r;
-
-	if (lane == 0)
-		t[0] = x;
-	barrier(CLK_LOCAL_MEM_FENCE);
-	r = t[0];
-	barrier(CLK_LOCAL_MEM_FENCE);
-	return r;
-}
 #else
 #define LAUNCH_SYNC() barrier(CLK_LOCAL_MEM_FENCE)
-#define LAUNCH_WX_DECL (void)0
 #endif
 /* Whether a lane can still run: the warp's (a warp fold) or the
  * work-group's (l_alive, set by the lanes before the chunk's barrier). */
@@ -520,7 +468,6 @@ launch_emu_lane0(__local uint *t, uint lane, uint x)
 	    (flags & CTX_F_DIVERGENCE); \
 	uint my_s = 0, my_kp = P_NONE; \
 	int my_pp = 0; \
-	LAUNCH_WX_DECL; \
 	l_hist[lid] = 0; \
 	l_ls[lid] = 0; \
 	l_lpp[lid] = 0; \
@@ -697,13 +644,12 @@ launch_fold(__local uint *l_kp4, __local uint *l_hist,
  * fold's cost on a GPU was its group loop, O(paths x W / 4) per step. */
 static void
 launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
-    __local uint (*l_sum)[MICDB_WG_SIZE], __local uint *l_wx, uint lid,
-    uint wbase, uint lane, uint n)
+    __local uint (*l_sum)[MICDB_WG_SIZE], uint lid, uint wbase, uint lane,
+    uint n)
 {
 	__local const uint *mine = l_kp4 + LAUNCH_KP_STRIDE * lid;
 	uint full = 0, w_steps = 0, w_active = 0, w_k = 0, same = 1, m = n;
 
-	(void)l_wx;	/* MICDB_DIV_WARPSYNC=2's scratch */
 	for (uint w = 0; w < LAUNCH_KP_CWORDS; w++) {
 		const uint x = mine[w];
 		const uint b = 4 * w;
@@ -716,8 +662,8 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 	}
 	if (LAUNCH_WBALLOT(same) == 0xFFFFFFFFu)
 		m = 0;
-	/* No branch around the warp operations: every lane meets each one
-	 * (with MICDB_DIV_WARPSYNC=2 they are work-group barriers). */
+	/* No branch around the warp operations: every lane meets each
+	 * one. */
 	full = m == 0 ? full : 0;
 	for (uint r = 0; r < m; r++) {
 		const uint h = LAUNCH_KP(l_kp4, r, lid);
@@ -735,17 +681,16 @@ launch_fold_warp(__local uint *l_kp4, __local uint *l_hist,
 		w_k += one ? 0 : popcount(kb);
 	}
 	/* The totals are the warp's, the same in every lane, and every
-	 * lane stores them: launch_records reads lane 0's.  (Lane 0 alone
-	 * storing them, under MICDB_DIV_WARPSYNC=2 on POCL, came back as
-	 * every lane's: totals 32 times too large.) */
+	 * lane stores them: launch_records reads lane 0's (doc/performance.md
+	 * section 3: lane 0 alone storing them came back as every lane's). */
 	l_sum[0][lid] += w_steps + full;
 	l_sum[1][lid] += w_active + 32 * full;
 	l_sum[2][lid] += w_k + full;
 	if (lane == 0 && full != 0)
 		atomic_add(&l_hist[wbase + 31], full);
 }
-#define LAUNCH_FOLD(n_) launch_fold_warp(l_kp4, l_hist, l_sum, LAUNCH_WX, \
-	lid, wbase, lane, n_)
+#define LAUNCH_FOLD(n_) launch_fold_warp(l_kp4, l_hist, l_sum, lid, wbase, \
+	lane, n_)
 #else
 #define LAUNCH_FOLD(n_) launch_fold(l_kp4, l_hist, l_sum, lid, wbase, lane, \
 	n_)

@@ -76,9 +76,9 @@ ok $? "the program's output comes through"
 # 2^16 cores x 2048 stack words: 512 MiB of stacks, on a device that
 # says it has 256 MiB (device_mib: on POCL the device's memory is the
 # host's, and filling it for real only gets this test killed).  Stacks
-# in a buffer of their own (share_stacks=0, as on a GPU) are limited by
+# in a buffer of their own (zero_copy=0, as on a GPU) are limited by
 # the device's largest allocation, which device_mib lowers too.
-run_cmd o e env MICDB_OCL_TEST=device_mib=256,share_stacks=0 "$RUN" \
+run_cmd o e env MICDB_OCL_TEST=zero_copy=0,device_mib=256 "$RUN" \
     --cores 65536 --stack-words 2048 "$HELLO"
 expect_rc 2 "machine too big for the device"
 expect_err "lower --cores or --stack-words" "too big says what to lower"
@@ -97,7 +97,7 @@ expect_rc 0 "shared stacks beyond the device's reported memory"
 run_cmd o e env MICDB_OCL_TEST=layout=gpu,nosuch=1 "$RUN" "$HELLO"
 expect_rc 2 "MICDB_OCL_TEST with an unknown key"
 expect_err 'unknown key "nosuch"' "the unknown key is named"
-expect_err "layout, zero_copy, wg" "the valid keys are listed"
+expect_err "layout, zero_copy, io_cap" "the valid keys are listed"
 run_cmd o e env MICDB_OCL_TEST=layout=sideways "$RUN" "$HELLO"
 expect_rc 2 "MICDB_OCL_TEST with a bad value"
 expect_err "layout takes cpu or gpu" "a bad word names the valid ones"

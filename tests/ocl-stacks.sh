@@ -2,7 +2,7 @@
 # The OpenCL engine's stacks where the user looks (doc/performance.md,
 # "Stacks shared with the host"): on a zero-copy device the stack
 # buffers are the machine's own pages, read where a command looks at
-# them; elsewhere, or with MICDB_OCL_TEST share_stacks=0, they are a
+# them; elsewhere (MICDB_OCL_TEST zero_copy=0, as on a GPU) they are a
 # device buffer read back whole.  Random debugger sessions (stops at
 # random steps and breakpoints, cores focused at random, many of them
 # never looked at before, x of their frames, backtraces, frames,
@@ -67,7 +67,7 @@ for seed in 1 2 3 4 5; do
 	session "$seed" >"$TMP/s$seed.cmd"
 	"$MICDB" --batch "$TMP/s$seed.cmd" --engine ref --cores $CORES \
 	    "$PROG" >"$TMP/s$seed.ref" 2>&1
-	for cfg in "" share_stacks=0 alloc_kib=1024 \
+	for cfg in "" alloc_kib=1024 \
 	    layout=gpu,zero_copy=0 layout=cpu,zero_copy=0; do
 		MICDB_OCL_TEST=$cfg "$MICDB" --batch "$TMP/s$seed.cmd" \
 		    --engine opencl --cores $CORES "$PROG" \

@@ -1019,7 +1019,7 @@ test_div(void)
 		div_sample(&d, &m, by_mpc);
 		for (int k = 0; k < 2; k++) {
 			ref.samples++;
-			for (uint32_t w = 0; w < div_nwarps(&m); w++) {
+			for (uint32_t w = 0; w < machine_nwarps(&m); w++) {
 				div_warp(&m, w, by_mpc, &v);
 				ref.active += v.nactive;
 				ref.paths += v.npaths;
@@ -1030,7 +1030,7 @@ test_div(void)
 		same = d.samples == 2 && d.active == ref.active &&
 		    d.paths == ref.paths && memcmp(d.hist, ref.hist,
 		    (cfg.warp_width + 1) * sizeof *d.hist) == 0;
-		ok(same && ref.paths > 2 * div_nwarps(&m),
+		ok(same && ref.paths > 2 * machine_nwarps(&m),
 		    "divergence sample of 262,144 cores by %s: the same as "
 		    "warp by warp", by_mpc ? "MPC" : "PC");
 		div_free(&d);

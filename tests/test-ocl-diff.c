@@ -171,11 +171,9 @@ cmp_warps(const struct engine_warp_record *want, const struct engine_warp_record
 }
 
 /* How test_divergence builds the kernel (MICDB_OCL_TEST): with its
- * template group (GPU layout, dispatch=template); with the fold by warp
- * operations that NVIDIA builds use, in its form for any device
- * (warpsync=2: CPU layout, work-groups of one warp of 32). */
+ * template group (GPU layout, dispatch=template).  On NVIDIA the
+ * records are folded by warp operations (the device's own default). */
 #define DIV_PRED 1
-#define DIV_WARP 4
 
 /* The records after nsteps steps (run with K steps per launch) against
  * the reference stepped one step at a time. */
@@ -201,8 +199,8 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	int good = 0, rc, vote;
 
 	snprintf(what, sizeof what, "divergence records: %s, %u cores, warp "
-	    "width %u, K=%llu%s%s", file, ncores, W, (unsigned long long)k,
-	    pred ? ", ISA_PRED" : "", how & DIV_WARP ? ", warp fold" : "");
+	    "width %u, K=%llu%s", file, ncores, W, (unsigned long long)k,
+	    pred ? ", ISA_PRED" : "");
 	if (program_load_file(&prog, path, &cause) != 0) {
 		odiff_ok(0, "%s: %s", what, cause);
 		free(cause);
@@ -216,9 +214,8 @@ test_divergence(const char *top, const char *file, uint32_t ncores,
 	arms = xcalloc(nwarps, 1);
 	/* the switch alone unless pred: NVIDIA builds take the template
 	 * group by default (the tuning table) */
-	setenv("MICDB_OCL_TEST", how & DIV_WARP ?
-	    "layout=cpu,wg=32,warpsync=2,dispatch=switch" : pred ?
-	    "layout=gpu,dispatch=template" : "dispatch=switch", 1);
+	setenv("MICDB_OCL_TEST", pred ? "layout=gpu,dispatch=template" :
+	    "dispatch=switch", 1);
 	rc = engine_ocl_create(&eo, &mo, NULL, &cause);
 	unsetenv("MICDB_OCL_TEST");
 	/* isa.cl's chunk vote (MICDB_ISA_VOTE: NVIDIA, W = 32): a warp
@@ -311,19 +308,9 @@ isa_divergence(void *ctx, const char *top)
 	test_divergence(top, "programs/matmul.jas", 8, 4, 2000, 1, 0);
 	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 400, 1,
 	    DIV_PRED);
-	/* the warp fold: a partial warp, chunks cut by K, a uniform warp
-	 * (whole chunks at once), one-step launches */
-	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000,
-	    100000, DIV_WARP);
-	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 3000, 7,
-	    DIV_WARP);
-	test_divergence(top, "programs/bench/uniform.jas", 64, 32, 3000,
-	    100000, DIV_WARP);
-	test_divergence(top, "programs/bench/divergent.jas", 100, 32, 300, 1,
-	    DIV_WARP);
 	/* to the end: steps in which the whole warp is idle */
 	test_divergence(top, "programs/collatz.jas", 40, 32, 20000, 100000,
-	    DIV_WARP);
+	    0);
 }
 
 /* ---- decode faults ----------------------------------------------------

@@ -22,7 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "census.h"
 #include "engine.h"
+#include "lines.h"
+#include "names.h"
+#include "places.h"
 #include "session.h"
 #include "tui.h"
 
@@ -352,9 +357,12 @@ tui_core_pc(const struct tui *t, uint32_t core)
 	/* inside an instruction at a micro level, PC has moved on (or
 	 * carries a microprogram's mark): the session knows the
 	 * instruction the microcode is executing */
+	struct places v = { .m = tui_machine(t), .level = LEVEL_ISA,
+	    .focus = UINT32_MAX };
+
 	if (t->s != NULL)
 		return session_core_pc(t->s, core);
-	return census_pc(tui_machine(t), core);
+	return places_core_pc(&v, core);
 }
 
 enum level

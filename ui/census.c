@@ -22,10 +22,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "census.h"
 #include "ijvm.h"
 #include "par.h"
 #include "places.h"
-#include "tui.h"
 
 const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
     "wait", "break", "forked", "join" };
@@ -54,15 +54,6 @@ census_counts_text(const uint32_t *byclass, char *text, size_t size)
 		}
 	if (n == 0)
 		snprintf(text, size, "no cores");
-}
-
-/* The PC the debugger shows for the core (places.h: one definition). */
-int32_t
-census_pc(const struct machine *m, uint32_t core)
-{
-	struct places v = { .m = m, .level = LEVEL_ISA, .focus = UINT32_MAX };
-
-	return places_core_pc(&v, core);
 }
 
 enum core_class
@@ -216,14 +207,6 @@ census_cell(const struct machine *m, const struct bpmap *b, uint32_t first,
 		}
 }
 
-uint32_t
-census_nwarps(const struct machine *m)
-{
-	uint32_t w = m->cfg.warp_width;
-
-	return (m->cfg.ncores + w - 1) / w;
-}
-
 void
 census_warp(const struct machine *m, uint32_t w, struct warp_paths *v)
 {
@@ -366,7 +349,7 @@ void
 census_totals(const struct machine *m, const struct bpmap *b,
     struct census_totals *t)
 {
-	uint32_t nw = census_nwarps(m), t_n = par_threads(m->cfg.ncores);
+	uint32_t nw = machine_nwarps(m), t_n = par_threads(m->cfg.ncores);
 	struct totals_part part[PAR_MAX];
 
 	memset(part, 0, t_n * sizeof part[0]);

@@ -16,6 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
+#include "layout.h"
+#include "lines.h"
+#include "message.h"
+#include "pane.h"
+#include "screen.h"
 #include "session.h"
 #include "tui.h"
 
@@ -185,11 +191,51 @@ cmd_zoom(struct tui *t, const char *word, const char *arg)
 
 /* --- commands ------------------------------------------------------------ */
 
+/*
+ * set level: from a micro level, cores inside an instruction must first
+ * run to their next boundary (doc/mic1.md section 5), which changes the
+ * machine: ask before doing it, as gdb asks before killing a program.
+ * The switch itself (the layout, the panes refreshed) is tui.c's, which
+ * makes it when this command returns with level_go set or the question
+ * is answered yes.
+ */
 static void
 cmd_set_level(struct tui *t, const char *word, const char *arg)
 {
+	enum level level;
+	uint32_t n;
+
 	(void)word;
-	tui_set_level(t, arg);
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	if (*arg == '\0') {
+		tui_message(t, 1, "set level takes isa, mic or pmic (now %s)",
+		    level_name(session_level(t->s)));
+		return;
+	}
+	if (level_parse(arg, &level) != 0) {
+		tui_message(t, 1, "unknown level '%s' (levels: isa mic pmic)",
+		    arg);
+		return;
+	}
+	if (level == session_level(t->s)) {
+		tui_message(t, 0, "the machine runs at level %s already",
+		    level_name(level));
+		return;
+	}
+	if (session_level(t->s) != LEVEL_ISA &&
+	    (n = session_cores_inside(t->s)) > 0) {
+		t->ask = 1;
+		t->ask_level = level;
+		/* short enough for 80 columns: the answer must show */
+		tui_message(t, 0, "run %u core%s to the end of %s instruction "
+		    "and switch to %s? (y/n)", n, n == 1 ? "" : "s",
+		    n == 1 ? "its" : "their", level_name(level));
+		return;
+	}
+	/* tui.c switches when the command returns */
+	t->ask_level = level;
+	t->level_go = 1;
 }
 
 static void

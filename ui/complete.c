@@ -12,9 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "access.h"
 #include "cmd.h"
+#include "complete.h"
 #include "dsym.h"
+#include "layout.h"
 #include "regs.h"
+#include "screen.h"
 #include "session.h"
 #include "tui.h"
 

@@ -25,7 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui.h"
+#include "datapath.h"
 
 static int32_t
 b_value(const struct core *c, uint32_t b)

@@ -20,7 +20,14 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
+#include "layout.h"
+#include "pager.h"
+#include "pane.h"
 #include "session.h"
+#include "term.h"
+#include "title.h"
 #include "tui.h"
 
 const struct pane_ops *const pane_table[PANE_COUNT] = {

@@ -13,7 +13,8 @@
  */
 #include <string.h>
 
-#include "tui.h"
+#include "datapath.h"
+#include "layout.h"
 
 const char *const layout_names[] = {
 	"default", "code", "cores", "warps", "micro", NULL

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
+#include "lines.h"
 
 static void
 push(struct lines *l, char *line)

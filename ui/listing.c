@@ -8,6 +8,7 @@
 
 #include <curses.h>
 
+#include "pane.h"
 #include "tui.h"
 
 void

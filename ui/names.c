@@ -26,7 +26,7 @@
 #include "dis.h"
 #include "dsym.h"
 #include "ijvm.h"
-#include "tui.h"
+#include "names.h"
 
 static const char *
 short_label(const char *name)

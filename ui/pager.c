@@ -17,6 +17,10 @@
 
 #include <curses.h>
 
+#include "lines.h"
+#include "pager.h"
+#include "pane.h"
+#include "title.h"
 #include "tui.h"
 
 #define KEY_ESC 27

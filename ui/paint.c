@@ -15,6 +15,9 @@
 
 #include <curses.h>
 
+#include "census.h"
+#include "lines.h"
+#include "pane.h"
 #include "tui.h"
 
 const char class_glyph[CLASS_COUNT] = { '#', '.', '!', 'w', 'B', 'f', 'j' };

@@ -23,8 +23,14 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
 #include "dsym.h"
+#include "layout.h"
+#include "names.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static const struct program *
@@ -228,8 +234,10 @@ code_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-code_key(struct tui *t, int key)
+code_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	if (!listing_key(&t->code, t->code_page, key))
 		return 0;
 	t->dirty |= DIRTY_PANE(PANE_CODE);
@@ -237,12 +245,11 @@ code_key(struct tui *t, int key)
 }
 
 void
-code_toggle_break(struct tui *t)
+code_break_command(struct tui *t, char *line, size_t size)
 {
 	uint16_t pi;
 	const struct program *p = focus_prog(t, &pi);
 	struct listing *l = tui_listing(t, pi);
-	char line[64];
 
 	if (t->code.view == VIEW_SOURCE) {
 		uint32_t src = (uint32_t)t->code.cursor + 1;
@@ -255,15 +262,13 @@ code_toggle_break(struct tui *t)
 					if (t->bps.v[i].pcs[k] >= 0 &&
 					    program_line_at(p, (uint32_t)
 					    t->bps.v[i].pcs[k]) == src) {
-						snprintf(line, sizeof line,
+						snprintf(line, size,
 						    "delete %u",
 						    t->bps.v[i].id);
-						tui_command(t, line);
 						return;
 					}
 		}
-		snprintf(line, sizeof line, "break %u", src);
-		tui_command(t, line);
+		snprintf(line, size, "break %u", src);
 		return;
 	}
 	if (l->n == 0)
@@ -279,11 +284,10 @@ code_toggle_break(struct tui *t)
 			r++;
 		b = access_bp_at(&t->bps, (int32_t)l->rows[r].addr);
 		if (b != NULL)
-			snprintf(line, sizeof line, "delete %u", b->id);
+			snprintf(line, size, "delete %u", b->id);
 		else
-			snprintf(line, sizeof line, "break *0x%04x",
+			snprintf(line, size, "break *0x%04x",
 			    l->rows[r].addr);
-		tui_command(t, line);
 	}
 }
 

@@ -24,7 +24,11 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static void
@@ -161,14 +165,12 @@ cores_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-cores_key(struct tui *t, int key)
+cores_key(struct tui *t, int key, char *cmd, size_t size)
 {
 	const struct machine *m = tui_machine(t);
 	int64_t focus = tui_focus(t), n = m->cfg.ncores, to;
 	int64_t cell = t->grid.group ? t->grid.group : 1;
 	int64_t row = cell * (t->grid.per_row ? t->grid.per_row : 1);
-	char line[64];
-
 	switch (key) {
 	case KEY_LEFT:	to = focus - cell; break;
 	case KEY_RIGHT:	to = focus + cell; break;
@@ -181,10 +183,10 @@ cores_key(struct tui *t, int key)
 	case KEY_HOME:	to = 0; break;
 	case KEY_END:	to = n - 1; break;
 	case '+':
-		tui_command(t, "zoom in");
+		snprintf(cmd, size, "zoom in");
 		return 1;
 	case '-':
-		tui_command(t, "zoom out");
+		snprintf(cmd, size, "zoom out");
 		return 1;
 	default:
 		return 0;
@@ -193,10 +195,8 @@ cores_key(struct tui *t, int key)
 		to = 0;
 	if (to >= n)
 		to = n - 1;
-	if (to != focus) {
-		snprintf(line, sizeof line, "core %lld", (long long)to);
-		tui_command(t, line);
-	}
+	if (to != focus)
+		snprintf(cmd, size, "core %lld", (long long)to);
 	return 1;
 }
 

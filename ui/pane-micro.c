@@ -26,7 +26,12 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "datapath.h"
+#include "layout.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 static const struct microcode *
@@ -172,38 +177,36 @@ micro_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-micro_key(struct tui *t, int key)
+micro_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	if (!listing_key(&t->ucode, t->ucode_page, key))
 		return 0;
 	t->dirty |= DIRTY_PANE(PANE_MICRO);
 	return 1;
 }
 
-void
-micro_toggle_break(struct tui *t)
+const char *
+micro_break_command(struct tui *t, char *line, size_t size)
 {
 	const struct microcode *mc = micro_code(t);
 	const struct ui_bp *b;
-	char line[64];
 	uint32_t a;
 
-	if (mc == NULL) {
-		tui_message(t, 1, "no microcode at the ISA level: set level mic "
-		    "first");
-		return;
-	}
+	if (mc == NULL)
+		return "no microcode at the ISA level: set level mic first";
 	micro_rows(t, mc);
 	if (t->nurows == 0)
-		return;
+		return NULL;
 	a = t->urows[t->ucode.cursor < t->nurows ? t->ucode.cursor :
 	    t->nurows - 1];
 	b = access_mpc_bp_at(&t->bps, (int32_t)a);
 	if (b != NULL)
-		snprintf(line, sizeof line, "delete %u", b->id);
+		snprintf(line, size, "delete %u", b->id);
 	else
-		snprintf(line, sizeof line, "break mpc 0x%03x", a);
-	tui_command(t, line);
+		snprintf(line, size, "break mpc 0x%03x", a);
+	return NULL;
 }
 
 static const char *

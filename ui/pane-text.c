@@ -27,9 +27,15 @@
 
 #include <curses.h>
 
+#include "access.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "names.h"
+#include "pane.h"
 #include "regs.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 /* --- registers ------------------------------------------------------------ */
@@ -299,8 +305,10 @@ stack_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-stack_key(struct tui *t, int key)
+stack_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	return scroll_key(t, key, &t->frames_scroll, 0, PANE_STACK);
 }
 
@@ -343,8 +351,10 @@ output_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-output_key(struct tui *t, int key)
+output_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	return scroll_key(t, key, &t->out_scroll, 1, PANE_OUTPUT);
 }
 
@@ -378,8 +388,10 @@ log_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-log_key(struct tui *t, int key)
+log_key(struct tui *t, int key, char *cmd, size_t size)
 {
+	(void)cmd;
+	(void)size;
 	/* the arrows edit the line and walk the history: pages only */
 	if (key != KEY_PPAGE && key != KEY_NPAGE)
 		return 0;

@@ -27,7 +27,12 @@
 
 #include <curses.h>
 
+#include "access.h"
+#include "census.h"
+#include "names.h"
+#include "pane.h"
 #include "session.h"
+#include "title.h"
 #include "tui.h"
 
 #define MAX_LETTERS 26
@@ -44,8 +49,8 @@ warps_caption(struct tui *t, struct title *tt)
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 
-	title_add(tt, TP_MID, "%u warp%s of %u", census_nwarps(m),
-	    census_nwarps(m) == 1 ? "" : "s", W);
+	title_add(tt, TP_MID, "%u warp%s of %u", machine_nwarps(m),
+	    machine_nwarps(m) == 1 ? "" : "s", W);
 	title_add(tt, TP_HIGH, "focus warp %u lane %u", focus / W, focus % W);
 	/* the engine that runs, by its name: only some record k */
 	if (t->engine_warps)
@@ -105,7 +110,7 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 	WINDOW *win = vwin;
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
-	uint32_t nw = census_nwarps(m), fw = focus / W, first, shown;
+	uint32_t nw = machine_nwarps(m), fw = focus / W, first, shown;
 	int rows = h - 1, summary = rows >= 3, leg = rows >= 2;
 	int idw = (int)ndigits(nw - 1), x;
 	struct path_key keys[64 * 4];
@@ -252,13 +257,12 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 }
 
 static int
-warps_key(struct tui *t, int key)
+warps_key(struct tui *t, int key, char *cmd, size_t size)
 {
 	const struct machine *m = tui_machine(t);
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
-	int64_t wi = focus / W, lane = focus % W, nw = census_nwarps(m);
+	int64_t wi = focus / W, lane = focus % W, nw = machine_nwarps(m);
 	int64_t page = t->warp_rows > 1 ? t->warp_rows - 1 : 1;
-	char line[64];
 
 	switch (key) {
 	case KEY_UP:	wi--; break;
@@ -282,11 +286,9 @@ warps_key(struct tui *t, int key)
 		lane = W - 1;
 	if (wi * W + lane >= m->cfg.ncores)
 		lane = m->cfg.ncores - 1 - wi * W;
-	if ((uint32_t)(wi * W + lane) != focus) {
-		snprintf(line, sizeof line, "warp %lld lane %lld",
+	if ((uint32_t)(wi * W + lane) != focus)
+		snprintf(cmd, size, "warp %lld lane %lld",
 		    (long long)wi, (long long)lane);
-		tui_command(t, line);
-	}
 	return 1;
 }
 

@@ -20,8 +20,13 @@
 
 #include <curses.h>
 
+#include "access.h"
 #include "dsym.h"
 #include "engine.h"
+#include "layout.h"
+#include "lines.h"
+#include "names.h"
+#include "pane.h"
 #include "render.h"
 #include "session.h"
 #include "tui.h"

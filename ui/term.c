@@ -46,7 +46,8 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
-#include "tui.h"
+#include "lines.h"
+#include "term.h"
 
 /* the UI the callbacks serve (one per process); arg NULL: none */
 static struct term_hooks	 g_hooks;

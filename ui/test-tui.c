@@ -12,11 +12,18 @@
 #include <string.h>
 
 #include "asm.h"
+#include "access.h"
+#include "census.h"
+#include "datapath.h"
 #include "dsym.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "names.h"
+#include "places.h"
 #include "session.h"
 #include "tap.h"
-#include "tui.h"
+#include "title.h"
 
 /* --- helpers ---------------------------------------------------------- */
 
@@ -198,7 +205,8 @@ test_census(const char *collatz)
 	ok(v.lane_path[0] == 0 && v.lane_path[15] == 1 && v.lane_path[30] == 2 &&
 	    v.lane_path[20] == 255 && v.lane_path[24] == 255,
 	    "each lane knows its path; inactive lanes have none");
-	is_int(census_pc(&m, 24), 0x12, "a faulted core shows its fault PC");
+	is_int(places_core_pc(&(struct places){ .m = &m, .level = LEVEL_ISA,
+	    .focus = UINT32_MAX }, 24), 0x12, "a faulted core shows its fault PC");
 	census_cell(&m, NULL, 18, 8, &c);
 	ok(c.cls == CLASS_HALTED && c.majority == 4 && c.byclass[CLASS_RUNNING]
 	    == 2 && c.byclass[CLASS_FAULTED] == 1 && c.count == 8,
@@ -306,7 +314,7 @@ test_census(const char *collatz)
 		memset(&ref, 0, sizeof ref);
 		for (uint32_t i = 0; i < m.cfg.ncores; i++)
 			ref.byclass[census_class(&m, &bps.map, i)]++;
-		for (uint32_t w = 0; w < census_nwarps(&m); w++) {
+		for (uint32_t w = 0; w < machine_nwarps(&m); w++) {
 			census_warp(&m, w, &v);
 			if (v.nactive == 0)
 				continue;
@@ -375,6 +383,21 @@ test_names(const char *collatz)
 	is_str(text, "ISTORE r", "a method's local by name");
 	is_int(dsym_insn(&p, &d, 0x14, text, sizeof text), 3,
 	    "instruction sizes come back");
+	{
+		/* the text's edge: an ILOAD whose index is the last byte is
+		 * named; one cut before its index is a .byte, not named */
+		uint32_t size = p.text_size;
+
+		p.text_size = 0x12;
+		dsym_insn(&p, &d, 0x10, text, sizeof text);
+		is_str(text, "ILOAD n", "an ILOAD ending the text is named");
+		p.text_size = 0x11;
+		dsym_insn(&p, &d, 0x10, text, sizeof text);
+		ok(strncmp(text, ".byte", 5) == 0 && strstr(text, "n") == NULL,
+		    "an ILOAD cut by the text's end is a .byte (got %s)",
+		    text);
+		p.text_size = size;
+	}
 
 	listing_build(&l, &p, 0);
 	ok(l.n > 0 && l.rows[0].kind == ROW_METHOD &&

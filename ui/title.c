@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui.h"
+#include "title.h"
 
 #define TITLE_SEP "  "      /* between fields */
 

@@ -57,12 +57,22 @@
 
 #include <curses.h>
 
+#include "access.h"
 #include "cmd.h"
+#include "complete.h"
 #include "dsym.h"
 #include "engine.h"
 #include "history.h"
 #include "ijvm.h"
+#include "layout.h"
+#include "lines.h"
+#include "message.h"
+#include "names.h"
+#include "pager.h"
+#include "pane.h"
+#include "screen.h"
 #include "session-open.h"
+#include "term.h"
 #include "tui.h"
 
 static const char tui_usage[] =
@@ -99,26 +109,6 @@ tui_now(void)
 }
 
 /* --- model helpers --------------------------------------------------------- */
-
-void
-tui_message(struct tui *t, int error, const char *fmt, ...)
-{
-	va_list ap;
-	char *nl;
-
-	va_start(ap, fmt);
-	vsnprintf(t->msg, sizeof t->msg, fmt, ap);
-	va_end(ap);
-	if ((nl = strchr(t->msg, '\n')) != NULL)
-		*nl = '\0';
-	t->msg_error = error;
-	if (error) {
-		lines_addf(&t->log, "error: %s", t->msg);
-		t->log_scroll = 0;
-		t->dirty |= DIRTY_PANE(PANE_LOG);
-	}
-	t->dirty |= DIRTY_MSG;
-}
 
 static void
 log_buf(struct tui *t, const struct buf *b)
@@ -361,47 +351,6 @@ set_level_now(struct tui *t, enum level level)
 }
 
 /*
- * set level: from a micro level, cores inside an instruction must first
- * run to their next boundary (doc/mic1.md section 5), which changes the
- * machine: ask before doing it, as gdb asks before killing a program.
- */
-void
-tui_set_level(struct tui *t, const char *arg)
-{
-	enum level level;
-	uint32_t n;
-
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	if (*arg == '\0') {
-		tui_message(t, 1, "set level takes isa, mic or pmic (now %s)",
-		    level_name(session_level(t->s)));
-		return;
-	}
-	if (level_parse(arg, &level) != 0) {
-		tui_message(t, 1, "unknown level '%s' (levels: isa mic pmic)",
-		    arg);
-		return;
-	}
-	if (level == session_level(t->s)) {
-		tui_message(t, 0, "the machine runs at level %s already",
-		    level_name(level));
-		return;
-	}
-	if (session_level(t->s) != LEVEL_ISA &&
-	    (n = session_cores_inside(t->s)) > 0) {
-		t->ask = 1;
-		t->ask_level = level;
-		/* short enough for 80 columns: the answer must show */
-		tui_message(t, 0, "run %u core%s to the end of %s instruction "
-		    "and switch to %s? (y/n)", n, n == 1 ? "" : "s",
-		    n == 1 ? "its" : "their", level_name(level));
-		return;
-	}
-	set_level_now(t, level);
-}
-
-/*
  * A key while a question is open: it goes to the command line, and the
  * line (Enter) answers, as gdb reads y, yes, n or no and Enter (a key
  * alone answered `y` to "yes" and ran "es").
@@ -537,7 +486,7 @@ repeatable(const char *line)
 	return !(e->flags & CMD_NOREPEAT);
 }
 
-void
+static void
 tui_command(struct tui *t, const char *line)
 {
 	struct buf out = { 0 };
@@ -590,6 +539,11 @@ tui_command(struct tui *t, const char *line)
 	}
 	if (screen_command(t, text)) {
 		free(text);
+		if (t->level_go) {
+			/* set level, asking nothing: switch now */
+			t->level_go = 0;
+			set_level_now(t, t->ask_level);
+		}
 		return;
 	}
 	/* a key pressed to stop the last run must not stop this one */
@@ -679,7 +633,7 @@ step_focus(struct tui *t, int64_t delta_core, int64_t delta_warp)
 {
 	const struct machine *m = session_machine(t->s);
 	int64_t f = session_focus(t->s), n = m->cfg.ncores;
-	int64_t W = m->cfg.warp_width, nw = census_nwarps(m);
+	int64_t W = m->cfg.warp_width, nw = machine_nwarps(m);
 	char line[64];
 
 	if (delta_core != 0) {
@@ -772,8 +726,31 @@ is_move_key(int key)
 static int
 pane_key(struct tui *t, int key)
 {
-	return pane_table[t->focus]->key != NULL &&
-	    pane_table[t->focus]->key(t, key);
+	char cmd[PANE_CMD_MAX] = "";
+
+	if (pane_table[t->focus]->key == NULL ||
+	    !pane_table[t->focus]->key(t, key, cmd, sizeof cmd))
+		return 0;
+	if (cmd[0] != '\0')
+		tui_command(t, cmd);
+	return 1;
+}
+
+/* F2: the focused pane's breakpoint command at its cursor. */
+static void
+toggle_break(struct tui *t)
+{
+	char cmd[PANE_CMD_MAX] = "";
+	const char *why = NULL;
+
+	if (t->focus == PANE_MICRO)
+		why = micro_break_command(t, cmd, sizeof cmd);
+	else
+		code_break_command(t, cmd, sizeof cmd);
+	if (why != NULL)
+		tui_message(t, 1, "%s", why);
+	else if (cmd[0] != '\0')
+		tui_command(t, cmd);
 }
 
 static void
@@ -827,10 +804,7 @@ key_stopped(struct tui *t, int key)
 	case KEY_F(8): tui_command(t, "next"); return;
 	case KEY_F(6): tui_command(t, "stepi"); return;
 	case KEY_F(2):
-		if (t->focus == PANE_MICRO)
-			micro_toggle_break(t);
-		else
-			code_toggle_break(t);
+		toggle_break(t);
 		return;
 	case KEY_F(3): tui_command(t, "view"); return;
 	case KEY_F(4): tui_command(t, "colour"); return;
@@ -868,7 +842,7 @@ key_stopped(struct tui *t, int key)
 	 * them); in the command window they scroll the transcript */
 	if ((key == KEY_PPAGE || key == KEY_NPAGE) &&
 	    pane_table[t->focus]->key != NULL) {
-		pane_table[t->focus]->key(t, key);
+		pane_key(t, key);
 		return;
 	}
 	readline_key(t, key);

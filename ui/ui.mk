@@ -6,18 +6,20 @@
 # and tests/tui.sh drives the real micdb in tmux.
 
 ui_sources = \
-	ui/access.c \
-	ui/census.c \
-	ui/cmd-screen.c \
-	ui/complete.c \
-	ui/datapath.c \
+	ui/access.c ui/access.h \
+	ui/census.c ui/census.h \
+	ui/cmd-screen.c ui/screen.h \
+	ui/complete.c ui/complete.h \
+	ui/datapath.c ui/datapath.h \
 	ui/draw.c \
-	ui/layout.c \
-	ui/lines.c \
+	ui/layout.c ui/layout.h \
+	ui/lines.c ui/lines.h \
 	ui/listing.c \
-	ui/names.c \
-	ui/pager.c \
+	ui/message.c ui/message.h \
+	ui/names.c ui/names.h \
+	ui/pager.c ui/pager.h \
 	ui/paint.c \
+	ui/pane.h \
 	ui/pane-code.c \
 	ui/pane-cores.c \
 	ui/pane-micro.c \
@@ -25,8 +27,8 @@ ui_sources = \
 	ui/pane-warps.c \
 	ui/render.c \
 	ui/render.h \
-	ui/term.c \
-	ui/title.c \
+	ui/term.c ui/term.h \
+	ui/title.c ui/title.h \
 	ui/tui.c \
 	ui/tui.h
 

@@ -262,6 +262,14 @@ machine_free(struct machine *m)
 	memset(m, 0, sizeof *m);
 }
 
+uint32_t
+machine_nwarps(const struct machine *m)
+{
+	uint32_t w = m->cfg.warp_width;
+
+	return (m->cfg.ncores + w - 1) / w;
+}
+
 /* Registers and counters at the start of main, over a clear stack. */
 static void
 core_start(struct machine *m, uint32_t core)

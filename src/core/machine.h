@@ -100,6 +100,9 @@ int	 machine_init(struct machine *m, const struct machine_config *cfg,
 	    const struct program **progs, size_t nprogs,
 	    const uint16_t *core_prog, char **cause);
 void	 machine_free(struct machine *m);
+/* Warps of the machine: cores in groups of cfg.warp_width, the last
+ * one partial when the width does not divide the cores. */
+uint32_t machine_nwarps(const struct machine *m);
 /* Put every core under the fork-join model (doc/manycore.md section 1,
  * forkjoin.h), from the start: right after machine_init. */
 void	 machine_fork_join(struct machine *m);

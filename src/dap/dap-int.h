@@ -1,9 +1,11 @@
 /*
  * Inside the DAP front end (src/dap): the adapter's state and the helpers
- * its request files share.  dap.c owns the loop, launch, run control,
- * events and threads; dap-bp.c the breakpoint requests; dap-view.c the
- * inspection requests (stack, scopes, variables, evaluate, disassemble,
- * memory).  Everything goes through the session API (session.h); the
+ * its request files share.  dap.c owns the loop, launch and run
+ * control; dap-bp.c the breakpoint requests; dap-view.c the inspection
+ * requests (stack, scopes, variables, evaluate, disassemble,
+ * memory).  All three call dap-talk.c, which holds what they share
+ * (messages, events, threads, stops) and calls none of them back, so
+ * that the files form a tree.  Everything goes through the session API (session.h); the
  * adapter adds no semantics of its own, and what it cannot express as a
  * command it refuses with a message.
  *
@@ -86,7 +88,7 @@ struct dap {
 	size_t			 nbpsets;
 };
 
-/* dap.c */
+/* dap-talk.c */
 void	 dap_send(struct dap *d, json_object *o);
 void	 dap_event(struct dap *d, const char *event, json_object *body);
 void	 dap_respond(struct dap *d, json_object *req, json_object *body);
@@ -122,6 +124,19 @@ json_object *dap_source(const char *path);
 json_object *dap_line_out(struct dap *d, uint32_t line);
 /* qsort order of uint32_t. */
 int	 dap_cmp_u32(const void *a, const void *b);
+/* The session's output callback: core output as console events. */
+void	 dap_on_output(void *arg, uint32_t core, const uint8_t *data,
+	    size_t len);
+/* Send what is left of the cores' unfinished lines. */
+void	 dap_flush_output(struct dap *d);
+/* Keep core among the threads (the most recent first). */
+void	 dap_pin(struct dap *d, uint32_t core);
+/* Send thread started/exited for the change in the cores shown. */
+void	 dap_update_threads(struct dap *d);
+/* Is no core left that could run?  *faulted: did one fault? */
+int	 dap_all_done(struct dap *d, int *faulted);
+/* The debuggee ended: exited (code) and terminated, once. */
+void	 dap_terminate(struct dap *d, int code);
 
 /* dap-bp.c */
 int	 dap_bp_request(struct dap *d, const char *cmd, json_object *req,

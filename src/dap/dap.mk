@@ -11,6 +11,7 @@ dap_sources = \
 	src/dap/dap-bp.c \
 	src/dap/dap-int.h \
 	src/dap/dap-msg.c src/dap/dap-msg.h \
+	src/dap/dap-talk.c \
 	src/dap/dap-view.c
 
 micdb_sources += $(dap_sources)

@@ -235,14 +235,6 @@ has_bp(const struct session *s, uint16_t prog, uint32_t core, int32_t pc)
 	return 0;
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
 static int
 cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
     char **cause)
@@ -317,7 +309,7 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		buf_printf(out, "%c%-2s 0x%04x  %-12s %-24s", bp ? 'B' : ' ',
 		    at_pc ? "=>" : "", at, lab, insn);
 		if (line != 0)
-			buf_printf(out, " %s:%u", base_name(p->path), line);
+			buf_printf(out, " %s:%u", loc_file_name(p->path), line);
 		while (out->len > 0 && out->data[out->len - 1] == ' ')
 			out->len--;
 		buf_printf(out, "\n");

@@ -19,18 +19,6 @@
 #include "cmd.h"
 #include "dbg.h"
 
-void
-display_free_all(struct session *s)
-{
-	for (size_t i = 0; i < s->ndisplays; i++) {
-		free(s->displays[i].fmt);
-		free(s->displays[i].expr);
-	}
-	free(s->displays);
-	s->displays = NULL;
-	s->ndisplays = 0;
-}
-
 /* The value print shows for d, into out; 0, or -1 + *cause. */
 static int
 display_value(struct session *s, const struct display *d, struct buf *out,

@@ -92,7 +92,7 @@ cmd_warp_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		    s->focus / width, s->focus % width, s->focus);
 		return 0;
 	}
-	if (number(word, "warp", div_nwarps(&s->m), &w, cause) != 0)
+	if (number(word, "warp", machine_nwarps(&s->m), &w, cause) != 0)
 		return -1;
 	if (cmd_word(&p, word, sizeof word)) {
 		if (strcmp(word, "lane") != 0 || !cmd_word(&p, word,

@@ -76,7 +76,7 @@ static int
 warp_range(struct session *s, const char *args, uint32_t *first,
     uint32_t *last, char **cause)
 {
-	uint32_t nw = div_nwarps(&s->m), fw = s->focus / s->m.cfg.warp_width;
+	uint32_t nw = machine_nwarps(&s->m), fw = s->focus / s->m.cfg.warp_width;
 	unsigned long a, b;
 	char *end;
 
@@ -206,9 +206,9 @@ cmd_info_lanes_exec(struct session *s, const struct cmd_call *c,
 
 		if (cmd_count(c->args, &n, cause) != 0)
 			return -1;
-		if (n >= div_nwarps(&s->m)) {
+		if (n >= machine_nwarps(&s->m)) {
 			*cause = xasprintf("warp %llu is out of range (0-%u)",
-			    (unsigned long long)n, div_nwarps(&s->m) - 1);
+			    (unsigned long long)n, machine_nwarps(&s->m) - 1);
 			return -1;
 		}
 		w = (uint32_t)n;
@@ -259,7 +259,7 @@ const struct cmd_entry cmd_info_lanes_entry = {
 static void
 kernel_divergence(struct session *s, struct buf *out)
 {
-	uint32_t nw = div_nwarps(&s->m), width = s->m.cfg.warp_width;
+	uint32_t nw = machine_nwarps(&s->m), width = s->m.cfg.warp_width;
 	uint64_t active = 0, kpaths = 0, *hist;
 	const struct engine_warp_record *rec;
 
@@ -296,7 +296,7 @@ static int
 cmd_info_divergence_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	uint32_t nw = div_nwarps(&s->m), width = s->m.cfg.warp_width;
+	uint32_t nw = machine_nwarps(&s->m), width = s->m.cfg.warp_width;
 	uint64_t active = 0, paths = 0, warps = 0;
 	struct warp_view v;
 	const struct div_acc *d = &s->div;

@@ -251,7 +251,6 @@ void	 session_selected_pc_lv(struct session *s, int32_t *pc, int32_t *lv);
 /* After every stop (resume.c, reverse.c): the frame selection goes back
  * to frame 0 and the displays are shown, as gdb does. */
 void	 session_stopped(struct session *s, struct buf *out);
-void	 display_free_all(struct session *s);
 /* delete display N... (cmd-break.c's delete hands it on). */
 int	 display_delete(struct session *s, const char *args, char **cause);
 /* enable/disable display N... (cmd-break.c's enable and disable). */
@@ -315,7 +314,6 @@ void	 div_free(struct div_acc *d);
 void	 div_reset(struct div_acc *d);
 /* by_mpc: the program path is the MPC (a micro level), else the PC */
 void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
-uint32_t div_nwarps(const struct machine *m);
 void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	    struct warp_view *v);
 

@@ -18,6 +18,7 @@ dbg_session_sources = \
 	src/dbg/cmd-focus.c \
 	src/dbg/cmd-frame.c \
 	src/dbg/cmd-info.c \
+	src/dbg/cmd-lookup.c \
 	src/dbg/cmd-mem.c \
 	src/dbg/cmd-run.c \
 	src/dbg/cmd-set.c \
@@ -38,6 +39,7 @@ dbg_session_sources = \
 	src/dbg/reverse.c src/dbg/reverse.h \
 	src/dbg/session.c src/dbg/session.h \
 	src/dbg/session-open.c src/dbg/session-open.h \
+	src/dbg/session-read.c \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
 	src/dbg/trace.c src/dbg/trace.h src/dbg/trace-int.h \

@@ -37,14 +37,6 @@ div_reset(struct div_acc *d)
 	d->samples = d->active = d->paths = 0;
 }
 
-uint32_t
-div_nwarps(const struct machine *m)
-{
-	uint32_t w = m->cfg.warp_width;
-
-	return (m->cfg.ncores + w - 1) / w;
-}
-
 /* A lane's program path (doc/manycore.md section 3): its PC at the ISA
  * level, its MPC at a micro level. */
 static int32_t
@@ -164,7 +156,7 @@ sample_part(void *arg)
 void
 div_sample(struct div_acc *d, const struct machine *m, int by_mpc)
 {
-	uint32_t nw = div_nwarps(m);
+	uint32_t nw = machine_nwarps(m);
 	uint32_t t = par_threads(m->cfg.ncores);
 	struct sample_part part[PAR_MAX];
 

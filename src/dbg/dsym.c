@@ -276,7 +276,11 @@ dsym_insn(const struct program *p, const struct dsym *d, int32_t pc,
 	if (wide && a + 1 < p->text_size)
 		a++;
 	op = p->text[a];
-	if (a + 2 + (uint32_t)wide >= p->text_size)
+	/* the index operand must lie inside the text: two bytes, or one
+	 * for a local without WIDE (a cut instruction is a .byte, which
+	 * has no number to name) */
+	if (a + (op == OP_ILOAD || op == OP_ISTORE || op == OP_IINC ?
+	    1u + (uint32_t)wide : 2u) >= p->text_size)
 		return n;
 	if (op == OP_GETSTATIC || op == OP_PUTSTATIC || op == OP_ATOMICADD) {
 		idx = get_be16(p->text + a + 1);

@@ -138,8 +138,8 @@ add_loc(struct bp_loc **locs, size_t *n, uint16_t prog, int32_t pc)
 	(*n)++;
 }
 
-static const char *
-base_name(const char *path)
+const char *
+loc_file_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
@@ -188,26 +188,26 @@ resolve_line(const struct loc_env *env, const char *file, const char *num,
 
 		if (file == NULL ? i != env->focus_prog :
 		    strcmp(file, p->path) != 0 &&
-		    strcmp(file, base_name(p->path)) != 0)
+		    strcmp(file, loc_file_name(p->path)) != 0)
 			continue;
 		matched++;
 		if (p->nlines == 0) {
 			*cause = xasprintf("%s has no line table (it was not "
 			    "loaded from a .jas source): use *ADDR or a label",
-			    base_name(p->path));
+			    loc_file_name(p->path));
 			return -1;
 		}
 		if ((addr = line_addr(p, (uint32_t)line, &got)) < 0) {
 			*cause = xasprintf("line %lu is past the last "
 			    "instruction of %s (line %u)", line,
-			    base_name(p->path), p->lines[p->nlines - 1].line);
+			    loc_file_name(p->path), p->lines[p->nlines - 1].line);
 			return -1;
 		}
 		add_loc(locs, n, (uint16_t)i, addr);
 	}
 	if (matched == 0) {
 		*cause = xasprintf("no program loaded from '%s' (loaded: %s%s)",
-		    file, base_name(env->progs[0]->path),
+		    file, loc_file_name(env->progs[0]->path),
 		    env->nprogs > 1 ? ", ..." : "");
 		return -1;
 	}

@@ -40,6 +40,9 @@ int	 loc_resolve(const struct loc_env *env, const char *spec,
 const char *loc_label_name(const struct program *p, uint32_t addr,
 	    char *tmp, size_t tmpsize);
 /* Instruction starts of the method holding pc, ascending; caller frees. */
+/* A source file as a location names it, and as stops and listings show
+ * it: the last part of its path ("sum.jas" of "programs/sum.jas"). */
+const char *loc_file_name(const char *path);
 size_t	 loc_insns(const struct program *p, int32_t pc, uint32_t **addrs);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * Where the cores are (places.h): the PC a core is shown at, how a PC is
- * named, and the census of `info cores` in its two forms.  One
+ * named, the name of a core's status, and the census of `info cores`
+ * in its two forms.  One
  * definition for the debugger and `micdb run`: the session's own
  * session_core_pc, session_describe_pc and `info cores` call these.
  *
@@ -78,14 +79,6 @@ places_method_name(const struct program *p, int32_t pc)
 	return m ? m->name : NULL;
 }
 
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
-}
-
 void
 places_describe_pc(const struct program *p, int32_t pc, struct buf *out)
 {
@@ -130,11 +123,11 @@ places_describe_pc(const struct program *p, int32_t pc, struct buf *out)
 		snprintf(sym, sizeof sym, "%s", name);
 	line = program_line_at(p, (uint32_t)pc);
 	if (sym[0] != '\0' && line != 0)
-		buf_printf(out, " (%s, %s:%u)", sym, base_name(p->path), line);
+		buf_printf(out, " (%s, %s:%u)", sym, loc_file_name(p->path), line);
 	else if (sym[0] != '\0')
 		buf_printf(out, " (%s)", sym);
 	else if (line != 0)
-		buf_printf(out, " (%s:%u)", base_name(p->path), line);
+		buf_printf(out, " (%s:%u)", loc_file_name(p->path), line);
 }
 
 void
@@ -351,4 +344,17 @@ places_by_pc(const struct places *v, const uint8_t *sel, uint32_t max,
 	free(groups);
 	free(keys);
 	return more;
+}
+
+const char *
+session_status_name(int status)
+{
+	switch (status) {
+	case CORE_RUNNING: return "running";
+	case CORE_HALTED:  return "halted";
+	case CORE_ERROR:   return "faulted";
+	case CORE_WAITING: return "waiting";
+	case CORE_JOINING: return "joining";
+	}
+	return "?";
 }

@@ -131,6 +131,15 @@ session_places(const struct session *s, struct places *v)
 }
 
 int32_t
+session_core_pc(const struct session *s, uint32_t core)
+{
+	struct places v;
+
+	session_places(s, &v);
+	return places_core_pc(&v, core);
+}
+
+int32_t
 session_insn_pc(const struct session *s, uint32_t core)
 {
 	struct places v;
@@ -145,14 +154,6 @@ level_syms(const struct session *s)
 	enum level l = s->level == LEVEL_ISA ? LEVEL_MIC : s->level;
 
 	return s->mc[l].loaded ? &s->mc[l].syms : NULL;
-}
-
-static const char *
-base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-
-	return p ? p + 1 : path;
 }
 
 void
@@ -192,7 +193,7 @@ session_describe_mpc(const struct session *s, uint32_t mpc, struct buf *out)
 		buf_printf(out, "%s+%u, ", lab->label, off);
 	else if (lab != NULL)
 		buf_printf(out, "%s, ", lab->label);
-	buf_printf(out, "%s:%u)", syms->file ? base_name(syms->file) : "?",
+	buf_printf(out, "%s:%u)", syms->file ? loc_file_name(syms->file) : "?",
 	    sym->line);
 }
 

@@ -1,8 +1,9 @@
 /*
  * The session object (see session.h): creation and restart of the
- * machine and engine, and the helpers every command shares: reading and
- * writing memory through the engine, describing a PC, the focus, and the
- * names of the expression language.
+ * machine and engine, the focus, and the names of the expression
+ * language.  What a core holds (memory through the engine, its method,
+ * its frames, a PC described) is session-read.c, below this file and
+ * the level and view files, which read through it too.
  *
  * Name lookup for expressions (print, set var, x, conditions), for the
  * core the expression is evaluated on:
@@ -14,14 +15,11 @@
  *          A local or global spelled like a register hides it; $name
  *          always means the register.
  *   local[N], global[N]  by number
- * Memory is always read through the engine, never from the host arrays,
- * because only the engine knows whether they are current.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
 #include "dbg.h"
 #include "dis.h"
 #include "history.h"
@@ -123,6 +121,19 @@ session_create(struct session **sp, const struct session_config *cfg,
 	return 0;
 }
 
+/* The display list (cmd-display.c fills it). */
+static void
+free_displays(struct session *s)
+{
+	for (size_t i = 0; i < s->ndisplays; i++) {
+		free(s->displays[i].fmt);
+		free(s->displays[i].expr);
+	}
+	free(s->displays);
+	s->displays = NULL;
+	s->ndisplays = 0;
+}
+
 void
 session_free(struct session *s)
 {
@@ -153,7 +164,7 @@ session_free(struct session *s)
 	free(s->run.what);
 	free(s->run.core_mask);
 	free(s->values);
-	display_free_all(s);
+	free_displays(s);
 	div_free(&s->div);
 	free(s->last_line);
 	free(s->core_prog);
@@ -175,135 +186,6 @@ session_restart(struct session *s, char **cause)
 	s->frame_sel = 0;
 	div_reset(&s->div);
 	return 0;
-}
-
-const struct program *
-session_prog(const struct session *s, uint32_t core)
-{
-	return s->m.progs[s->m.cores[core].prog];
-}
-
-uint32_t
-session_prog_core(const struct session *s, uint16_t prog)
-{
-	for (uint32_t c = 0; c < s->m.cfg.ncores; c++)
-		if (s->m.cores[c].prog == prog)
-			return c;
-	return 0;
-}
-
-const struct dsym *
-session_dsym(const struct session *s, uint32_t core)
-{
-	return &s->dsyms[s->m.cores[core].prog];
-}
-
-const char *
-session_method_name(const struct session *s, uint32_t core, int32_t pc)
-{
-	return places_method_name(session_prog(s, core), pc);
-}
-
-const struct dsym_method *
-session_method_at(const struct session *s, uint32_t core, int32_t pc)
-{
-	const char *name = session_method_name(s, core, pc);
-
-	return name ? dsym_method(session_dsym(s, core), name) : NULL;
-}
-
-int
-session_read(struct session *s, uint32_t core, int32_t addr, uint32_t n,
-    int32_t *out, char **cause)
-{
-	return s->e.ops->read_words(&s->e, core, addr, n, out, cause);
-}
-
-int
-session_write(struct session *s, uint32_t core, int32_t addr, int32_t val,
-    char **cause)
-{
-	if (s->e.ops->write_word(&s->e, core, addr, val, cause) != 0)
-		return -1;
-	s->dirty = 1;
-	history_forget(s, "set var");
-	return 0;
-}
-
-int
-session_array_len(struct session *s, uint32_t core, int32_t ref,
-    int32_t *len, char **cause)
-{
-	int32_t hdr[MM_ARRAY_HDR], end = MM_HEAP_BASE +
-	    (int32_t)s->m.cfg.heap_words;
-
-	if (ref >= MM_HEAP_BASE && ref <= end - MM_ARRAY_HDR &&
-	    session_read(s, core, ref, MM_ARRAY_HDR, hdr, cause) != 0)
-		return -1;
-	if (ref < MM_HEAP_BASE || ref > end - MM_ARRAY_HDR ||
-	    hdr[0] != MM_ARRAY_TAG || hdr[1] < 0 ||
-	    hdr[1] > end - ref - MM_ARRAY_HDR) {
-		*cause = xasprintf("0x%x is not an array reference (info heap "
-		    "lists the arrays)", (uint32_t)ref);
-		return -1;
-	}
-	*len = hdr[1];
-	return 0;
-}
-
-void
-session_drain_output(struct session *s)
-{
-	for (uint32_t c = 0; c < s->m.cfg.ncores; c++) {
-		struct buf *b = &s->m.io[c].out;
-		size_t shown;
-
-		if (b->len == 0)
-			continue;
-		/* after going back, what was shown once is not news */
-		shown = history_output(s->hist, c, b->len);
-		if (s->cfg.output != NULL && shown < b->len)
-			s->cfg.output(s->cfg.output_arg, c, b->data + shown,
-			    b->len - shown);
-		b->len = 0;
-	}
-}
-
-void
-session_describe_pc(const struct session *s, uint32_t core, int32_t pc,
-    struct buf *out)
-{
-	places_describe_pc(session_prog(s, core), pc, out);
-}
-
-int
-session_insn(const struct session *s, uint32_t core, int32_t pc, char *text,
-    size_t size)
-{
-	return dsym_insn(session_prog(s, core), session_dsym(s, core), pc, text,
-	    size);
-}
-
-const char *
-session_status_name(int status)
-{
-	switch (status) {
-	case CORE_RUNNING: return "running";
-	case CORE_HALTED:  return "halted";
-	case CORE_ERROR:   return "faulted";
-	case CORE_WAITING: return "waiting";
-	case CORE_JOINING: return "joining";
-	}
-	return "?";
-}
-
-int32_t
-session_core_pc(const struct session *s, uint32_t core)
-{
-	struct places v;
-
-	session_places(s, &v);
-	return places_core_pc(&v, core);
 }
 
 void
@@ -386,38 +268,6 @@ volatile sig_atomic_t *
 session_interrupt_flag(struct session *s)
 {
 	return &s->interrupt;
-}
-
-static int
-in_stack(const struct session *s, int64_t a)
-{
-	return a >= MM_STACK_BASE &&
-	    a < MM_STACK_BASE + (int64_t)s->m.cfg.stack_words;
-}
-
-int
-session_frame(struct session *s, uint32_t core, int32_t lv, int32_t *nlocals,
-    int32_t *link, char **cause)
-{
-	int32_t l = 0;
-
-	if (lv == MM_STACK_BASE) {
-		*nlocals = (int32_t)session_prog(s, core)->main_nlocals;
-		*link = -1;
-		return 0;
-	}
-	if (in_stack(s, lv) &&
-	    session_read(s, core, lv, 1, &l, cause) != 0)
-		return -1;
-	if (!in_stack(s, lv) || !in_stack(s, l) ||
-	    !in_stack(s, (int64_t)l + 1) || l < lv) {
-		*cause = xasprintf("core %u: the frame at LV 0x%x is corrupted "
-		    "(its link pointer leaves the stack)", core, (uint32_t)lv);
-		return -1;
-	}
-	*nlocals = l - lv;
-	*link = l;
-	return 0;
 }
 
 /* --- expressions ---------------------------------------------------- */
@@ -725,40 +575,4 @@ session_check_names(struct session *s, const struct expr *e,
 	struct check_arg ca = { s, b };
 
 	return expr_walk_names(e, check_name, &ca, cause);
-}
-
-/* --- commands --------------------------------------------------------- */
-
-int
-session_execute(struct session *s, const char *line, struct buf *out,
-    char **cause)
-{
-	const char *p = line, *end;
-	char *copy;
-	int rc;
-
-	if (s->running) {
-		*cause = xasprintf("the machine is running: wait for it to stop "
-		    "or interrupt it");
-		return -1;
-	}
-	s->gen++;	/* any command may change what the front end shows */
-	while (*p == ' ' || *p == '\t')
-		p++;
-	end = p + strlen(p);
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t' ||
-	    end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	if (end == p) {
-		if (!s->cfg.repeat || s->last_line == NULL)
-			return 0;
-		copy = xstrdup(s->last_line);
-	} else {
-		copy = xstrndup(p, (size_t)(end - p));
-		free(s->last_line);
-		s->last_line = xstrdup(copy);
-	}
-	rc = cmd_execute(s, copy, out, cause);
-	free(copy);
-	return rc;
 }

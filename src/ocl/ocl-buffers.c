@@ -343,7 +343,8 @@ ocl_share_stacks(struct ocl_engine *o, char **cause)
 	cl_int err;
 
 	o->shared_stacks = 0;
-	if (!o->tune.share_stacks || !o->zero_copy || o->interleaved)
+	/* where the device's memory is the host's, the stacks are shared */
+	if (!o->zero_copy || o->interleaved)
 		return 0;
 	cc = o->mem.max_alloc / (per ? per : 1) / o->wg * o->wg;
 	if (cc == 0)
@@ -830,7 +831,7 @@ engine_ocl_mem_need_fields(const struct machine_config *cfg,
 	    4ull * cfg->heap_words;
 	need->host = (uint64_t)cfg->ncores * g.out_cap +
 	    (gpu ? g.ctx_bytes : 0);
-	need->stacks_shared = t.share_stacks && t.zero_copy && !g.interleaved;
+	need->stacks_shared = t.zero_copy && !g.interleaved;
 }
 
 void
@@ -960,8 +961,8 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	}
 	/* Shared stacks are cut into chunks the device can allocate
 	 * (ocl_share_stacks): only the context must fit in one. */
-	if ((stack_bytes > o->mem.max_alloc && !(o->tune.share_stacks &&
-	    o->zero_copy && !o->interleaved)) ||
+	if ((stack_bytes > o->mem.max_alloc && !(o->zero_copy &&
+	    !o->interleaved)) ||
 	    ctx_bytes > o->mem.max_alloc) {
 		char *detail = xasprintf("%.0f MiB of stacks in one buffer, the "
 		    "device allows %.0f MiB", (double)stack_bytes / 1048576.0,

@@ -217,27 +217,6 @@ ocl_ckpt_restore(struct ocl_engine *o, char **cause)
 	return 0;
 }
 
-/* Output that core c is about to get: its length now goes to the
- * checkpoint's list the first time since the checkpoint. */
-void
-ocl_ckpt_note_output(struct ocl_engine *o, uint32_t c)
-{
-	struct ocl_ckpt *ck = &o->ck;
-
-	if (ck->out_listed == NULL || ck->out_listed[c])
-		return;
-	if (ck->nout == ck->out_cap) {
-		ck->out_cap = ck->out_cap ? 2 * ck->out_cap : 64;
-		ck->out_cores = xreallocarray(ck->out_cores, ck->out_cap,
-		    sizeof *ck->out_cores);
-		ck->out_len = xreallocarray(ck->out_len, ck->out_cap,
-		    sizeof *ck->out_len);
-	}
-	ck->out_cores[ck->nout] = c;
-	ck->out_len[ck->nout++] = o->m->io[c].out.len;
-	ck->out_listed[c] = 1;
-}
-
 /*
  * Replay with the stop checks off from the restored checkpoint up to the
  * absolute step target.  Only a full output area or a dry input area can

@@ -16,19 +16,22 @@
  * pools with a program table (read-only), per-core output and input
  * areas, the breakpoint table and the scheduler-locking mask.
  *
- * The files, by responsibility:
+ * The files, by responsibility, each calling only the ones above it in
+ * this list (a chain, no two files calling each other):
+ *   ocl-tuning.c    the tuning table, MICDB_OCL_TEST;
  *   ocl-buffers.c   device buffers, the host view of the context (mapped
  *                   or copied), the mirror, stacks shared with the host
  *                   or moved as the rows in use, layout planning,
  *                   mem_need;
  *   ocl-readback.c  the context into struct core and back, block marks,
  *                   news, the output drain;
+ *   ocl-launch.c    one launch: input fed, kernel run, where it ended,
+ *                   barrier release, adaptive K;
  *   ocl-ckpt.c      checkpoints, restore and replay to a cut;
- *   ocl-run.c       launches, adaptive K, stops, run();
+ *   ocl-run.c       advancing to a consistent cut, stops, run();
  *   ocl-ops.c       the engine operations (memory, input, save/load,
  *                   warps, free);
- *   ocl-setup.c     the tuning table, kernel builds, program upload,
- *                   creation.
+ *   ocl-setup.c     kernel builds, program upload, creation.
  */
 #ifndef MICDB_OCL_ENGINE_H
 #define MICDB_OCL_ENGINE_H
@@ -113,8 +116,7 @@ struct ocl_tuning {
 	 * warps fit an SM than at the compiler's own choice. */
 	int		 isa_maxrreg;
 	/* The records' fold (launch.h MICDB_DIV_WARPSYNC): 1 by NVIDIA's
-	 * warp instructions, 0 between work-group barriers elsewhere; 2,
-	 * for tests only, the warp fold through local memory. */
+	 * warp instructions, 0 between work-group barriers elsewhere. */
 	int		 warpsync;
 	/* isa.cl's software prefetch distance with the CPU layout on a CPU
 	 * (a GPU's coalesced loads need none; NVIDIA refuses it). */
@@ -126,9 +128,6 @@ struct ocl_tuning {
 	 * cores: one thread converting a million cores is a large part of
 	 * a GPU's run. */
 	uint32_t	 host_threads, convert_min;
-	/* Share the stacks with the host where the device's memory is the
-	 * host's (struct ocl_engine shared_stacks). */
-	int		 share_stacks;
 	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
 	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at
 	 * most device_mib MiB (0: as it says), one allocation of at most
@@ -141,7 +140,8 @@ struct ocl_tuning {
 	uint64_t	 host_mib;
 };
 
-/* The table for a device of these kinds (nv: NVIDIA's compiler), with
+/* ocl-tuning.c: the table for a device of these kinds (nv: NVIDIA's
+ * compiler), with
  * MICDB_OCL_TEST's overrides; -1 with *cause if that is malformed (the
  * table then holds the defaults). */
 int	ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
@@ -367,16 +367,18 @@ void	ocl_ctx_to_cores(struct ocl_engine *o);
 void	ocl_absorb_news(struct ocl_engine *o);
 int	ocl_sync_cores(struct ocl_engine *o, char **cause);
 int	ocl_drain_output(struct ocl_engine *o, char **cause);
+/* Before core c's output grows: its length goes to the checkpoint's list
+ * (the first time since the checkpoint), so a restore can cut it back. */
+void	ocl_ckpt_note_output(struct ocl_engine *o, uint32_t c);
 
 /* ocl-ckpt.c: checkpoints and replay */
 int	ocl_ckpt_alloc(struct ocl_engine *o);
 int	ocl_ckpt_take(struct ocl_engine *o, char **cause);
 int	ocl_ckpt_restore(struct ocl_engine *o, char **cause);
-void	ocl_ckpt_note_output(struct ocl_engine *o, uint32_t c);
 int	ocl_replay(struct ocl_engine *o, const struct engine_run *r,
 	    uint64_t target, char **cause);
 
-/* ocl-run.c: launches and run() */
+/* ocl-launch.c: one launch */
 int	ocl_launch(struct ocl_engine *o, const struct engine_run *r,
 	    uint32_t K, int checks, char **cause);
 int	ocl_any_runnable(const struct ocl_engine *o, const uint8_t *mask);
@@ -384,6 +386,8 @@ void	ocl_release_barrier(struct ocl_engine *o);
 uint32_t	ocl_launch_end(const struct ocl_engine *o, const uint8_t *mask,
 	    uint32_t K, int *overshoot);
 uint32_t	ocl_choose_k(const struct ocl_engine *o, uint64_t remaining);
+
+/* ocl-run.c: run() */
 int	ocl_run(struct engine *e, const struct engine_run *r,
 	    struct engine_stop *stop, char **cause);
 

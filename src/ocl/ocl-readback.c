@@ -441,6 +441,27 @@ ocl_sync_cores(struct ocl_engine *o, char **cause)
 	return 0;
 }
 
+/* Output that core c is about to get: its length now goes to the
+ * checkpoint's list the first time since the checkpoint. */
+void
+ocl_ckpt_note_output(struct ocl_engine *o, uint32_t c)
+{
+	struct ocl_ckpt *ck = &o->ck;
+
+	if (ck->out_listed == NULL || ck->out_listed[c])
+		return;
+	if (ck->nout == ck->out_cap) {
+		ck->out_cap = ck->out_cap ? 2 * ck->out_cap : 64;
+		ck->out_cores = xreallocarray(ck->out_cores, ck->out_cap,
+		    sizeof *ck->out_cores);
+		ck->out_len = xreallocarray(ck->out_len, ck->out_cap,
+		    sizeof *ck->out_len);
+	}
+	ck->out_cores[ck->nout] = c;
+	ck->out_len[ck->nout++] = o->m->io[c].out.len;
+	ck->out_listed[c] = 1;
+}
+
 /* Append what the cores wrote in the last launch to m->io[].out: the
  * writers are in the news blocks (ocl_absorb_news found their span). */
 int

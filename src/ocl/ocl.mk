@@ -14,11 +14,13 @@ src_ocl_libocl_a_SOURCES = \
 	src/ocl/ocl-buffers.c \
 	src/ocl/ocl-ckpt.c \
 	src/ocl/ocl-engine.h \
+	src/ocl/ocl-launch.c \
 	src/ocl/ocl-level.h \
 	src/ocl/ocl-ops.c \
 	src/ocl/ocl-readback.c \
 	src/ocl/ocl-run.c \
 	src/ocl/ocl-setup.c \
+	src/ocl/ocl-tuning.c \
 	src/ocl/ocl.c \
 	src/ocl/ocl.h
 src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
