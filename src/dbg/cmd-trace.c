@@ -21,68 +21,6 @@
 #include "dbg.h"
 #include "trace.h"
 
-static void
-view_of(struct session *s, const uint8_t *at_bp, struct trace_view *v)
-{
-	const struct microcode *mc = session_microcode(s, s->level);
-
-	memset(v, 0, sizeof *v);
-	v->m = &s->m;
-	v->level = s->level;
-	v->level_state = s->level == LEVEL_ISA ? NULL : session_level_state(s);
-	v->syms = mc != NULL ? &mc->syms : NULL;
-	v->e = s->have_engine ? &s->e : NULL;
-	v->at_bp = at_bp;
-}
-
-int
-session_tracing(const struct session *s)
-{
-	return s->trace != NULL;
-}
-
-void
-session_trace_step(struct session *s, int at_bp)
-{
-	struct trace_view v;
-
-	if (s->trace == NULL)
-		return;
-	view_of(s, at_bp ? s->at_bp : NULL, &v);
-	/* a failed write is reported by trace stop (or lost with the
-	 * session): the run itself goes on */
-	(void)trace_record(s->trace, &v);
-}
-
-void
-session_trace_mark(struct session *s, const char *fmt, ...)
-{
-	struct trace_view v;
-	va_list ap;
-	char *what;
-
-	if (s->trace == NULL)
-		return;
-	va_start(ap, fmt);
-	what = xvasprintf(fmt, ap);
-	va_end(ap);
-	view_of(s, NULL, &v);
-	(void)trace_mark(s->trace, &v, what);
-	free(what);
-}
-
-void
-session_trace_free(struct session *s)
-{
-	char *cause = NULL;
-
-	if (s->trace == NULL)
-		return;
-	if (trace_close(s->trace, &cause) != 0)
-		free(cause);
-	s->trace = NULL;
-}
-
 static int
 trace_start(struct session *s, const char *args, struct buf *out,
     char **cause)
@@ -123,7 +61,7 @@ trace_start(struct session *s, const char *args, struct buf *out,
 		    "[FORMAT] [CORES]", p);
 		return -1;
 	}
-	view_of(s, NULL, &v);
+	session_trace_view(s, NULL, &v);
 	if (trace_open(&s->trace, file, fmt, set, &v, cause) != 0)
 		return -1;
 	trace_describe(s->trace, out);

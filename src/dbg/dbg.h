@@ -157,9 +157,13 @@ struct session {
 };
 
 
-/* cmd-trace.c: the trace being written (trace.h), if any.  Record the
- * step just run (at_bp: it stopped at a breakpoint), mark an event
- * (reverse execution, a level switch), close it at the session's end. */
+/* session-trace.c: the trace being written (trace.h), if any.  Record
+ * the step just run (at_bp: it stopped at a breakpoint), mark an event
+ * (reverse execution, a level switch), close it at the session's end;
+ * the view the trace writer reads (at_bp: the cores at a breakpoint). */
+struct trace_view;
+void	 session_trace_view(struct session *s, const uint8_t *at_bp,
+	    struct trace_view *v);
 int	 session_tracing(const struct session *s);
 void	 session_trace_step(struct session *s, int at_bp);
 void	 session_trace_mark(struct session *s, const char *fmt, ...)

@@ -23,6 +23,7 @@ dbg_session_sources = \
 	src/dbg/cmd-run.c \
 	src/dbg/cmd-set.c \
 	src/dbg/cmd-trace.c \
+	src/dbg/session-trace.c \
 	src/dbg/corelines.c src/dbg/corelines.h \
 	src/dbg/coreset.c src/dbg/coreset.h \
 	src/dbg/dbg.h \
@@ -43,6 +44,7 @@ dbg_session_sources = \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
 	src/dbg/trace.c src/dbg/trace.h src/dbg/trace-int.h \
+	src/dbg/trace-common.c \
 	src/dbg/trace-perfetto.c \
 	src/dbg/trace-svg.c \
 	src/dbg/trace-vcd.c \

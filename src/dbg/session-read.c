@@ -1,5 +1,6 @@
 /*
- * What a core holds, read through the session (see session.h): its
+ * What a core holds, read through the session (see session.h): the
+ * level, engine, microprogram and level state it runs under, its
  * program and debug names, its method, memory read and written through
  * the engine, its output drained to the front end, a PC described and an
  * instruction named, and the frame at an LV.  Below the rest of the
@@ -153,4 +154,50 @@ session_frame(struct session *s, uint32_t core, int32_t lv, int32_t *nlocals,
 	*nlocals = l - lv;
 	*link = l;
 	return 0;
+}
+
+enum level
+session_level(const struct session *s)
+{
+	return s->level;
+}
+
+struct engine *
+session_engine(struct session *s)
+{
+	return &s->e;
+}
+
+const struct microcode *
+session_microcode(const struct session *s, enum level level)
+{
+	if ((unsigned)level >= NLEVEL || level == LEVEL_ISA ||
+	    !s->mc[level].loaded)
+		return NULL;
+	return &s->mc[level];
+}
+
+/* Every engine of a micro level keeps the level's state on the host
+ * (engine.h level_state); the op is not const-qualified, it only reads. */
+static void *
+level_state(const struct session *s, enum level level)
+{
+	struct engine *e = (struct engine *)(uintptr_t)&s->e;
+
+	if (s->level != level || !s->have_engine ||
+	    e->ops->level != level || e->ops->level_state == NULL)
+		return NULL;
+	return e->ops->level_state(e);
+}
+
+const void *
+session_level_state(const struct session *s)
+{
+	return level_state(s, LEVEL_MIC);
+}
+
+const struct pmic_state *
+session_pmic_state(const struct session *s)
+{
+	return level_state(s, LEVEL_PMIC);
 }

@@ -68,15 +68,6 @@ trace_format_of(const char *path)
 	return TRACE_JSONL;
 }
 
-int
-trace_at_boundary(const struct trace_view *v, uint32_t core)
-{
-	if (v->level == LEVEL_ISA || v->e == NULL ||
-	    v->e->ops->at_boundary == NULL)
-		return 1;
-	return v->e->ops->at_boundary(v->e, core);
-}
-
 /* The traced cores: the set given, else the first warp. */
 static int
 choose_cores(struct trace *t, const char *cores, char **cause)
@@ -266,21 +257,6 @@ jsonl_record(struct trace *t, const struct trace_view *v)
 		    status_name(c->status), (unsigned long long)c->steps);
 	}
 	fprintf(f, "]}\n");
-}
-
-void
-trace_json_text(FILE *f, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
 }
 
 static void
