@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "ijvm.h"
 #include "micro-diff-lib.h"
 #include "mic1.h"
@@ -225,7 +226,7 @@ md_all_stopped(const struct machine *m)
 	struct ref_summary sum;
 
 	ref_count(m, &sum);
-	return sum.running + sum.waiting == 0;
+	return !engine_live(&sum);
 }
 
 int
