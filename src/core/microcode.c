@@ -57,7 +57,6 @@ load_file(const struct format *f, const char *path, void *cs,
 {
 	struct mal_errors errs;
 	struct mal_syms tmp;
-	struct buf b = { 0 };
 	uint8_t *data;
 	size_t len;
 	uint32_t magic;
@@ -101,11 +100,7 @@ load_file(const struct format *f, const char *path, void *cs,
 			mal_syms_free(&tmp);
 		return 0;
 	}
-	for (size_t i = 0; i < errs.count; i++)
-		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
-	buf_put_u8(&b, 0);
-	*cause = (char *)b.data;
-	mal_errors_free(&errs);
+	*cause = mal_errors_join(&errs);
 	return -1;
 }
 
