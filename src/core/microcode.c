@@ -30,14 +30,6 @@
 #define MICDB_PKGDATADIR "/usr/local/share/micdb"
 #endif
 
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* A control-store file format and the translator of its source. */
 struct format {
 	uint32_t	 magic, magic_swapped;
@@ -68,7 +60,7 @@ load_file(const struct format *f, const char *path, void *cs,
 		return -1;
 	magic = len >= 4 ? get_be32(data) : 0;
 	if (magic == f->magic || magic == f->magic_swapped ||
-	    has_suffix(path, f->suffix)) {
+	    ends_with(path, f->suffix)) {
 		size_t k = strlen(f->suffix);
 		char *sympath, *ignored = NULL;
 		struct mal_syms s;
@@ -79,7 +71,7 @@ load_file(const struct format *f, const char *path, void *cs,
 			return rc;
 		/* Symbols, if the translator's -s left them next to the
 		 * store. */
-		sympath = has_suffix(path, f->suffix) ?
+		sympath = ends_with(path, f->suffix) ?
 		    xasprintf("%.*s.sym", (int)(strlen(path) - k), path) :
 		    xasprintf("%s.sym", path);
 		if (access(sympath, R_OK) == 0 &&

@@ -183,14 +183,6 @@ fail:
 	return -1;
 }
 
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 int
 program_load_file(struct program *prog, const char *path, char **cause)
 {
@@ -200,7 +192,7 @@ program_load_file(struct program *prog, const char *path, char **cause)
 
 	if (read_file(path, &data, &len, cause) != 0)
 		return -1;
-	if (has_suffix(path, ".jas")) {
+	if (ends_with(path, ".jas")) {
 		struct asm_errors errs = { 0 };
 		struct buf b = { 0 };
 

@@ -532,6 +532,14 @@ parse_uint_option(const char *text, unsigned long min, unsigned long max,
 }
 
 int
+ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+int
 parse_range(const char **p, unsigned long max, unsigned long *a,
     unsigned long *b)
 {

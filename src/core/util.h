@@ -100,6 +100,8 @@ get_be16(const uint8_t *p)
  */
 const char *show_bytes(const char *p, size_t len, char *out, size_t outsize);
 
+/* Whether s ends in suffix (a file name's ".mic1"). */
+int	 ends_with(const char *s, const char *suffix);
 /* Edit distance (Damerau-Levenshtein: a swap of neighbours costs 1), for
  * "did you mean" suggestions. */
 int	 edit_distance(const char *a, const char *b);
