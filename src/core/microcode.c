@@ -170,18 +170,14 @@ exe_dir(void)
 }
 
 char *
-microcode_default_path(enum level level)
+data_path(const char *rel)
 {
-	const char *file = formats[level].source;
-	const char *env = getenv("MICDB_MICROCODE_DIR");
 	char *exe, *src, *installed;
 	int in_tree = 0;
 	struct stat sb;
 
-	if (env != NULL && *env != '\0')
-		return xasprintf("%s/%s", env, file);
 	/* Run from the build tree (an in-tree build puts the binaries
-	 * under the source tree): the microcode being edited there. */
+	 * under the source tree): the files being edited there. */
 	src = realpath(MICDB_SRCDIR, NULL);
 	if ((exe = exe_dir()) != NULL && src != NULL) {
 		size_t k = strlen(src);
@@ -191,15 +187,29 @@ microcode_default_path(enum level level)
 	}
 	free(exe);
 	free(src);
-	installed = xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+	installed = xasprintf("%s/%s", MICDB_PKGDATADIR, rel);
 	if (!in_tree && stat(installed, &sb) == 0)
 		return installed;
 	free(installed);
-	src = xasprintf("%s/microcode/%s", MICDB_SRCDIR, file);
+	src = xasprintf("%s/%s", MICDB_SRCDIR, rel);
 	if (in_tree || stat(src, &sb) == 0)
 		return src;
 	free(src);
-	return xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+	return xasprintf("%s/%s", MICDB_PKGDATADIR, rel);
+}
+
+char *
+microcode_default_path(enum level level)
+{
+	const char *env = getenv("MICDB_MICROCODE_DIR");
+	char *rel, *path;
+
+	if (env != NULL && *env != '\0')
+		return xasprintf("%s/%s", env, formats[level].source);
+	rel = xasprintf("microcode/%s", formats[level].source);
+	path = data_path(rel);
+	free(rel);
+	return path;
 }
 
 int
