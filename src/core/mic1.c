@@ -327,7 +327,7 @@ static void
 mic1_fault(struct mic1_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	micro_fault(m, core, st->core[core].insn_pc, fault);
+	ref_fault(m, core, fault, st->core[core].insn_pc);
 }
 
 /* ---- one micro-cycle ---------------------------------------------------- */

@@ -6,18 +6,6 @@
 #include "micro-sim.h"
 
 void
-micro_fault(struct machine *m, uint32_t core, int32_t insn_pc, int fault)
-{
-	struct core *c = &m->cores[core];
-	int op = machine_fetch_byte(m, core, insn_pc);
-
-	c->status = CORE_ERROR;
-	c->fault = (uint8_t)fault;
-	c->fault_pc = insn_pc;
-	c->fault_op = op < 0 ? 0 : (uint8_t)op;
-}
-
-void
 micro_load_tos(struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];

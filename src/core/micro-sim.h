@@ -19,10 +19,6 @@
 #include "machine.h"
 #include "ref.h"
 
-/* Stop a core with fault at the ISA instruction at insn_pc, the one its
- * microcode is executing. */
-void	micro_fault(struct machine *m, uint32_t core, int32_t insn_pc,
-	    int fault);
 /* TOS <- the word at SP, when SP can be read: the ISA level keeps TOS
  * in memory, the micro levels in a register. */
 void	micro_load_tos(struct machine *m, uint32_t core);

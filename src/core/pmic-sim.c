@@ -39,7 +39,7 @@ static void
 pmic_fault(struct pmic_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	micro_fault(m, core, st->core[core].insn_pc, fault);
+	ref_fault(m, core, fault, st->core[core].insn_pc);
 }
 
 /* MBR <- the 4 bytes at PC; bytes outside the text read 0, invalid. */
