@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "asm.h"
+#include "engine.h"
 #include "ijvm.h"
 #include "micro-diff-lib.h"
 #include "mic1.h"
@@ -226,7 +227,7 @@ md_all_stopped(const struct machine *m)
 	struct ref_summary sum;
 
 	ref_count(m, &sum);
-	return sum.running + sum.waiting == 0;
+	return !engine_live(&sum);
 }
 
 int

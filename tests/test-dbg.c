@@ -21,6 +21,7 @@
 #include "expr.h"
 #include "session.h"
 #include "tap.h"
+#include "util.h"
 
 /* --- core sets ---------------------------------------------------------- */
 
@@ -1041,9 +1042,56 @@ test_div(void)
 	free(path);
 }
 
+/* "A-B" ranges (util.c's parse_range, under --cores' sets and the
+ * breakpoint number lists): the edges of what is a range. */
+static void
+test_range(void)
+{
+	static const struct {
+		const char *text;
+		unsigned long max;
+		int rc;
+		unsigned long a, b;
+		size_t used;      /* characters taken */
+	} cases[] = {
+		{ "7", 100, 0, 7, 7, 1 },
+		{ "0-0", 100, 0, 0, 0, 3 },
+		{ "3-5,8", 100, 0, 3, 5, 3 },
+		{ "3-5 x", 100, 0, 3, 5, 3 },
+		{ "100", 100, 0, 100, 100, 3 },
+		{ "101", 100, -3, 0, 0, 0 },
+		{ "5-101", 100, -3, 0, 0, 0 },
+		{ "5-3", 100, -2, 0, 0, 0 },
+		{ "5-", 100, -1, 0, 0, 0 },
+		{ "-5", 100, -1, 0, 0, 0 },
+		{ "+5", 100, -1, 0, 0, 0 },
+		{ " 5", 100, -1, 0, 0, 0 },
+		{ "5--6", 100, -1, 0, 0, 0 },
+		{ "", 100, -1, 0, 0, 0 },
+		{ "4294967295", UINT32_MAX, 0, UINT32_MAX, UINT32_MAX, 10 },
+		{ "4294967295", 4294967294ul, -3, 0, 0, 0 },
+		{ "0-4294967296", UINT32_MAX, -3, 0, 0, 0 },
+		{ "99999999999999999999999", UINT32_MAX, -3, 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		const char *p = cases[i].text;
+		unsigned long a = 0, b = 0;
+		int rc = parse_range(&p, cases[i].max, &a, &b);
+
+		ok(rc == cases[i].rc && (size_t)(p - cases[i].text) ==
+		    cases[i].used && (rc != 0 || (a == cases[i].a &&
+		    b == cases[i].b)), "range '%s' up to %lu: %s", cases[i].text,
+		    cases[i].max, cases[i].rc == 0 ? "taken" :
+		    cases[i].rc == -1 ? "not a range" : cases[i].rc == -2 ?
+		    "reversed" : "above the largest");
+	}
+}
+
 int
 main(void)
 {
+	test_range();
 	test_coreset();
 	test_cmd_find();
 	test_bp_table();

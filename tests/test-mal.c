@@ -15,6 +15,7 @@
 
 #include "mal.h"
 #include "mic1.h"
+#include "microcode.h"
 #include "tap.h"
 
 #ifndef MICDB_SRCDIR
@@ -380,7 +381,6 @@ static void
 test_placement(void)
 {
 	const struct mic1_store *cs;
-	struct mal_syms syms;
 	struct mal_errors errs;
 	struct mic1_store st;
 	uint32_t addr;
@@ -438,21 +438,22 @@ test_placement(void)
 	{
 		char *path = xasprintf("%s/tests/textbook.mal", MICDB_SRCDIR);
 		char *cause = NULL;
+		struct microcode mc;
 
-		if (mal_assemble_file(path, &st, &syms, &cause) != 0) {
+		if (microcode_load(&mc, LEVEL_MIC, path, &cause) != 0) {
 			ok(0, "tests/textbook.mal assembles: %s", cause);
 			free(cause);
 		} else {
 			ok(1, "tests/textbook.mal (textbook dialect) assembles");
-			is_int(st.main1, 2, "its Main1 lands at 0x02");
-			ok(mal_syms_find(&syms, "F", &addr) == 0 && addr == 1,
-			    "F at 0x01");
-			ok(mal_syms_find(&syms, "T", &addr) == 0 &&
+			is_int(mc.cs.main1, 2, "its Main1 lands at 0x02");
+			ok(mal_syms_find(&mc.syms, "F", &addr) == 0 &&
+			    addr == 1, "F at 0x01");
+			ok(mal_syms_find(&mc.syms, "T", &addr) == 0 &&
 			    addr == 0x101, "T at 0x101");
-			is_int(st.word[2], 0x004350211, "its Main1 word");
-			ok(mal_syms_find(&syms, "halt1", &addr) == 0 &&
+			is_int(mc.cs.word[2], 0x004350211, "its Main1 word");
+			ok(mal_syms_find(&mc.syms, "halt1", &addr) == 0 &&
 			    addr == 0xff, "halt1 at 0xFF");
-			mal_syms_free(&syms);
+			microcode_free(&mc);
 		}
 		free(path);
 	}

@@ -28,6 +28,7 @@
 #include "ijvm.h"
 #include "mal.h"
 #include "mic1.h"
+#include "microcode.h"
 #include "micro-diff-lib.h"
 #include "tap.h"
 
@@ -225,20 +226,21 @@ main(void)
 		"one_core_fails", "return_main", "bad_wide", NULL,
 	};
 	struct mic1_store cs;
-	struct mal_syms syms;
+	struct microcode mc;
 	char *path = md_path("microcode/mic1.mal"), *cause = NULL;
 	double t0 = md_now();
 
-	if (mal_assemble_file(path, &cs, &syms, &cause) != 0) {
+	if (microcode_load(&mc, LEVEL_MIC, path, &cause) != 0) {
 		ok(0, "microcode/mic1.mal assembles: %s", cause);
 		free(cause);
 		free(path);
 		return done_testing();
 	}
 	ok(1, "microcode/mic1.mal assembles");
+	cs = mc.cs;
+	microcode_free(&mc);
 	is_int(cs.main1, MIC1_MAIN1, "its Main1 is at 0x02");
 	free(path);
-	mal_syms_free(&syms);
 
 	md_diff_samples(tap_ok, &md_mic1, &cs, faults);
 	/* Faults the microprogram detects before changing anything leave

@@ -20,6 +20,7 @@
 #include "machine.h"
 #include "mal.h"
 #include "mic1.h"
+#include "microcode.h"
 #include "program.h"
 #include "ref.h"
 #include "micro-test-util.h"
@@ -652,11 +653,15 @@ static int
 load_microcode(const char *rel, struct mic1_store *cs)
 {
 	char *path = xasprintf("%s/%s", MICDB_SRCDIR, rel), *cause = NULL;
-	int rc = mal_assemble_file(path, cs, NULL, &cause);
+	struct microcode mc;
+	int rc = microcode_load(&mc, LEVEL_MIC, path, &cause);
 
 	if (rc != 0) {
 		tap_diag("%s", cause);
 		free(cause);
+	} else {
+		*cs = mc.cs;
+		microcode_free(&mc);
 	}
 	free(path);
 	return rc;

@@ -18,6 +18,7 @@
 #include "ijvm.h"
 #include "mal.h"
 #include "mic1.h"
+#include "microcode.h"
 #include "micro-diff-lib.h"
 #include "pmc.h"
 #include "pmic.h"
@@ -176,29 +177,31 @@ main(void)
 	};
 	static struct mic1_store mcs;
 	static struct pmic_store cs;
-	struct mal_syms syms;
+	struct microcode mc;
 	char *path = md_path("microcode/pmic.pm"), *cause = NULL;
 	double t0 = md_now();
 
-	if (pmc_compile_file(path, &cs, &syms, &cause) != 0) {
+	if (microcode_load(&mc, LEVEL_PMIC, path, &cause) != 0) {
 		ok(0, "microcode/pmic.pm compiles: %s", cause);
 		free(cause);
 		free(path);
 		return done_testing();
 	}
 	ok(1, "microcode/pmic.pm compiles");
+	cs = mc.pcs;
+	microcode_free(&mc);
 	free(path);
-	mal_syms_free(&syms);
 	path = md_path("microcode/mic1.mal");
-	if (mal_assemble_file(path, &mcs, &syms, &cause) != 0) {
+	if (microcode_load(&mc, LEVEL_MIC, path, &cause) != 0) {
 		ok(0, "microcode/mic1.mal assembles: %s", cause);
 		free(cause);
 		free(path);
 		return done_testing();
 	}
 	ok(1, "microcode/mic1.mal assembles (for the switches)");
+	mcs = mc.cs;
+	microcode_free(&mc);
 	free(path);
-	mal_syms_free(&syms);
 
 	md_diff_samples(tap_ok, &md_pmic, &cs, faults);
 	fault_cases(&cs);

@@ -11,14 +11,6 @@
 #include "program.h"
 #include "util.h"
 
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 int
 program_load_file(struct program *prog, const char *path, char **cause)
 {
@@ -28,7 +20,7 @@ program_load_file(struct program *prog, const char *path, char **cause)
 
 	if (read_file(path, &data, &len, cause) != 0)
 		return -1;
-	if (has_suffix(path, ".jas")) {
+	if (ends_with(path, ".jas")) {
 		struct asm_errors errs = { 0 };
 		struct buf b = { 0 };
 

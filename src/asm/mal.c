@@ -102,17 +102,11 @@ struct mal {
 static void PRINTFLIKE(4, 5)
 mal_error(struct mal *a, int line, int col, const char *fmt, ...)
 {
-	struct mal_errors *e = a->errs;
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	mal_errors_vadd(a->errs, a->path, line, col, "", fmt, ap);
 	va_end(ap);
-	e->msg = xreallocarray(e->msg, e->count + 1, sizeof *e->msg);
-	e->msg[e->count++] = xasprintf("%s:%d:%d: %s", a->path, line, col,
-	    msg);
-	free(msg);
 }
 
 /* A note that does not stop assembly (a textbook-compatible oddity the
@@ -120,19 +114,13 @@ mal_error(struct mal *a, int line, int col, const char *fmt, ...)
 static void PRINTFLIKE(4, 5)
 mal_warn(struct mal *a, int line, int col, const char *fmt, ...)
 {
-	struct mal_errors *e = a->warns;
 	va_list ap;
-	char *msg;
 
-	if (e == NULL)
+	if (a->warns == NULL)
 		return;
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	mal_errors_vadd(a->warns, a->path, line, col, "warning: ", fmt, ap);
 	va_end(ap);
-	e->msg = xreallocarray(e->msg, e->count + 1, sizeof *e->msg);
-	e->msg[e->count++] = xasprintf("%s:%d:%d: warning: %s", a->path, line,
-	    col, msg);
-	free(msg);
 }
 
 /* Tokenise one line (no newline in it); comments are dropped. */
@@ -1366,25 +1354,6 @@ mal_assemble_warn(const char *path, const char *src, size_t len,
 	return 0;
 }
 
-int
-mal_assemble_file(const char *path, struct mic1_store *cs,
-    struct mal_syms *syms, char **cause)
-{
-	struct mal_errors errs;
-	uint8_t *src;
-	size_t len;
-
-	if (read_file(path, &src, &len, cause) != 0)
-		return -1;
-	if (mal_assemble(path, (const char *)src, len, cs, syms, &errs) == 0) {
-		free(src);
-		return 0;
-	}
-	free(src);
-	*cause = mal_errors_join(&errs);
-	return -1;
-}
-
 char *
 mal_errors_join(struct mal_errors *errs)
 {
@@ -1395,6 +1364,19 @@ mal_errors_join(struct mal_errors *errs)
 	buf_put_u8(&b, 0);
 	mal_errors_free(errs);
 	return (char *)b.data;
+}
+
+void
+mal_errors_vadd(struct mal_errors *errs, const char *path, int line,
+    int col, const char *kind, const char *fmt, va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+
+	errs->msg = xreallocarray(errs->msg, errs->count + 1,
+	    sizeof *errs->msg);
+	errs->msg[errs->count++] = xasprintf("%s:%d:%d: %s%s", path, line,
+	    col, kind, msg);
+	free(msg);
 }
 
 void

@@ -59,6 +59,7 @@
 #ifndef MICDB_MAL_H
 #define MICDB_MAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -100,13 +101,14 @@ int	mal_assemble(const char *path, const char *src, size_t len,
 int	mal_assemble_warn(const char *path, const char *src, size_t len,
 	    struct mic1_store *cs, struct mal_syms *syms,
 	    struct mal_errors *errs, struct mal_errors *warns);
-/* Read and assemble a file; on failure *cause holds every message, one
- * per line. */
-int	mal_assemble_file(const char *path, struct mic1_store *cs,
-	    struct mal_syms *syms, char **cause);
 void	mal_errors_free(struct mal_errors *errs);
+/* Append "path:line:col: KIND MESSAGE" to errs (kind "" for an error,
+ * "warning: " for a note): the form of every microcode translator's
+ * messages (mal.c, pmc.c). */
+void	mal_errors_vadd(struct mal_errors *errs, const char *path, int line,
+	    int col, const char *kind, const char *fmt, va_list ap);
 /* Every message of errs, one per line, in one string the caller frees;
- * errs is freed.  What the *_file front ends put in *cause. */
+ * errs is freed.  What microcode_load puts in *cause. */
 char	*mal_errors_join(struct mal_errors *errs);
 
 /* The listing: one line per word the source defines, "ADDR WORD LINE

@@ -30,14 +30,6 @@
 #define MICDB_PKGDATADIR "/usr/local/share/micdb"
 #endif
 
-static int
-has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* A control-store file format and the translator of its source. */
 struct format {
 	uint32_t	 magic, magic_swapped;
@@ -57,7 +49,6 @@ load_file(const struct format *f, const char *path, void *cs,
 {
 	struct mal_errors errs;
 	struct mal_syms tmp;
-	struct buf b = { 0 };
 	uint8_t *data;
 	size_t len;
 	uint32_t magic;
@@ -69,7 +60,7 @@ load_file(const struct format *f, const char *path, void *cs,
 		return -1;
 	magic = len >= 4 ? get_be32(data) : 0;
 	if (magic == f->magic || magic == f->magic_swapped ||
-	    has_suffix(path, f->suffix)) {
+	    ends_with(path, f->suffix)) {
 		size_t k = strlen(f->suffix);
 		char *sympath, *ignored = NULL;
 		struct mal_syms s;
@@ -80,7 +71,7 @@ load_file(const struct format *f, const char *path, void *cs,
 			return rc;
 		/* Symbols, if the translator's -s left them next to the
 		 * store. */
-		sympath = has_suffix(path, f->suffix) ?
+		sympath = ends_with(path, f->suffix) ?
 		    xasprintf("%.*s.sym", (int)(strlen(path) - k), path) :
 		    xasprintf("%s.sym", path);
 		if (access(sympath, R_OK) == 0 &&
@@ -101,11 +92,7 @@ load_file(const struct format *f, const char *path, void *cs,
 			mal_syms_free(&tmp);
 		return 0;
 	}
-	for (size_t i = 0; i < errs.count; i++)
-		buf_printf(&b, "%s%s", i ? "\n" : "", errs.msg[i]);
-	buf_put_u8(&b, 0);
-	*cause = (char *)b.data;
-	mal_errors_free(&errs);
+	*cause = mal_errors_join(&errs);
 	return -1;
 }
 
@@ -183,18 +170,14 @@ exe_dir(void)
 }
 
 char *
-microcode_default_path(enum level level)
+data_path(const char *rel)
 {
-	const char *file = formats[level].source;
-	const char *env = getenv("MICDB_MICROCODE_DIR");
 	char *exe, *src, *installed;
 	int in_tree = 0;
 	struct stat sb;
 
-	if (env != NULL && *env != '\0')
-		return xasprintf("%s/%s", env, file);
 	/* Run from the build tree (an in-tree build puts the binaries
-	 * under the source tree): the microcode being edited there. */
+	 * under the source tree): the files being edited there. */
 	src = realpath(MICDB_SRCDIR, NULL);
 	if ((exe = exe_dir()) != NULL && src != NULL) {
 		size_t k = strlen(src);
@@ -204,15 +187,29 @@ microcode_default_path(enum level level)
 	}
 	free(exe);
 	free(src);
-	installed = xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+	installed = xasprintf("%s/%s", MICDB_PKGDATADIR, rel);
 	if (!in_tree && stat(installed, &sb) == 0)
 		return installed;
 	free(installed);
-	src = xasprintf("%s/microcode/%s", MICDB_SRCDIR, file);
+	src = xasprintf("%s/%s", MICDB_SRCDIR, rel);
 	if (in_tree || stat(src, &sb) == 0)
 		return src;
 	free(src);
-	return xasprintf("%s/microcode/%s", MICDB_PKGDATADIR, file);
+	return xasprintf("%s/%s", MICDB_PKGDATADIR, rel);
+}
+
+char *
+microcode_default_path(enum level level)
+{
+	const char *env = getenv("MICDB_MICROCODE_DIR");
+	char *rel, *path;
+
+	if (env != NULL && *env != '\0')
+		return xasprintf("%s/%s", env, formats[level].source);
+	rel = xasprintf("microcode/%s", formats[level].source);
+	path = data_path(rel);
+	free(rel);
+	return path;
 }
 
 int

@@ -36,6 +36,14 @@ void	microcode_free(struct microcode *mc);
  * struct pmic_store), as the level's engines take it. */
 const void *microcode_store(const struct microcode *mc);
 /*
+ * Where micdb's data file rel is ("microcode/mic1.mal", "programs/bench":
+ * the same under the source tree and $(pkgdatadir)), malloc'd: the
+ * source tree's for a micdb run from the build tree (the file being
+ * edited), else the installed one when it exists, else the source
+ * tree's when it exists, else the installed path.
+ */
+char	*data_path(const char *rel);
+/*
  * Path of a level's default microprogram (malloc'd): in
  * $MICDB_MICROCODE_DIR when the variable is set; the source tree's
  * microcode/ for a micdb run from the build tree (or when nothing is

@@ -127,17 +127,11 @@ struct pmc {
 static void PRINTFLIKE(4, 5)
 pmc_error(struct pmc *p, int line, int col, const char *fmt, ...)
 {
-	struct mal_errors *e = p->errs;
 	va_list ap;
-	char *msg;
 
 	va_start(ap, fmt);
-	msg = xvasprintf(fmt, ap);
+	mal_errors_vadd(p->errs, p->path, line, col, "", fmt, ap);
 	va_end(ap);
-	e->msg = xreallocarray(e->msg, e->count + 1, sizeof *e->msg);
-	e->msg[e->count++] = xasprintf("%s:%d:%d: %s", p->path, line, col,
-	    msg);
-	free(msg);
 }
 
 static void
@@ -1032,25 +1026,6 @@ pmc_compile(const char *path, const char *src, size_t len,
 	}
 	pmc_free(&p);
 	return 0;
-}
-
-int
-pmc_compile_file(const char *path, struct pmic_store *cs,
-    struct mal_syms *syms, char **cause)
-{
-	struct mal_errors errs;
-	uint8_t *src;
-	size_t len;
-
-	if (read_file(path, &src, &len, cause) != 0)
-		return -1;
-	if (pmc_compile(path, (const char *)src, len, cs, syms, &errs) == 0) {
-		free(src);
-		return 0;
-	}
-	free(src);
-	*cause = mal_errors_join(&errs);
-	return -1;
 }
 
 void

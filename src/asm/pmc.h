@@ -35,10 +35,6 @@
 int	pmc_compile(const char *path, const char *src, size_t len,
 	    struct pmic_store *cs, struct mal_syms *syms,
 	    struct mal_errors *errs);
-/* Read and compile a file; on failure *cause holds every message, one
- * per line. */
-int	pmc_compile_file(const char *path, struct pmic_store *cs,
-	    struct mal_syms *syms, char **cause);
 /* The listing: "ADDR CU0 CU1 CU2 NEXT LINE LABEL TEXT", one line per
  * micro-instruction, in address order. */
 void	pmc_listing(const struct pmic_store *cs, const struct mal_syms *syms,

@@ -138,6 +138,35 @@ engine_note_faults(struct engine *e, uint8_t *seen, struct engine_stop *stop,
 }
 
 int
+engine_live(const struct ref_summary *sum)
+{
+	return sum->running + sum->waiting + sum->joining > 0;
+}
+
+int
+engine_step_stop(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, const struct ref_summary *sum,
+    uint32_t faulted_before, uint8_t *seen, int atbp, enum engine_bp_on on)
+{
+	if (sum->faulted > faulted_before) {
+		engine_note_faults(e, seen, stop, r->stop_on_fault);
+		if (r->stop_on_fault) {
+			stop->reason = STOP_FAULT;
+			return 1;
+		}
+	}
+	if (!engine_live(sum))
+		stop->reason = STOP_DONE;
+	else if (sum->executed == 0 && !atbp)
+		stop->reason = STOP_DEADLOCK;
+	else if (atbp && r->nbps > 0 && engine_check_bps(e, r, stop, on))
+		stop->reason = STOP_BREAKPOINT;
+	else
+		return 0;
+	return 1;
+}
+
+int
 engine_host_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, engine_step_fn step, void *arg, uint8_t *seen,
     enum engine_bp_on on)
@@ -148,7 +177,7 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
-	if (sum.running + sum.waiting + sum.joining == 0) {
+	if (!engine_live(&sum)) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -161,25 +190,11 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 		}
 		step(arg, m, r->mask ? &mask : NULL, &sum);
 		stop->steps_run++;
-		if (sum.faulted > faulted_before) {
-			engine_note_faults(e, seen, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				return 0;
-			}
-		}
-		if (sum.running + sum.waiting + sum.joining == 0) {
-			stop->reason = STOP_DONE;
+		/* a step that executed nothing moved no core onto a
+		 * breakpoint: it is a deadlock */
+		if (engine_step_stop(e, r, stop, &sum, faulted_before, seen,
+		    sum.executed > 0, on))
 			return 0;
-		}
-		if (sum.executed == 0) {
-			stop->reason = STOP_DEADLOCK;
-			return 0;
-		}
-		if (r->nbps > 0 && engine_check_bps(e, r, stop, on)) {
-			stop->reason = STOP_BREAKPOINT;
-			return 0;
-		}
 	}
 	stop->reason = STOP_STEPS;
 	return 0;

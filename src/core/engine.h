@@ -293,6 +293,23 @@ int	engine_check_bps(struct engine *e, const struct engine_run *r,
 void	engine_note_faults(struct engine *e, uint8_t *seen,
 	    struct engine_stop *stop, int report);
 
+/* Whether any core of sum is left to run: one running, waiting at a
+ * barrier or standing at the join (which the next step lets go), the
+ * opposite of STOP_DONE. */
+int	engine_live(const struct ref_summary *sum);
+/*
+ * The stop rules of engine.h after a step (or a window of steps), in
+ * this order, for every engine: a core faulted (sum->faulted grew past
+ * faulted_before; reported in seen, a stop with stop_on_fault), no core
+ * left to run (engine_live), nothing executed (sum->executed 0) and no
+ * core moved onto a breakpoint (atbp 0), a core at a breakpoint (looked
+ * for only when atbp).  Sets stop->reason and returns 1 when the run
+ * stops, else 0.
+ */
+int	engine_step_stop(struct engine *e, const struct engine_run *r,
+	    struct engine_stop *stop, const struct ref_summary *sum,
+	    uint32_t faulted_before, uint8_t *seen, int atbp,
+	    enum engine_bp_on on);
 /*
  * run() of an engine that steps e->m on the host, one global step per
  * call of step (ref_step, mic1_step): the stop rules of engine.h in one

@@ -234,12 +234,7 @@ machine_init(struct machine *m, const struct machine_config *cfg,
 	return 0;
 
 fail:
-	stacks_free(m);
-	free(m->cores);
-	free(m->io);
-	free(m->globals);
-	free(m->heap);
-	memset(m, 0, sizeof *m);
+	machine_free(m);	/* m->cfg is still zero: no io to walk */
 	return -1;
 }
 

@@ -532,6 +532,40 @@ parse_uint_option(const char *text, unsigned long min, unsigned long max,
 }
 
 int
+ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+int
+parse_range(const char **p, unsigned long max, unsigned long *a,
+    unsigned long *b)
+{
+	const char *q = *p;
+	char *end;
+
+	if (*q < '0' || *q > '9')
+		return -1;
+	*a = *b = strtoul(q, &end, 10);
+	q = end;
+	if (*q == '-') {
+		q++;
+		if (*q < '0' || *q > '9')
+			return -1;
+		*b = strtoul(q, &end, 10);
+		q = end;
+	}
+	if (*a > *b)
+		return -2;
+	if (*b > max)
+		return -3;
+	*p = q;
+	return 0;
+}
+
+int
 option_number(const char *opt, const char *arg, unsigned long min,
     unsigned long max, unsigned long *v, char **cause)
 {

@@ -100,6 +100,8 @@ get_be16(const uint8_t *p)
  */
 const char *show_bytes(const char *p, size_t len, char *out, size_t outsize);
 
+/* Whether s ends in suffix (a file name's ".mic1"). */
+int	 ends_with(const char *s, const char *suffix);
 /* Edit distance (Damerau-Levenshtein: a swap of neighbours costs 1), for
  * "did you mean" suggestions. */
 int	 edit_distance(const char *a, const char *b);
@@ -111,6 +113,15 @@ int	 spelling_near(const char *typed, const char *cand);
 /* Parse a non-negative decimal/hex integer option value with bounds. */
 int	 parse_uint_option(const char *text, unsigned long min,
 	    unsigned long max, unsigned long *out);
+/* One range "A" or "A-B" of decimal numbers at *p (a core set's part,
+ * a list of breakpoint, display or warp numbers): 0 with *a and *b
+ * (B = A for one number) and *p moved past it.  Else *p stays and the
+ * range is refused: -1 when *p starts none, -2 when A > B, -3 when
+ * B > max (a number too large for unsigned long counts as above any max
+ * below ULONG_MAX); *a and *b are set for -2 and -3, for the message.
+ * What may follow the range is the caller's. */
+int	 parse_range(const char **p, unsigned long max, unsigned long *a,
+	    unsigned long *b);
 /* The same for option --opt, with the message users see: 0, or -1 and
  * *cause ("--opt needs a whole number from MIN to MAX, not 'ARG'"). */
 int	 option_number(const char *opt, const char *arg, unsigned long min,

@@ -124,26 +124,13 @@ bp_parse_ids(const struct bp_table *t, const char *text, uint32_t **ids,
 
 	for (;;) {
 		unsigned long a, b;
-		char *end;
 
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (*p == '\0')
 			break;
-		if (*p < '0' || *p > '9')
-			goto bad;
-		a = strtoul(p, &end, 10);
-		b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				goto bad;
-			b = strtoul(p, &end, 10);
-			p = end;
-		}
-		if ((*p != '\0' && *p != ' ' && *p != '\t') || a > b ||
-		    b > UINT32_MAX)
+		if (parse_range(&p, UINT32_MAX, &a, &b) != 0 ||
+		    (*p != '\0' && *p != ' ' && *p != '\t'))
 			goto bad;
 		size_t before = nv;
 

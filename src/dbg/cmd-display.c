@@ -13,6 +13,7 @@
  * TUI after session_poll), so a display reaches --batch and the screen
  * alike.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,14 +144,11 @@ pick(struct session *s, const char *args, uint8_t **sel, char **cause)
 	}
 	while (cmd_word(&p, word, sizeof word)) {
 		unsigned long a, b;
-		char *end;
+		const char *end = word;
 		size_t hit = 0;
 
-		a = strtoul(word, &end, 10);
-		b = a;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if (word[0] < '0' || word[0] > '9' || *end != '\0' || a > b) {
+		if (parse_range(&end, ULONG_MAX - 1, &a, &b) != 0 ||
+		    *end != '\0') {
 			*cause = xasprintf("bad display number '%s' (write "
 			    "numbers like 1 3 5-7; info display lists them)",
 			    word);

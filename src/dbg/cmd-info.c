@@ -78,7 +78,7 @@ warp_range(struct session *s, const char *args, uint32_t *first,
 {
 	uint32_t nw = machine_nwarps(&s->m), fw = s->focus / s->m.cfg.warp_width;
 	unsigned long a, b;
-	char *end;
+	const char *end = args;
 
 	if (*args == '\0') {
 		*first = fw >= WARP_WINDOW / 2 ? fw - WARP_WINDOW / 2 : 0;
@@ -89,12 +89,7 @@ warp_range(struct session *s, const char *args, uint32_t *first,
 		}
 		return 0;
 	}
-	a = strtoul(args, &end, 10);
-	b = a;
-	if (*end == '-')
-		b = strtoul(end + 1, &end, 10);
-	if (*end != '\0' || args[0] < '0' || args[0] > '9' || a > b ||
-	    b >= nw) {
+	if (parse_range(&end, nw - 1, &a, &b) != 0 || *end != '\0') {
 		*cause = xasprintf("bad warp range '%s' (warps are 0-%u)", args,
 		    nw - 1);
 		return -1;

@@ -8,12 +8,6 @@
 
 #include "coreset.h"
 
-static int
-digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 int
 coreset_parse(const char *text, uint32_t ncores, uint8_t **bits,
     char **cause)
@@ -32,33 +26,24 @@ coreset_parse(const char *text, uint32_t ncores, uint8_t **bits,
 		goto bad;
 	set = xcalloc(ncores, 1);
 	while (*p != '\0') {
-		unsigned long long a, b;
-		char *end;
+		unsigned long a, b;
+		int rc = parse_range(&p, ncores - 1, &a, &b);
 
-		if (!digit(*p))
-			goto bad_free;
-		a = strtoull(p, &end, 10);
-		p = end;
-		b = a;
-		if (*p == '-') {
-			if (!digit(*++p))
-				goto bad_free;
-			b = strtoull(p, &end, 10);
-			p = end;
-		}
-		if (a > b) {
-			*cause = xasprintf("bad core range '%llu-%llu' in '%s' "
+		if (rc == -2) {
+			*cause = xasprintf("bad core range '%lu-%lu' in '%s' "
 			    "(write the lower core first)", a, b, text);
 			free(set);
 			return -1;
 		}
-		if (b >= ncores) {
-			*cause = xasprintf("core %llu is out of range: the "
+		if (rc == -3) {
+			*cause = xasprintf("core %lu is out of range: the "
 			    "machine has %u core%s (0-%u)", b, ncores,
 			    ncores == 1 ? "" : "s", ncores - 1);
 			free(set);
 			return -1;
 		}
+		if (rc != 0)
+			goto bad_free;
 		memset(set + a, 1, (size_t)(b - a + 1));
 		if (*p == ',' && p[1] != '\0')
 			p++;

@@ -86,22 +86,10 @@ parse_core_ranges(const char *text, uint32_t **first, uint32_t **last,
 	if (*p == '\0')
 		goto bad;
 	while (*p) {
-		char *end;
 		unsigned long a, b;
 
-		if (*p < '0' || *p > '9')
-			goto bad;
-		a = strtoul(p, &end, 10);
-		b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (*p < '0' || *p > '9')
-				goto bad;
-			b = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (a > b || b >= UINT32_MAX)
+		/* UINT32_MAX is the "no last core" of a program's range */
+		if (parse_range(&p, UINT32_MAX - 1, &a, &b) != 0)
 			goto bad;
 		*first = xreallocarray(*first, *n + 1, sizeof **first);
 		*last = xreallocarray(*last, *n + 1, sizeof **last);

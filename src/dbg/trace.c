@@ -48,14 +48,6 @@ trace_format_name(enum trace_format f)
 	return formats[f].name;
 }
 
-static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 enum trace_format
 trace_format_of(const char *path)
 {

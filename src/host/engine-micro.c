@@ -169,7 +169,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
-	if (sum.running + sum.waiting == 0) {
+	if (!engine_live(&sum)) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -239,25 +239,10 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			ref_count(m, &sum);
 			changed = 1;
 		}
-		if (sum.faulted > faulted) {
-			engine_note_faults(e, em->seen, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				goto done;
-			}
-		}
-		if (sum.running + sum.waiting == 0) {
-			stop->reason = STOP_DONE;
+		sum.executed = executed;
+		if (engine_step_stop(e, r, stop, &sum, faulted, em->seen, atbp,
+		    ENGINE_BP_ON_MPC))
 			goto done;
-		}
-		if (executed == 0 && !atbp) {
-			stop->reason = STOP_DEADLOCK;
-			goto done;
-		}
-		if (atbp && engine_check_bps(e, r, stop, ENGINE_BP_ON_MPC)) {
-			stop->reason = STOP_BREAKPOINT;
-			goto done;
-		}
 		/* the step's end decides (micro-fast.h) */
 		if (em->watch.hit || (changed && r->nwatches > 0)) {
 			em->watch.hit = 0;

@@ -775,7 +775,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	(void)cause;
 	engine_stop_reset(e, stop);
 	ref_count(m, &sum);
-	if (sum.running + sum.waiting + sum.joining == 0) {
+	if (!engine_live(&sum)) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
@@ -875,25 +875,9 @@ nat_run(struct engine *e, const struct engine_run *r,
 			changed = 1;
 		}
 		sum.executed = executed;
-		if (sum.faulted > faulted) {
-			engine_note_faults(e, n->seen, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				goto watch;
-			}
-		}
-		if (sum.running + sum.waiting + sum.joining == 0) {
-			stop->reason = STOP_DONE;
+		if (engine_step_stop(e, r, stop, &sum, faulted, n->seen, atbp,
+		    ENGINE_BP_ON_PC))
 			goto watch;
-		}
-		if (executed == 0 && !atbp) {
-			stop->reason = STOP_DEADLOCK;
-			goto watch;
-		}
-		if (atbp && engine_check_bps(e, r, stop, ENGINE_BP_ON_PC)) {
-			stop->reason = STOP_BREAKPOINT;
-			goto watch;
-		}
 		if (r->nwatches > 0 && (watched || engine_watch_changed(m, r))) {
 			stop->reason = STOP_STEPS;
 			goto watch;

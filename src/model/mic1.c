@@ -72,7 +72,7 @@ static void
 mic1_fault(struct mic1_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	micro_fault(m, core, st->core[core].insn_pc, fault);
+	ref_fault(m, core, fault, st->core[core].insn_pc);
 }
 
 /* ---- one micro-cycle ---------------------------------------------------- */
@@ -275,19 +275,11 @@ mic1_next_store(const struct mic1_state *st, struct machine *m,
 	    after.mdr, n);
 }
 
-/* micro_step's view of mic1_cycle. */
-static int
-mic1_cycle_any(void *st, struct machine *m, uint32_t core)
-{
-	return micro_fork_cycle(&mic1_model, st, m, core) ||
-	    mic1_cycle(st, m, core);
-}
-
 void
 mic1_step(struct mic1_state *st, struct machine *m,
     const struct ref_mask *mask, struct ref_summary *sum)
 {
-	micro_step(st, mic1_cycle_any, m, mask, sum);
+	micro_step(&mic1_model, st, m, mask, sum);
 }
 
 /* ---- switching levels --------------------------------------------------- */
@@ -303,13 +295,8 @@ int32_t
 mic1_insn_pc(const struct mic1_state *st, const struct machine *m,
     uint32_t core)
 {
-	const struct core *c = &m->cores[core];
-
-	if (micro_start_state(c))
-		return 0;
-	if (st->core[core].insn_pc >= 0 && !mic1_at_boundary(st, m, core))
-		return st->core[core].insn_pc;
-	return c->pc < 0 ? 0 : c->pc;
+	return micro_insn_pc(&m->cores[core], st->core[core].insn_pc,
+	    mic1_at_boundary(st, m, core));
 }
 
 void

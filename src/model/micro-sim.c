@@ -6,18 +6,6 @@
 #include "micro-sim.h"
 
 void
-micro_fault(struct machine *m, uint32_t core, int32_t insn_pc, int fault)
-{
-	struct core *c = &m->cores[core];
-	int op = machine_fetch_byte(m, core, insn_pc);
-
-	c->status = CORE_ERROR;
-	c->fault = (uint8_t)fault;
-	c->fault_pc = insn_pc;
-	c->fault_op = op < 0 ? 0 : (uint8_t)op;
-}
-
-void
 micro_load_tos(struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
@@ -68,7 +56,7 @@ micro_fork_cycle(const struct micro_model *md, void *st, struct machine *m,
 }
 
 void
-micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
+micro_step(const struct micro_model *md, void *st, struct machine *m,
     const struct ref_mask *mask, struct ref_summary *sum)
 {
 	uint32_t executed = 0;
@@ -76,7 +64,8 @@ micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
 	for (uint32_t i = 0; i < m->cfg.ncores; i++) {
 		if (mask != NULL && mask->mask != NULL && !mask->mask[i])
 			continue;
-		executed += (uint32_t)cycle(st, m, i);
+		executed += (uint32_t)(micro_fork_cycle(md, st, m, i) ||
+		    md->cycle(st, m, i));
 	}
 	ref_barrier_release(m);
 	m->step++;
@@ -84,6 +73,16 @@ micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
 		ref_count(m, sum);
 		sum->executed = executed;
 	}
+}
+
+int32_t
+micro_insn_pc(const struct core *c, int32_t insn_pc, int at_boundary)
+{
+	if (micro_start_state(c))
+		return 0;
+	if (insn_pc >= 0 && !at_boundary)
+		return insn_pc;
+	return c->pc < 0 ? 0 : c->pc;
 }
 
 void

@@ -19,10 +19,6 @@
 #include "machine.h"
 #include "ref.h"
 
-/* Stop a core with fault at the ISA instruction at insn_pc, the one its
- * microcode is executing. */
-void	micro_fault(struct machine *m, uint32_t core, int32_t insn_pc,
-	    int fault);
 /* TOS <- the word at SP, when SP can be read: the ISA level keeps TOS
  * in memory, the micro levels in a register. */
 void	micro_load_tos(struct machine *m, uint32_t core);
@@ -44,12 +40,16 @@ struct micro_model;
 int	micro_fork_cycle(const struct micro_model *md, void *st,
 	    struct machine *m, uint32_t core);
 
-/* One micro-cycle of one core: 1 if it executed one, 0 if not. */
-typedef int	micro_cycle_fn(void *st, struct machine *m, uint32_t core);
-/* One step: every core of mask (all if mask or mask->mask is NULL) by
- * one cycle, then the barrier, then sum (which may be NULL). */
-void	micro_step(void *st, micro_cycle_fn *cycle, struct machine *m,
+/* One step of md: every core of mask (all if mask or mask->mask is
+ * NULL) by one cycle (a fork-join cycle, else md->cycle), then the
+ * barrier, then sum (which may be NULL). */
+void	micro_step(const struct micro_model *md, void *st, struct machine *m,
 	    const struct ref_mask *mask, struct ref_summary *sum);
+/* The ISA instruction a core is executing (PFX_insn_pc): 0 for a core
+ * that has not run, insn_pc (the level's record of it) inside an
+ * instruction, else the PC (0 when it is negative). */
+int32_t	micro_insn_pc(const struct core *c, int32_t insn_pc,
+	    int at_boundary);
 
 /*
  * A micro level's golden model.  st is the model's own state (struct
@@ -73,6 +73,8 @@ struct micro_model {
 	/* One global step of the cores of mask (engine_step_fn). */
 	void	 (*step)(void *st, struct machine *m,
 		    const struct ref_mask *mask, struct ref_summary *sum);
+	/* One micro-cycle of one core: 1 if it executed one, 0 if not. */
+	int	 (*cycle)(void *st, struct machine *m, uint32_t core);
 	/* The per-core side state a snapshot keeps: its array in st and
 	 * its bytes. */
 	void	*(*side)(void *st, size_t *bytes);
@@ -85,7 +87,7 @@ struct micro_model {
 /*
  * Define the model name_ over a level's typed functions PFX_state_init,
  * PFX_state_free, PFX_start_core, PFX_enter, PFX_leave, PFX_at_boundary,
- * PFX_step, PFX_next_store and its state type (whose per-core side
+ * PFX_step, PFX_cycle, PFX_next_store and its state type (whose per-core side
  * state is the array core of ncores entries): the void * slots are
  * written here once.
  */
@@ -127,6 +129,11 @@ name_##_step(void *st, struct machine *m,				\
 {									\
 	pfx##_step(st, m, mask, sum);					\
 }									\
+static int								\
+name_##_cycle(void *st, struct machine *m, uint32_t core)		\
+{									\
+	return pfx##_cycle(st, m, core);				\
+}									\
 static void *								\
 name_##_side(void *st, size_t *bytes)					\
 {									\
@@ -151,6 +158,7 @@ const struct micro_model name_ = {					\
 	.leave = name_##_leave,						\
 	.at_boundary = name_##_boundary,				\
 	.step = name_##_step,						\
+	.cycle = name_##_cycle,						\
 	.side = name_##_side,						\
 	.next_store = name_##_next_store,				\
 }

@@ -39,7 +39,7 @@ static void
 pmic_fault(struct pmic_state *st, struct machine *m, uint32_t core,
     int fault)
 {
-	micro_fault(m, core, st->core[core].insn_pc, fault);
+	ref_fault(m, core, fault, st->core[core].insn_pc);
 }
 
 /* MBR <- the 4 bytes at PC; bytes outside the text read 0, invalid. */
@@ -238,19 +238,11 @@ pmic_next_store(const struct pmic_state *st, struct machine *m,
 	    after.mdr, n);
 }
 
-/* micro_step's view of pmic_cycle. */
-static int
-pmic_cycle_any(void *st, struct machine *m, uint32_t core)
-{
-	return micro_fork_cycle(&pmic_model, st, m, core) ||
-	    pmic_cycle(st, m, core);
-}
-
 void
 pmic_step(struct pmic_state *st, struct machine *m,
     const struct ref_mask *mask, struct ref_summary *sum)
 {
-	micro_step(st, pmic_cycle_any, m, mask, sum);
+	micro_step(&pmic_model, st, m, mask, sum);
 }
 
 /* ---- switching levels --------------------------------------------------- */
@@ -266,15 +258,10 @@ int32_t
 pmic_insn_pc(const struct pmic_state *st, const struct machine *m,
     uint32_t core)
 {
-	const struct core *c = &m->cores[core];
-
-	if (micro_start_state(c))
-		return 0;
 	/* inside an instruction pmic.pm may hold PC complemented (its
-	 * unknown-opcode mark) */
-	if (st->core[core].insn_pc >= 0 && !pmic_at_boundary(st, m, core))
-		return st->core[core].insn_pc;
-	return c->pc < 0 ? 0 : c->pc;
+	 * unknown-opcode mark): the level's record of it counts */
+	return micro_insn_pc(&m->cores[core], st->core[core].insn_pc,
+	    pmic_at_boundary(st, m, core));
 }
 
 void

@@ -124,9 +124,7 @@ ref_frame_nlocals(const struct machine *m, uint32_t core, int32_t *nlocals)
 	return ref_frame(m, core, &floor, nlocals);
 }
 
-/* Stop a core with a fault at the instruction at pc; nothing else of the
- * core changes. */
-static void
+void
 ref_fault(struct machine *m, uint32_t core, int fault, int32_t pc)
 {
 	struct core *c = &m->cores[core];

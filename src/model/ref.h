@@ -43,6 +43,10 @@ int	ref_barrier_release(struct machine *m);
  * the core's forked method into main); the micro levels let the machine
  * carry those out (micro-sim.c). */
 int	ref_fork_insn(const struct machine *m, uint32_t core);
+/* Stop a core with a fault at the instruction at pc; nothing else of the
+ * core changes.  The micro levels stop a core so too, at the ISA
+ * instruction its microcode is executing. */
+void	ref_fault(struct machine *m, uint32_t core, int fault, int32_t pc);
 
 /*
  * The frame rules that the ISA level checks, shared with the debugger

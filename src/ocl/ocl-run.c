@@ -172,28 +172,42 @@ upload_run_tables(struct ocl_engine *o, const struct engine_run *r,
 	return 0;
 }
 
+/* The engine's counts (ref_count's, kept by the engine) as the stop
+ * rules take them (engine_step_stop). */
+static void
+run_summary(const struct ocl_engine *o, uint32_t executed,
+    struct ref_summary *sum)
+{
+	sum->running = o->cnt[CORE_RUNNING];
+	sum->waiting = o->cnt[CORE_WAITING];
+	sum->halted = o->cnt[CORE_HALTED];
+	sum->faulted = o->cnt[CORE_ERROR];
+	sum->joining = o->cnt[CORE_JOINING];
+	sum->executed = executed;
+}
+
 static int
 run_launches(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct ocl_engine *o = e->impl;
 	struct machine *m = e->m;
-	const uint32_t *cnt = o->cnt;   /* ref_count's, kept by the engine */
+	struct ref_summary sum;
 	uint32_t faulted_before;
 
 	engine_stop_reset(e, stop);
-	if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] + cnt[CORE_JOINING] ==
-	    0) {
+	run_summary(o, 0, &sum);
+	if (!engine_live(&sum)) {
 		stop->reason = STOP_DONE;
 		return 0;
 	}
 	if (upload_run_tables(o, r, cause) != 0)
 		return -1;
 	o->ck.valid = 0;	/* host edits since the last run */
-	faulted_before = cnt[CORE_ERROR];
 	while (stop->steps_run < r->max_steps) {
 		uint64_t ran;
 
+		faulted_before = o->cnt[CORE_ERROR];
 		if (r->interrupt != NULL && *r->interrupt) {
 			stop->reason = STOP_INTERRUPT;
 			return 0;
@@ -205,8 +219,9 @@ run_launches(struct engine *e, const struct engine_run *r,
 			ocl_release_barrier(o);
 			m->step++;
 			stop->steps_run++;
-			stop->reason = cnt[CORE_RUNNING] + cnt[CORE_WAITING] +
-			    cnt[CORE_JOINING] == 0 ? STOP_DONE : STOP_DEADLOCK;
+			run_summary(o, 0, &sum);
+			(void)engine_step_stop(e, r, stop, &sum,
+			    faulted_before, o->seen, 0, o->lv->bp_on);
 			return 0;
 		}
 		if (advance(o, r, ocl_choose_k(o,
@@ -217,30 +232,16 @@ run_launches(struct engine *e, const struct engine_run *r,
 		 * running, faulted or met a breakpoint at any boundary. */
 		if (o->quiet)
 			continue;
-		if (cnt[CORE_ERROR] > faulted_before) {
-			if (ocl_sync_cores(o, cause) != 0)
-				return -1;
-			engine_note_faults(e, o->seen, stop, r->stop_on_fault);
-			if (r->stop_on_fault) {
-				stop->reason = STOP_FAULT;
-				return 0;
-			}
-		}
-		faulted_before = cnt[CORE_ERROR];
-		if (cnt[CORE_RUNNING] + cnt[CORE_WAITING] + cnt[CORE_JOINING] ==
-	    0) {
-			stop->reason = STOP_DONE;
-			return 0;
-		}
-		/* The check looks at every running core's registers: those
-		 * that ran must be converted first. */
-		if (r->nbps > 0 && ocl_sync_cores(o, cause) != 0)
+		/* The fault's and the breakpoints' checks look at the
+		 * cores' registers: those that ran must be converted
+		 * first. */
+		if ((o->cnt[CORE_ERROR] > faulted_before || r->nbps > 0) &&
+		    ocl_sync_cores(o, cause) != 0)
 			return -1;
-		if (r->nbps > 0 &&
-		    engine_check_bps(e, r, stop, o->lv->bp_on)) {
-			stop->reason = STOP_BREAKPOINT;
+		run_summary(o, 1, &sum);
+		if (engine_step_stop(e, r, stop, &sum, faulted_before, o->seen,
+		    1, o->lv->bp_on))
 			return 0;
-		}
 	}
 	stop->reason = STOP_STEPS;
 	return 0;

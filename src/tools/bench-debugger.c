@@ -473,11 +473,7 @@ dbg_table(const struct dbg_bench *d)
 	const char *prog = strrchr(d->program, '/');
 
 	prog = prog != NULL ? prog + 1 : d->program;
-	printf("micdb bench debugger: %s (%s, %u compute units, %.1f GiB)\n",
-	    d->dev.name, d->dev.type, d->dev.units,
-	    d->dev.global_mem / 1073741824.0);
-	printf("  device version %s; driver %s\n", d->dev.version,
-	    d->dev.driver);
+	bench_report_device(" debugger", &d->dev);
 	printf("  %s on the OpenCL engine, the debugger's default settings; "
 	    "continue to ", prog);
 	if (d->brk != NULL)

@@ -259,6 +259,10 @@ int		 bench_report_csv_row(const struct bench *,
 void		 bench_report_progress(struct bench *, const struct result *,
 		     int);
 void		 bench_report_table(const struct bench *);
+/* The table's first two lines: "micdb bench WHAT: DEVICE (...)" and
+ * its version and driver (what: "" or " debugger"). */
+void		 bench_report_device(const char *what,
+		     const struct bench_device *dev);
 void		 bench_report_micro(const struct bench *);
 int		 bench_report_svg(const struct bench *, char **);
 

@@ -44,6 +44,24 @@ ms(char *buf, size_t len, double v)
 	snprintf(buf, len, "%.*f", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v);
 }
 
+/* "MED [MIN, MAX]" of s, each written by fmt (si, ms); "-" without a
+ * figure (have 0). */
+static void
+spread_text(char *buf, size_t len, int have, const struct spread *s,
+    void (*fmt)(char *, size_t, double))
+{
+	char x[3][24];
+
+	if (!have) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	fmt(x[0], sizeof x[0], s->med);
+	fmt(x[1], sizeof x[1], s->min);
+	fmt(x[2], sizeof x[2], s->max);
+	snprintf(buf, len, "%s [%s, %s]", x[0], x[1], x[2]);
+}
+
 /* ---- output ----------------------------------------------------------- */
 
 /*
@@ -277,16 +295,19 @@ bench_report_native_notes(const struct bench *b)
 }
 
 void
+bench_report_device(const char *what, const struct bench_device *dev)
+{
+	printf("micdb bench%s: %s (%s, %u compute units, %.1f GiB)\n", what,
+	    dev->name, dev->type, dev->units, dev->global_mem / 1073741824.0);
+	printf("  device version %s; driver %s\n", dev->version, dev->driver);
+}
+
+void
 bench_report_table(const struct bench *b)
 {
-	char x[6][24];
 	int skipped = 0, budgeted = 0, native_dash = 0;
 
-	printf("micdb bench: %s (%s, %u compute units, %.1f GiB)\n",
-	    b->dev.name, b->dev.type, b->dev.units,
-	    b->dev.global_mem / 1073741824.0);
-	printf("  device version %s; driver %s\n", b->dev.version,
-	    b->dev.driver);
+	bench_report_device("", &b->dev);
 	printf("  warp width %u, %u stack words per core, %u timed runs after "
 	    "a warm-up, each on a fresh machine; figures are medians [min, "
 	    "max]\n\n", b->o.warp_width, b->o.stack_words, b->o.reps);
@@ -316,28 +337,14 @@ bench_report_table(const struct bench *b)
 			    (unsigned long long)r->steps);
 			budgeted = 1;
 		}
-		si(x[0], sizeof x[0], r->ips.med);
-		si(x[1], sizeof x[1], r->ips.min);
-		si(x[2], sizeof x[2], r->ips.max);
-		snprintf(ocl, sizeof ocl, "%s [%s, %s]", x[0], x[1], x[2]);
-		if (r->have_ref) {
-			si(x[3], sizeof x[3], r->ref_ips.med);
-			si(x[4], sizeof x[4], r->ref_ips.min);
-			si(x[5], sizeof x[5], r->ref_ips.max);
-			snprintf(ref, sizeof ref, "%s [%s, %s]%s", x[3], x[4],
-			    x[5], r->ref_done ? "" : "*");
-			if (!r->ref_done)
-				budgeted = 1;
-		} else
-			snprintf(ref, sizeof ref, "-");
-		if (r->have_lat) {
-			ms(x[0], sizeof x[0], r->lat_ms.med);
-			ms(x[1], sizeof x[1], r->lat_ms.min);
-			ms(x[2], sizeof x[2], r->lat_ms.max);
-			snprintf(lat, sizeof lat, "%s [%s, %s]", x[0], x[1],
-			    x[2]);
-		} else
-			snprintf(lat, sizeof lat, "-");
+		spread_text(ocl, sizeof ocl, 1, &r->ips, si);
+		spread_text(ref, sizeof ref, r->have_ref, &r->ref_ips, si);
+		if (r->have_ref && !r->ref_done) {
+			/* the reference ran out of its budget */
+			strncat(ref, "*", sizeof ref - strlen(ref) - 1);
+			budgeted = 1;
+		}
+		spread_text(lat, sizeof lat, r->have_lat, &r->lat_ms, ms);
 		printf("%-5s %-9s %8u %-10s %12s  %-26s %9.2f  %-26s ",
 		    bench_levels[r->lv].name, bench_workloads[r->wl].name,
 		    r->ncores, kb, steps, ocl, 1e9 / r->ips.med, ref);
@@ -345,16 +352,9 @@ bench_report_table(const struct bench *b)
 			printf("%7.2f  ", r->ips.med / r->ref_ips.med);
 		else
 			printf("%7s  ", "-");
-		if (r->have_native) {
-			si(x[3], sizeof x[3], r->native_ips.med);
-			si(x[4], sizeof x[4], r->native_ips.min);
-			si(x[5], sizeof x[5], r->native_ips.max);
-			snprintf(nat, sizeof nat, "%s [%s, %s]", x[3], x[4],
-			    x[5]);
-		} else {
-			snprintf(nat, sizeof nat, "-");
-			native_dash = 1;
-		}
+		spread_text(nat, sizeof nat, r->have_native, &r->native_ips,
+		    si);
+		native_dash |= !r->have_native;
 		printf("%-26s ", nat);
 		if (r->have_native && r->have_ref)
 			printf("%7.2f ", r->native_ips.med / r->ref_ips.med);

@@ -13,20 +13,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "asm.h"
 #include "bench-int.h"
 #include "ijvm.h"
 #include "levels.h"
+#include "microcode.h"
 #include "util.h"
-
-#ifndef MICDB_SRCDIR
-#define MICDB_SRCDIR "."
-#endif
-#ifndef MICDB_PKGDATADIR
-#define MICDB_PKGDATADIR "/usr/local/share/micdb"
-#endif
 
 /* ---- workloads and levels --------------------------------------------- */
 
@@ -66,36 +59,18 @@ contains(const uint8_t *p, size_t n, const char *s)
 /* ---- programs --------------------------------------------------------- */
 
 /*
- * The workloads' directory: $MICDB_BENCH_DIR, else the source tree's
- * programs/bench when this binary runs from it (so an edited workload is
- * what gets measured), else the installed copy, else the source tree's.
+ * The workloads' directory: $MICDB_BENCH_DIR, else data_path's
+ * programs/bench (the source tree's when this binary runs from it, so
+ * that an edited workload is what gets measured).
  */
 char *
 bench_work_dir(void)
 {
 	const char *env = getenv("MICDB_BENCH_DIR");
-	char exe[4096], *src, *dir;
-	ssize_t n;
-	int in_tree = 0;
 
 	if (env != NULL && *env != '\0')
 		return xstrdup(env);
-	src = realpath(MICDB_SRCDIR, NULL);
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (src != NULL && n > 0) {
-		size_t k = strlen(src);
-
-		exe[n] = '\0';
-		in_tree = strncmp(exe, src, k) == 0 && exe[k] == '/';
-	}
-	free(src);
-	if (!in_tree) {
-		dir = xasprintf("%s/programs/bench", MICDB_PKGDATADIR);
-		if (access(dir, R_OK) == 0)
-			return dir;
-		free(dir);
-	}
-	return xasprintf("%s/programs/bench", MICDB_SRCDIR);
+	return data_path("programs/bench");
 }
 
 int

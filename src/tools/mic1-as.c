@@ -43,27 +43,18 @@ main(int argc, char **argv)
 	size_t len;
 	int rc;
 
-	if ((rc = ucode_cli_parse(&cli, argc, argv, &a)) >= 0)
+	if ((rc = ucode_cli_start(&cli, argc, argv, &a, &src, &len)) >= 0)
 		return rc;
-	if (ucode_cli_read(&cli, a.in, &src, &len) != 0)
-		return 1;
 	rc = mal_assemble_warn(a.in, (const char *)src, len, &cs, &syms, &errs,
 	    &warns);
+	free(src);
 	for (size_t i = 0; i < warns.count; i++)
 		fprintf(stderr, "%s\n", warns.msg[i]);
 	mal_errors_free(&warns);
-	if (rc != 0) {
-		free(src);
+	if (rc != 0)
 		return ucode_cli_fail(&cli, &errs);
-	}
-	free(src);
-
 	mic1_store_write(&cs, &store);
 	if (a.listing != NULL)
 		mal_listing(&cs, &syms, &listing);
-	rc = ucode_cli_write(&cli, &a, &store, &listing, &syms);
-	buf_free(&store);
-	buf_free(&listing);
-	mal_syms_free(&syms);
-	return rc;
+	return ucode_cli_write(&cli, &a, &store, &listing, &syms);
 }

@@ -9,8 +9,9 @@
 
 #include "ucode-cli.h"
 
-int
-ucode_cli_parse(const struct ucode_cli *cli, int argc, char **argv,
+/* The options into a: -1 to go on, else the exit status. */
+static int
+parse(const struct ucode_cli *cli, int argc, char **argv,
     struct ucode_cli_args *a)
 {
 	const struct option longopts[] = {
@@ -53,17 +54,20 @@ ucode_cli_parse(const struct ucode_cli *cli, int argc, char **argv,
 }
 
 int
-ucode_cli_read(const struct ucode_cli *cli, const char *path,
-    uint8_t **src, size_t *len)
+ucode_cli_start(const struct ucode_cli *cli, int argc, char **argv,
+    struct ucode_cli_args *a, uint8_t **src, size_t *len)
 {
 	char *cause = NULL;
+	int rc = parse(cli, argc, argv, a);
 
-	if (read_file(path, src, len, &cause) != 0) {
+	if (rc >= 0)
+		return rc;
+	if (read_file(a->in, src, len, &cause) != 0) {
 		fprintf(stderr, "%s: %s\n", cli->prog, cause);
 		free(cause);
 		return 1;
 	}
-	return 0;
+	return -1;
 }
 
 int
@@ -104,8 +108,7 @@ default_output(const struct ucode_cli *cli, const char *in)
 
 int
 ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
-    const struct buf *store, const struct buf *listing,
-    const struct mal_syms *syms)
+    struct buf *store, struct buf *listing, struct mal_syms *syms)
 {
 	char *outpath = a->out ? xstrdup(a->out) : default_output(cli, a->in);
 	int rc = put(cli, outpath, store) != 0;
@@ -120,5 +123,8 @@ ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
 		rc = put(cli, a->symbols, &b) != 0;
 		buf_free(&b);
 	}
+	buf_free(store);
+	buf_free(listing);
+	mal_syms_free(syms);
 	return rc;
 }

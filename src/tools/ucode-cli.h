@@ -26,21 +26,21 @@ struct ucode_cli_args {
 	const char	*in, *out, *listing, *symbols; /* NULL: not given */
 };
 
-/* Parse argv into a: -1 to go on, else the exit status to return now
- * (0 after --help, 2 after a usage error it printed). */
-int	ucode_cli_parse(const struct ucode_cli *cli, int argc, char **argv,
-	    struct ucode_cli_args *a);
-/* Read the input: 0, or 1 (the exit status) after printing why. */
-int	ucode_cli_read(const struct ucode_cli *cli, const char *path,
-	    uint8_t **src, size_t *len);
+/* Parse argv into a and read the input into *src (*len bytes, the
+ * caller frees it): -1 to go on, else the exit status to return now (0
+ * after --help, 2 after a usage error, 1 after an input that cannot be
+ * read, each printed). */
+int	ucode_cli_start(const struct ucode_cli *cli, int argc, char **argv,
+	    struct ucode_cli_args *a, uint8_t **src, size_t *len);
 /* The source did not translate: print every error and the count, free
  * errs.  Returns 1, the exit status. */
 int	ucode_cli_fail(const struct ucode_cli *cli, struct mal_errors *errs);
 /* Write store to the output (a->out, or the default name), then listing
  * and the symbol file of syms where a asks for them, stopping at the
- * first that cannot be written.  Returns the exit status. */
+ * first that cannot be written; store, listing and syms are freed.
+ * Returns the exit status. */
 int	ucode_cli_write(const struct ucode_cli *cli,
-	    const struct ucode_cli_args *a, const struct buf *store,
-	    const struct buf *listing, const struct mal_syms *syms);
+	    const struct ucode_cli_args *a, struct buf *store,
+	    struct buf *listing, struct mal_syms *syms);
 
 #endif
