@@ -14,8 +14,9 @@
  * instructions, or micro-cycles at the micro levels.
  *
  * Modes:
- *   step    one step per run (K = 1) with stop-on-fault, the state
- *           compared after every step: registers, counters, status and
+ *   step    one step per run (K = 1) with stop-on-fault over the
+ *           first 400 steps (40 at 1,000 cores), the state compared
+ *           after every step: registers, counters, status and
  *           fault of every core, the level's side state (cmp_side),
  *           stacks, globals, heap, output, input position, stop reason,
  *           steps and hit cores;
