@@ -251,10 +251,13 @@ test_generated(void)
 	static const uint32_t counts[] = { 2, 4, 32, 33 };
 	struct subject g;
 
-	for (uint64_t seed = 1; seed <= 24; seed++) {
+	for (uint64_t seed = 1; seed <= GEN_SEEDS; seed++) {
 		gen_subject(&g, seed, seed % 2 == 0);
 		for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
 			for (size_t t = 0; t < NTHREAD_COUNTS; t++) {
+				if (!extra_threads && t != (seed + i) %
+				    NTHREAD_COUNTS)
+					continue;
 				nthreads = thread_counts[t];
 				test_runs(&g, counts[i]);
 			}

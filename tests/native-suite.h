@@ -1,0 +1,50 @@
+/*
+ * How much of tests/test-native.c runs in each build: the host thread
+ * counts, the core counts of the samples and the generated programs'
+ * seeds.  The plain build runs every combination the file's design
+ * comment names; the sanitizer builds look for memory errors, which
+ * neither the schedule nor the count changes, and take fewer, so that
+ * ./quickstart check stays within its 20 minutes on two cores (issue
+ * 28).  Included once, by test-native.c.
+ */
+#ifndef MICDB_NATIVE_SUITE_H
+#define MICDB_NATIVE_SUITE_H
+
+/* The native engine's host threads in the current test, and the counts
+ * each test runs at. */
+static uint32_t nthreads = 1;
+/* The sanitizer builds check memory, not the schedule: they take the
+ * thread counts in turn only, so that the suite keeps its time. */
+#if defined(__SANITIZE_ADDRESS__)
+static const int extra_threads = 0;
+#else
+static const int extra_threads = 1;
+#endif
+static const uint32_t thread_counts[] = { 1, 2, 3, 16 };
+#define NTHREAD_COUNTS (sizeof thread_counts / sizeof thread_counts[0])
+
+/* The core counts each sample runs at: within a warp, at its edges and
+ * beyond it.  A second microprogram's pass and the sanitizer builds
+ * take the fewest that still cross a warp (2 and 33): the first pass
+ * of the plain build has the others, and the sanitizers look for
+ * memory errors, which the counts do not change (the suite's time on a
+ * 2-core machine, issue 28). */
+static const uint32_t few_counts[] = { 2, 33 };
+#if defined(__SANITIZE_ADDRESS__)
+static const uint32_t *sample_counts = few_counts;
+static size_t nsample_counts = sizeof few_counts / sizeof few_counts[0];
+#else
+static const uint32_t all_counts[] = { 1, 2, 3, 4, 32, 33 };
+static const uint32_t *sample_counts = all_counts;
+static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
+#endif
+
+/* Generated racy programs: 24 seeds, 8 in the sanitizer builds (which
+ * also take the thread counts in turn: see extra_threads). */
+#if defined(__SANITIZE_ADDRESS__)
+#define GEN_SEEDS 8
+#else
+#define GEN_SEEDS 24
+#endif
+
+#endif
