@@ -159,8 +159,9 @@ par_cpus(void)
 
 /* How long a waiting thread spins before it sleeps (a worker) or
  * yields (the caller): some tens of microseconds, a window's gap
- * between rounds.  In pauses, measured once (par_spins): a pause takes
- * from a few cycles to over a hundred, by CPU. */
+ * between rounds.  Counted in pauses, whose cost differs by CPU, so the
+ * count is derived from a timing at start-up (par_spins; the figures:
+ * doc/performance.md section 19.2). */
 #define PAR_SPIN_NS 50000
 
 /* A wait for workers' chunks, beyond the time one chunk takes, after
