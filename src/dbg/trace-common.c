@@ -1,9 +1,12 @@
 /*
  * What the trace formats share (trace-int.h): below trace.c, which
  * picks a format, and below each format's file, so that none of them
- * calls back into another (doc/architecture.md, "no circles").
+ * calls back into another (doc/architecture.md, "no circles"); and
+ * the output buffer they all write through (trace-int.h says why).
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "trace-int.h"
 
@@ -17,16 +20,69 @@ trace_at_boundary(const struct trace_view *v, uint32_t core)
 }
 
 void
-trace_json_text(FILE *f, const char *s)
+trace_flush(struct trace *t)
 {
-	for (; *s != '\0'; s++) {
-		unsigned char ch = (unsigned char)*s;
+	if (t->olen > 0)
+		(void)atomic_write(&t->af, t->obuf, t->olen);
+	t->olen = 0;
+}
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+void
+trace_putu(struct trace *t, uint64_t v)
+{
+	char d[20];
+	size_t n = sizeof d;
+
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	trace_put(t, d + n, sizeof d - n);
+}
+
+void
+trace_putf(struct trace *t, const char *fmt, ...)
+{
+	char small[256], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof small) {
+		trace_put(t, small, (size_t)n);
+		return;
+	}
+	va_start(ap, fmt);
+	big = xvasprintf(fmt, ap);
+	va_end(ap);
+	trace_put(t, big, (size_t)n);
+	free(big);
+}
+
+void
+trace_json_text(struct trace *t, const char *s)
+{
+	while (*s != '\0') {
+		size_t n = 0;
+		unsigned char ch;
+
+		/* the plain run in one piece: a label is one as a rule */
+		while ((ch = (unsigned char)s[n]) >= 0x20 && ch != '"' &&
+		    ch != '\\')
+			n++;
+		trace_put(t, s, n);
+		s += n;
+		if (ch == '\0')
+			break;
+		if (ch == '"' || ch == '\\') {
+			trace_putc(t, '\\');
+			trace_putc(t, (char)ch);
+		} else
+			trace_putf(t, "\\u%04x", ch);
+		s++;
 	}
 }

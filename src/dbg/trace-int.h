@@ -7,8 +7,13 @@
 #define MICDB_TRACE_INT_H
 
 #include <stdio.h>
+#include <string.h>
 
 #include "trace.h"
+
+/* The output buffer's size: the formats write through it, and it goes to
+ * the file in writes of this size (trace_put below). */
+#define TRACE_OBUF	(1u << 16)
 
 struct trace_fmt {
 	const char	*name;
@@ -43,6 +48,8 @@ struct trace {
 	uint64_t		 records;     /* steps recorded */
 	uint64_t		 marks;
 	void			*st;          /* the format's own state */
+	char			*obuf;        /* TRACE_OBUF bytes not yet written */
+	size_t			 olen;
 };
 
 extern const struct trace_fmt trace_fmt_perfetto, trace_fmt_vcd,
@@ -59,7 +66,49 @@ trace_by_mpc(const struct trace_view *v)
 /* Whether core is between two ISA instructions (always at the ISA
  * level): method frames change only there. */
 int	trace_at_boundary(const struct trace_view *v, uint32_t core);
+/*
+ * Writing: the formats append to the trace's buffer, which goes to the
+ * atomic file when full and when the trace closes.  A format writes
+ * millions of small fields (a VCD value, a slice per micro-cycle), and a
+ * stdio call per field was where a traced run spent most of its time
+ * (doc/performance.md section 25).  A failed write is kept by the
+ * atomic file and reported at trace_close.
+ */
+void	trace_flush(struct trace *t);
+
+static inline void
+trace_put(struct trace *t, const char *s, size_t n)
+{
+	if (t->olen + n > TRACE_OBUF) {
+		trace_flush(t);
+		if (n > TRACE_OBUF) {
+			(void)atomic_write(&t->af, s, n);
+			return;
+		}
+	}
+	memcpy(t->obuf + t->olen, s, n);
+	t->olen += n;
+}
+
+static inline void
+trace_puts(struct trace *t, const char *s)
+{
+	trace_put(t, s, strlen(s));
+}
+
+static inline void
+trace_putc(struct trace *t, char ch)
+{
+	if (t->olen == TRACE_OBUF)
+		trace_flush(t);
+	t->obuf[t->olen++] = ch;
+}
+
+/* An unsigned number in decimal. */
+void	trace_putu(struct trace *t, uint64_t v);
+/* printf into the buffer (fields that are rare: headers, counters). */
+void	trace_putf(struct trace *t, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* A JSON string's body: quotes, backslashes and control bytes escaped. */
-void	trace_json_text(FILE *f, const char *s);
+void	trace_json_text(struct trace *t, const char *s);
 
 #endif

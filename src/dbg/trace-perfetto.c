@@ -55,16 +55,21 @@ struct pf {
 	int		 events;    /* events written (comma before the next) */
 };
 
-/* Start an event: the separator, then {"ph":"X","pid":P, */
-static FILE *
-ev(struct trace *t, const char *ph, int pid, uint64_t ts)
+/* Start an event: the separator, then {"ph":"X","pid":P,"ts":T, */
+static void
+ev(struct trace *t, char ph, int pid, uint64_t ts)
 {
 	struct pf *pf = t->st;
-	FILE *f = t->af.f;
+	char head[] = ",\n{\"ph\":\"X\",\"pid\":0,\"ts\":";
 
-	fprintf(f, "%s{\"ph\":\"%s\",\"pid\":%d,\"ts\":%llu,",
-	    pf->events++ ? ",\n" : "", ph, pid, (unsigned long long)ts);
-	return f;
+	head[9] = ph;
+	head[18] = (char)('0' + pid);
+	if (pf->events++)
+		trace_put(t, head, sizeof head - 1);
+	else
+		trace_put(t, head + 2, sizeof head - 3);
+	trace_putu(t, ts);
+	trace_putc(t, ',');
 }
 
 static void
@@ -72,37 +77,38 @@ meta(struct trace *t, int pid, int tid, const char *what, const char *name)
 {
 	struct pf *pf = t->st;
 
-	fprintf(t->af.f, "%s{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":"
+	trace_putf(t, "%s{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":"
 	    "\"%s\",\"args\":{\"name\":\"", pf->events++ ? ",\n" : "", pid,
 	    tid, what);
-	trace_json_text(t->af.f, name);
-	fprintf(t->af.f, "\"}}");
+	trace_json_text(t, name);
+	trace_puts(t, "\"}}");
 }
 
 /* A slice begins (B) or ends (E) on core's track. */
 static void
-slice(struct trace *t, const char *ph, uint32_t core, uint64_t ts,
+slice(struct trace *t, char ph, uint32_t core, uint64_t ts,
     const char *name)
 {
-	FILE *f = ev(t, ph, 1, ts);
-
-	fprintf(f, "\"tid\":%u", core);
+	ev(t, ph, 1, ts);
+	trace_puts(t, "\"tid\":");
+	trace_putu(t, core);
 	if (name != NULL) {
-		fprintf(f, ",\"name\":\"");
-		trace_json_text(f, name);
-		fprintf(f, "\"");
+		trace_puts(t, ",\"name\":\"");
+		trace_json_text(t, name);
+		trace_putc(t, '"');
 	}
-	fprintf(f, "}");
+	trace_putc(t, '}');
 }
 
 static void
 instant(struct trace *t, uint32_t core, uint64_t ts, const char *name)
 {
-	FILE *f = ev(t, "i", 1, ts);
-
-	fprintf(f, "\"tid\":%u,\"s\":\"t\",\"name\":\"", core);
-	trace_json_text(f, name);
-	fprintf(f, "\"}");
+	ev(t, 'i', 1, ts);
+	trace_puts(t, "\"tid\":");
+	trace_putu(t, core);
+	trace_puts(t, ",\"s\":\"t\",\"name\":\"");
+	trace_json_text(t, name);
+	trace_puts(t, "\"}");
 }
 
 static void
@@ -139,14 +145,14 @@ push_frame(struct trace *t, const struct trace_view *v, struct pf_core *pc,
 		pc->lv = xreallocarray(pc->lv, pc->cap, sizeof *pc->lv);
 	}
 	pc->lv[pc->depth++] = v->m->cores[core].lv;
-	slice(t, "B", core, ts, method_of(v, core));
+	slice(t, 'B', core, ts, method_of(v, core));
 }
 
 static void
 close_wait(struct trace *t, struct pf_core *pc, uint32_t core, uint64_t ts)
 {
 	if (pc->waiting) {
-		slice(t, "E", core, ts, NULL);
+		slice(t, 'E', core, ts, NULL);
 		pc->waiting = 0;
 	}
 }
@@ -156,7 +162,7 @@ close_frames(struct trace *t, struct pf_core *pc, uint32_t core,
     uint32_t depth, uint64_t ts)
 {
 	for (; pc->depth > depth; pc->depth--)
-		slice(t, "E", core, ts, NULL);
+		slice(t, 'E', core, ts, NULL);
 }
 
 static int
@@ -192,16 +198,18 @@ micro_slice(struct trace *t, const struct trace_view *v, uint32_t core,
     uint32_t mpc, uint64_t ts)
 {
 	const struct mal_sym *sym = v->syms ? mal_syms_at(v->syms, mpc) : NULL;
-	FILE *f = ev(t, "X", 1, ts);
 
-	fprintf(f, "\"tid\":%u,\"dur\":1,\"name\":\"", core);
+	ev(t, 'X', 1, ts);
+	trace_puts(t, "\"tid\":");
+	trace_putu(t, core);
+	trace_puts(t, ",\"dur\":1,\"name\":\"");
 	if (sym != NULL && sym->label != NULL)
-		trace_json_text(f, sym->label);
+		trace_json_text(t, sym->label);
 	else if (sym != NULL && sym->text != NULL)
-		trace_json_text(f, sym->text);
+		trace_json_text(t, sym->text);
 	else
-		fprintf(f, "0x%03x", mpc);
-	fprintf(f, "\"}");
+		trace_putf(t, "0x%03x", mpc);
+	trace_puts(t, "\"}");
 }
 
 static void
@@ -238,7 +246,7 @@ core_track(struct trace *t, const struct trace_view *v, uint32_t i)
 		}
 	}
 	if (waits && !pc->waiting) {
-		slice(t, "B", core, ts, c->status == CORE_WAITING ?
+		slice(t, 'B', core, ts, c->status == CORE_WAITING ?
 		    "barrier wait" : "join wait");
 		pc->waiting = 1;
 	}
@@ -258,7 +266,6 @@ counters(struct trace *t, const struct trace_view *v)
 	double eff;
 	struct ref_summary sum;
 	struct warp_view w;
-	FILE *f;
 
 	if (v->e != NULL && v->e->ops->warps != NULL)
 		rec = v->e->ops->warps(v->e, &nrec);
@@ -275,20 +282,20 @@ counters(struct trace *t, const struct trace_view *v)
 		if (!t->warps[i] || (pf->written[i] && pf->active[i] ==
 		    w.nactive && pf->paths[i] == w.npaths && pf->k[i] == k))
 			continue;
-		f = ev(t, "C", 0, ts);
-		fprintf(f, "\"name\":\"warp %u\",\"args\":{\"active\":%u,"
+		ev(t, 'C', 0, ts);
+		trace_putf(t, "\"name\":\"warp %u\",\"args\":{\"active\":%u,"
 		    "\"paths\":%u", i, w.nactive, w.npaths);
 		if (rec != NULL)
-			fprintf(f, ",\"k\":%u", k);
-		fprintf(f, "}}");
+			trace_putf(t, ",\"k\":%u", k);
+		trace_putf(t, "}}");
 		pf->written[i] = 1;
 		pf->active[i] = w.nactive;
 		pf->paths[i] = w.npaths;
 		pf->k[i] = k;
 	}
 	if (t->summary) {
-		f = ev(t, "C", 0, ts);
-		fprintf(f, "\"name\":\"warps\",\"args\":{\"min active\":%u,"
+		ev(t, 'C', 0, ts);
+		trace_putf(t, "\"name\":\"warps\",\"args\":{\"min active\":%u,"
 		    "\"mean active\":%.2f,\"max active\":%u,\"min paths\":%u,"
 		    "\"mean paths\":%.2f,\"max paths\":%u}}", amin,
 		    (double)active / t->nwarps, amax, pmin,
@@ -299,16 +306,16 @@ counters(struct trace *t, const struct trace_view *v)
 	    (double)paths) : 0.0;
 	eff = (double)(int64_t)(eff * 10 + 0.5) / 10;
 	if (!pf->machine_written || eff != pf->eff) {
-		f = ev(t, "C", 0, ts);
-		fprintf(f, "\"name\":\"SIMD efficiency\",\"args\":"
+		ev(t, 'C', 0, ts);
+		trace_putf(t, "\"name\":\"SIMD efficiency\",\"args\":"
 		    "{\"percent\":%.1f}}", eff);
 	}
 	ref_count(v->m, &sum);
 	if (!pf->machine_written || sum.running != pf->sum.running ||
 	    sum.waiting != pf->sum.waiting || sum.halted != pf->sum.halted ||
 	    sum.faulted != pf->sum.faulted || sum.joining != pf->sum.joining) {
-		f = ev(t, "C", 0, ts);
-		fprintf(f, "\"name\":\"cores\",\"args\":{\"running\":%u,"
+		ev(t, 'C', 0, ts);
+		trace_putf(t, "\"name\":\"cores\",\"args\":{\"running\":%u,"
 		    "\"waiting\":%u,\"halted\":%u,\"faulted\":%u,"
 		    "\"joining\":%u}}", sum.running, sum.waiting, sum.halted,
 		    sum.faulted, sum.joining);
@@ -330,7 +337,7 @@ pf_start(struct trace *t, const struct trace_view *v)
 	pf->paths = xcalloc(t->nwarps, sizeof *pf->paths);
 	pf->k = xcalloc(t->nwarps, sizeof *pf->k);
 	pf->written = xcalloc(t->nwarps, 1);
-	fprintf(t->af.f, "{\"displayTimeUnit\":\"ns\",\"otherData\":"
+	trace_putf(t, "{\"displayTimeUnit\":\"ns\",\"otherData\":"
 	    "{\"generator\":\"micdb\",\"time\":\"1 us per %s\"},"
 	    "\"traceEvents\":[\n", v->level == LEVEL_ISA ? "step" :
 	    "micro-cycle");
@@ -351,7 +358,7 @@ pf_start(struct trace *t, const struct trace_view *v)
 		if (!ended(c->status))
 			push_frame(t, v, pc, t->list[i], v->m->step);
 		if (c->status == CORE_WAITING || c->status == CORE_JOINING) {
-			slice(t, "B", t->list[i], v->m->step,
+			slice(t, 'B', t->list[i], v->m->step,
 			    c->status == CORE_WAITING ? "barrier wait" :
 			    "join wait");
 			pc->waiting = 1;
@@ -370,14 +377,12 @@ pf_record(struct trace *t, const struct trace_view *v)
 static void
 pf_mark(struct trace *t, const struct trace_view *v, const char *what)
 {
-	FILE *f;
-
 	/* at the last step recorded: a global instant must not go back */
 	(void)v;
-	f = ev(t, "i", 0, t->last_step);
-	fprintf(f, "\"tid\":0,\"s\":\"g\",\"name\":\"");
-	trace_json_text(f, what);
-	fprintf(f, "\"}");
+	ev(t, 'i', 0, t->last_step);
+	trace_putf(t, "\"tid\":0,\"s\":\"g\",\"name\":\"");
+	trace_json_text(t, what);
+	trace_putf(t, "\"}");
 }
 
 static void
@@ -389,7 +394,7 @@ pf_finish(struct trace *t)
 		close_wait(t, &pf->core[i], t->list[i], t->last_step);
 		close_frames(t, &pf->core[i], t->list[i], 0, t->last_step);
 	}
-	fprintf(t->af.f, "\n]}\n");
+	trace_putf(t, "\n]}\n");
 }
 
 static void

@@ -112,6 +112,7 @@ trace_free(struct trace *t)
 	free(t->list);
 	free(t->cores_text);
 	free(t->warps);
+	free(t->obuf);
 	free(t);
 }
 
@@ -140,6 +141,7 @@ trace_open(struct trace **tp, const char *path, const char *format,
 		return -1;
 	}
 	t->fmt = formats[t->format].fmt;
+	t->obuf = xmalloc(TRACE_OBUF);
 	t->first_step = t->last_step = v->m->step;
 	t->fmt->start(t, v);
 	*tp = t;
@@ -174,8 +176,12 @@ trace_close(struct trace *t, char **cause)
 {
 	int rc;
 
-	if (!atomic_failed(&t->af))
+	if (!atomic_failed(&t->af)) {
+		/* the SVG timeline writes straight to the file */
+		trace_flush(t);
 		t->fmt->finish(t);
+		trace_flush(t);
+	}
 	rc = atomic_commit(&t->af, cause);
 	trace_free(t);
 	return rc;
@@ -236,28 +242,28 @@ jsonl_start(struct trace *t, const struct trace_view *v)
 static void
 jsonl_record(struct trace *t, const struct trace_view *v)
 {
-	FILE *f = t->af.f;
-
-	fprintf(f, "{\"step\":%llu,\"cores\":[",
-	    (unsigned long long)v->m->step);
+	trace_puts(t, "{\"step\":");
+	trace_putu(t, v->m->step);
+	trace_puts(t, ",\"cores\":[");
 	for (uint32_t i = 0; i < t->nlist; i++) {
 		const struct core *c = &v->m->cores[t->list[i]];
 
-		fprintf(f, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
+		trace_putf(t, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
 		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
 		    i ? "," : "", t->list[i], c->pc, c->sp, c->lv, c->tos,
 		    status_name(c->status), (unsigned long long)c->steps);
 	}
-	fprintf(f, "]}\n");
+	trace_puts(t, "]}\n");
 }
 
 static void
 jsonl_mark(struct trace *t, const struct trace_view *v, const char *what)
 {
-	fprintf(t->af.f, "{\"step\":%llu,\"mark\":\"",
-	    (unsigned long long)v->m->step);
-	trace_json_text(t->af.f, what);
-	fprintf(t->af.f, "\"}\n");
+	trace_puts(t, "{\"step\":");
+	trace_putu(t, v->m->step);
+	trace_puts(t, ",\"mark\":\"");
+	trace_json_text(t, what);
+	trace_puts(t, "\"}\n");
 }
 
 static void

@@ -146,17 +146,30 @@ mic1_cwrite(struct core *c, uint32_t cbits, uint32_t v)
 	if (cbits & MIC1_C_MAR) c->mar = s;
 }
 
+void
+mic1_dp_eval(const struct core *c, uint64_t w, struct mic1_dp *d)
+{
+	uint32_t alu = mic1_alu(w);
+
+	d->a = (uint32_t)c->h;
+	d->b = mic1_bbus(c, mic1_bsel(w));
+	d->out = mic1_alu_eval(alu, d->a, d->b);
+	d->n = (uint8_t)(d->out >> 31);
+	d->z = (uint8_t)(d->out == 0);
+	d->c = mic1_shifter(alu, d->out);
+}
+
 /* Step 1 of a cycle of word w: B bus, ALU, N and Z (from the ALU,
  * before the shifter), shifter, C-bus writes. */
 static void
 mic1_datapath(struct core *c, uint64_t w)
 {
-	uint32_t alu = mic1_alu(w), out;
+	struct mic1_dp d;
 
-	out = mic1_alu_eval(alu, (uint32_t)c->h, mic1_bbus(c, mic1_bsel(w)));
-	c->n = (uint8_t)(out >> 31);
-	c->z = (uint8_t)(out == 0);
-	mic1_cwrite(c, mic1_cbus(w), mic1_shifter(alu, out));
+	mic1_dp_eval(c, w, &d);
+	c->n = d.n;
+	c->z = d.z;
+	mic1_cwrite(c, mic1_cbus(w), d.c);
 }
 
 static int

@@ -154,4 +154,15 @@ int	mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core);
 uint32_t	mic1_alu_eval(uint32_t alu, uint32_t h, uint32_t bus);
 uint32_t	mic1_shifter(uint32_t alu, uint32_t v);
 
+/* Step 1 of a cycle of word w on core c's registers as they are before
+ * it: the ALU's inputs (A is H, B the B bus), its output with N and Z,
+ * and the shifter's output that the C bus carries.  The golden model's
+ * cycle and the VCD trace's datapath signals (doc/debugger.md section
+ * 5) both take it from here. */
+struct mic1_dp {
+	uint32_t	a, b, out, c;
+	uint8_t		n, z;
+};
+void	mic1_dp_eval(const struct core *c, uint64_t w, struct mic1_dp *d);
+
 #endif

@@ -126,29 +126,39 @@ pmic_boundary(const struct core *c, const struct pmic_core *k)
 	    c->mpc == pmic_mbr_byte(c, 0);
 }
 
+void
+pmic_units_eval(const struct core *c, const struct pmic_core *k,
+    uint32_t core, const struct pmic_mi *mi, struct pmic_dp *d)
+{
+	/* the three CUs read the registers as they are before any writes */
+	for (int i = 0; i < PMIC_NCU; i++) {
+		uint32_t w = mi->cu[i];
+
+		d->a[i] = d->b[i] = d->out[i] = 0;
+		if (!pmic_cu_en(w))
+			continue;
+		d->a[i] = pmic_reg(c, k, core, pmic_cu_a(w));
+		d->b[i] = pmic_reg(c, k, core, pmic_cu_b(w));
+		d->out[i] = pmic_alu_eval(pmic_cu_alu(w), d->a[i], d->b[i]);
+	}
+}
+
 /* The compute units of word mi on core (c, k): N, Z and the C writes. */
 static void
 pmic_units(struct core *c, struct pmic_core *k, uint32_t core,
     const struct pmic_mi *mi)
 {
-	uint32_t res[PMIC_NCU];
+	struct pmic_dp d;
 
-	/* The three CUs read the registers as they are now... */
-	for (int i = 0; i < PMIC_NCU; i++) {
-		uint32_t w = mi->cu[i];
-
-		res[i] = pmic_cu_en(w) ? pmic_alu_eval(pmic_cu_alu(w),
-		    pmic_reg(c, k, core, pmic_cu_a(w)),
-		    pmic_reg(c, k, core, pmic_cu_b(w))) : 0;
-	}
+	pmic_units_eval(c, k, core, mi, &d);
 	if (pmic_cu_en(mi->cu[0])) {
-		c->n = (uint8_t)(res[0] >> 31);
-		c->z = (uint8_t)(res[0] == 0);
+		c->n = (uint8_t)(d.out[0] >> 31);
+		c->z = (uint8_t)(d.out[0] == 0);
 	}
-	/* ...then write, CU0 first (the compiler keeps the sets apart). */
+	/* then they write, CU0 first (the compiler keeps the sets apart) */
 	for (int i = 0; i < PMIC_NCU; i++)
 		if (pmic_cu_en(mi->cu[i]))
-			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), res[i]);
+			pmic_cwrite(c, k, pmic_cu_c(mi->cu[i]), d.out[i]);
 }
 
 int

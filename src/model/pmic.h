@@ -68,6 +68,15 @@ void	pmic_start_core(struct pmic_state *st, struct machine *m,
  * faulted), 0 if it was not RUNNING.
  */
 int	pmic_cycle(struct pmic_state *st, struct machine *m, uint32_t core);
+/* The compute units of word mi on core (c, k) as they are before the
+ * cycle: each unit's A and B bus and its result (all 0 for a unit
+ * without EN).  The golden model's cycle and the VCD trace's datapath
+ * signals (doc/debugger.md section 5) both take them from here. */
+struct pmic_dp {
+	uint32_t	a[PMIC_NCU], b[PMIC_NCU], out[PMIC_NCU];
+};
+void	pmic_units_eval(const struct core *c, const struct pmic_core *k,
+	    uint32_t core, const struct pmic_mi *mi, struct pmic_dp *d);
 /* The words core's next pmic_cycle may store to (*n of them from the
  * result; 0: none), as mic1_next_store. */
 int32_t	*pmic_next_store(const struct pmic_state *st, struct machine *m,
