@@ -5,7 +5,9 @@
 # info divergence and info cores print at the same steps; the VCD goes
 # through GTKWave's vcd2fst and back with fst2vcd and its values are the
 # golden model's (the reference engine's info registers) cycle by cycle
-# at both micro levels; a trace across reverse-stepi and set level stays
+# at both micro levels, the datapath signals (the ALU's or the compute
+# units' inputs and results, N and Z, the bus enables, the next address)
+# checked against the registers before and after each cycle; a trace across reverse-stepi and set level stays
 # valid; bad paths, formats and core sets are errors that leave no file.
 # tests/trace/check.js reads the files (Node.js, as the DAP tests).
 . "$(dirname "$0")/lib.sh"
@@ -144,7 +146,8 @@ if command -v vcd2fst >/dev/null 2>&1 && command -v fst2vcd >/dev/null; then
 	for level in mic pmic; do
 		for prog in fib collatz; do
 			: >"$TMP/g.cmd"
-			echo "trace start $TMP/g.vcd" >>"$TMP/g.cmd"
+			printf 'trace start %s\ninfo registers\n' "$TMP/g.vcd" \
+			    >>"$TMP/g.cmd"
 			i=0
 			while [ $i -lt 150 ]; do
 				printf 'stepi\ninfo registers\n' >>"$TMP/g.cmd"
@@ -160,7 +163,7 @@ if command -v vcd2fst >/dev/null 2>&1 && command -v fst2vcd >/dev/null; then
 			# the golden model's registers after each cycle
 			awk -v level=$level '
 			function hex(v) { sub(/^0x0*/, "", v); return v == "" ? "0" : v }
-			/^core 0 .* micro-cycles?$/ { t++; line = t }
+			/^core 0 .* micro-cycles?$/ { line = t++ }
 			/^(PC|SP|LV|CPP|TOS|OPC|H|MAR|MDR|MBR|MPC|N|Z) +0x/ {
 				v = $2
 				if (level == "mic" && $1 == "MBR")	# 8 bits
@@ -183,16 +186,24 @@ if command -v vcd2fst >/dev/null 2>&1 && command -v fst2vcd >/dev/null; then
 				    (level == "mic" && kv[1] ~ /^[NZ]$/))
 					printf " %s", $i
 			  }
-			  printf "\n" }' | sed -n '2,151p' >"$TMP/vcd.txt"
-			[ "$(wc -l <"$TMP/golden.txt")" -eq 150 ] &&
+			  printf "\n" }' | sed -n '1,151p' >"$TMP/vcd.txt"
+			[ "$(wc -l <"$TMP/golden.txt")" -eq 151 ] &&
 			    cmp -s "$TMP/golden.txt" "$TMP/vcd.txt"
 			ok $? "$prog at $level: 150 cycles of the VCD equal the golden model's registers"
 			cmp -s "$TMP/golden.txt" "$TMP/vcd.txt" ||
 			    diag "$(diff "$TMP/golden.txt" "$TMP/vcd.txt" | head -8)"
+			# the ALU's or compute units' inputs and results, N and
+			# Z, the bus enables and the next address, each cycle
+			node "$CHECK" datapath $level "$TMP/g.out" "$TMP/g2.vcd" \
+			    core0 >"$TMP/dp.txt"
+			[ "$(cat "$TMP/dp.txt")" = "ok 150 cycles" ]
+			ok $? "$prog at $level: the datapath signals of 150 cycles equal the golden model's"
+			[ "$(cat "$TMP/dp.txt")" = "ok 150 cycles" ] ||
+			    diag "$(cat "$TMP/dp.txt")"
 		done
 	done
 else
-	for i in 1 2 3 4 5 6 7 8; do
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
 		tap_n=$((tap_n + 1))
 		echo "ok $tap_n # SKIP vcd2fst/fst2vcd (Debian gtkwave) not installed"
 	done

@@ -21,7 +21,11 @@ session_trace_view(struct session *s, const uint8_t *at_bp,
 	memset(v, 0, sizeof *v);
 	v->m = &s->m;
 	v->level = s->level;
-	v->level_state = s->level == LEVEL_ISA ? NULL : session_level_state(s);
+	/* the level's own state: at PMIC the struct pmic_state, whose G0,
+	 * G1 and words the VCD shows */
+	v->level_state = s->level == LEVEL_PMIC ?
+	    (const void *)session_pmic_state(s) : s->level == LEVEL_MIC ?
+	    session_level_state(s) : NULL;
 	v->syms = mc != NULL ? &mc->syms : NULL;
 	v->e = s->have_engine ? &s->e : NULL;
 	v->at_bp = at_bp;
