@@ -320,5 +320,10 @@ void	 div_reset(struct div_acc *d);
 void	 div_sample(struct div_acc *d, const struct machine *m, int by_mpc);
 void	 div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	    struct warp_view *v);
+/* Only warp w's active lanes and paths (v->nactive, v->npaths; pc and
+ * count unordered, converged not set): what a trace's counters read
+ * every step, without div_warp's ordering. */
+void	 div_warp_counts(const struct machine *m, uint32_t w, int by_mpc,
+	    struct warp_view *v);
 
 #endif

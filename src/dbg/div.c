@@ -125,6 +125,14 @@ div_warp(const struct machine *m, uint32_t w, int by_mpc,
 	}
 }
 
+void
+div_warp_counts(const struct machine *m, uint32_t w, int by_mpc,
+    struct warp_view *v)
+{
+	warp_start(m, w, v);
+	group_paths(m, by_mpc, v);
+}
+
 /* A thread's share of div_sample. */
 struct sample_part {
 	struct par_part	 r;           /* warps */

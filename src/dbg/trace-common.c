@@ -41,6 +41,14 @@ trace_putu(struct trace *t, uint64_t v)
 }
 
 void
+trace_puti(struct trace *t, int32_t v)
+{
+	if (v < 0)
+		trace_putc(t, '-');
+	trace_putu(t, v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v);
+}
+
+void
 trace_putf(struct trace *t, const char *fmt, ...)
 {
 	char small[256], *big = NULL;

@@ -104,8 +104,9 @@ trace_putc(struct trace *t, char ch)
 	t->obuf[t->olen++] = ch;
 }
 
-/* An unsigned number in decimal. */
+/* A number in decimal. */
 void	trace_putu(struct trace *t, uint64_t v);
+void	trace_puti(struct trace *t, int32_t v);
 /* printf into the buffer (fields that are rare: headers, counters). */
 void	trace_putf(struct trace *t, const char *fmt, ...) PRINTFLIKE(2, 3);
 /* A JSON string's body: quotes, backslashes and control bytes escaped. */

@@ -51,6 +51,8 @@ struct pf {
 	uint8_t		*written;   /* per warp: any counter written */
 	double		 eff;       /* the machine's counters last written */
 	struct ref_summary sum;
+	uint32_t	 smin[2], smax[2]; /* the summary last written: */
+	uint64_t	 stotal[2];        /* active lanes, then paths */
 	int		 machine_written;
 	int		 events;    /* events written (comma before the next) */
 };
@@ -272,7 +274,7 @@ counters(struct trace *t, const struct trace_view *v)
 	for (uint32_t i = 0; i < t->nwarps; i++) {
 		uint32_t k = rec != NULL && i < nrec ? rec[i].last_k : 0;
 
-		div_warp(v->m, i, trace_by_mpc(v), &w);
+		div_warp_counts(v->m, i, trace_by_mpc(v), &w);
 		active += w.nactive;
 		paths += w.npaths;
 		amin = w.nactive < amin ? w.nactive : amin;
@@ -293,13 +295,24 @@ counters(struct trace *t, const struct trace_view *v)
 		pf->paths[i] = w.npaths;
 		pf->k[i] = k;
 	}
-	if (t->summary) {
+	/* the summary too only when it changes: a machine in step keeps it
+	 * for long stretches */
+	if (t->summary && (!pf->machine_written || amin != pf->smin[0] ||
+	    amax != pf->smax[0] || pmin != pf->smin[1] ||
+	    pmax != pf->smax[1] || active != pf->stotal[0] ||
+	    paths != pf->stotal[1])) {
 		ev(t, 'C', 0, ts);
 		trace_putf(t, "\"name\":\"warps\",\"args\":{\"min active\":%u,"
 		    "\"mean active\":%.2f,\"max active\":%u,\"min paths\":%u,"
 		    "\"mean paths\":%.2f,\"max paths\":%u}}", amin,
 		    (double)active / t->nwarps, amax, pmin,
 		    (double)paths / t->nwarps, pmax);
+		pf->smin[0] = amin;
+		pf->smax[0] = amax;
+		pf->smin[1] = pmin;
+		pf->smax[1] = pmax;
+		pf->stotal[0] = active;
+		pf->stotal[1] = paths;
 	}
 	/* info divergence's "now" (cmd-info.c), to its one decimal */
 	eff = paths > 0 ? 100.0 * (double)active / ((double)t->width *

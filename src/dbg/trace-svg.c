@@ -99,7 +99,7 @@ sample(struct trace *t, const struct trace_view *v)
 	for (uint32_t i = 0; i < t->nwarps; i++) {
 		double e, p;
 
-		div_warp(v->m, i, trace_by_mpc(v), &w);
+		div_warp_counts(v->m, i, trace_by_mpc(v), &w);
 		active += w.nactive;
 		paths += w.npaths;
 		e = w.npaths > 0 ? 100.0 * w.nactive / ((double)t->width *

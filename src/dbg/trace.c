@@ -248,10 +248,21 @@ jsonl_record(struct trace *t, const struct trace_view *v)
 	for (uint32_t i = 0; i < t->nlist; i++) {
 		const struct core *c = &v->m->cores[t->list[i]];
 
-		trace_putf(t, "%s{\"core\":%u,\"pc\":%d,\"sp\":%d,"
-		    "\"lv\":%d,\"tos\":%d,\"status\":\"%s\",\"steps\":%llu}",
-		    i ? "," : "", t->list[i], c->pc, c->sp, c->lv, c->tos,
-		    status_name(c->status), (unsigned long long)c->steps);
+		trace_puts(t, i ? ",{\"core\":" : "{\"core\":");
+		trace_putu(t, t->list[i]);
+		trace_puts(t, ",\"pc\":");
+		trace_puti(t, c->pc);
+		trace_puts(t, ",\"sp\":");
+		trace_puti(t, c->sp);
+		trace_puts(t, ",\"lv\":");
+		trace_puti(t, c->lv);
+		trace_puts(t, ",\"tos\":");
+		trace_puti(t, c->tos);
+		trace_puts(t, ",\"status\":\"");
+		trace_puts(t, status_name(c->status));
+		trace_puts(t, "\",\"steps\":");
+		trace_putu(t, c->steps);
+		trace_putc(t, '}');
 	}
 	trace_puts(t, "]}\n");
 }
