@@ -15,6 +15,7 @@
  *                      the "now" of info divergence;
  *   "cores"            running, waiting, halted, faulted and joining
  *                      cores, the counts of info cores;
+ * each of them written, like "warp W", only when it changes;
  * and the marks (reverse execution, a level switch) as global instants.
  * Process 1, "cores", has a track per traced core: the method frames as
  * nested B/E slices named by method (opened at the boundary after an
