@@ -85,6 +85,11 @@ struct ocl_news {
 	uint32_t	 out_lo, out_hi;  /* out_lo > out_hi: nobody wrote */
 };
 
+/* The work-group targets (wg_target) of the GPU and CPU layouts, which
+ * the default engine's rule also reads (engine_ocl_device_props). */
+#define OCL_WG_GPU 128
+#define OCL_WG_CPU 32
+
 /*
  * The tuning table: every choice of how the engine runs that differs by
  * device, filled once at creation (ocl_tuning_init) from the device's

@@ -122,7 +122,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 #define PICK(k, def) ((set & (1u << (k))) ? v[k] : (unsigned long)(def))
 	t->gpu_layout = (int)PICK(TK_LAYOUT, gpu);
 	t->zero_copy = (int)PICK(TK_ZERO_COPY, cpu);
-	t->wg_target = t->gpu_layout ? 128 : 32;
+	t->wg_target = t->gpu_layout ? OCL_WG_GPU : OCL_WG_CPU;
 	t->io_cap = (uint32_t)PICK(TK_IO_CAP, 0);
 	t->isa_template = (int)PICK(TK_DISPATCH, nv);
 	t->isa_vote = nv;
