@@ -159,11 +159,11 @@ par_cpus(void)
 
 /* How long a waiting thread spins before it sleeps (a worker) or
  * yields (the caller): at least PAR_SPIN_NS, and for a worker twice the
- * gap between rounds that the caller measures (the serial shared steps
- * of a round at thousands of cores take longer than 50 us: a worker that
- * slept through every gap cost each round a wake-up, and the round ran
- * on the caller alone, doc/performance.md section 23), at most
- * PAR_SPIN_MAX_NS, beyond which a wake-up costs little against the gap.
+ * mean gap between rounds that the caller measures (at thousands of
+ * cores the serial part between rounds may take longer than 50 us, and
+ * a worker woken from sleep starts late and slow), at most
+ * PAR_SPIN_MAX_NS, beyond which a wake-up costs little against the gap
+ * (doc/performance.md section 23).
  * Counted in pauses, whose cost differs by CPU, so the count is derived
  * from a timing at start-up (par_spins; section 19.2). */
 #define PAR_SPIN_NS 50000
