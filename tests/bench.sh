@@ -85,6 +85,23 @@ grep -q "step ms" out.txt && grep -q "\[.*,.*\]" out.txt
 ok $? "the table shows the spread [min, max]"
 [ "$(grep -c '^bench: \[' err.txt)" -eq 4 ]
 ok $? "one progress line per measurement on stderr"
+# the default's crossover (levels.h): a CPU device's kernels win only
+# where its compute units outnumber 4 x the native threads at the ISA level
+units=$(sed -n 's/^micdb bench: .*(CPU, \([0-9]*\) compute units.*/\1/p' out.txt)
+thr=$(sed -n 's/^native: .* on \([0-9]*\) host thread.*/\1/p' out.txt)
+if [ -n "$units" ] && [ -n "$thr" ]; then
+	if [ "$units" -le $((4 * thr)) ]; then
+		want="default native at every core count"
+	else
+		want="default OpenCL from $((4 * thr * 32 + 1)) cores"
+	fi
+	grep -qE "^  isa +$want\$" out.txt
+	ok $? "crossover: the rule's for $units compute units, $thr threads"
+else
+	ok 1 "crossover: the table names the CPU device's units and threads"
+fi
+[ "$(grep -cE '^ +(uniform|divergent) +measured: (native|OpenCL)' out.txt)" -eq 2 ]
+ok $? "crossover: a measured one per workload"
 
 # --- single: one core, then the few-core figure ---------------------------
 run_cmd s.out s.err "$MICDB" bench --quick --no-ref --workloads single \

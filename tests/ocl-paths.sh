@@ -15,42 +15,51 @@ if grep -q "no OpenCL platform" "$err"; then
 	exit 77
 fi
 
-# The default engine (micdb(1), --engine): native up to 512 cores at
-# every level, whatever the device; above, OpenCL unless the device is a
-# CPU, where native goes on at every count on two host threads or more
-# and up to 32768 cores on one.  A device selection that
-# matches nothing fails the OpenCL engine and is ignored by the others,
-# and is no CPU.  Small stacks keep 32768 cores cheap.
+# The default engine (micdb(1), --engine; levels.h): with no device,
+# as with a GPU, the native engines below 64 (ISA) or 32 (micro levels)
+# cores per host thread, OpenCL from there; a device selection that
+# matches nothing fails the OpenCL engine and is ignored by the others.
+# On a CPU device the native engines unless its compute units outnumber
+# 4 (ISA) or 2 x the threads, and then OpenCL above 32 cores a unit of
+# those (tests/test-dbg checks the rule at other unit counts).  Small
+# stacks keep 32769 cores cheap.
 for level in isa mic pmic; do
+	x=32; [ $level = isa ] && x=64
 	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
-	    --level $level --cores 513 "$PROGRAMS/hello.jas"
-	expect_rc 2 "--level $level: above 512 cores and no CPU device, the default is OpenCL"
+	    --level $level --threads 2 --cores $((2 * x)) "$PROGRAMS/hello.jas"
+	expect_rc 2 "--level $level: from $x cores a thread and no device, the default is OpenCL"
 	expect_err "nosuch-device" "--level $level: the default run names the device it could not find"
 	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
-	    --level $level --cores 512 "$PROGRAMS/hello.jas"
-	expect_rc 0 "--level $level: micdb run defaults to the native engine up to 512 cores"
+	    --level $level --threads 2 --cores $((2 * x - 1)) "$PROGRAMS/hello.jas"
+	expect_rc 0 "--level $level: micdb run defaults to the native engine below $x cores a thread"
 done
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"
-# On this CPU device (POCL): on one host thread native up to 32768
-# cores, OpenCL above; on two or more native at every count.
-if "$MICDB" devices 2>/dev/null | grep -q "CPU"; then
+# On this CPU device (POCL), by its compute units, on one thread.
+units=$("$MICDB" devices 2>/dev/null | sed -n 's/^\*.* CPU *\([0-9]*\) CUs.*/\1/p')
+if [ -n "$units" ]; then
 	printf 'stepi\ninfo warps\n' >"$TMP/warps.cmd"
 	for level in isa mic; do
+		r=2; [ $level = isa ] && r=4
+		if [ "$units" -le $r ]; then
+			n=32769 want=native
+		else
+			n=$((r * 32 + 1)) want=OpenCL
+		fi
 		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
-		    --threads 1 --cores 32768 --stack-words 64 "$PROGRAMS/hello.jas"
+		    --threads 1 --cores $n --stack-words 64 "$PROGRAMS/hello.jas"
+		expect_rc 0 "--level $level on a CPU device: $n cores open"
+		if [ $want = native ]; then
+			grep -q "not available for the native engine" o
+		else
+			! grep -q "not available for the native engine" o
+		fi
+		ok $? "--level $level on a CPU device of $units units, one thread: $want at $n cores"
+		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
+		    --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
 		grep -q "not available for the native engine" o
-		ok $? "--level $level on a CPU device: native at 32768 cores"
-		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
-		    --threads 1 --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
-		expect_rc 0 "--level $level on a CPU device: 32769 cores open"
-		! grep -q "not available for the native engine" o
-		ok $? "--level $level on a CPU device, one thread: OpenCL above 32768 cores"
-		run_cmd o e "$MICDB" --batch "$TMP/warps.cmd" --level $level \
-		    --threads 2 --cores 32769 --stack-words 64 "$PROGRAMS/hello.jas"
-		grep -q "not available for the native engine" o
-		ok $? "--level $level on a CPU device, two threads: native above 32768 cores"
+		ok $? "--level $level on a CPU device, the default threads: native at 32769 cores"
 	done
 fi
 

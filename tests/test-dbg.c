@@ -19,6 +19,7 @@
 #include "dbg.h"
 #include "dsym.h"
 #include "expr.h"
+#include "levels.h"
 #include "session.h"
 #include "tap.h"
 #include "util.h"
@@ -1088,6 +1089,68 @@ test_range(void)
 	}
 }
 
+/* --- the default engine's rule (levels.h) ---------------------------------- */
+
+/* The CPU side's definition, which level_engine_crossover's closed form
+ * must agree with: native on min(t, n / 16) threads (AHEAD_PAR_ITEMS)
+ * against units of 1 / ratio of a thread, min(units, n / group). */
+static int
+rule_native(uint32_t ratio, uint32_t t, uint32_t n,
+    const struct level_device *d)
+{
+	uint64_t th = (n + 15) / 16, un = (n + d->group - 1) / d->group;
+
+	th = th < t ? th : t;
+	un = un < d->units ? un : d->units;
+	return ratio * th >= un;
+}
+
+static void
+test_engine_rule(void)
+{
+	static const struct level_device xeon = { 1, 1, 16, 32 },
+	    epyc = { 1, 1, 2, 32 }, h200 = { 1, 0, 132, 128 },
+	    none = { 0, 0, 0, 0 };
+	static const enum level lv[] = { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
+	int agree = 1;
+
+	/* a CPU device: the closed form is the definition's first loss */
+	for (size_t l = 0; l < 3; l++)
+		for (uint32_t t = 1; t <= 20; t++) {
+			uint32_t x = level_engine_crossover(lv[l], t, &xeon);
+
+			for (uint32_t n = 1; n <= 4096; n++)
+				agree &= rule_native(LEVEL_CPU_RATIO(lv[l]), t,
+				    n, &xeon) == (n < x);
+		}
+	ok(agree, "engine rule: a CPU device's crossover is where its full "
+	    "units first outweigh the threads");
+	ok(level_engine_crossover(LEVEL_ISA, 16, &xeon) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_MIC, 16, &xeon) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_PMIC, 2, &epyc) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_ISA, 1, &epyc) == UINT32_MAX,
+	    "engine rule: native at every count with the CPU's own threads");
+	ok(level_engine_crossover(LEVEL_ISA, 1, &xeon) < 4096 &&
+	    level_engine_crossover(LEVEL_MIC, 4, &xeon) < 4096 &&
+	    level_engine_crossover(LEVEL_ISA, 4, &xeon) == UINT32_MAX,
+	    "engine rule: POCL where its units outnumber the threads");
+	ok(level_engine_crossover(LEVEL_ISA, 16, &h200) ==
+	    16 * LEVEL_GPU_LANES(LEVEL_ISA) &&
+	    level_engine_crossover(LEVEL_MIC, 1, &h200) ==
+	    LEVEL_GPU_LANES(LEVEL_MIC) &&
+	    level_engine_crossover(LEVEL_PMIC, 0, &none) ==
+	    LEVEL_GPU_LANES(LEVEL_PMIC),
+	    "engine rule: a GPU (or none) from lanes x threads cores");
+	ok(level_engine_crossover(LEVEL_ISA, UINT32_MAX, &h200) ==
+	    UINT32_MAX, "engine rule: a crossover past 2^32 cores is never");
+	ok(level_engine_choose(LEVEL_MIC, ENGINE_REF, 1u << 20, 1, NULL) ==
+	    ENGINE_REF && level_engine_choose(LEVEL_ISA, ENGINE_DEFAULT,
+	    1u << 20, 1, NULL) == level_engine_kind(LEVEL_ISA,
+	    ENGINE_DEFAULT) && level_engine_choose(LEVEL_ISA,
+	    ENGINE_DEFAULT, 1, 1, NULL) == ENGINE_NATIVE,
+	    "engine rule: a named engine stays; one core runs natively");
+}
+
 int
 main(void)
 {
@@ -1101,5 +1164,6 @@ main(void)
 	test_api();
 	test_level_switch();
 	test_div();
+	test_engine_rule();
 	return done_testing();
 }

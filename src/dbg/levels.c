@@ -35,26 +35,70 @@ level_threads(uint32_t threads)
 	return threads > 0 ? threads : par_cpus();
 }
 
+uint32_t
+level_engine_crossover(enum level level, uint32_t threads,
+    const struct level_device *dev)
+{
+	uint64_t t = threads > 0 ? threads : 1, r;
+
+	if (dev->present && dev->cpu) {
+		/* native on min(t, cores / AHEAD_PAR_ITEMS) threads against
+		 * POCL on min(units, cores / group) units, each worth
+		 * 1 / LEVEL_CPU_RATIO of a thread: while the native side
+		 * has cores for fewer than t threads, POCL has them for
+		 * fewer units (its groups are larger), so it can win only
+		 * where its full units outweigh the t threads */
+		r = LEVEL_CPU_RATIO(level) * t;
+		if (dev->units <= r)
+			return UINT32_MAX;
+		r = r * (dev->group > 0 ? dev->group : 1) + 1;
+	} else	/* a GPU, another kind, or none (OpenCL then says why) */
+		r = LEVEL_GPU_LANES(level) * t;
+	return r < UINT32_MAX ? (uint32_t)r : UINT32_MAX;
+}
+
+void
+level_engine_device(const char *device_sel, struct level_device *dev)
+{
+	memset(dev, 0, sizeof *dev);
+#ifdef HAVE_ENGINE_OCL
+	{
+		int cpu;
+		uint32_t units, group;
+
+		if (engine_ocl_device_props(device_sel, &cpu, &units,
+		    &group) == 0) {
+			dev->present = 1;
+			dev->cpu = cpu;
+			dev->units = units;
+			dev->group = group;
+		}
+	}
+#else
+	(void)device_sel;
+#endif
+}
+
 enum engine_kind
 level_engine_choose(enum level level, enum engine_kind kind,
     uint32_t ncores, uint32_t threads, const char *device_sel)
 {
+	struct level_device dev;
+
 	if (kind != ENGINE_DEFAULT)
 		return kind;
-	if (level_engine_kind(level, kind) == ENGINE_NATIVE ||
-	    ncores <= LEVEL_NATIVE_MAX_CORES_GPU)
+	if (level_engine_kind(level, kind) == ENGINE_NATIVE)
 		return ENGINE_NATIVE;
-#ifdef HAVE_ENGINE_OCL
-	/* only a machine above the GPU's limit asks the device's kind: a
-	 * CPU device's kernels run on the processors the native engines'
-	 * threads would use (doc/performance.md section 19) */
-	if ((ncores <= LEVEL_NATIVE_MAX_CORES || level_threads(threads) > 1) &&
-	    engine_ocl_device_is_cpu(device_sel) == 1)
+	/* below a GPU's crossover, the lower of the two, no device wins:
+	 * only a machine that large asks the device (a small one opens no
+	 * OpenCL platform) */
+	if (ncores < level_engine_crossover(level, level_threads(threads),
+	    &(struct level_device){ 0, 0, 0, 0 }))
 		return ENGINE_NATIVE;
-#else
-	(void)threads;
-	(void)device_sel;
-#endif
+	level_engine_device(device_sel, &dev);
+	if (ncores < level_engine_crossover(level, level_threads(threads),
+	    &dev))
+		return ENGINE_NATIVE;
 	return level_engine_kind(level, kind);
 }
 

@@ -15,20 +15,46 @@
 enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
 
 /*
+ * The default engine's rule (micdb(1) under --engine, doc/debugger.md,
+ * doc/performance.md section 23): what it reads of the OpenCL device
+ * (ocl.h's struct ocl_device), and the core count from which it picks
+ * the device's kernels over the native engines on threads host threads.
+ * A CPU device (POCL) runs its kernels on the processors the native
+ * threads would use, a work-group of cores at a time on each compute
+ * unit, each unit running the GPU-shaped kernel LEVEL_CPU_RATIO times
+ * slower than a native thread runs the level: its kernels win only where
+ * its units outnumber that many times the threads and the cores fill
+ * them.  A GPU's lane runs a core LEVEL_GPU_LANES times slower than a
+ * native thread, and a GPU has lanes for far more cores than these: its
+ * kernels win from LEVEL_GPU_LANES x threads cores.  Both ratios are
+ * the engines' (the code each runs a step with), measured on two CPUs
+ * and a GPU; micdb bench reports the crossover it measures beside the
+ * rule's.
+ */
+struct level_device {
+	int		 present;    /* 0: no usable OpenCL device */
+	int		 cpu;        /* CL_DEVICE_TYPE_CPU */
+	uint32_t	 units;      /* CL_DEVICE_MAX_COMPUTE_UNITS */
+	uint32_t	 group;      /* cores of its work-groups (ocl-engine.h) */
+};
+#define LEVEL_CPU_RATIO(level) ((level) == LEVEL_ISA ? 4u : 2u)
+#define LEVEL_GPU_LANES(level) ((level) == LEVEL_ISA ? 64u : 32u)
+/* The fewest cores for which the rule picks OpenCL at level on threads
+ * (at least 1) host threads and dev; UINT32_MAX: never. */
+uint32_t level_engine_crossover(enum level level, uint32_t threads,
+	    const struct level_device *dev);
+/* dev for device_sel (as engine_ocl_create reads it; present 0 without
+ * one, or without OpenCL in this build). */
+void	level_engine_device(const char *device_sel, struct level_device *dev);
+
+/*
  * The engine that runs a machine of ncores at level on threads host
  * threads (0: par_cpus(), the threads this process may use): kind
- * itself, or for ENGINE_DEFAULT the fastest for the core count, the
- * threads and the OpenCL device (device_sel as engine_ocl_create reads
- * it).  On a GPU: the native engines up to LEVEL_NATIVE_MAX_CORES_GPU,
- * the kernels above.  On a CPU device (POCL), whose kernels share the
- * same processors: the native engines at every core count when they
- * have two threads or more, and with one up to LEVEL_NATIVE_MAX_CORES,
- * where the copies of the stacks the run-ahead windows take grow too
- * large for one thread.  micdb(1) states the rule under --engine;
- * doc/performance.md sections 15, 18 and 19 have the measurements.
+ * itself, or for ENGINE_DEFAULT the native engines below
+ * level_engine_crossover's core count for the device device_sel picks,
+ * OpenCL from there (native at every count where this build has no
+ * kernels for the level).
  */
-#define LEVEL_NATIVE_MAX_CORES 32768
-#define LEVEL_NATIVE_MAX_CORES_GPU 512
 enum engine_kind level_engine_choose(enum level level, enum engine_kind kind,
 	    uint32_t ncores, uint32_t threads, const char *device_sel);
 

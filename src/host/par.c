@@ -158,11 +158,16 @@ par_cpus(void)
 }
 
 /* How long a waiting thread spins before it sleeps (a worker) or
- * yields (the caller): some tens of microseconds, a window's gap
- * between rounds.  Counted in pauses, whose cost differs by CPU, so the
- * count is derived from a timing at start-up (par_spins; the figures:
- * doc/performance.md section 19.2). */
+ * yields (the caller): at least PAR_SPIN_NS, and for a worker twice the
+ * mean gap between rounds that the caller measures (at thousands of
+ * cores the serial part between rounds may take longer than 50 us, and
+ * a worker woken from sleep starts late and slow), at most
+ * PAR_SPIN_MAX_NS, beyond which a wake-up costs little against the gap
+ * (doc/performance.md section 23).
+ * Counted in pauses, whose cost differs by CPU, so the count is derived
+ * from a timing at start-up (par_spins; section 19.2). */
 #define PAR_SPIN_NS 50000
+#define PAR_SPIN_MAX_NS 2000000
 
 /* A wait for workers' chunks, beyond the time one chunk takes, after
  * which the pool backs off (well below a scheduler's time slice, which
@@ -189,10 +194,16 @@ struct par_pool {
 	_Atomic uint64_t	 n, grain;
 	_Atomic(par_fn)		 fn;
 	_Atomic(void *)		 arg;
+	/* a worker's spin between rounds, in pauses (par_pool_gap) */
+	_Atomic int		 wspin;
 	/* the caller's: rounds left to run alone, and the next back-off;
-	 * its spins (par_spins) */
+	 * its spins (par_spins); whether its workers may spin longer
+	 * (no more threads than processors: else a spinning worker takes
+	 * the processor the caller's serial part needs); the end of its
+	 * last round and the mean gap since (ns, an eighth weighted) */
 	uint32_t		 alone, backoff;
-	int			 spin;
+	int			 spin, adapt;
+	int64_t			 last_end, gap_ns;
 };
 
 static inline void
@@ -271,16 +282,39 @@ par_take(struct par_pool *p, uint32_t tag)
 	}
 }
 
+/* The caller's gap before a round that starts at now: the workers'
+ * spin follows its mean (gaps beyond PAR_SPIN_MAX_NS count as that, so
+ * that a pause of the engine between runs does not keep them spinning). */
+static void
+par_pool_gap(struct par_pool *p, int64_t now)
+{
+	int64_t gap, ns;
+
+	if (!p->adapt)
+		return;
+	if (p->last_end != 0) {
+		gap = now - p->last_end;
+		if (gap > PAR_SPIN_MAX_NS)
+			gap = PAR_SPIN_MAX_NS;
+		p->gap_ns += (gap - p->gap_ns) / 8;
+	}
+	ns = 2 * p->gap_ns;
+	ns = ns < PAR_SPIN_NS ? PAR_SPIN_NS : ns > PAR_SPIN_MAX_NS ?
+	    PAR_SPIN_MAX_NS : ns;
+	atomic_store_explicit(&p->wspin, (int)(ns / 1000 * p->spin /
+	    (PAR_SPIN_NS / 1000)), memory_order_relaxed);
+}
+
 static void *
 par_worker(void *arg)
 {
 	struct par_pool *p = arg;
 	uint64_t seen = 0;
-	int spin = par_spins();
 
 	for (;;) {
 		uint64_t r;
-		int spins = 0;
+		int spins = 0, spin = atomic_load_explicit(&p->wspin,
+		    memory_order_relaxed);
 
 		while ((r = atomic_load_explicit(&p->round,
 		    memory_order_acquire)) == seen &&
@@ -316,6 +350,8 @@ par_pool_new(uint32_t threads)
 	pthread_cond_init(&p->cv, NULL);
 	atomic_store(&p->next, PAR_CLOSED);
 	p->spin = par_spins();
+	atomic_store(&p->wspin, p->spin);
+	p->adapt = threads <= par_cpus();
 	for (uint32_t i = 0; i + 1 < threads; i++) {
 		if (pthread_create(&p->th[p->nworkers], NULL, par_worker,
 		    p) != 0)
@@ -371,9 +407,11 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 	}
 	if (p->alone > 0) {
 		p->alone--;
+		p->last_end = 0;
 		fn(arg, 0, n);
 		return;
 	}
+	par_pool_gap(p, par_now_ns());
 	/* next is closed here (every chunk of the last round was
 	 * claimed, the last one closing it), so no worker can claim
 	 * anything while the round's parameters change; the release
@@ -398,7 +436,7 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 	mine = par_take(p, tag);
 	/* chunks that workers took */
 	if (atomic_load_explicit(&p->done, memory_order_acquire) < n) {
-		int64_t t1 = par_now_ns(), ns;
+		int64_t t1 = par_now_ns(), ns, chunk;
 
 		while (atomic_load_explicit(&p->done, memory_order_acquire) <
 		    n) {
@@ -409,12 +447,14 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		}
 		ns = par_now_ns() - t1;
 		/* a worker's last chunk may end up to a chunk's time after
-		 * the caller's: only a wait beyond that says a worker lost
-		 * its processor (the caller's chunks tell how long one
-		 * takes; with none, the wait alone) */
-		if (mine > 0)
-			ns -= (t1 - t0) / mine;
-		if (ns > PAR_WAIT_NS) {
+		 * the caller's, and take up to twice the caller's time (a
+		 * processor that slept runs slower at first, its caches
+		 * cold): only a wait beyond both says a worker lost its
+		 * processor (the caller's chunks tell how long one takes;
+		 * with none, the wait alone; section 23) */
+		chunk = mine > 0 ? (t1 - t0) / (int64_t)mine : 0;
+		ns -= chunk;
+		if (ns > PAR_WAIT_NS && ns > chunk) {
 			p->backoff = p->backoff == 0 ? 16 : p->backoff * 2;
 			if (p->backoff > PAR_BACKOFF_MAX)
 				p->backoff = PAR_BACKOFF_MAX;
@@ -422,4 +462,6 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		} else if (p->backoff > 0)
 			p->backoff /= 2;
 	}
+	if (p->adapt)
+		p->last_end = par_now_ns();
 }

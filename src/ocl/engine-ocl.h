@@ -24,11 +24,13 @@
  */
 int	engine_ocl_create(struct engine *e, struct machine *m,
 	    const char *device_sel, char **cause);
-/* Whether the device device_sel picks (as engine_ocl_create would) is a
- * CPU (POCL): 1 yes, 0 a GPU or another kind, -1 when there is no usable
- * device (engine_ocl_create then says why).  levels.c's default engine
- * asks it (doc/performance.md sections 15 and 18). */
-int	engine_ocl_device_is_cpu(const char *device_sel);
+/* What the default engine's rule (levels.h) reads of the device
+ * device_sel picks (as engine_ocl_create would): whether it is a CPU
+ * (POCL), its compute units, and the cores of the work-groups the
+ * engine gives it.  0, or -1 when there is no usable device
+ * (engine_ocl_create then says why). */
+int	engine_ocl_device_props(const char *device_sel, int *cpu,
+	    uint32_t *units, uint32_t *group);
 /* The records of every warp after the last run; nwarps may be NULL.  The
  * functions from here on work on the engine of any level. */
 const struct engine_warp_record *engine_ocl_warps(struct engine *e,

@@ -85,6 +85,11 @@ struct ocl_news {
 	uint32_t	 out_lo, out_hi;  /* out_lo > out_hi: nobody wrote */
 };
 
+/* The work-group targets (wg_target) of the GPU and CPU layouts, which
+ * the default engine's rule also reads (engine_ocl_device_props). */
+#define OCL_WG_GPU 128
+#define OCL_WG_CPU 32
+
 /*
  * The tuning table: every choice of how the engine runs that differs by
  * device, filled once at creation (ocl_tuning_init) from the device's
@@ -126,7 +131,13 @@ struct ocl_tuning {
 	int		 mirror;
 	/* Host threads for conversions and news of at least convert_min
 	 * cores: one thread converting a million cores is a large part of
-	 * a GPU's run. */
+	 * a GPU's run.  The threads this process may use (par_cpus), and
+	 * OCL_CONVERT_SHARE cores for each of them: the threads are started
+	 * per conversion, which pays only where each one's share takes
+	 * several times a thread's start and join (doc/performance.md
+	 * section 23: both scale with the processor, the count with the
+	 * machine). */
+#define OCL_CONVERT_SHARE 8192u
 	uint32_t	 host_threads, convert_min;
 	/* Tests only: fixed steps per launch (0: adapt), cores that ignore
 	 * the stop word (CTX_F_DRIFT: cuts are replayed), a device of at

@@ -412,20 +412,26 @@ engine_ocl_create(struct engine *e, struct machine *m,
 }
 
 int
-engine_ocl_device_is_cpu(const char *device_sel)
+engine_ocl_device_props(const char *device_sel, int *cpu, uint32_t *units,
+    uint32_t *group)
 {
 	struct ocl_devices l = { NULL, 0 };
 	char *cause = NULL;
 	size_t di;
-	int cpu = -1;
+	int rc = -1;
 
 	if (ocl_devices_list(&l, &cause) == 0 && ocl_devices_select(&l,
-	    device_sel, &di, &cause) == 0)
-		cpu = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
+	    device_sel, &di, &cause) == 0) {
+		*cpu = (l.dev[di].type & CL_DEVICE_TYPE_CPU) != 0;
+		*units = l.dev[di].compute_units;
+		*group = (l.dev[di].type & CL_DEVICE_TYPE_GPU) ? OCL_WG_GPU :
+		    OCL_WG_CPU;
+		rc = 0;
+	}
 	free(cause);
 	if (l.dev != NULL)
 		ocl_devices_free(&l);
-	return cpu;
+	return rc;
 }
 
 int

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ocl-engine.h"
 #include "par.h"
@@ -112,7 +111,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	const char *spec = getenv("MICDB_OCL_TEST");
 	unsigned long v[TK_N];
 	unsigned set = 0;
-	long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t cpus = par_cpus();
 	int rc = 0;
 
 	if (spec != NULL && tuning_parse(spec, v, &set, cause) != 0) {
@@ -122,7 +121,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 #define PICK(k, def) ((set & (1u << (k))) ? v[k] : (unsigned long)(def))
 	t->gpu_layout = (int)PICK(TK_LAYOUT, gpu);
 	t->zero_copy = (int)PICK(TK_ZERO_COPY, cpu);
-	t->wg_target = t->gpu_layout ? 128 : 32;
+	t->wg_target = t->gpu_layout ? OCL_WG_GPU : OCL_WG_CPU;
 	t->io_cap = (uint32_t)PICK(TK_IO_CAP, 0);
 	t->isa_template = (int)PICK(TK_DISPATCH, nv);
 	t->isa_vote = nv;
@@ -131,9 +130,9 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	t->prefetch = gpu ? 0 : 8;
 	t->mirror = (int)PICK(TK_MIRROR, !gpu);
 	t->host_threads = (uint32_t)PICK(TK_HOST_THREADS,
-	    nproc > PAR_MAX ? PAR_MAX : nproc > 1 ?
-	    (uint32_t)nproc : 1);
-	t->convert_min = (uint32_t)PICK(TK_CONVERT_MIN, 65536);
+	    cpus > PAR_MAX ? PAR_MAX : cpus);
+	t->convert_min = (uint32_t)PICK(TK_CONVERT_MIN,
+	    (uint64_t)OCL_CONVERT_SHARE * t->host_threads);
 	t->steps = PICK(TK_STEPS, 0);
 	t->drift = (int)PICK(TK_DRIFT, 0);
 	t->device_mib = PICK(TK_DEVICE_MIB, 0);

@@ -59,11 +59,9 @@ extern const struct workload bench_workloads[NWORKLOADS];
 #define NFEW 4
 extern const uint32_t bench_few_cores[NFEW];
 
-/* The native engine is measured up to this many cores, past
- * LEVEL_NATIVE_MAX_CORES so that the table shows both sides of the
- * switch; its run-ahead copy of the stacks makes more not worth the
- * memory. */
-#define BENCH_NATIVE_MAX_CORES (4 * LEVEL_NATIVE_MAX_CORES)
+/* The native engine is measured up to this many cores; its run-ahead
+ * copy of the stacks makes more not worth the memory. */
+#define BENCH_NATIVE_MAX_CORES 131072
 
 /* Levels doc/bench.md names; only those the OpenCL engine runs are usable. */
 struct bench_level {

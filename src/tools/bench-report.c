@@ -294,6 +294,72 @@ bench_report_native_notes(const struct bench *b)
 	}
 }
 
+/* The default engine's crossover, the rule's and the measured one: per
+ * level the core count from which levels.h picks OpenCL, and per level
+ * and workload the smallest core count measured from which OpenCL's
+ * median beats native's at every larger count measured (doc/bench.md). */
+static void
+bench_report_crossover(const struct bench *b)
+{
+	uint32_t t = level_threads(b->o.threads);
+	struct level_device dev;
+
+	level_engine_device(b->o.device, &dev);
+	printf("\ncrossover (default: the rule of levels.h on %u thread%s "
+	    "and this device; measured: OpenCL faster from):\n", t,
+	    t == 1 ? "" : "s");
+	for (size_t lv = 0; lv < NLEVELS; lv++) {
+		uint32_t x = level_engine_crossover(bench_levels[lv].level, t,
+		    &dev);
+		int any = 0;
+
+		for (size_t wl = 0; wl < NWORKLOADS; wl++) {
+			uint32_t from = 0, last = 0, rows = 0;
+
+			/* last: native's largest win; from: OpenCL's
+			 * smallest above it */
+			for (int pass = 0; pass < 2; pass++)
+				for (size_t i = 0; i < b->nres; i++) {
+					const struct result *r = &b->res[i];
+					int ocl;
+
+					if (r->lv != lv || r->wl != wl ||
+					    r->note != NULL || !r->have_native)
+						continue;
+					ocl = r->ips.med > r->native_ips.med;
+					rows += pass == 0;
+					if (pass == 0 && !ocl && r->ncores > last)
+						last = r->ncores;
+					if (pass == 1 && ocl && r->ncores > last &&
+					    (from == 0 || r->ncores < from))
+						from = r->ncores;
+				}
+			if (rows == 0)
+				continue;
+			if (!any) {
+				if (x == UINT32_MAX)
+					printf("  %-5s default native at every "
+					    "core count\n",
+					    bench_levels[lv].name);
+				else
+					printf("  %-5s default OpenCL from %u "
+					    "cores\n", bench_levels[lv].name,
+					    x);
+				any = 1;
+			}
+			printf("        %-9s measured: ",
+			    bench_workloads[wl].name);
+			if (from == 0)
+				printf("native at every count measured\n");
+			else if (last == 0)
+				printf("OpenCL at every count measured\n");
+			else
+				printf("OpenCL from %u cores (native at %u)\n",
+				    from, last);
+		}
+	}
+}
+
 void
 bench_report_device(const char *what, const struct bench_device *dev)
 {
@@ -412,6 +478,7 @@ bench_report_table(const struct bench *b)
 		    "(lower --stack-words to fit more).\n");
 	if (native_dash)
 		bench_report_native_notes(b);
+	bench_report_crossover(b);
 }
 
 /* Series of the plot: one per level, workload and K, plus the reference
