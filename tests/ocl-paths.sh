@@ -15,8 +15,8 @@ if grep -q "no OpenCL platform" "$err"; then
 	exit 77
 fi
 
-# The default engine (micdb(1), --engine; levels.h): with no device,
-# as with a GPU, the native engines below 64 (ISA) or 32 (micro levels)
+# The default engine (micdb(1), --engine; levels.h): with a device
+# selection that matches nothing, as with a GPU, the native engines below 64 (ISA) or 32 (micro levels)
 # cores per host thread, OpenCL from there; a device selection that
 # matches nothing fails the OpenCL engine and is ignored by the others.
 # On a CPU device the native engines unless its compute units outnumber
@@ -33,6 +33,16 @@ for level in isa mic pmic; do
 	    --level $level --threads 2 --cores $((2 * x - 1)) "$PROGRAMS/hello.jas"
 	expect_rc 0 "--level $level: micdb run defaults to the native engine below $x cores a thread"
 done
+# No OpenCL platform and no device asked for: the native engines run any
+# size rather than the default failing; asked for, the device still fails.
+mkdir -p "$TMP/no-icd"
+run_cmd o e env OCL_ICD_VENDORS="$TMP/no-icd" "$MICDB" run --threads 2 \
+    --cores 4096 --stack-words 64 "$PROGRAMS/hello.jas"
+expect_rc 0 "no OpenCL platform: the default runs 4096 cores natively"
+run_cmd o e env OCL_ICD_VENDORS="$TMP/no-icd" "$MICDB" run --threads 2 \
+    --device 0 --cores 4096 --stack-words 64 "$PROGRAMS/hello.jas"
+expect_rc 2 "no OpenCL platform, --device 0: the default fails"
+expect_err "pocl-opencl-icd" "no OpenCL platform, --device 0: says what to install"
 run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run --engine ref \
     "$PROGRAMS/hello.jas"
 expect_rc 0 "--engine ref keeps the reference"

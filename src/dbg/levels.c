@@ -96,6 +96,14 @@ level_engine_choose(enum level level, enum engine_kind kind,
 	    &(struct level_device){ 0, 0, 0, 0 }))
 		return ENGINE_NATIVE;
 	level_engine_device(device_sel, &dev);
+	/* no OpenCL device and none asked for: the native engines run every
+	 * size, where an error would leave a machine without OpenCL with
+	 * nothing; a --device (or MICDB_DEVICE) that names none still
+	 * fails, naming it */
+	if (device_sel == NULL)
+		device_sel = getenv("MICDB_DEVICE");
+	if (!dev.present && (device_sel == NULL || *device_sel == '\0'))
+		return ENGINE_NATIVE;
 	if (ncores < level_engine_crossover(level, level_threads(threads),
 	    &dev))
 		return ENGINE_NATIVE;
