@@ -94,6 +94,19 @@ get_be16(const uint8_t *p)
 	return (uint16_t)((p[0] << 8) | p[1]);
 }
 
+/* How many decimal digits v takes: the width of a column of numbers. */
+static inline uint32_t
+decimal_digits(uint32_t v)
+{
+	uint32_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
 /*
  * Untrusted bytes made printable for a message: control and non-ASCII
  * bytes as \xHH, at most 40 bytes then "...".  outsize >= 8; returns out.
