@@ -297,6 +297,10 @@ void	engine_note_faults(struct engine *e, uint8_t *seen,
  * barrier or standing at the join (which the next step lets go), the
  * opposite of STOP_DONE. */
 int	engine_live(const struct ref_summary *sum);
+/* The start of run() on the host: the stop record reset and sum counted
+ * from e->m; 0 when no core is left to run (stop->reason STOP_DONE). */
+int	engine_run_start(struct engine *e, struct engine_stop *stop,
+	    struct ref_summary *sum);
 /*
  * The stop rules of engine.h after a step (or a window of steps), in
  * this order, for every engine: a core faulted (sum->faulted grew past

@@ -44,6 +44,7 @@
 #include "micro-fast.h"
 #include "micro-sim.h"
 #include "par.h"
+#include "ref.h"
 
 struct engine_micro {
 	const struct micro_model	*md;
@@ -167,12 +168,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		return r->nwatches > 0 ? micro_forkjoin_run(e, r, stop, cause) :
 		    micro_run(e, r, stop, cause);
 	(void)cause;
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (!engine_live(&sum)) {
-		stop->reason = STOP_DONE;
+	if (!engine_run_start(e, stop, &sum))
 		return 0;
-	}
 	/* a change already there: the debugger sees it after a step */
 	if (r->nwatches > 0 && engine_watch_changed(m, r))
 		max = 1;
@@ -232,16 +229,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			m->step++;
 			stop->steps_run++;
 		}
-		/* cores a barrier lets go may stand at a breakpoint */
-		if (changed || nrun == 0) {
-			if (ref_barrier_release(m) && r->nbps > 0)
-				atbp = 1;
-			ref_count(m, &sum);
-			changed = 1;
-		}
-		sum.executed = executed;
-		if (engine_step_stop(e, r, stop, &sum, faulted, em->seen, atbp,
-		    ENGINE_BP_ON_MPC))
+		if (ref_step_end(e, r, stop, &sum, &changed, nrun > 0, executed,
+		    faulted, em->seen, atbp, ENGINE_BP_ON_MPC))
 			goto done;
 		/* the step's end decides (micro-fast.h) */
 		if (em->watch.hit || (changed && r->nwatches > 0)) {

@@ -773,12 +773,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 	int rc = 0, changed;
 
 	(void)cause;
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (!engine_live(&sum)) {
-		stop->reason = STOP_DONE;
+	if (!engine_run_start(e, stop, &sum))
 		return 0;
-	}
 	n->r = r;
 	n->nwriters = 0;
 	n->wglobals = n->wheap = 0;
@@ -867,16 +863,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 			m->step++;
 			stop->steps_run++;
 		}
-		/* cores a barrier lets go may stand at a breakpoint */
-		if (changed || nrun == 0) {
-			if (ref_barrier_release(m) && r->nbps > 0)
-				atbp = 1;
-			ref_count(m, &sum);
-			changed = 1;
-		}
-		sum.executed = executed;
-		if (engine_step_stop(e, r, stop, &sum, faulted, n->seen, atbp,
-		    ENGINE_BP_ON_PC))
+		if (ref_step_end(e, r, stop, &sum, &changed, nrun > 0, executed,
+		    faulted, n->seen, atbp, ENGINE_BP_ON_PC))
 			goto watch;
 		if (r->nwatches > 0 && (watched || engine_watch_changed(m, r))) {
 			stop->reason = STOP_STEPS;
