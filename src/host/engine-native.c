@@ -79,6 +79,17 @@ enum nat_h {
 
 #include "native-int.h"
 
+/* The instructions whose handler needs no operand and no check; the
+ * others are decoded in nat_decode's switch, H_SLOW: ref_exec's. */
+static const uint8_t plain_h[256] = {
+	[OP_NOP] = H_NOP, [OP_GC] = H_NOP, [OP_POP] = H_POP,
+	[OP_DUP] = H_DUP, [OP_SWAP] = H_SWAP, [OP_IADD] = H_IADD,
+	[OP_ISUB] = H_ISUB, [OP_IAND] = H_IAND, [OP_IOR] = H_IOR,
+	[OP_IRETURN] = H_IRETURN, [OP_IALOAD] = H_IALOAD,
+	[OP_COREID] = H_COREID, [OP_NCORES] = H_NCORES, [OP_IN] = H_IN,
+	[OP_OUT] = H_OUT, [OP_HALT] = H_HALT,
+};
+
 static void
 nat_decode(const struct program *p, struct nat_prog *np)
 {
@@ -109,10 +120,6 @@ nat_decode(const struct program *p, struct nat_prog *np)
 			goto done;
 		t += 1 + wide;
 		switch (op) {
-		case OP_NOP:
-		case OP_GC:
-			h = H_NOP;
-			break;
 		case OP_BIPUSH:
 			h = H_PUSHK;
 			a = (int8_t)t[0];
@@ -136,13 +143,6 @@ nat_decode(const struct program *p, struct nat_prog *np)
 				b = (int8_t)t[1 + wide];
 			}
 			break;
-		case OP_POP: h = H_POP; break;
-		case OP_DUP: h = H_DUP; break;
-		case OP_SWAP: h = H_SWAP; break;
-		case OP_IADD: h = H_IADD; break;
-		case OP_ISUB: h = H_ISUB; break;
-		case OP_IAND: h = H_IAND; break;
-		case OP_IOR: h = H_IOR; break;
 		case OP_IFEQ:
 		case OP_IFLT:
 		case OP_IF_ICMPEQ:
@@ -170,15 +170,9 @@ nat_decode(const struct program *p, struct nat_prog *np)
 				break;
 			h = H_INVOKE;
 			break;
-		case OP_IRETURN: h = H_IRETURN; break;
-		case OP_IALOAD: h = H_IALOAD; break;
-		case OP_COREID: h = H_COREID; break;
-		case OP_NCORES: h = H_NCORES; break;
-		case OP_IN: h = H_IN; break;
-		case OP_OUT: h = H_OUT; break;
-		case OP_HALT: h = H_HALT; break;
 		default:
-			break;	/* the rare ones: ref_exec */
+			h = plain_h[op];
+			break;
 		}
 done:
 		in->h = in->real = (uint8_t)h;

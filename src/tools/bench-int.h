@@ -204,9 +204,21 @@ bench_measure_mem_device(const struct memuse *mu)
 	return mu->ctx + mu->stacks + mu->io + mu->shared;
 }
 
+/* A list option of numbers 1 .. max separated by commas ("auto", 0,
+ * where with_auto), and the words of its one error message:
+ * "bad WHAT 'ARG': give ITEMS MAX separated by commas, e.g. EXAMPLE". */
+struct bench_list {
+	const char	*what, *items, *example;
+	unsigned long	 max;
+	int		 with_auto;
+};
+
 /* bench-args.c: the next item of a comma-separated list (malloc'd, NULL
- * at the end); --cores LIST into o->cores; the device the output names */
+ * at the end); a list option into a new array; --cores LIST into
+ * o->cores; the device the output names */
 char		*bench_next_item(const char **);
+int		 bench_parse_list(const char *, const struct bench_list *,
+		     uint64_t **, size_t *, char **);
 int		 bench_parse_cores(struct bench_opts *, const char *, char **);
 int		 bench_device_open(struct bench_device *, const char *,
 		     char **);
