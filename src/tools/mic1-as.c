@@ -27,34 +27,33 @@ static const char usage[] =
 "                       source lines and MAL text by address)\n"
 "  -h, --help           show this help\n";
 
+/* MAL into a Mic-1 store; the warnings go to standard error as they
+ * come (ucode-cli.h says the rest). */
+static int
+assemble(const char *path, const char *src, size_t len, struct buf *store,
+    struct buf *listing, struct mal_syms *syms, struct mal_errors *errs)
+{
+	struct mal_errors warns;
+	struct mic1_store cs;
+	int rc = mal_assemble_warn(path, src, len, &cs, syms, errs, &warns);
+
+	for (size_t i = 0; i < warns.count; i++)
+		fprintf(stderr, "%s\n", warns.msg[i]);
+	mal_errors_free(&warns);
+	if (rc != 0)
+		return -1;
+	mic1_store_write(&cs, store);
+	if (listing != NULL)
+		mal_listing(&cs, syms, listing);
+	return 0;
+}
+
 static const struct ucode_cli cli = {
-	"mic1-as", usage, ".mal", ".mic1", 0
+	"mic1-as", usage, ".mal", ".mic1", 0, assemble
 };
 
 int
 main(int argc, char **argv)
 {
-	struct ucode_cli_args a;
-	struct mal_errors errs, warns;
-	struct mal_syms syms;
-	struct mic1_store cs;
-	struct buf store = { 0 }, listing = { 0 };
-	uint8_t *src;
-	size_t len;
-	int rc;
-
-	if ((rc = ucode_cli_start(&cli, argc, argv, &a, &src, &len)) >= 0)
-		return rc;
-	rc = mal_assemble_warn(a.in, (const char *)src, len, &cs, &syms, &errs,
-	    &warns);
-	free(src);
-	for (size_t i = 0; i < warns.count; i++)
-		fprintf(stderr, "%s\n", warns.msg[i]);
-	mal_errors_free(&warns);
-	if (rc != 0)
-		return ucode_cli_fail(&cli, &errs);
-	mic1_store_write(&cs, &store);
-	if (a.listing != NULL)
-		mal_listing(&cs, &syms, &listing);
-	return ucode_cli_write(&cli, &a, &store, &listing, &syms);
+	return ucode_cli_main(&cli, argc, argv);
 }

@@ -30,30 +30,27 @@ static const char usage[] =
 "                       source lines and PMIC text by address)\n"
 "  -h, --help           show this help\n";
 
+/* PMIC microprogram into a PMIC store (ucode-cli.h). */
+static int
+compile(const char *path, const char *src, size_t len, struct buf *store,
+    struct buf *listing, struct mal_syms *syms, struct mal_errors *errs)
+{
+	struct pmic_store cs;
+
+	if (pmc_compile(path, src, len, &cs, syms, errs) != 0)
+		return -1;
+	pmic_store_write(&cs, store);
+	if (listing != NULL)
+		pmc_listing(&cs, syms, listing);
+	return 0;
+}
+
 static const struct ucode_cli cli = {
-	"pmic-cc", usage, ".pm", ".pmic", 1
+	"pmic-cc", usage, ".pm", ".pmic", 1, compile
 };
 
 int
 main(int argc, char **argv)
 {
-	struct ucode_cli_args a;
-	struct mal_errors errs;
-	struct mal_syms syms;
-	struct pmic_store cs;
-	struct buf store = { 0 }, listing = { 0 };
-	uint8_t *src;
-	size_t len;
-	int rc;
-
-	if ((rc = ucode_cli_start(&cli, argc, argv, &a, &src, &len)) >= 0)
-		return rc;
-	rc = pmc_compile(a.in, (const char *)src, len, &cs, &syms, &errs);
-	free(src);
-	if (rc != 0)
-		return ucode_cli_fail(&cli, &errs);
-	pmic_store_write(&cs, &store);
-	if (a.listing != NULL)
-		pmc_listing(&cs, &syms, &listing);
-	return ucode_cli_write(&cli, &a, &store, &listing, &syms);
+	return ucode_cli_main(&cli, argc, argv);
 }
