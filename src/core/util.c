@@ -412,16 +412,22 @@ buf_put_be32(struct buf *b, uint32_t v)
 }
 
 void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	char *s = xvasprintf(fmt, ap);
+
+	buf_put(b, s, strlen(s));
+	free(s);
+}
+
+void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	buf_put(b, s, strlen(s));
-	free(s);
 }
 
 void

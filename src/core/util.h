@@ -79,6 +79,7 @@ void	 buf_put_u8(struct buf *b, uint8_t v);
 void	 buf_put_be16(struct buf *b, uint16_t v);
 void	 buf_put_be32(struct buf *b, uint32_t v);
 void	 buf_printf(struct buf *b, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	 buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void	 buf_free(struct buf *b);
 
 static inline uint32_t
