@@ -5,14 +5,7 @@
  * of them printed, one "file:line:column: message" per line) or an
  * output cannot be written, 2 on bad usage.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "mal.h"
-#include "mic1.h"
 #include "ucode-cli.h"
-#include "util.h"
 
 static const char usage[] =
 "usage: mic1-as FILE.mal [-o OUT.mic1] [-l LISTING] [-s SYMBOLS]\n"
@@ -27,33 +20,6 @@ static const char usage[] =
 "                       source lines and MAL text by address)\n"
 "  -h, --help           show this help\n";
 
-/* MAL into a Mic-1 store; the warnings go to standard error as they
- * come (ucode-cli.h says the rest). */
-static int
-assemble(const char *path, const char *src, size_t len, struct buf *store,
-    struct buf *listing, struct mal_syms *syms, struct mal_errors *errs)
-{
-	struct mal_errors warns;
-	struct mic1_store cs;
-	int rc = mal_assemble_warn(path, src, len, &cs, syms, errs, &warns);
-
-	for (size_t i = 0; i < warns.count; i++)
-		fprintf(stderr, "%s\n", warns.msg[i]);
-	mal_errors_free(&warns);
-	if (rc != 0)
-		return -1;
-	mic1_store_write(&cs, store);
-	if (listing != NULL)
-		mal_listing(&cs, syms, listing);
-	return 0;
-}
-
-static const struct ucode_cli cli = {
-	"mic1-as", usage, ".mal", ".mic1", 0, assemble
+const struct ucode_cli ucode_tool = {
+	"mic1-as", usage, ".mal", ".mic1", 0, LEVEL_MIC
 };
-
-int
-main(int argc, char **argv)
-{
-	return ucode_cli_main(&cli, argc, argv);
-}

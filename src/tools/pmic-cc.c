@@ -5,15 +5,7 @@
  * of them printed, one "file:line:column: message" per line) or an
  * output cannot be written, 2 on bad usage.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "mal.h"
-#include "pmc.h"
-#include "pmic.h"
 #include "ucode-cli.h"
-#include "util.h"
 
 static const char usage[] =
 "usage: pmic-cc FILE.pm [-o OUT.pmic] [-l[LISTING]] [-s SYMBOLS]\n"
@@ -30,27 +22,6 @@ static const char usage[] =
 "                       source lines and PMIC text by address)\n"
 "  -h, --help           show this help\n";
 
-/* PMIC microprogram into a PMIC store (ucode-cli.h). */
-static int
-compile(const char *path, const char *src, size_t len, struct buf *store,
-    struct buf *listing, struct mal_syms *syms, struct mal_errors *errs)
-{
-	struct pmic_store cs;
-
-	if (pmc_compile(path, src, len, &cs, syms, errs) != 0)
-		return -1;
-	pmic_store_write(&cs, store);
-	if (listing != NULL)
-		pmc_listing(&cs, syms, listing);
-	return 0;
-}
-
-static const struct ucode_cli cli = {
-	"pmic-cc", usage, ".pm", ".pmic", 1, compile
+const struct ucode_cli ucode_tool = {
+	"pmic-cc", usage, ".pm", ".pmic", 1, LEVEL_PMIC
 };
-
-int
-main(int argc, char **argv)
-{
-	return ucode_cli_main(&cli, argc, argv);
-}

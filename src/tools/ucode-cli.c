@@ -1,6 +1,7 @@
 /*
  * The shared command line of mic1-as and pmic-cc (ucode-cli.h), so that
- * both translators take the same options and fail the same way.
+ * both translators take the same options and fail the same way: their
+ * main, which the tool's file (mic1-as.c, pmic-cc.c) gives ucode_tool.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -140,10 +141,11 @@ ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
 }
 
 int
-ucode_cli_main(const struct ucode_cli *cli, int argc, char **argv)
+main(int argc, char **argv)
 {
+	const struct ucode_cli *cli = &ucode_tool;
 	struct ucode_cli_args a;
-	struct mal_errors errs;
+	struct mal_errors errs, warns;
 	struct mal_syms syms;
 	struct buf store = { 0 }, listing = { 0 };
 	uint8_t *src;
@@ -152,9 +154,12 @@ ucode_cli_main(const struct ucode_cli *cli, int argc, char **argv)
 
 	if ((rc = ucode_cli_start(cli, argc, argv, &a, &src, &len)) >= 0)
 		return rc;
-	rc = cli->translate(a.in, (const char *)src, len, &store,
-	    a.listing != NULL ? &listing : NULL, &syms, &errs);
+	rc = microcode_translate(cli->level, a.in, (const char *)src, len,
+	    &store, &listing, &syms, &errs, &warns);
 	free(src);
+	for (size_t i = 0; i < warns.count; i++)
+		fprintf(stderr, "%s\n", warns.msg[i]);
+	mal_errors_free(&warns);
 	if (rc != 0)
 		return ucode_cli_fail(cli, &errs);
 	return ucode_cli_write(cli, &a, &store, &listing, &syms);

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "mal.h"
+#include "microcode.h"
 #include "util.h"
 
 struct ucode_cli {
@@ -20,21 +20,16 @@ struct ucode_cli {
 	const char	*in_ext;    /* ".mal": replaced by out_ext ... */
 	const char	*out_ext;   /* ... to name the default output */
 	int		 listing_optional; /* -l[FILE]: no FILE is "-" */
-	/* The translator: src (len bytes, read from path) into the store's
-	 * bytes, the listing too when listing is not NULL, and syms; 0, or
-	 * -1 with errs (the caller prints and frees them). */
-	int		(*translate)(const char *path, const char *src,
-			    size_t len, struct buf *store, struct buf *listing,
-			    struct mal_syms *syms, struct mal_errors *errs);
+	enum level	 level;     /* microcode_translate's */
 };
 
 struct ucode_cli_args {
 	const char	*in, *out, *listing, *symbols; /* NULL: not given */
 };
 
-/* The whole command: parse argv, read the input, translate it and write
- * the store, the listing and the symbol file as asked.  Returns the exit
- * status, every error printed. */
-int	ucode_cli_main(const struct ucode_cli *cli, int argc, char **argv);
+/* Each translator's file defines its command line; ucode-cli.c's main
+ * parses argv, reads the input, translates it (microcode_translate) and
+ * writes the store, the listing and the symbol file as asked. */
+extern const struct ucode_cli ucode_tool;
 
 #endif
