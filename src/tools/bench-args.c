@@ -52,6 +52,7 @@ bench_parse_list(const char *arg, const struct bench_list *l, uint64_t **v,
 		    l->example);
 		return -1;
 	}
+	free(*v);
 	*v = out;
 	*n = k;
 	return 0;
@@ -62,16 +63,15 @@ bench_parse_cores(struct bench_opts *o, const char *arg, char **cause)
 {
 	static const struct bench_list cores = { "core list",
 	    "core counts from 1 to", "1,32,1024", 1ul << 26, 0 };
-	uint64_t *v;
-	size_t n;
+	uint64_t *v = NULL;
 
-	if (bench_parse_list(arg, &cores, &v, &n, cause) != 0)
+	if (bench_parse_list(arg, &cores, &v, &o->ncores, cause) != 0)
 		return -1;
+	/* the counts as the results keep them (n < 2^26) */
 	free(o->cores);
-	o->cores = xreallocarray(NULL, n, sizeof *o->cores);
-	for (size_t i = 0; i < n; i++)
+	o->cores = xreallocarray(NULL, o->ncores, sizeof *o->cores);
+	for (size_t i = 0; i < o->ncores; i++)
 		o->cores[i] = (uint32_t)v[i];
-	o->ncores = n;
 	free(v);
 	return 0;
 }

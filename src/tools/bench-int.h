@@ -214,7 +214,8 @@ struct bench_list {
 };
 
 /* bench-args.c: the next item of a comma-separated list (malloc'd, NULL
- * at the end); a list option into a new array; --cores LIST into
+ * at the end); a list option into *v (the old array freed), *n;
+ * --cores LIST into
  * o->cores; the device the output names */
 char		*bench_next_item(const char **);
 int		 bench_parse_list(const char *, const struct bench_list *,

@@ -180,15 +180,8 @@ parse_spl(struct bench_opts *o, const char *arg, char **cause)
 {
 	static const struct bench_list spl = { "--steps-per-launch",
 	    "auto or step counts from 1 to", "1,64,auto", 1ul << 22, 1 };
-	uint64_t *v;
-	size_t n;
 
-	if (bench_parse_list(arg, &spl, &v, &n, cause) != 0)
-		return -1;
-	free(o->spl);
-	o->spl = v;
-	o->nspl = n;
-	return 0;
+	return bench_parse_list(arg, &spl, &o->spl, &o->nspl, cause);
 }
 
 static int
