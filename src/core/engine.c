@@ -59,6 +59,14 @@ engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
 	stop->ncores++;
 }
 
+void
+engine_release(struct engine *e)
+{
+	free(e->stop_cores);
+	free(e->stop_bps);
+	memset(e, 0, sizeof *e);
+}
+
 uint32_t
 engine_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
 {

@@ -175,10 +175,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		max = 1;
 	mf->patch(em->fx, r, 1);
 	micro_watch_begin(em, m, r);
-	/* a window's copy costs the stacks: many steps pay for it */
-	window = 4 * (uint64_t)MICRO_SLICE / m->cfg.ncores;
-	if (window < 4 * AHEAD_STACK_MARGIN)
-		window = 4 * AHEAD_STACK_MARGIN;
+	window = ahead_window_steps(MICRO_SLICE, m->cfg.ncores);
 	while (stop->steps_run < max) {
 		uint64_t left = max - stop->steps_run, k;
 		uint32_t executed = 0, faulted = sum.faulted;
@@ -195,8 +192,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			changed = 0;
 		}
 		/* a watch stops after the step that wrote: no window */
-		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
-		    stop->steps_run >= lockstep_to) {
+		if (ahead_opens(nrun, r, left, stop->steps_run, lockstep_to)) {
 			uint64_t to = 0;
 
 			em->ahead.pool = em->pool;
@@ -207,10 +203,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 				lockstep_to = stop->steps_run + to;
 				continue;
 			}
-			m->step += k;
-			stop->steps_run += k;
-			executed = 1;
-			changed = 1;
+			engine_advance(m, stop, k);
+			executed = changed = 1;
 			atbp = r->nbps > 0;
 		} else if (nrun == 1) {
 			/* Each cycle of the lone core is a step. */
@@ -218,8 +212,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 				left = MICRO_SLICE;
 			k = mf->exec(e, em->fx, em->st, r, solo, left,
 			    stop->steps_run == 0, &ev);
-			m->step += k;
-			stop->steps_run += k;
+			engine_advance(m, stop, k);
 			executed = k > 0;
 			atbp = ev == MF_EV_BP || ev == MF_EV_MARKED;
 			changed = ev == MF_EV_STATUS;
@@ -265,9 +258,7 @@ micro_free(struct engine *e)
 		free(em->writers);
 		free(em);
 	}
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 static int

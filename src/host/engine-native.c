@@ -786,10 +786,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
 	changed = 1;
 	nat_patch(n, m, r, 1);
-	/* a window's copy costs the stacks: many steps pay for it */
-	window = 4 * (uint64_t)NAT_SLICE / m->cfg.ncores;
-	if (window < 4 * AHEAD_STACK_MARGIN)
-		window = 4 * AHEAD_STACK_MARGIN;
+	window = ahead_window_steps(NAT_SLICE, m->cfg.ncores);
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
@@ -808,8 +805,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
-		    stop->steps_run >= lockstep_to) {
+		if (ahead_opens(nrun, r, left, stop->steps_run, lockstep_to)) {
 			uint64_t to = 0;
 
 			k = nat_ahead(e, r, left < window ? left : window, &to);
@@ -817,10 +813,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 				lockstep_to = stop->steps_run + to;
 				continue;
 			}
-			m->step += k;
-			stop->steps_run += k;
-			executed = 1;
-			changed = 1;
+			engine_advance(m, stop, k);
+			executed = changed = 1;
 			for (uint32_t i = 0; i < m->cfg.ncores && r->nbps > 0;
 			    i++)
 				if ((r->mask == NULL || r->mask[i]) &&
@@ -831,8 +825,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
 			k = nat_exec(e, solo, left, first, &ev, 0);
-			m->step += k;
-			stop->steps_run += k;
+			engine_advance(m, stop, k);
 			executed = k > 0;
 			atbp = ev == EV_BP || (r->nbps > 0 &&
 			    nat_at_bp_slot(n, &m->cores[solo]));
@@ -900,9 +893,7 @@ nat_free(struct engine *e)
 		free(n->writers);
 		free(n);
 	}
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 static int
