@@ -531,12 +531,10 @@ dp_decode_pmic(const struct dp_pmic_input *in, struct dp_pmic_decode *d)
 		uint32_t w = in->mi->cu[k], ins;
 		int ka = 1, kb = 1;
 
-		u->en = pmic_cu_en(w);
-		u->mem = pmic_cu_mem(w);
-		u->alu = pmic_cu_alu(w);
-		u->a = pmic_cu_a(w);
-		u->b = pmic_cu_b(w);
-		u->c = pmic_cu_c(w);
+		/* the unit's fields of its word; the rest follows if enabled */
+		*u = (struct dp_pmic_cu){ .en = pmic_cu_en(w),
+		    .mem = pmic_cu_mem(w), .alu = pmic_cu_alu(w),
+		    .a = pmic_cu_a(w), .b = pmic_cu_b(w), .c = pmic_cu_c(w) };
 		if (!u->en)
 			continue;
 		ins = (uint32_t)pmic_alu_inputs(u->alu);

@@ -242,6 +242,13 @@ int		 bench_work_engine(struct bench *, int, struct machine *,
 		     uint64_t, struct engine *, char **);
 int		 bench_work_engine_kind(struct bench *, enum engine_kind,
 		     struct machine *, uint64_t, struct engine *, char **);
+/* A machine of n cores for w and an engine of kind on it (K as
+ * bench_work_engine_kind): 0; -1 when the machine, -2 when the engine
+ * cannot be made (*cause; nothing is left).  bench_work_close frees both. */
+int		 bench_work_open(struct bench *, const struct workload *,
+		     const struct wl_progs *, uint32_t, enum engine_kind,
+		     uint64_t, struct machine *, struct engine *, char **);
+void		 bench_work_close(struct machine *, struct engine *);
 const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,
 		     const struct workload *, int, char **);
