@@ -341,11 +341,8 @@ census_totals(const struct machine *m, const struct bpmap *b,
 	uint32_t nw = machine_nwarps(m), t_n = par_threads(m->cfg.ncores);
 	struct totals_part part[PAR_MAX];
 
-	memset(part, 0, t_n * sizeof part[0]);
-	for (uint32_t i = 0; i < t_n; i++) {
-		part[i].m = m;
-		part[i].b = b;
-	}
+	for (uint32_t i = 0; i < t_n; i++)
+		part[i] = (struct totals_part){ .m = m, .b = b };
 	par_split(nw, t_n, totals_part, part, sizeof part[0]);
 	memset(t, 0, sizeof *t);
 	for (uint32_t i = 0; i < t_n; i++) {

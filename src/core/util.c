@@ -21,6 +21,13 @@ oom(size_t n)
 	abort();
 }
 
+void
+free_all(void *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
 void *
 xmalloc(size_t n)
 {

@@ -18,6 +18,11 @@
 #define PRINTFLIKE(a, b)
 #endif
 
+/* free() each of the n pointers of v; FREE_ALL(a, b, ...) lists a
+ * destructor's arrays in one call. */
+void	 free_all(void *const *v, size_t n);
+#define FREE_ALL(...) free_all((void *const []){ __VA_ARGS__ },	\
+	sizeof((void *const []){ __VA_ARGS__ }) / sizeof(void *))
 void	*xmalloc(size_t n);
 void	*xcalloc(size_t n, size_t size);
 void	*xrealloc(void *p, size_t n);

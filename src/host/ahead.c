@@ -49,22 +49,9 @@
 void
 ahead_free(struct ahead *a)
 {
-	free(a->t);
-	free(a->at);
-	free(a->status);
-	free(a->scores);
-	free(a->sstacks);
-	free(a->lim);
-	free(a->sout);
-	free(a->sin);
-	free(a->sside);
-	free(a->undo);
-	free(a->todo);
-	free(a->qnext);
-	free(a->qhead);
-	free(a->qbits);
-	free(a->cur);
-	free(a->curbits);
+	FREE_ALL(a->t, a->at, a->status, a->scores, a->sstacks, a->lim, a->sout,
+	    a->sin, a->sside, a->undo, a->todo, a->qnext, a->qhead, a->qbits,
+	    a->cur, a->curbits);
 	memset(a, 0, sizeof *a);
 }
 
