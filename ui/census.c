@@ -26,6 +26,7 @@
 #include "ijvm.h"
 #include "par.h"
 #include "places.h"
+#include "util.h"
 
 const char *const class_word[CLASS_COUNT] = { "run", "halt", "fault",
     "wait", "break", "forked", "join" };
@@ -108,18 +109,6 @@ opclass_of(const struct machine *m, uint32_t core)
 	return info != NULL ? info->cls : OPC_CUSTOM;
 }
 
-static uint32_t
-digits(uint32_t v)
-{
-	uint32_t n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 void
 census_grid(uint32_t ncores, int w, int h, uint32_t zoom, uint32_t focus,
     struct grid_geom *g)
@@ -133,7 +122,7 @@ census_grid(uint32_t ncores, int w, int h, uint32_t zoom, uint32_t focus,
 		g->group = 1;
 		return;
 	}
-	label = (int)digits(ncores - 1) + 1;
+	label = (int)decimal_digits(ncores - 1) + 1;
 	if (w >= label + 8 * g->cell_w)
 		g->label_w = label;
 	avail = (uint32_t)(w - g->label_w) / (uint32_t)g->cell_w;
@@ -352,11 +341,8 @@ census_totals(const struct machine *m, const struct bpmap *b,
 	uint32_t nw = machine_nwarps(m), t_n = par_threads(m->cfg.ncores);
 	struct totals_part part[PAR_MAX];
 
-	memset(part, 0, t_n * sizeof part[0]);
-	for (uint32_t i = 0; i < t_n; i++) {
-		part[i].m = m;
-		part[i].b = b;
-	}
+	for (uint32_t i = 0; i < t_n; i++)
+		part[i] = (struct totals_part){ .m = m, .b = b };
 	par_split(nw, t_n, totals_part, part, sizeof part[0]);
 	memset(t, 0, sizeof *t);
 	for (uint32_t i = 0; i < t_n; i++) {

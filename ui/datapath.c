@@ -311,27 +311,38 @@ reg_changed(const struct dp_input *in, int r)
 	return in->prev != NULL && r_value(in->prev, r) != r_value(in->c, r);
 }
 
+/*
+ * The header row of both levels: the MPC, then the label and the
+ * micro-instruction (its source text, or the disassembly the caller made);
+ * 0 when there is no micro-instruction at the MPC (the row says so).
+ */
+static int
+header_row(struct dp_canvas *cv, uint32_t mpc, int present, const char *label,
+    const char *text)
+{
+	int x = putf(cv, 0, 0, DPR_LABEL, "MPC 0x%03x", mpc);
+
+	if (!present) {
+		put(cv, 0, x + 1, DPR_ERROR, "no micro-instruction here");
+		return 0;
+	}
+	if (label != NULL)
+		x = putf(cv, 0, x + 1, DPR_LABEL, "%s:", label);
+	put(cv, 0, x + 1, DPR_ACTIVE, text);
+	return 1;
+}
+
 /* The header row: where the core is in the microprogram. */
 static void
 header(const struct dp_input *in, const struct dp_decode *d,
     struct dp_canvas *cv)
 {
-	int x = putf(cv, 0, 0, DPR_LABEL, "MPC 0x%03x", d->mpc);
+	char dis[160];
 
-	if (!d->present) {
-		put(cv, 0, x + 1, DPR_ERROR, "no micro-instruction here");
-		return;
-	}
-	if (in->label != NULL)
-		x = putf(cv, 0, x + 1, DPR_LABEL, "%s:", in->label);
-	if (in->text != NULL)
-		put(cv, 0, x + 1, DPR_ACTIVE, in->text);
-	else {
-		char dis[160];
-
+	if (in->text == NULL)
 		mic1_disasm(in->word, dis, sizeof dis);
-		put(cv, 0, x + 1, DPR_ACTIVE, dis);
-	}
+	(void)header_row(cv, d->mpc, d->present, in->label,
+	    in->text != NULL ? in->text : dis);
 }
 
 /* The full diagram: registers on the left, the cycle's units right. */
@@ -520,12 +531,10 @@ dp_decode_pmic(const struct dp_pmic_input *in, struct dp_pmic_decode *d)
 		uint32_t w = in->mi->cu[k], ins;
 		int ka = 1, kb = 1;
 
-		u->en = pmic_cu_en(w);
-		u->mem = pmic_cu_mem(w);
-		u->alu = pmic_cu_alu(w);
-		u->a = pmic_cu_a(w);
-		u->b = pmic_cu_b(w);
-		u->c = pmic_cu_c(w);
+		/* the unit's fields of its word; the rest follows if enabled */
+		*u = (struct dp_pmic_cu){ .en = pmic_cu_en(w),
+		    .mem = pmic_cu_mem(w), .alu = pmic_cu_alu(w),
+		    .a = pmic_cu_a(w), .b = pmic_cu_b(w), .c = pmic_cu_c(w) };
 		if (!u->en)
 			continue;
 		ins = (uint32_t)pmic_alu_inputs(u->alu);
@@ -552,19 +561,11 @@ dp_render_pmic(const struct dp_pmic_input *in, struct dp_canvas *cv)
 	char text[160];
 	int x, y = 1;
 
-	x = putf(cv, 0, 0, DPR_LABEL, "MPC 0x%03x", in->c->mpc);
-	if (!in->present) {
-		put(cv, 0, x + 1, DPR_ERROR, "no micro-instruction here");
-		return;
-	}
-	if (in->label != NULL)
-		x = putf(cv, 0, x + 1, DPR_LABEL, "%s:", in->label);
-	if (in->text != NULL)
-		put(cv, 0, x + 1, DPR_ACTIVE, in->text);
-	else {
+	if (in->text == NULL)
 		pmic_disasm(in->mi, text, sizeof text);
-		put(cv, 0, x + 1, DPR_ACTIVE, text);
-	}
+	if (!header_row(cv, in->c->mpc, in->present, in->label,
+	    in->text != NULL ? in->text : text))
+		return;
 	dp_decode_pmic(in, &d);
 	for (int k = 0; k < PMIC_NCU && y < cv->h; k++, y++) {
 		const struct dp_pmic_cu *u = &d.cu[k];

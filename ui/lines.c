@@ -55,14 +55,15 @@ lines_add(struct lines *l, const char *text, size_t len)
 void
 lines_addf(struct lines *l, const char *fmt, ...)
 {
+	struct buf b = { 0 };
 	va_list ap;
-	char *text;
 
 	va_start(ap, fmt);
-	text = xvasprintf(fmt, ap);
+	buf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	lines_add(l, text, strlen(text));
-	free(text);
+	/* an empty text is one empty line */
+	lines_add(l, b.len > 0 ? (const char *)b.data : "", b.len);
+	buf_free(&b);
 }
 
 void

@@ -34,6 +34,7 @@
 #include "session.h"
 #include "title.h"
 #include "tui.h"
+#include "util.h"
 
 #define MAX_LETTERS 26
 
@@ -58,18 +59,6 @@ warps_caption(struct tui *t, struct title *tt)
 	else
 		title_add(tt, TP_LOW, "k: - (the %s engine records no k)",
 		    t->engine_name != NULL ? t->engine_name : "?");
-}
-
-static uint32_t
-ndigits(uint32_t v)
-{
-	uint32_t n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
 }
 
 static int
@@ -112,7 +101,7 @@ warps_draw(struct tui *t, void *vwin, int h, int w)
 	uint32_t focus = tui_focus(t), W = m->cfg.warp_width;
 	uint32_t nw = machine_nwarps(m), fw = focus / W, first, shown;
 	int rows = h - 1, summary = rows >= 3, leg = rows >= 2;
-	int idw = (int)ndigits(nw - 1), x;
+	int idw = (int)decimal_digits(nw - 1), x;
 	struct path_key keys[64 * 4];
 	size_t nkeys = 0;
 	struct warp_paths *v;

@@ -1084,24 +1084,17 @@ tui_main(int argc, char **argv)
 	char *cause = NULL;
 	int rc;
 
-	opts_init(&o);
 	memset(&l, 0, sizeof l);
 	memset(&t, 0, sizeof t);
-	rc = opts_parse(&o, argc, argv, tui_usage, &cause);
-	if (rc == 1) {
-		fputs(tui_usage, stdout);
-		opts_free(&o);
+	if ((rc = opts_start(&o, argc, argv, tui_usage, &cause)) == 1)
 		return 0;
-	}
 	if (rc == 0 && o.batch_path != NULL) {
 		/* micdb -x FILE PROGRAM: the same debugger, without a screen */
 		opts_free(&o);
 		return TUI_BATCH;
 	}
-	memset(&fe, 0, sizeof fe);
-	fe.output = on_output;
-	fe.output_arg = &t;
-	fe.repeat = 0;		/* the UI repeats lines itself */
+	/* repeat 0: the UI repeats lines itself */
+	fe = (struct session_frontend){ .output = on_output, .output_arg = &t };
 	/* the session needs on_output's t only once it runs */
 	if (rc != 0 || session_open(&t.s, &l, &o, &fe, &cause) != 0)
 		goto fail;

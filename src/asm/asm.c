@@ -430,6 +430,19 @@ sym_free(struct symtab *t)
 	free(t->slot);
 }
 
+/* cand becomes *best when it is nearer to want than *bestd edits and
+ * near enough to suggest (close_enough). */
+static void
+nearer(const char *want, const char *cand, const char **best, int *bestd)
+{
+	int d = edit_distance(want, cand);
+
+	if (d < *bestd && close_enough(d, want)) {
+		*best = cand;
+		*bestd = d;
+	}
+}
+
 /*
  * The nearest defined name in a namespace, for "did you mean".  The
  * search costs one edit distance per name, so it has a budget: a file
@@ -441,7 +454,7 @@ sym_suggest(struct assembler *a, int ns, uint32_t scope,
 {
 	const struct symtab *t = &a->syms;
 	const char *best = NULL;
-	int d, bestd = 3;
+	int bestd = 3;
 	char *want;
 	size_t i;
 
@@ -454,11 +467,7 @@ sym_suggest(struct assembler *a, int ns, uint32_t scope,
 		    t->v[i].len + 2 < name->len || name->len + 2 < t->v[i].len)
 			continue;
 		a->suggest_budget--;
-		d = edit_distance(want, t->v[i].name);
-		if (d < bestd && close_enough(d, want)) {
-			best = t->v[i].name;
-			bestd = d;
-		}
+		nearer(want, t->v[i].name, &best, &bestd);
 	}
 	free(want);
 	return best;
@@ -469,19 +478,14 @@ op_suggest(const struct ijvm_opset *set, const struct tok *name)
 {
 	char *want = xstrndup(name->p, name->len);
 	const char *best = NULL;
-	int d, bestd = 3, i;
+	int bestd = 3, i;
 	size_t k;
 
 	for (k = 0; want[k] != '\0'; k++)
 		want[k] = (char)to_upper((unsigned char)want[k]);
 	for (i = 0; i < 256; i++) {
-		if (!set->present[i])
-			continue;
-		d = edit_distance(want, set->op[i].name);
-		if (d < bestd && close_enough(d, want)) {
-			best = set->op[i].name;
-			bestd = d;
-		}
+		if (set->present[i])
+			nearer(want, set->op[i].name, &best, &bestd);
 	}
 	free(want);
 	return best;
@@ -1141,22 +1145,16 @@ emit(struct assembler *a, const struct ijvm_opinfo *op, const int64_t *val,
 static const char *
 opk_wants(int kind)
 {
-	switch (kind) {
-	case OPK_BYTE:
-	case OPK_CONST:
-		return "a number";
-	case OPK_VARNUM:
-		return "a local variable or index";
-	case OPK_LABEL:
-		return "a label or offset";
-	case OPK_INDEX:
-		return "a constant or index";
-	case OPK_METHOD:
-		return "a method or index";
-	case OPK_GLOBAL:
-		return "a global or index";
-	}
-	return "nothing";
+	static const char *const wants[] = {
+		[OPK_BYTE] = "a number", [OPK_CONST] = "a number",
+		[OPK_VARNUM] = "a local variable or index",
+		[OPK_LABEL] = "a label or offset",
+		[OPK_INDEX] = "a constant or index",
+		[OPK_METHOD] = "a method or index",
+		[OPK_GLOBAL] = "a global or index",
+	};
+
+	return kind > OPK_NONE && kind <= OPK_GLOBAL ? wants[kind] : "nothing";
 }
 
 /* A numeric operand of a kind, range checked; -1 when reported. */
@@ -1421,49 +1419,37 @@ stray_end(struct assembler *a, const char *what)
 	    show(&a->toks[0], shown), what);
 }
 
+/* The section an end directive closes (".constant" for .end-constant),
+ * NULL for an opening one: directives[] pairs each opener with its end. */
+static const char *
+closes(enum directive d)
+{
+	for (size_t i = 1; i < sizeof directives / sizeof directives[0]; i += 2)
+		if (directives[i].d == d)
+			return directives[i - 1].name;
+	return NULL;
+}
+
 static void
 top_line(struct assembler *a, enum directive d)
 {
 	char shown[SHOW_SIZE];
 
-	switch (d) {
-	case D_CONSTANT:
-		start_section(a, S_CONSTANT);
-		break;
-	case D_GLOBAL:
-		start_section(a, S_GLOBAL);
-		break;
-	case D_MAIN:
+	if (closes(d) != NULL)
+		stray_end(a, closes(d));
+	else if (d == D_CONSTANT || d == D_GLOBAL)
+		start_section(a, d == D_CONSTANT ? S_CONSTANT : S_GLOBAL);
+	else if (d == D_MAIN)
 		start_main(a);
-		break;
-	case D_METHOD:
+	else if (d == D_METHOD)
 		start_method(a);
-		break;
-	case D_END_CONSTANT:
-		stray_end(a, ".constant");
-		break;
-	case D_END_GLOBAL:
-		stray_end(a, ".global");
-		break;
-	case D_END_MAIN:
-		stray_end(a, ".main");
-		break;
-	case D_END_METHOD:
-		stray_end(a, ".method");
-		break;
-	case D_END_VAR:
-		stray_end(a, ".var");
-		break;
-	case D_VAR:
+	else if (d == D_VAR)
 		tok_error(a, &a->toks[0], "'.var' outside a method (put it "
 		    "after .main or .method)");
-		break;
-	default:
+	else
 		tok_error(a, &a->toks[0], "unexpected '%s' outside a section "
 		    "(expected .constant, .global, .main or .method)",
 		    show(&a->toks[0], shown));
-		break;
-	}
 }
 
 static void
@@ -1487,13 +1473,9 @@ method_directive(struct assembler *a, enum directive d)
 		start_var(a);
 		break;
 	case D_END_CONSTANT:
-		stray_end(a, ".constant");
-		break;
 	case D_END_GLOBAL:
-		stray_end(a, ".global");
-		break;
 	case D_END_VAR:
-		stray_end(a, ".var");
+		stray_end(a, closes(d));
 		break;
 	default:
 		/* .main, .method, .constant, .global: this method ended. */
@@ -1726,13 +1708,11 @@ build(struct assembler *a, const char *src, size_t len, struct program *prog)
 static void
 asm_free(struct assembler *a)
 {
-	size_t i;
-
-	for (i = 0; i < a->nerrs; i++)
+	sym_free(&a->syms);
+	for (size_t i = 0; i < a->nerrs; i++)
 		free(a->errs[i].msg);
 	free(a->errs);
 	free(a->toks);
-	sym_free(&a->syms);
 	free(a->methods);
 	free(a->consts);
 	buf_free(&a->text);

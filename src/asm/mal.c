@@ -1398,13 +1398,19 @@ mal_syms_sort(struct mal_syms *syms)
 }
 
 void
+mal_listing_head(struct buf *out, const char *title,
+    const struct mal_syms *syms, const char *columns)
+{
+	buf_printf(out, "%s listing of %s\n%s\n", title,
+	    syms->file ? syms->file : "(unknown)", columns);
+}
+
+void
 mal_listing(const struct mic1_store *cs, const struct mal_syms *syms,
     struct buf *out)
 {
-	buf_printf(out, "; mic1-as listing of %s\n", syms->file ? syms->file :
-	    "(unknown)");
-	buf_printf(out, "; addr  word         line  label            "
-	    "statement\n");
+	mal_listing_head(out, "; mic1-as", syms, "; addr  word         line  "
+	    "label            statement");
 	for (size_t i = 0; i < syms->n; i++) {
 		const struct mal_sym *s = &syms->sym[i];
 		size_t j = i;

@@ -111,6 +111,10 @@ void	mal_errors_vadd(struct mal_errors *errs, const char *path, int line,
  * errs is freed.  What microcode_load puts in *cause. */
 char	*mal_errors_join(struct mal_errors *errs);
 
+/* The first two lines of every translator's listing: "TITLE listing of
+ * FILE" and the column heads. */
+void	mal_listing_head(struct buf *out, const char *title,
+	    const struct mal_syms *syms, const char *columns);
 /* The listing: one line per word the source defines, "ADDR WORD LINE
  * LABEL TEXT", in address order; runs of .default words are one line. */
 void	mal_listing(const struct mic1_store *cs, const struct mal_syms *syms,

@@ -35,19 +35,38 @@ struct format {
 	uint32_t	 magic, magic_swapped;
 	const char	*suffix;        /* ".mic1" */
 	const char	*source;        /* the default microprogram's file */
-	int	(*parse)(void *cs, const char *path, const uint8_t *data,
-		    size_t len, char **cause);
-	int	(*translate)(const char *path, const char *src, size_t len,
-		    void *cs, struct mal_syms *syms, struct mal_errors *errs);
-	/* Symbols of a stored control store were found (NULL: ignore). */
-	void	(*syms_loaded)(void *cs, const struct mal_syms *s);
+	enum level	 level;         /* parse and translate pick by it */
 };
+
+/* A control store file of the format's level into cs. */
+static int
+parse(const struct format *f, void *cs, const char *path,
+    const uint8_t *data, size_t len, char **cause)
+{
+	return f->level == LEVEL_PMIC ?
+	    pmic_store_parse(cs, path, data, len, cause) :
+	    mic1_store_parse(cs, path, data, len, cause);
+}
+
+/* The level's translator: MAL (whose warnings go to warns) or PMIC (none:
+ * warns stays empty). */
+static int
+translate(enum level level, const char *path, const char *src, size_t len,
+    void *cs, struct mal_syms *syms, struct mal_errors *errs,
+    struct mal_errors *warns)
+{
+	if (level == LEVEL_PMIC) {
+		memset(warns, 0, sizeof *warns);
+		return pmc_compile(path, src, len, cs, syms, errs);
+	}
+	return mal_assemble_warn(path, src, len, cs, syms, errs, warns);
+}
 
 static int
 load_file(const struct format *f, const char *path, void *cs,
     struct mal_syms *syms, char **cause)
 {
-	struct mal_errors errs;
+	struct mal_errors errs, warns;
 	struct mal_syms tmp;
 	uint8_t *data;
 	size_t len;
@@ -65,7 +84,7 @@ load_file(const struct format *f, const char *path, void *cs,
 		char *sympath, *ignored = NULL;
 		struct mal_syms s;
 
-		rc = f->parse(cs, path, data, len, cause);
+		rc = parse(f, cs, path, data, len, cause);
 		free(data);
 		if (rc != 0 || syms == NULL)
 			return rc;
@@ -77,16 +96,19 @@ load_file(const struct format *f, const char *path, void *cs,
 		if (access(sympath, R_OK) == 0 &&
 		    mal_syms_load_file(&s, sympath, &ignored) == 0) {
 			*syms = s;
-			if (f->syms_loaded != NULL)
-				f->syms_loaded(cs, &s);
+			/* a .mic1 does not record where Main1 is; its
+			 * symbols do */
+			if (f->level == LEVEL_MIC)
+				((struct mic1_store *)cs)->main1 = s.main1;
 		}
 		free(ignored);
 		free(sympath);
 		return 0;
 	}
-	rc = f->translate(path, (const char *)data, len, cs,
-	    syms ? syms : &tmp, &errs);
+	rc = translate(f->level, path, (const char *)data, len, cs,
+	    syms ? syms : &tmp, &errs, &warns);
 	free(data);
+	mal_errors_free(&warns);
 	if (rc == 0) {
 		if (syms == NULL)
 			mal_syms_free(&tmp);
@@ -96,59 +118,20 @@ load_file(const struct format *f, const char *path, void *cs,
 	return -1;
 }
 
-static int
-mic_parse(void *cs, const char *path, const uint8_t *data, size_t len,
-    char **cause)
-{
-	return mic1_store_parse(cs, path, data, len, cause);
-}
-
-static int
-mic_translate(const char *path, const char *src, size_t len, void *cs,
-    struct mal_syms *syms, struct mal_errors *errs)
-{
-	return mal_assemble(path, src, len, cs, syms, errs);
-}
-
-/* A .mic1 does not record where Main1 is; its symbols do. */
-static void
-mic_syms_loaded(void *cs, const struct mal_syms *s)
-{
-	((struct mic1_store *)cs)->main1 = s->main1;
-}
-
-static int
-pmic_parse(void *cs, const char *path, const uint8_t *data, size_t len,
-    char **cause)
-{
-	return pmic_store_parse(cs, path, data, len, cause);
-}
-
-static int
-pmic_translate(const char *path, const char *src, size_t len, void *cs,
-    struct mal_syms *syms, struct mal_errors *errs)
-{
-	return pmc_compile(path, src, len, cs, syms, errs);
-}
-
 static const struct format formats[NLEVEL] = {
 	[LEVEL_MIC] = {
 		.magic = MIC1_FILE_MAGIC,
 		.magic_swapped = 0x78563412u,
 		.suffix = ".mic1",
 		.source = "mic1.mal",
-		.parse = mic_parse,
-		.translate = mic_translate,
-		.syms_loaded = mic_syms_loaded,
+		.level = LEVEL_MIC,
 	},
 	[LEVEL_PMIC] = {
 		.magic = PMIC_FILE_MAGIC,
 		.magic_swapped = 0x43494D50u,
 		.suffix = ".pmic",
 		.source = "pmic.pm",
-		.parse = pmic_parse,
-		.translate = pmic_translate,
-		.syms_loaded = NULL,
+		.level = LEVEL_PMIC,
 	},
 };
 
@@ -235,6 +218,27 @@ microcode_load(struct microcode *mc, enum level level, const char *path,
 		return -1;
 	}
 	mc->loaded = 1;
+	return 0;
+}
+
+int
+microcode_translate(enum level level, const char *path, const char *src,
+    size_t len, struct buf *store, struct buf *listing,
+    struct mal_syms *syms, struct mal_errors *errs, struct mal_errors *warns)
+{
+	struct microcode mc;
+
+	memset(&mc, 0, sizeof mc);
+	if (translate(level, path, src, len, level == LEVEL_PMIC ?
+	    (void *)&mc.pcs : (void *)&mc.cs, syms, errs, warns) != 0)
+		return -1;
+	if (level == LEVEL_PMIC) {
+		pmic_store_write(&mc.pcs, store);
+		pmc_listing(&mc.pcs, syms, listing);
+	} else {
+		mic1_store_write(&mc.cs, store);
+		mal_listing(&mc.cs, syms, listing);
+	}
 	return 0;
 }
 

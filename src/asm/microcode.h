@@ -32,6 +32,13 @@ struct microcode {
 int	microcode_load(struct microcode *mc, enum level level,
 	    const char *path, char **cause);
 void	microcode_free(struct microcode *mc);
+/* What mic1-as and pmic-cc do: a source of the level (MAL, PMIC) into the
+ * bytes of its control store file (store), the listing and the symbols;
+ * 0, or -1 with errs.  MAL's warnings are in warns either way. */
+int	microcode_translate(enum level level, const char *path,
+	    const char *src, size_t len, struct buf *store, struct buf *listing,
+	    struct mal_syms *syms, struct mal_errors *errs,
+	    struct mal_errors *warns);
 /* The control store of a loaded microprogram (struct mic1_store or
  * struct pmic_store), as the level's engines take it. */
 const void *microcode_store(const struct microcode *mc);

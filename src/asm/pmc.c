@@ -1032,10 +1032,8 @@ void
 pmc_listing(const struct pmic_store *cs, const struct mal_syms *syms,
     struct buf *out)
 {
-	buf_printf(out, "# pmic-cc listing of %s\n", syms->file ? syms->file :
-	    "(unknown)");
-	buf_printf(out, "# addr  cu0      cu1      cu2      next      line  "
-	    "label            micro-instruction\n");
+	mal_listing_head(out, "# pmic-cc", syms, "# addr  cu0      cu1      "
+	    "cu2      next      line  label            micro-instruction");
 	for (size_t i = 0; i < syms->n; i++) {
 		const struct mal_sym *s = &syms->sym[i];
 		const struct pmic_mi *mi = &cs->mi[s->addr];

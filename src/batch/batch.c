@@ -175,25 +175,18 @@ batch_main(int argc, char **argv)
 	char *cause = NULL, *text;
 	int rc;
 
-	opts_init(&o);
 	memset(&l, 0, sizeof l);
 	memset(&t, 0, sizeof t);
-	rc = opts_parse(&o, argc, argv, batch_usage, &cause);
-	if (rc == 1) {
-		fputs(batch_usage, stdout);
-		opts_free(&o);
+	if ((rc = opts_start(&o, argc, argv, batch_usage, &cause)) == 1)
 		return 0;
-	}
 	if (rc == 0 && o.batch_path == NULL)
 		cause = xasprintf("no script: give --batch FILE or -x FILE");
 	/* the options before the script, the script before the programs */
 	if (cause != NULL || session_open_check(&o, &cause) != 0 ||
 	    read_file(o.batch_path, &script, &script_len, &cause) != 0)
 		goto usage;
-	memset(&fe, 0, sizeof fe);
-	fe.output = on_output;
-	fe.output_arg = &t;
-	fe.repeat = 0;
+	/* an empty line of a script repeats nothing (repeat 0) */
+	fe = (struct session_frontend){ .output = on_output, .output_arg = &t };
 	/* no output comes before the first command: t is set up after */
 	if (session_open(&s, &l, &o, &fe, &cause) != 0)
 		goto usage;

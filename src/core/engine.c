@@ -59,6 +59,14 @@ engine_stop_add(struct engine *e, struct engine_stop *stop, uint32_t core,
 	stop->ncores++;
 }
 
+void
+engine_release(struct engine *e)
+{
+	free(e->stop_cores);
+	free(e->stop_bps);
+	memset(e, 0, sizeof *e);
+}
+
 uint32_t
 engine_runnable(const struct machine *m, const uint8_t *mask, uint32_t *solo)
 {
@@ -144,6 +152,19 @@ engine_live(const struct ref_summary *sum)
 }
 
 int
+engine_run_start(struct engine *e, struct engine_stop *stop,
+    struct ref_summary *sum)
+{
+	engine_stop_reset(e, stop);
+	ref_count(e->m, sum);
+	if (!engine_live(sum)) {
+		stop->reason = STOP_DONE;
+		return 0;
+	}
+	return 1;
+}
+
+int
 engine_step_stop(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, const struct ref_summary *sum,
     uint32_t faulted_before, uint8_t *seen, int atbp, enum engine_bp_on on)
@@ -175,12 +196,8 @@ engine_host_run(struct engine *e, const struct engine_run *r,
 	struct ref_mask mask = { r->mask };
 	struct ref_summary sum;
 
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (!engine_live(&sum)) {
-		stop->reason = STOP_DONE;
+	if (!engine_run_start(e, stop, &sum))
 		return 0;
-	}
 	while (stop->steps_run < r->max_steps) {
 		uint32_t faulted_before = sum.faulted;
 

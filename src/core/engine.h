@@ -273,6 +273,16 @@ int	engine_insn_store(const struct program *p, const struct core *c,
 void	engine_stop_reset(struct engine *e, struct engine_stop *stop);
 void	engine_stop_add(struct engine *e, struct engine_stop *stop,
 	    uint32_t core, uint32_t bp_id);
+/* k steps done: the machine's step count and the run's move together. */
+static inline void
+engine_advance(struct machine *m, struct engine_stop *stop, uint64_t k)
+{
+	m->step += k;
+	stop->steps_run += k;
+}
+/* The end of every engine's free: what engine_stop_add allocated, then e
+ * cleared. */
+void	engine_release(struct engine *e);
 
 /* The running cores that mask (NULL: all) lets a step execute; *solo
  * is the first of them.  The host engines run one core alone in long
@@ -297,6 +307,10 @@ void	engine_note_faults(struct engine *e, uint8_t *seen,
  * barrier or standing at the join (which the next step lets go), the
  * opposite of STOP_DONE. */
 int	engine_live(const struct ref_summary *sum);
+/* The start of run() on the host: the stop record reset and sum counted
+ * from e->m; 0 when no core is left to run (stop->reason STOP_DONE). */
+int	engine_run_start(struct engine *e, struct engine_stop *stop,
+	    struct ref_summary *sum);
 /*
  * The stop rules of engine.h after a step (or a window of steps), in
  * this order, for every engine: a core faulted (sum->faulted grew past

@@ -250,10 +250,7 @@ machine_free(struct machine *m)
 		}
 	}
 	stacks_free(m);
-	free(m->cores);
-	free(m->io);
-	free(m->globals);
-	free(m->heap);
+	FREE_ALL(m->cores, m->io, m->globals, m->heap);
 	memset(m, 0, sizeof *m);
 }
 

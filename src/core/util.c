@@ -21,6 +21,13 @@ oom(size_t n)
 	abort();
 }
 
+void
+free_all(void *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+}
+
 void *
 xmalloc(size_t n)
 {
@@ -412,16 +419,22 @@ buf_put_be32(struct buf *b, uint32_t v)
 }
 
 void
+buf_vprintf(struct buf *b, const char *fmt, va_list ap)
+{
+	char *s = xvasprintf(fmt, ap);
+
+	buf_put(b, s, strlen(s));
+	free(s);
+}
+
+void
 buf_printf(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *s;
 
 	va_start(ap, fmt);
-	s = xvasprintf(fmt, ap);
+	buf_vprintf(b, fmt, ap);
 	va_end(ap);
-	buf_put(b, s, strlen(s));
-	free(s);
 }
 
 void

@@ -18,6 +18,11 @@
 #define PRINTFLIKE(a, b)
 #endif
 
+/* free() each of the n pointers of v; FREE_ALL(a, b, ...) lists a
+ * destructor's arrays in one call. */
+void	 free_all(void *const *v, size_t n);
+#define FREE_ALL(...) free_all((void *const []){ __VA_ARGS__ },	\
+	sizeof((void *const []){ __VA_ARGS__ }) / sizeof(void *))
 void	*xmalloc(size_t n);
 void	*xcalloc(size_t n, size_t size);
 void	*xrealloc(void *p, size_t n);
@@ -79,6 +84,7 @@ void	 buf_put_u8(struct buf *b, uint8_t v);
 void	 buf_put_be16(struct buf *b, uint16_t v);
 void	 buf_put_be32(struct buf *b, uint32_t v);
 void	 buf_printf(struct buf *b, const char *fmt, ...) PRINTFLIKE(2, 3);
+void	 buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 void	 buf_free(struct buf *b);
 
 static inline uint32_t
@@ -92,6 +98,19 @@ static inline uint16_t
 get_be16(const uint8_t *p)
 {
 	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+/* How many decimal digits v takes: the width of a column of numbers. */
+static inline uint32_t
+decimal_digits(uint32_t v)
+{
+	uint32_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
 }
 
 /*

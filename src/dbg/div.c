@@ -168,11 +168,8 @@ div_sample(struct div_acc *d, const struct machine *m, int by_mpc)
 	uint32_t t = par_threads(m->cfg.ncores);
 	struct sample_part part[PAR_MAX];
 
-	memset(part, 0, t * sizeof part[0]);
-	for (uint32_t i = 0; i < t; i++) {
-		part[i].m = m;
-		part[i].by_mpc = by_mpc;
-	}
+	for (uint32_t i = 0; i < t; i++)
+		part[i] = (struct sample_part){ .m = m, .by_mpc = by_mpc };
 	par_split(nw, t, sample_part, part, sizeof part[0]);
 	d->samples++;
 	for (uint32_t i = 0; i < t; i++) {

@@ -43,11 +43,9 @@ static struct expr *parse_or(struct parser *ps);
 static struct expr *
 node(enum node kind, struct expr *l, struct expr *r)
 {
-	struct expr *e = xcalloc(1, sizeof *e);
+	struct expr *e = xmalloc(sizeof *e);
 
-	e->kind = kind;
-	e->l = l;
-	e->r = r;
+	*e = (struct expr){ .kind = kind, .l = l, .r = r };
 	return e;
 }
 

@@ -73,15 +73,8 @@ history_create(uint32_t ncores)
 static void
 snap_free(struct snap *p)
 {
-	free(p->cores);
-	free(p->slen);
-	free(p->stack);
-	free(p->globals);
-	free(p->heap);
-	free(p->in_pos);
-	free(p->out_total);
-	free(p->side);
-	free(p->lockmask);
+	FREE_ALL(p->cores, p->slen, p->stack, p->globals, p->heap, p->in_pos,
+	    p->out_total, p->side, p->lockmask);
 	memset(p, 0, sizeof *p);
 }
 

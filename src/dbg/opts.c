@@ -133,6 +133,21 @@ add_program(struct micdb_opts *o, const char *arg, char **cause)
 }
 
 int
+opts_start(struct micdb_opts *o, int argc, char **argv, const char *usage,
+    char **cause)
+{
+	int rc;
+
+	opts_init(o);
+	rc = opts_parse(o, argc, argv, usage, cause);
+	if (rc == 1) {
+		fputs(usage, stdout);
+		opts_free(o);
+	}
+	return rc;
+}
+
+int
 opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
     char **cause)
 {

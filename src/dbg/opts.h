@@ -62,6 +62,11 @@ void	opts_free(struct micdb_opts *o);
  */
 int	opts_parse(struct micdb_opts *o, int argc, char **argv,
 	    const char *usage, char **cause);
+/* A command's start: opts_init and opts_parse; after --help the usage is
+ * printed and o freed (1: the caller exits 0); else opts_parse's 0, or
+ * -1 with *cause. */
+int	opts_start(struct micdb_opts *o, int argc, char **argv,
+	    const char *usage, char **cause);
 /* Check combinations, load every program, map cores.  0 or -1 + *cause. */
 int	opts_load(const struct micdb_opts *o, struct loaded *l, char **cause);
 void	loaded_free(struct loaded *l);

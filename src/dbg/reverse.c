@@ -52,6 +52,21 @@ report_back(struct session *s, uint64_t from, struct buf *out)
 	    (unsigned long long)s->m.step);
 }
 
+/* Go to step at (from now) and say where the focus stands: the end of a
+ * reverse command that lands on a step it chose. */
+static int
+arrive(struct session *s, uint64_t at, uint64_t now, struct buf *out,
+    char **cause)
+{
+	if (history_goto(s, at, cause) != 0)
+		return -1;
+	settle(s);
+	report_back(s, now, out);
+	session_where(s, s->focus, out);
+	session_stopped(s, out);
+	return 0;
+}
+
 /* Back n global steps, for the command what. */
 static int
 go_back(struct session *s, const char *what, uint64_t n, struct buf *out,
@@ -70,13 +85,7 @@ go_back(struct session *s, const char *what, uint64_t n, struct buf *out,
 		    (unsigned long long)history_size_mib(s));
 		return -1;
 	}
-	if (history_goto(s, now - n, cause) != 0)
-		return -1;
-	settle(s);
-	report_back(s, now, out);
-	session_where(s, s->focus, out);
-	session_stopped(s, out);
-	return 0;
+	return arrive(s, now - n, now, out, cause);
 }
 
 int
@@ -330,13 +339,7 @@ reverse_step(struct session *s, uint64_t n, struct buf *out, char **cause)
 			    (unsigned long long)history_size_mib(s));
 		return -1;
 	}
-	if (history_goto(s, at, cause) != 0)
-		return -1;
-	settle(s);
-	report_back(s, now, out);
-	session_where(s, s->focus, out);
-	session_stopped(s, out);
-	return 0;
+	return arrive(s, at, now, out, cause);
 }
 
 /* Report the watchpoints that changed into the present cut t (> oldest)
@@ -413,7 +416,7 @@ reverse_continue(struct session *s, struct buf *out, char **cause)
 		    "oldest recorded step %llu\n", (unsigned long long)oldest);
 		report_back(s, now, out);
 		session_where(s, s->focus, out);
-	session_stopped(s, out);
+		session_stopped(s, out);
 		return 0;
 	}
 	if (at > oldest && report_watches(s, at, out, cause) != 0)

@@ -49,22 +49,9 @@
 void
 ahead_free(struct ahead *a)
 {
-	free(a->t);
-	free(a->at);
-	free(a->status);
-	free(a->scores);
-	free(a->sstacks);
-	free(a->lim);
-	free(a->sout);
-	free(a->sin);
-	free(a->sside);
-	free(a->undo);
-	free(a->todo);
-	free(a->qnext);
-	free(a->qhead);
-	free(a->qbits);
-	free(a->cur);
-	free(a->curbits);
+	FREE_ALL(a->t, a->at, a->status, a->scores, a->sstacks, a->lim, a->sout,
+	    a->sin, a->sside, a->undo, a->todo, a->qnext, a->qhead, a->qbits,
+	    a->cur, a->curbits);
 	memset(a, 0, sizeof *a);
 }
 
@@ -110,6 +97,7 @@ struct ahead_pass {
 	void			*side;
 	size_t			 side_bytes;
 	uint64_t		 h;
+	int			 back;	/* ahead_copy_part: put back */
 };
 
 /* fn over the cores [0, n) on the pool, or here when they are few. */
@@ -123,10 +111,14 @@ ahead_par(struct ahead *a, uint64_t n, void (*fn)(void *, uint64_t,
 		par_pool_run(a->pool, n, 0, fn, x);
 }
 
-/* The window's copy of cores [lo, hi) and their share of the side
- * state. */
+/*
+ * The window's copy of cores [lo, hi) and their share of the side state
+ * (x->back 0), or the same spans put back (x->back 1): registers and side
+ * state both ways, then per core the stack up to its limit (which the
+ * copy sets, ahead_grow) and the consoles' positions.
+ */
 static void
-ahead_snap_part(void *xv, uint64_t lo, uint64_t hi)
+ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 {
 	struct ahead_pass *x = xv;
 	struct ahead *a = x->a;
@@ -134,14 +126,27 @@ ahead_snap_part(void *xv, uint64_t lo, uint64_t hi)
 	uint64_t nc = m->cfg.ncores;
 	size_t s0 = (size_t)(x->side_bytes * lo / nc);
 	size_t s1 = (size_t)(x->side_bytes * hi / nc);
+	struct core *live = m->cores + lo, *copy = a->scores + lo;
+	uint8_t *lside = (uint8_t *)x->side + s0, *cside = a->sside + s0;
 
-	memcpy(a->scores + lo, m->cores + lo, (hi - lo) * sizeof *m->cores);
+	memcpy(x->back ? live : copy, x->back ? copy : live,
+	    (hi - lo) * sizeof *live);
 	if (s1 > s0)
-		memcpy(a->sside + s0, (const uint8_t *)x->side + s0, s1 - s0);
+		memcpy(x->back ? lside : cside, x->back ? cside : lside,
+		    s1 - s0);
 	for (uint64_t i = lo; i < hi; i++) {
+		size_t off = (size_t)i * m->cfg.stack_words;
 		int32_t top = m->cores[i].sp > m->cores[i].lv ?
 		    m->cores[i].sp : m->cores[i].lv;
 
+		if (x->back) {
+			memcpy(m->stacks + off, a->sstacks + off,
+			    (size_t)(a->lim[i] - MM_STACK_BASE + 1) *
+			    sizeof *m->stacks);
+			m->io[i].out.len = a->sout[i];
+			m->io[i].in_pos = a->sin[i];
+			continue;
+		}
 		a->lim[i] = MM_STACK_BASE - 1;
 		ahead_grow(a, m, (uint32_t)i, (int64_t)(top > MM_STACK_BASE ?
 		    top : MM_STACK_BASE) + AHEAD_STACK_MARGIN);
@@ -178,34 +183,10 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 		if (x->side_bytes > 0)
 			a->sside = xmalloc(x->side_bytes);
 	}
-	ahead_par(a, nc, ahead_snap_part, x);
+	x->back = 0;
+	ahead_par(a, nc, ahead_copy_part, x);
 	a->sheap_top = m->heap_top;
 	a->nundo = 0;
-}
-
-/* Put cores [lo, hi) and their share of the side state back. */
-static void
-ahead_undo_part(void *xv, uint64_t lo, uint64_t hi)
-{
-	struct ahead_pass *x = xv;
-	struct ahead *a = x->a;
-	struct machine *m = x->m;
-	uint64_t nc = m->cfg.ncores;
-	size_t s0 = (size_t)(x->side_bytes * lo / nc);
-	size_t s1 = (size_t)(x->side_bytes * hi / nc);
-
-	memcpy(m->cores + lo, a->scores + lo, (hi - lo) * sizeof *m->cores);
-	if (s1 > s0)
-		memcpy((uint8_t *)x->side + s0, a->sside + s0, s1 - s0);
-	for (uint64_t i = lo; i < hi; i++) {
-		size_t off = (size_t)i * m->cfg.stack_words;
-
-		memcpy(m->stacks + off, a->sstacks + off,
-		    (size_t)(a->lim[i] - MM_STACK_BASE + 1) *
-		    sizeof *m->stacks);
-		m->io[i].out.len = a->sout[i];
-		m->io[i].in_pos = a->sin[i];
-	}
 }
 
 static void
@@ -213,7 +194,8 @@ ahead_undo(struct ahead *a, struct ahead_pass *x)
 {
 	struct machine *m = x->m;
 
-	ahead_par(a, m->cfg.ncores, ahead_undo_part, x);
+	x->back = 1;
+	ahead_par(a, m->cfg.ncores, ahead_copy_part, x);
 	m->heap_top = a->sheap_top;
 	while (a->nundo > 0) {
 		a->nundo--;
@@ -386,7 +368,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
     const struct ahead_ops *ops, void *arg, void *side, size_t side_bytes,
     uint64_t h, uint64_t *stop_at)
 {
-	struct ahead_pass x = { a, m, ops, arg, r, side, side_bytes, h };
+	struct ahead_pass x = { a, m, ops, arg, r, side, side_bytes, h, 0 };
 	uint32_t nc = m->cfg.ncores, live = 0;
 	uint64_t s = 0;
 

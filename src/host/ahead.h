@@ -119,4 +119,29 @@ uint64_t ahead_window(struct ahead *a, struct machine *m,
 	    void *arg, void *side, size_t side_bytes, uint64_t h,
 	    uint64_t *stop_at);
 
+/*
+ * The host engines' window policy.  A run opens a window when more than
+ * one core runs, no watch is set (a watch stops after the step that
+ * wrote), at least AHEAD_MIN steps are left (left) and the lockstep after
+ * an undone window (to step lockstep_to of the run; done so far) is over.
+ */
+static inline int
+ahead_opens(uint32_t nrun, const struct engine_run *r, uint64_t left,
+    uint64_t done, uint64_t lockstep_to)
+{
+	return nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
+	    done >= lockstep_to;
+}
+
+/* A window's length at most: its copy costs the stacks, so many steps
+ * pay for it (4 lone-core slices of slice steps over the cores, at least
+ * 4 x AHEAD_STACK_MARGIN). */
+static inline uint64_t
+ahead_window_steps(uint64_t slice, uint32_t ncores)
+{
+	uint64_t w = 4 * slice / ncores;
+
+	return w < 4 * AHEAD_STACK_MARGIN ? 4 * AHEAD_STACK_MARGIN : w;
+}
+
 #endif

@@ -44,6 +44,7 @@
 #include "micro-fast.h"
 #include "micro-sim.h"
 #include "par.h"
+#include "ref.h"
 
 struct engine_micro {
 	const struct micro_model	*md;
@@ -167,21 +168,14 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		return r->nwatches > 0 ? micro_forkjoin_run(e, r, stop, cause) :
 		    micro_run(e, r, stop, cause);
 	(void)cause;
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (!engine_live(&sum)) {
-		stop->reason = STOP_DONE;
+	if (!engine_run_start(e, stop, &sum))
 		return 0;
-	}
 	/* a change already there: the debugger sees it after a step */
 	if (r->nwatches > 0 && engine_watch_changed(m, r))
 		max = 1;
 	mf->patch(em->fx, r, 1);
 	micro_watch_begin(em, m, r);
-	/* a window's copy costs the stacks: many steps pay for it */
-	window = 4 * (uint64_t)MICRO_SLICE / m->cfg.ncores;
-	if (window < 4 * AHEAD_STACK_MARGIN)
-		window = 4 * AHEAD_STACK_MARGIN;
+	window = ahead_window_steps(MICRO_SLICE, m->cfg.ncores);
 	while (stop->steps_run < max) {
 		uint64_t left = max - stop->steps_run, k;
 		uint32_t executed = 0, faulted = sum.faulted;
@@ -198,8 +192,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			changed = 0;
 		}
 		/* a watch stops after the step that wrote: no window */
-		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
-		    stop->steps_run >= lockstep_to) {
+		if (ahead_opens(nrun, r, left, stop->steps_run, lockstep_to)) {
 			uint64_t to = 0;
 
 			em->ahead.pool = em->pool;
@@ -210,10 +203,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 				lockstep_to = stop->steps_run + to;
 				continue;
 			}
-			m->step += k;
-			stop->steps_run += k;
-			executed = 1;
-			changed = 1;
+			engine_advance(m, stop, k);
+			executed = changed = 1;
 			atbp = r->nbps > 0;
 		} else if (nrun == 1) {
 			/* Each cycle of the lone core is a step. */
@@ -221,8 +212,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 				left = MICRO_SLICE;
 			k = mf->exec(e, em->fx, em->st, r, solo, left,
 			    stop->steps_run == 0, &ev);
-			m->step += k;
-			stop->steps_run += k;
+			engine_advance(m, stop, k);
 			executed = k > 0;
 			atbp = ev == MF_EV_BP || ev == MF_EV_MARKED;
 			changed = ev == MF_EV_STATUS;
@@ -232,16 +222,8 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 			m->step++;
 			stop->steps_run++;
 		}
-		/* cores a barrier lets go may stand at a breakpoint */
-		if (changed || nrun == 0) {
-			if (ref_barrier_release(m) && r->nbps > 0)
-				atbp = 1;
-			ref_count(m, &sum);
-			changed = 1;
-		}
-		sum.executed = executed;
-		if (engine_step_stop(e, r, stop, &sum, faulted, em->seen, atbp,
-		    ENGINE_BP_ON_MPC))
+		if (ref_step_end(e, r, stop, &sum, &changed, nrun > 0, executed,
+		    faulted, em->seen, atbp, ENGINE_BP_ON_MPC))
 			goto done;
 		/* the step's end decides (micro-fast.h) */
 		if (em->watch.hit || (changed && r->nwatches > 0)) {
@@ -276,9 +258,7 @@ micro_free(struct engine *e)
 		free(em->writers);
 		free(em);
 	}
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 static int

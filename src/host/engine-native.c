@@ -79,6 +79,17 @@ enum nat_h {
 
 #include "native-int.h"
 
+/* The instructions whose handler needs no operand and no check; the
+ * others are decoded in nat_decode's switch, H_SLOW: ref_exec's. */
+static const uint8_t plain_h[256] = {
+	[OP_NOP] = H_NOP, [OP_GC] = H_NOP, [OP_POP] = H_POP,
+	[OP_DUP] = H_DUP, [OP_SWAP] = H_SWAP, [OP_IADD] = H_IADD,
+	[OP_ISUB] = H_ISUB, [OP_IAND] = H_IAND, [OP_IOR] = H_IOR,
+	[OP_IRETURN] = H_IRETURN, [OP_IALOAD] = H_IALOAD,
+	[OP_COREID] = H_COREID, [OP_NCORES] = H_NCORES, [OP_IN] = H_IN,
+	[OP_OUT] = H_OUT, [OP_HALT] = H_HALT,
+};
+
 static void
 nat_decode(const struct program *p, struct nat_prog *np)
 {
@@ -109,10 +120,6 @@ nat_decode(const struct program *p, struct nat_prog *np)
 			goto done;
 		t += 1 + wide;
 		switch (op) {
-		case OP_NOP:
-		case OP_GC:
-			h = H_NOP;
-			break;
 		case OP_BIPUSH:
 			h = H_PUSHK;
 			a = (int8_t)t[0];
@@ -136,13 +143,6 @@ nat_decode(const struct program *p, struct nat_prog *np)
 				b = (int8_t)t[1 + wide];
 			}
 			break;
-		case OP_POP: h = H_POP; break;
-		case OP_DUP: h = H_DUP; break;
-		case OP_SWAP: h = H_SWAP; break;
-		case OP_IADD: h = H_IADD; break;
-		case OP_ISUB: h = H_ISUB; break;
-		case OP_IAND: h = H_IAND; break;
-		case OP_IOR: h = H_IOR; break;
 		case OP_IFEQ:
 		case OP_IFLT:
 		case OP_IF_ICMPEQ:
@@ -170,15 +170,9 @@ nat_decode(const struct program *p, struct nat_prog *np)
 				break;
 			h = H_INVOKE;
 			break;
-		case OP_IRETURN: h = H_IRETURN; break;
-		case OP_IALOAD: h = H_IALOAD; break;
-		case OP_COREID: h = H_COREID; break;
-		case OP_NCORES: h = H_NCORES; break;
-		case OP_IN: h = H_IN; break;
-		case OP_OUT: h = H_OUT; break;
-		case OP_HALT: h = H_HALT; break;
 		default:
-			break;	/* the rare ones: ref_exec */
+			h = plain_h[op];
+			break;
 		}
 done:
 		in->h = in->real = (uint8_t)h;
@@ -773,12 +767,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 	int rc = 0, changed;
 
 	(void)cause;
-	engine_stop_reset(e, stop);
-	ref_count(m, &sum);
-	if (!engine_live(&sum)) {
-		stop->reason = STOP_DONE;
+	if (!engine_run_start(e, stop, &sum))
 		return 0;
-	}
 	n->r = r;
 	n->nwriters = 0;
 	n->wglobals = n->wheap = 0;
@@ -796,10 +786,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
 	changed = 1;
 	nat_patch(n, m, r, 1);
-	/* a window's copy costs the stacks: many steps pay for it */
-	window = 4 * (uint64_t)NAT_SLICE / m->cfg.ncores;
-	if (window < 4 * AHEAD_STACK_MARGIN)
-		window = 4 * AHEAD_STACK_MARGIN;
+	window = ahead_window_steps(NAT_SLICE, m->cfg.ncores);
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;
@@ -818,8 +805,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			nrun = engine_runnable(m, r->mask, &solo);
 			changed = 0;
 		}
-		if (nrun > 1 && r->nwatches == 0 && left >= AHEAD_MIN &&
-		    stop->steps_run >= lockstep_to) {
+		if (ahead_opens(nrun, r, left, stop->steps_run, lockstep_to)) {
 			uint64_t to = 0;
 
 			k = nat_ahead(e, r, left < window ? left : window, &to);
@@ -827,10 +813,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 				lockstep_to = stop->steps_run + to;
 				continue;
 			}
-			m->step += k;
-			stop->steps_run += k;
-			executed = 1;
-			changed = 1;
+			engine_advance(m, stop, k);
+			executed = changed = 1;
 			for (uint32_t i = 0; i < m->cfg.ncores && r->nbps > 0;
 			    i++)
 				if ((r->mask == NULL || r->mask[i]) &&
@@ -841,8 +825,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 			if (left > NAT_SLICE)
 				left = NAT_SLICE;
 			k = nat_exec(e, solo, left, first, &ev, 0);
-			m->step += k;
-			stop->steps_run += k;
+			engine_advance(m, stop, k);
 			executed = k > 0;
 			atbp = ev == EV_BP || (r->nbps > 0 &&
 			    nat_at_bp_slot(n, &m->cores[solo]));
@@ -867,16 +850,8 @@ nat_run(struct engine *e, const struct engine_run *r,
 			m->step++;
 			stop->steps_run++;
 		}
-		/* cores a barrier lets go may stand at a breakpoint */
-		if (changed || nrun == 0) {
-			if (ref_barrier_release(m) && r->nbps > 0)
-				atbp = 1;
-			ref_count(m, &sum);
-			changed = 1;
-		}
-		sum.executed = executed;
-		if (engine_step_stop(e, r, stop, &sum, faulted, n->seen, atbp,
-		    ENGINE_BP_ON_PC))
+		if (ref_step_end(e, r, stop, &sum, &changed, nrun > 0, executed,
+		    faulted, n->seen, atbp, ENGINE_BP_ON_PC))
 			goto watch;
 		if (r->nwatches > 0 && (watched || engine_watch_changed(m, r))) {
 			stop->reason = STOP_STEPS;
@@ -918,9 +893,7 @@ nat_free(struct engine *e)
 		free(n->writers);
 		free(n);
 	}
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 static int

@@ -31,10 +31,8 @@ ref_run(struct engine *e, const struct engine_run *r,
 static void
 ref_free(struct engine *e)
 {
-	free(e->stop_cores);
-	free(e->stop_bps);
 	free(e->impl);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 /* The machine is the engine's whole state: only the faults already

@@ -38,24 +38,6 @@
 /* ---- simulator state --------------------------------------------------- */
 
 void
-mic1_state_init(struct mic1_state *st, const struct machine *m,
-    const struct mic1_store *cs)
-{
-	st->cs = cs;
-	st->ncores = m->cfg.ncores;
-	st->core = xcalloc(st->ncores, sizeof *st->core);
-	for (uint32_t i = 0; i < st->ncores; i++)
-		st->core[i].insn_pc = -1;
-}
-
-void
-mic1_state_free(struct mic1_state *st)
-{
-	free(st->core);
-	memset(st, 0, sizeof *st);
-}
-
-void
 mic1_start_core(struct mic1_state *st, struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
@@ -130,22 +112,6 @@ mic1_shifter(uint32_t alu, uint32_t v)
 	return v;
 }
 
-static void
-mic1_cwrite(struct core *c, uint32_t cbits, uint32_t v)
-{
-	int32_t s = (int32_t)v;
-
-	if (cbits & MIC1_C_H)   c->h = s;
-	if (cbits & MIC1_C_OPC) c->opc = s;
-	if (cbits & MIC1_C_TOS) c->tos = s;
-	if (cbits & MIC1_C_CPP) c->cpp = s;
-	if (cbits & MIC1_C_LV)  c->lv = s;
-	if (cbits & MIC1_C_SP)  c->sp = s;
-	if (cbits & MIC1_C_PC)  c->pc = s;
-	if (cbits & MIC1_C_MDR) c->mdr = s;
-	if (cbits & MIC1_C_MAR) c->mar = s;
-}
-
 void
 mic1_dp_eval(const struct core *c, uint64_t w, struct mic1_dp *d)
 {
@@ -169,7 +135,7 @@ mic1_datapath(struct core *c, uint64_t w)
 	mic1_dp_eval(c, w, &d);
 	c->n = d.n;
 	c->z = d.z;
-	mic1_cwrite(c, mic1_cbus(w), d.c);
+	micro_cwrite(c, mic1_cbus(w), (int32_t)d.c);
 }
 
 static int
@@ -271,14 +237,13 @@ int32_t *
 mic1_next_store(const struct mic1_state *st, struct machine *m,
     uint32_t core, uint32_t *n)
 {
-	const struct core *c = &m->cores[core];
-	struct core after = *c;
+	struct core after = m->cores[core];	/* step 1 runs on a copy */
 	uint64_t w;
 
 	*n = 0;
-	if (c->mpc >= MIC1_STORE_WORDS || !st->cs->present[c->mpc])
+	if (after.mpc >= MIC1_STORE_WORDS || !st->cs->present[after.mpc])
 		return NULL;
-	w = st->cs->word[c->mpc];
+	w = st->cs->word[after.mpc];
 	if (!(mic1_mem(w) & MIC1_MEM_WRITE))
 		return NULL;
 	/* MAR and MDR as step 1 leaves them (step 2 changes MDR after the
@@ -288,13 +253,6 @@ mic1_next_store(const struct mic1_state *st, struct machine *m,
 	    after.mdr, n);
 }
 
-void
-mic1_step(struct mic1_state *st, struct machine *m,
-    const struct ref_mask *mask, struct ref_summary *sum)
-{
-	micro_step(&mic1_model, st, m, mask, sum);
-}
-
 /* ---- switching levels --------------------------------------------------- */
 
 int
@@ -302,14 +260,6 @@ mic1_at_boundary(const struct mic1_state *st, const struct machine *m,
     uint32_t core)
 {
 	return mic1_boundary(st->cs, &m->cores[core], &st->core[core]);
-}
-
-int32_t
-mic1_insn_pc(const struct mic1_state *st, const struct machine *m,
-    uint32_t core)
-{
-	return micro_insn_pc(&m->cores[core], st->core[core].insn_pc,
-	    mic1_at_boundary(st, m, core));
 }
 
 void
@@ -349,11 +299,7 @@ mic1_enter(struct mic1_state *st, struct machine *m, uint32_t core)
 	micro_load_tos(m, core);
 }
 
-int
-mic1_leave(struct mic1_state *st, struct machine *m, uint32_t core)
-{
-	return micro_leave(m, core, mic1_at_boundary(st, m, core));
-}
-
-/* The model (micro-sim.h). */
-MICRO_MODEL(mic1_model, mic1, struct mic1_state, LEVEL_MIC);
+/* The model (micro-sim.h), with mic1_state_init, mic1_state_free,
+ * mic1_step, mic1_insn_pc and mic1_leave. */
+MICRO_MODEL(mic1_model, mic1, struct mic1_state, struct mic1_store,
+    LEVEL_MIC);

@@ -17,6 +17,8 @@
 
 #include "engine.h"
 #include "machine.h"
+#include "mic1-word.h"
+#include "pmic-word.h"
 #include "ref.h"
 
 /* TOS <- the word at SP, when SP can be read: the ISA level keeps TOS
@@ -84,14 +86,76 @@ struct micro_model {
 		    uint32_t core, uint32_t *n);
 };
 
+/* The C bus of both levels writes the nine registers of struct core at
+ * the same bit numbers (MAR bit 0 .. H bit 8; PMIC's G0 and G1 follow). */
+#define MICRO_SAME_CB(r) ((int)PMIC_CB_##r == (int)MIC1_CB_##r)
+_Static_assert(MICRO_SAME_CB(MAR) && MICRO_SAME_CB(MDR) && MICRO_SAME_CB(PC) &&
+    MICRO_SAME_CB(SP) && MICRO_SAME_CB(LV) && MICRO_SAME_CB(CPP) &&
+    MICRO_SAME_CB(TOS) && MICRO_SAME_CB(OPC) && MICRO_SAME_CB(H),
+    "the C bus bits of struct core differ between the levels");
+#undef MICRO_SAME_CB
+
+static inline void
+micro_cwrite(struct core *c, uint32_t cbits, int32_t v)
+{
+	if (cbits & MIC1_C_MAR) c->mar = v;
+	if (cbits & MIC1_C_MDR) c->mdr = v;
+	if (cbits & MIC1_C_PC)  c->pc = v;
+	if (cbits & MIC1_C_SP)  c->sp = v;
+	if (cbits & MIC1_C_LV)  c->lv = v;
+	if (cbits & MIC1_C_CPP) c->cpp = v;
+	if (cbits & MIC1_C_TOS) c->tos = v;
+	if (cbits & MIC1_C_OPC) c->opc = v;
+	if (cbits & MIC1_C_H)   c->h = v;
+}
+
 /*
- * Define the model name_ over a level's typed functions PFX_state_init,
- * PFX_state_free, PFX_start_core, PFX_enter, PFX_leave, PFX_at_boundary,
- * PFX_step, PFX_cycle, PFX_next_store and its state type (whose per-core side
- * state is the array core of ncores entries): the void * slots are
- * written here once.
+ * Define the model name_ over a level's typed functions PFX_start_core,
+ * PFX_enter, PFX_at_boundary, PFX_cycle, PFX_next_store and its state
+ * type (cs, the store_t it runs; ncores; the per-core side state, the
+ * array core, each with the insn_pc of the ISA instruction running):
+ * the void * slots are written here once.  The typed functions that are
+ * the same for every level are defined here too: PFX_state_init (no
+ * instruction yet: insn_pc -1), PFX_state_free, PFX_step (micro_step),
+ * PFX_insn_pc (the level's record counts inside an instruction, where a
+ * microprogram may hold PC changed, e.g. pmic.pm's complemented unknown
+ * opcode mark) and PFX_leave.
  */
-#define MICRO_MODEL(name_, pfx, state_t, level_)			\
+#define MICRO_MODEL(name_, pfx, state_t, store_t, level_)		\
+void									\
+pfx##_state_init(state_t *st, const struct machine *m,			\
+    const store_t *cs)							\
+{									\
+	st->cs = cs;							\
+	st->ncores = m->cfg.ncores;					\
+	st->core = xcalloc(st->ncores, sizeof *st->core);		\
+	for (uint32_t i = 0; i < st->ncores; i++)			\
+		st->core[i].insn_pc = -1;				\
+}									\
+void									\
+pfx##_state_free(state_t *st)						\
+{									\
+	free(st->core);							\
+	memset(st, 0, sizeof *st);					\
+}									\
+void									\
+pfx##_step(state_t *st, struct machine *m,				\
+    const struct ref_mask *mask, struct ref_summary *sum)		\
+{									\
+	micro_step(&name_, st, m, mask, sum);				\
+}									\
+int32_t									\
+pfx##_insn_pc(const state_t *st, const struct machine *m,		\
+    uint32_t core)							\
+{									\
+	return micro_insn_pc(&m->cores[core], st->core[core].insn_pc,	\
+	    pfx##_at_boundary(st, m, core));				\
+}									\
+int									\
+pfx##_leave(state_t *st, struct machine *m, uint32_t core)		\
+{									\
+	return micro_leave(m, core, pfx##_at_boundary(st, m, core));	\
+}									\
 static void								\
 name_##_init(void *st, const struct machine *m, const void *cs)	\
 {									\

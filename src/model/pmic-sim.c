@@ -16,24 +16,6 @@
 #include "pmic.h"
 #include "micro-sim.h"
 
-void
-pmic_state_init(struct pmic_state *st, const struct machine *m,
-    const struct pmic_store *cs)
-{
-	st->cs = cs;
-	st->ncores = m->cfg.ncores;
-	st->core = xcalloc(st->ncores, sizeof *st->core);
-	for (uint32_t i = 0; i < st->ncores; i++)
-		st->core[i].insn_pc = -1;
-}
-
-void
-pmic_state_free(struct pmic_state *st)
-{
-	free(st->core);
-	memset(st, 0, sizeof *st);
-}
-
 /* Stop a core with a fault at the ISA instruction it is executing. */
 static void
 pmic_fault(struct pmic_state *st, struct machine *m, uint32_t core,
@@ -106,15 +88,7 @@ pmic_cwrite(struct core *c, struct pmic_core *k, uint32_t cbits, uint32_t v)
 {
 	int32_t s = (int32_t)v;
 
-	if (cbits & PMIC_C_MAR) c->mar = s;
-	if (cbits & PMIC_C_MDR) c->mdr = s;
-	if (cbits & PMIC_C_PC)  c->pc = s;
-	if (cbits & PMIC_C_SP)  c->sp = s;
-	if (cbits & PMIC_C_LV)  c->lv = s;
-	if (cbits & PMIC_C_CPP) c->cpp = s;
-	if (cbits & PMIC_C_TOS) c->tos = s;
-	if (cbits & PMIC_C_OPC) c->opc = s;
-	if (cbits & PMIC_C_H)   c->h = s;
+	micro_cwrite(c, cbits, s);
 	if (cbits & PMIC_C_G0)  k->g0 = s;
 	if (cbits & PMIC_C_G1)  k->g1 = s;
 }
@@ -248,13 +222,6 @@ pmic_next_store(const struct pmic_state *st, struct machine *m,
 	    after.mdr, n);
 }
 
-void
-pmic_step(struct pmic_state *st, struct machine *m,
-    const struct ref_mask *mask, struct ref_summary *sum)
-{
-	micro_step(&pmic_model, st, m, mask, sum);
-}
-
 /* ---- switching levels --------------------------------------------------- */
 
 int
@@ -262,16 +229,6 @@ pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
     uint32_t core)
 {
 	return pmic_boundary(&m->cores[core], &st->core[core]);
-}
-
-int32_t
-pmic_insn_pc(const struct pmic_state *st, const struct machine *m,
-    uint32_t core)
-{
-	/* inside an instruction pmic.pm may hold PC complemented (its
-	 * unknown-opcode mark): the level's record of it counts */
-	return micro_insn_pc(&m->cores[core], st->core[core].insn_pc,
-	    pmic_at_boundary(st, m, core));
 }
 
 void
@@ -300,11 +257,7 @@ pmic_start_core(struct pmic_state *st, struct machine *m, uint32_t core)
 	pmic_enter(st, m, core);
 }
 
-int
-pmic_leave(struct pmic_state *st, struct machine *m, uint32_t core)
-{
-	return micro_leave(m, core, pmic_at_boundary(st, m, core));
-}
-
-/* The model (micro-sim.h). */
-MICRO_MODEL(pmic_model, pmic, struct pmic_state, LEVEL_PMIC);
+/* The model (micro-sim.h), with pmic_state_init, pmic_state_free,
+ * pmic_step, pmic_insn_pc and pmic_leave. */
+MICRO_MODEL(pmic_model, pmic, struct pmic_state, struct pmic_store,
+    LEVEL_PMIC);

@@ -493,6 +493,22 @@ ref_barrier_release(struct machine *m)
 	return 1;
 }
 
+int
+ref_step_end(struct engine *e, const struct engine_run *r,
+    struct engine_stop *stop, struct ref_summary *sum, int *changed, int ran,
+    uint32_t executed, uint32_t faulted, uint8_t *seen, int atbp,
+    enum engine_bp_on on)
+{
+	if (*changed || !ran) {
+		if (ref_barrier_release(e->m) && r->nbps > 0)
+			atbp = 1;
+		ref_count(e->m, sum);
+		*changed = 1;
+	}
+	sum->executed = executed;
+	return engine_step_stop(e, r, stop, sum, faulted, seen, atbp, on);
+}
+
 void
 ref_step(struct machine *m, const struct ref_mask *mask,
     struct ref_summary *sum)

@@ -27,6 +27,7 @@
 
 #include <stdint.h>
 
+#include "engine.h"
 #include "machine.h"
 
 /* Execute one instruction on one RUNNING core (no barrier release).
@@ -38,6 +39,19 @@ void	ref_step(struct machine *m, const struct ref_mask *mask,
 /* Complete a barrier if every running core waits, else the join if no
  * core runs or waits at a barrier; returns 1 if it did either. */
 int	ref_barrier_release(struct machine *m);
+/*
+ * The end of a host engine's step (or window of steps), the same for
+ * every level: when a status changed (*changed) or no core ran (ran 0:
+ * the barrier or the join may be what they all wait on) the barrier
+ * release, after which a core it lets go may stand at a breakpoint, and
+ * sum counted again (*changed set); then engine_step_stop's rules with
+ * executed, faulted (sum->faulted before the step), seen, atbp and on.
+ * Returns 1 when the run stops (stop->reason set).
+ */
+int	ref_step_end(struct engine *e, const struct engine_run *r,
+	    struct engine_stop *stop, struct ref_summary *sum, int *changed,
+	    int ran, uint32_t executed, uint32_t faulted, uint8_t *seen,
+	    int atbp, enum engine_bp_on on);
 /* Fork-join: whether the instruction at the core's PC is one whose
  * effect the model changes (an INVOKEVIRTUAL in main, or the IRETURN of
  * the core's forked method into main); the micro levels let the machine

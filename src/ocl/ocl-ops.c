@@ -275,9 +275,7 @@ ocl_free(struct engine *e)
 {
 	if (e->impl != NULL)
 		ocl_release_all(e->impl);
-	free(e->stop_cores);
-	free(e->stop_bps);
-	memset(e, 0, sizeof *e);
+	engine_release(e);
 }
 
 int

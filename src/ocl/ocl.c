@@ -142,17 +142,27 @@ ocl_device_type_name(cl_device_type type)
 	return "OTHER";
 }
 
-/* A string-valued info query, malloc'd ("?" when the driver refuses). */
+/* The info query of the device d, or of the platform p when d is NULL. */
+static cl_int
+get_info(cl_platform_id p, cl_device_id d, cl_uint what, size_t size,
+    void *v, size_t *ret)
+{
+	return d != NULL ? clGetDeviceInfo(d, what, size, v, ret) :
+	    clGetPlatformInfo(p, what, size, v, ret);
+}
+
+/* A string-valued info query (get_info), malloc'd ("?" when the driver
+ * refuses). */
 static char *
-platform_string(cl_platform_id p, cl_platform_info what)
+info_string(cl_platform_id p, cl_device_id d, cl_uint what)
 {
 	size_t n = 0;
 	char *s;
 
-	if (clGetPlatformInfo(p, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
+	if (get_info(p, d, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
 		return xstrdup("?");
 	s = xcalloc(1, n + 1);
-	if (clGetPlatformInfo(p, what, n, s, NULL) != CL_SUCCESS) {
+	if (get_info(p, d, what, n, s, NULL) != CL_SUCCESS) {
 		free(s);
 		return xstrdup("?");
 	}
@@ -160,18 +170,16 @@ platform_string(cl_platform_id p, cl_platform_info what)
 }
 
 static char *
+platform_string(cl_platform_id p, cl_platform_info what)
+{
+	return info_string(p, NULL, what);
+}
+
+static char *
 device_string(cl_device_id d, cl_device_info what)
 {
-	size_t n = 0;
-	char *s;
+	char *s = info_string(NULL, d, what);
 
-	if (clGetDeviceInfo(d, what, 0, NULL, &n) != CL_SUCCESS || n == 0)
-		return xstrdup("?");
-	s = xcalloc(1, n + 1);
-	if (clGetDeviceInfo(d, what, n, s, NULL) != CL_SUCCESS) {
-		free(s);
-		return xstrdup("?");
-	}
 	/* Some drivers pad names with spaces. */
 	for (size_t i = strlen(s); i > 0 && s[i - 1] == ' '; i--)
 		s[i - 1] = '\0';

@@ -27,34 +27,52 @@ bench_next_item(const char **p)
 }
 
 int
-bench_parse_cores(struct bench_opts *o, const char *arg, char **cause)
+bench_parse_list(const char *arg, const struct bench_list *l, uint64_t **v,
+    size_t *n, char **cause)
 {
 	const char *p = arg;
 	char *item;
+	uint64_t *out = NULL;
+	size_t k = 0;
+	int bad = 0;
 
-	free(o->cores);
-	o->cores = NULL;
-	o->ncores = 0;
-	while ((item = bench_next_item(&p)) != NULL) {
-		unsigned long v;
+	while (!bad && (item = bench_next_item(&p)) != NULL) {
+		unsigned long x = 0;
 
-		if (parse_uint_option(item, 1, 1ul << 26, &v) != 0) {
-			*cause = xasprintf("bad core list '%s': give core "
-			    "counts from 1 to %lu separated by commas, e.g. "
-			    "1,32,1024", arg, 1ul << 26);
-			free(item);
-			return -1;
-		}
+		bad = !(l->with_auto && strcmp(item, "auto") == 0) &&
+		    parse_uint_option(item, 1, l->max, &x) != 0;
 		free(item);
-		o->cores = xreallocarray(o->cores, o->ncores + 1,
-		    sizeof *o->cores);
-		o->cores[o->ncores++] = (uint32_t)v;
+		out = xreallocarray(out, k + 1, sizeof *out);
+		out[k++] = x;
 	}
-	if (o->ncores == 0 || arg[strlen(arg) - 1] == ',') {
-		*cause = xasprintf("bad core list '%s': give core counts "
-		    "separated by commas, e.g. 1,32,1024", arg);
+	if (bad || k == 0 || arg[strlen(arg) - 1] == ',') {
+		free(out);
+		*cause = xasprintf("bad %s '%s': give %s %lu separated by "
+		    "commas, e.g. %s", l->what, arg, l->items, l->max,
+		    l->example);
 		return -1;
 	}
+	free(*v);
+	*v = out;
+	*n = k;
+	return 0;
+}
+
+int
+bench_parse_cores(struct bench_opts *o, const char *arg, char **cause)
+{
+	static const struct bench_list cores = { "core list",
+	    "core counts from 1 to", "1,32,1024", 1ul << 26, 0 };
+	uint64_t *v = NULL;
+
+	if (bench_parse_list(arg, &cores, &v, &o->ncores, cause) != 0)
+		return -1;
+	/* the counts as the results keep them (n < 2^26) */
+	free(o->cores);
+	o->cores = xreallocarray(NULL, o->ncores, sizeof *o->cores);
+	for (size_t i = 0; i < o->ncores; i++)
+		o->cores[i] = (uint32_t)v[i];
+	free(v);
 	return 0;
 }
 

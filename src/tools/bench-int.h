@@ -202,9 +202,22 @@ bench_measure_mem_device(const struct memuse *mu)
 	return mu->ctx + mu->stacks + mu->io + mu->shared;
 }
 
+/* A list option of numbers 1 .. max separated by commas ("auto", 0,
+ * where with_auto), and the words of its one error message:
+ * "bad WHAT 'ARG': give ITEMS MAX separated by commas, e.g. EXAMPLE". */
+struct bench_list {
+	const char	*what, *items, *example;
+	unsigned long	 max;
+	int		 with_auto;
+};
+
 /* bench-args.c: the next item of a comma-separated list (malloc'd, NULL
- * at the end); --cores LIST into o->cores; the device the output names */
+ * at the end); a list option into *v (the old array freed), *n;
+ * --cores LIST into
+ * o->cores; the device the output names */
 char		*bench_next_item(const char **);
+int		 bench_parse_list(const char *, const struct bench_list *,
+		     uint64_t **, size_t *, char **);
 int		 bench_parse_cores(struct bench_opts *, const char *, char **);
 int		 bench_device_open(struct bench_device *, const char *,
 		     char **);
@@ -227,6 +240,13 @@ int		 bench_work_engine(struct bench *, int, struct machine *,
 		     uint64_t, struct engine *, char **);
 int		 bench_work_engine_kind(struct bench *, enum engine_kind,
 		     struct machine *, uint64_t, struct engine *, char **);
+/* A machine of n cores for w and an engine of kind on it (K as
+ * bench_work_engine_kind): 0; -1 when the machine, -2 when the engine
+ * cannot be made (*cause; nothing is left).  bench_work_close frees both. */
+int		 bench_work_open(struct bench *, const struct workload *,
+		     const struct wl_progs *, uint32_t, enum engine_kind,
+		     uint64_t, struct machine *, struct engine *, char **);
+void		 bench_work_close(struct machine *, struct engine *);
 const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,
 		     const struct workload *, int, char **);

@@ -245,12 +245,8 @@ warm_up(struct bench *b, const struct workload *w,
 	int rc = -1;
 
 	memset(wu, 0, sizeof *wu);
-	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+	if (bench_work_open(b, w, wp, n, kind, K, &m, &e, cause) != 0)
 		return -1;
-	if (bench_work_engine_kind(b, kind, &m, K, &e, cause) != 0) {
-		machine_free(&m);
-		return -1;
-	}
 	for (uint64_t boundary = 1;; boundary *= 2) {
 		uint64_t ran;
 		double secs, per_step;
@@ -293,8 +289,7 @@ warm_up(struct bench *b, const struct workload *w,
 		wu->instr = wu->marks[wu->nmarks - 1];
 	rc = bench_work_check(&m, w, wu->done, cause);
 out:
-	engine_free(&e);
-	machine_free(&m);
+	bench_work_close(&m, &e);
 	return rc;
 }
 
@@ -393,12 +388,8 @@ timed_run(struct bench *b, const struct workload *w,
 	int done, rc = -1;
 	double secs;
 
-	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+	if (bench_work_open(b, w, wp, n, kind, K, &m, &e, cause) != 0)
 		return -1;
-	if (bench_work_engine_kind(b, kind, &m, K, &e, cause) != 0) {
-		machine_free(&m);
-		return -1;
-	}
 	if (drive(b, &e, wu->done ? 0 : wu->steps, &ran, &done, &secs,
 	    cause) != 0 || bench_work_check(&m, w, done, cause) != 0)
 		goto out;
@@ -429,8 +420,7 @@ timed_run(struct bench *b, const struct workload *w,
 	}
 	rc = 0;
 out:
-	engine_free(&e);
-	machine_free(&m);
+	bench_work_close(&m, &e);
 	return rc;
 }
 
@@ -509,12 +499,8 @@ latency(struct bench *b, const struct workload *w,
 	int done = 0, rc = -1;
 	tui_render_fn render = b->hooks != NULL ? b->hooks->render : NULL;
 
-	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+	if (bench_work_open(b, w, wp, n, ENGINE_OPENCL, 0, &m, &e, cause) != 0)
 		return -1;
-	if (bench_work_engine_kind(b, ENGINE_OPENCL, &m, 0, &e, cause) != 0) {
-		machine_free(&m);
-		return -1;
-	}
 	/* an untimed first step: the first launch of an engine pays for
 	 * one-time set-up that an interactive user sees once */
 	if (drive(b, &e, 1, &ran, &done, &secs, cause) != 0)
@@ -546,8 +532,7 @@ latency(struct bench *b, const struct workload *w,
 	}
 	rc = 0;
 out:
-	engine_free(&e);
-	machine_free(&m);
+	bench_work_close(&m, &e);
 	return rc;
 }
 
@@ -575,15 +560,15 @@ native_figure(struct bench *b, const struct workload *w,
 		    BENCH_NATIVE_MAX_CORES);
 		return 0;
 	}
-	if (bench_work_machine(b, w, wp, n, &m, cause) != 0)
+	switch (bench_work_open(b, w, wp, n, ENGINE_NATIVE, 0, &m, &e, &msg)) {
+	case -1:
+		*cause = msg;
 		return -1;
-	if (bench_work_engine_kind(b, ENGINE_NATIVE, &m, 0, &e, &msg) != 0) {
-		machine_free(&m);
+	case -2:
 		nat->native_note = msg;
 		return 0;
 	}
-	engine_free(&e);
-	machine_free(&m);
+	bench_work_close(&m, &e);
 	memset(&nt, 0, sizeof nt);
 	if (b->tty)
 		fprintf(stderr, "\r\033[Kbench: [%zu/%zu] %s %s, %u cores: "

@@ -240,3 +240,24 @@ bench_work_check(const struct machine *m, const struct workload *w, int done,
 		}
 	return 0;
 }
+
+int
+bench_work_open(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, enum engine_kind kind, uint64_t K,
+    struct machine *m, struct engine *e, char **cause)
+{
+	if (bench_work_machine(b, w, wp, n, m, cause) != 0)
+		return -1;
+	if (bench_work_engine_kind(b, kind, m, K, e, cause) != 0) {
+		machine_free(m);
+		return -2;
+	}
+	return 0;
+}
+
+void
+bench_work_close(struct machine *m, struct engine *e)
+{
+	engine_free(e);
+	machine_free(m);
+}

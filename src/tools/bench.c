@@ -178,33 +178,10 @@ dup:		;
 static int
 parse_spl(struct bench_opts *o, const char *arg, char **cause)
 {
-	const char *p = arg;
-	char *item;
+	static const struct bench_list spl = { "--steps-per-launch",
+	    "auto or step counts from 1 to", "1,64,auto", 1ul << 22, 1 };
 
-	free(o->spl);
-	o->spl = NULL;
-	o->nspl = 0;
-	while ((item = bench_next_item(&p)) != NULL) {
-		unsigned long v = 0;
-
-		if (strcmp(item, "auto") != 0 &&
-		    parse_uint_option(item, 1, 1ul << 22, &v) != 0) {
-			*cause = xasprintf("bad --steps-per-launch '%s': give "
-			    "auto or numbers of steps from 1 to %lu, e.g. "
-			    "1,64,auto", arg, 1ul << 22);
-			free(item);
-			return -1;
-		}
-		free(item);
-		o->spl = xreallocarray(o->spl, o->nspl + 1, sizeof *o->spl);
-		o->spl[o->nspl++] = v;
-	}
-	if (o->nspl == 0 || arg[strlen(arg) - 1] == ',') {
-		*cause = xasprintf("bad --steps-per-launch '%s': give auto or "
-		    "a list of step counts, e.g. 1,64,auto", arg);
-		return -1;
-	}
-	return 0;
+	return bench_parse_list(arg, &spl, &o->spl, &o->nspl, cause);
 }
 
 static int

@@ -706,14 +706,9 @@ run_main(int argc, char **argv)
 	char *cause = NULL;
 	int rc;
 
-	opts_init(&o);
 	memset(&r, 0, sizeof r);
-	rc = opts_parse(&o, argc, argv, run_usage, &cause);
-	if (rc == 1) {
-		fputs(run_usage, stdout);
-		opts_free(&o);
+	if ((rc = opts_start(&o, argc, argv, run_usage, &cause)) == 1)
 		return 0;
-	}
 	if (rc != 0 || check_supported(&o, &cause) != 0)
 		goto usage;
 	if (opts_load(&o, &l, &cause) != 0)

@@ -1,6 +1,7 @@
 /*
  * The shared command line of mic1-as and pmic-cc (ucode-cli.h), so that
- * both translators take the same options and fail the same way.
+ * both translators take the same options and fail the same way: their
+ * main, which the tool's file (mic1-as.c, pmic-cc.c) gives ucode_tool.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -53,7 +54,11 @@ parse(const struct ucode_cli *cli, int argc, char **argv,
 	return -1;
 }
 
-int
+/* Parse argv into a and read the input into *src (*len bytes, the
+ * caller frees it): -1 to go on, else the exit status to return now (0
+ * after --help, 2 after a usage error, 1 after an input that cannot be
+ * read, each printed). */
+static int
 ucode_cli_start(const struct ucode_cli *cli, int argc, char **argv,
     struct ucode_cli_args *a, uint8_t **src, size_t *len)
 {
@@ -70,7 +75,9 @@ ucode_cli_start(const struct ucode_cli *cli, int argc, char **argv,
 	return -1;
 }
 
-int
+/* The source did not translate: print every error and the count, free
+ * errs.  Returns 1, the exit status. */
+static int
 ucode_cli_fail(const struct ucode_cli *cli, struct mal_errors *errs)
 {
 	for (size_t i = 0; i < errs->count; i++)
@@ -106,7 +113,11 @@ default_output(const struct ucode_cli *cli, const char *in)
 	return xasprintf("%s%s", in, cli->out_ext);
 }
 
-int
+/* Write store to the output (a->out, or the default name), then listing
+ * and the symbol file of syms where a asks for them, stopping at the
+ * first that cannot be written; store, listing and syms are freed.
+ * Returns the exit status. */
+static int
 ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
     struct buf *store, struct buf *listing, struct mal_syms *syms)
 {
@@ -127,4 +138,29 @@ ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
 	buf_free(listing);
 	mal_syms_free(syms);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct ucode_cli *cli = &ucode_tool;
+	struct ucode_cli_args a;
+	struct mal_errors errs, warns;
+	struct mal_syms syms;
+	struct buf store = { 0 }, listing = { 0 };
+	uint8_t *src;
+	size_t len;
+	int rc;
+
+	if ((rc = ucode_cli_start(cli, argc, argv, &a, &src, &len)) >= 0)
+		return rc;
+	rc = microcode_translate(cli->level, a.in, (const char *)src, len,
+	    &store, &listing, &syms, &errs, &warns);
+	free(src);
+	for (size_t i = 0; i < warns.count; i++)
+		fprintf(stderr, "%s\n", warns.msg[i]);
+	mal_errors_free(&warns);
+	if (rc != 0)
+		return ucode_cli_fail(cli, &errs);
+	return ucode_cli_write(cli, &a, &store, &listing, &syms);
 }
