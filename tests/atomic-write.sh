@@ -143,21 +143,7 @@ ok $? "the replaced file keeps its mode (640)"
 # (the echoed bytes on stdout, the process gone), bounded generously so
 # that a loaded machine only makes it slower (make check-stress).
 
-# wait_until SECONDS CMD...: run CMD every 0.05 s (the poll interval of a
-# bounded wait, nothing depends on its length) until it succeeds; status
-# 1 when SECONDS have passed without
-wait_until() {
-	_n=$(($1 * 20))
-	shift
-	until "$@"; do
-		[ $_n -gt 0 ] || return 1
-		sleep 0.05
-		_n=$((_n - 1))
-	done
-}
-gone() {	# PID: the process has ended
-	! kill -0 "$1" 2>/dev/null
-}
+# (wait_until and gone: tests/lib.sh)
 echoed() {	# FILE: micdb's stdout has the input
 	grep -q abc "$1" 2>/dev/null
 }

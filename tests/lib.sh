@@ -118,6 +118,51 @@ fault_opts() {
 	return 0
 }
 
+# ---- waiting for a state (never for a time) ---------------------------
+# A test waits for what it needs (a file, a line, a process's state) with
+# a generous bound, so that a loaded machine only makes it slower (make
+# check-stress runs the timing-sensitive tests beside two CPU hogs).
+
+# wait_until SECONDS CMD...: run CMD every 0.05 s (the poll interval of a
+# bounded wait, nothing depends on its length) until it succeeds; status
+# 1 when SECONDS have passed without
+wait_until() {
+	_n=$(($1 * 20))
+	shift
+	until "$@"; do
+		[ $_n -gt 0 ] || return 1
+		sleep 0.05
+		_n=$((_n - 1))
+	done
+}
+
+gone() {	# PID: the process has ended
+	! kill -0 "$1" 2>/dev/null
+}
+
+# catches PID SIGNUM: the process has a handler for the signal (the
+# SigCgt mask of /proc/PID/status), e.g. micdb run once it is running
+catches() {
+	_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$_m" ] && [ $(( (0x$_m >> ($2 - 1)) & 1 )) -eq 1 ]
+}
+
+# cpu_ticks PID: the user and system CPU time the process has used, in
+# clock ticks (/proc/PID/stat), empty once it is gone
+cpu_ticks() {
+	# the fields after the command name, which may hold spaces
+	sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null |
+	    awk '{ print $12 + $13 }'
+}
+
+# ran_for PID TICKS-SINCE TICKS: the process has used TICKS clock ticks of
+# CPU since it had used TICKS-SINCE (a state of the process, which a
+# loaded machine only delays)
+ran_for() {
+	_t=$(cpu_ticks "$1")
+	[ -n "$_t" ] && [ $((_t - $2)) -ge "$3" ]
+}
+
 done_testing() {
 	echo "1..$tap_n"
 	[ "$tap_failed" -eq 0 ]

@@ -47,4 +47,20 @@ static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
 #define GEN_SEEDS 24
 #endif
 
+#define WORK_CAP	2000000ull      /* core-steps of one whole-run mode */
+#define WORK_CAP1	40000000ull     /* the same, runs mode at 1 core */
+
+/* Runs mode compares the memory (every core's stack, the globals, the
+ * heap: 300 KB and more, most of the test's time when compared after
+ * each of a long series of runs of 7 steps) after each of a series' first
+ * RUN_MEM_FIRST runs, then after every RUN_MEM_EVERY-th and after the
+ * last; the registers, counters, status, output, input position and
+ * side state after every run.  Step mode compares the memory after every
+ * step.  What this gives up: a word written wrong and then overwritten
+ * with the right value within RUN_MEM_EVERY runs of 7 steps, past a
+ * series' first RUN_MEM_FIRST runs (doc/performance.md section 21.1). */
+#define RUN_MEM_FIRST	64
+#define RUN_MEM_EVERY	16
+static int cmp_memory = 1;	/* cmp_state compares the memory too */
+
 #endif

@@ -13,19 +13,19 @@
  * from NAME.input), and mutants of them: the same programs with random
  * text bytes replaced (fixed seeds), which reach every fault, corrupted
  * frames, jumps into operands and branches out of the text.  Each runs
- * at 1, 2, 3, 4, 32 and 33 cores (a sample's own count when its .opts
- * names one; 2 and 33 in the sanitizer builds and in a level's second
- * microprogram, see sample_counts).  Generated racy programs (gen_subject) run at 2, 4, 32 and
- * 33 cores: with more than one core running, the native engines run
- * each core ahead to its next shared instruction or micro-cycle
- * (ahead.c), and only a wrong order of shared accesses shows there.
- * `test-native --generated` runs those alone (at a micro level, with
- * each pass's microprogram).
+ * at 1, 2, 3, 4, 32 and 33 cores (its .opts' count if it names one; 2
+ * and 33 in the sanitizer builds and a second microprogram's pass:
+ * sample_counts).  Generated racy programs (gen_subject) run at 2, 4, 32
+ * and 33 cores, where the native engines run each core ahead to its next
+ * shared instruction or micro-cycle (ahead.c): only a wrong order of
+ * shared accesses shows there.  `test-native --generated` runs those
+ * alone (at a micro level, with each pass's microprogram).
  *
- * Modes, each on a fresh pair of machines, the whole state compared
- * (every core's registers, counters, status and fault, stacks,
- * globals, the allocated heap, output, input position, global step) and
- * every stop (reason, steps, cores, breakpoint ids):
+ * Modes, each on a fresh pair of machines, the whole state (every core's
+ * registers, counters, status and fault, stacks, globals, the allocated
+ * heap, output, input position, global step; runs mode's memory after
+ * some runs: RUN_MEM_EVERY) and every stop compared (reason, steps, cores,
+ * breakpoint ids):
  *   step    one step per run, stop-on-fault, after every step;
  *   runs    runs of 7, 1,000 and 10^8 steps, stop-on-fault on and off;
  *   bp      breakpoints on labels and method starts, one on odd cores
@@ -45,10 +45,9 @@
  * Host threads (ops->set_threads): a window's private runs go to the
  * native engine's threads (ahead.c), here every round of them, however
  * few (ahead_par_items = 1).  Each sample's modes run at one of 1, 2, 3
- * and 16 threads in turn, and its runs mode at every one of them at 2
- * cores and at a sample's own count (16: more threads than cores; the
- * other counts take them in turn, for the suite's time); the generated racy programs' whole runs at every count.
- * Results must not depend on the count.
+ * and 16 threads in turn, its runs mode at every one at 2 cores and at
+ * its own count (16: more threads than cores), the generated racy
+ * programs' whole runs at every count.  Results must not depend on it.
  * At the micro levels the compared state also holds MPC, N, Z, H, OPC,
  * MAR, MDR, MBR, the micro-cycle counts and the engines' side state
  * (ops->save: latches, memory operations in flight), and breakpoints
@@ -85,8 +84,6 @@ static const void *cstore;
 #define STACK_WORDS	1024
 #define HEAP_WORDS	(1u << 18)
 #define STEP_CAP	3000            /* steps compared one by one */
-#define WORK_CAP	2000000ull      /* core-steps of one whole-run mode */
-#define WORK_CAP1	40000000ull     /* the same, runs mode at 1 core */
 #define FRAME_LOOK	1009            /* watch mode: steps between looks */
 
 struct subject {
@@ -261,6 +258,8 @@ cmp_state(struct pair *p, const char *what)
 		    (unsigned long long)a->step, (unsigned long long)b->step);
 		return 0;
 	}
+	if (!cmp_memory)
+		return cmp_side(p, what);
 	if (memcmp(a->stacks, b->stacks, (size_t)n * STACK_WORDS * 4) != 0) {
 		diff("%s: stacks differ", what);
 		return 0;
@@ -366,11 +365,14 @@ test_runs(const struct subject *s, uint32_t ncores)
 		r.max_steps = ks[i] < cap / ncores ? ks[i] : cap / ncores;
 		for (int n = 0; good && work < cap; n++) {
 			r.stop_on_fault = n % 2 == 0;
+			cmp_memory = n < RUN_MEM_FIRST || n % RUN_MEM_EVERY == 0;
 			good = run_both(&p, &r, &st, "runs");
 			work += (st.steps_run + 1) * ncores;
 			if (finished(&st))
 				break;
 		}
+		cmp_memory = 1;		/* and after the last run */
+		good = good && cmp_state(&p, "runs: the end");
 		pair_close(&p);
 	}
 	report(good, s, ncores, "runs of 7, 1000, 10^8 steps");

@@ -46,6 +46,7 @@ start() {
 		printf '\necho $? >%s\n' "$TMP/$name.rc"
 		printf 'stty -a >%s 2>&1\n' "$TMP/$name.stty"
 		printf 'printf "AFTER-%%s\\n" %s\n' "$name"
+		# the pane stays open for capture-pane: nothing waits for it
 		printf 'exec sleep 600\n'
 	} >"$TMP/$name.run"
 	tm new-session -d -s "$name" -x "$w" -y "$h" "sh $TMP/$name.run"
@@ -55,26 +56,27 @@ screen() {
 	tm capture-pane -p -t "$1" 2>/dev/null
 }
 
-# wait_for SESSION FIXED-STRING [SECONDS, default 30]
+# screen_has SESSION FIXED-STRING, screen_lacks (the opposite),
+# screen_matches SESSION EXTENDED-REGEX: the screen now
+screen_has() {
+	screen "$1" | grep -qF -- "$2"
+}
+screen_lacks() {
+	! screen_has "$@"
+}
+screen_matches() {
+	screen "$1" | grep -qE -- "$2"
+}
+
+# wait_for SESSION FIXED-STRING [SECONDS, default 30] (wait_until:
+# tests/lib.sh)
 wait_for() {
-	_i=0
-	while [ "$_i" -lt $(( ${3:-30} * 20 )) ]; do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	return 1
+	wait_until "${3:-30}" screen_has "$1" "$2"
 }
 
 # wait_gone SESSION FIXED-STRING [SECONDS]
 wait_gone() {
-	_i=0
-	while [ "$_i" -lt $(( ${3:-30} * 20 )) ]; do
-		screen "$1" | grep -qF -- "$2" || return 0
-		sleep 0.05
-		_i=$((_i + 1))
-	done
-	return 1
+	wait_until "${3:-30}" screen_lacks "$1" "$2"
 }
 
 # see DESCRIPTION SESSION FIXED-STRING [SECONDS]
@@ -90,15 +92,8 @@ see() {
 
 # see_re DESCRIPTION SESSION EXTENDED-REGEX [SECONDS]
 see_re() {
-	_i=0 _rc=1
-	while [ "$_i" -lt $(( ${4:-30} * 20 )) ]; do
-		if screen "$2" | grep -qE -- "$3"; then
-			_rc=0
-			break
-		fi
-		sleep 0.05
-		_i=$((_i + 1))
-	done
+	wait_until "${4:-30}" screen_matches "$2" "$3"
+	_rc=$?
 	ok $_rc "$1"
 	if [ $_rc -ne 0 ]; then
 		diag "no line matches: $3"

@@ -39,14 +39,14 @@ micdb_libs += $(NCURSES_LIBS) $(READLINE_LIBS)
 unit_tests += ui/test-tui
 ui_test_tui_SOURCES = ui/test-tui.c ui/access.c ui/census.c ui/datapath.c \
 	ui/layout.c \
-	ui/lines.c ui/names.c ui/title.c ui/tui.h $(dbg_sources) \
+	ui/lines.c ui/names.c ui/title.c ui/tui.h $(dbg_own_sources) \
 	tests/tap.h
 ui_test_tui_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/ui \
 	-I$(srcdir)/src/ocl -I$(srcdir)/tests
-ui_test_tui_LDADD = src/core/libcore.a
+ui_test_tui_LDADD = src/dbg/libdbg.a src/core/libcore.a
 san_tests += ui/test-tui-asan
 ui_test_tui_asan_SOURCES = $(ui_test_tui_SOURCES)
-ui_test_tui_asan_LDADD = tests/libcoresan.a
+ui_test_tui_asan_LDADD = tests/libdbgsan.a tests/libcoresan.a
 ui_test_tui_asan_CPPFLAGS = $(ui_test_tui_CPPFLAGS)
 ui_test_tui_asan_CFLAGS = $(san_cflags)
 ui_test_tui_asan_LDFLAGS = $(SAN_CFLAGS)

@@ -14,24 +14,13 @@
 # Makefile.am does for test-asm.
 
 core_sources += \
-	src/core/devword.c \
-	src/core/devword.h \
-	src/core/mic1-enc.c \
-	src/core/mic1-enc.h \
-	src/core/mic1-word.h \
-	src/asm/mal.c \
-	src/asm/mal.h \
-	src/asm/microcode.c \
-	src/asm/microcode.h \
-	src/model/mic1.c \
-	src/model/mic1.h \
-	src/model/micro-model.c \
-	src/model/micro-sim.c \
-	src/model/micro-sim.h \
-	src/host/engine-micro.c \
-	src/host/engine-micro.h \
-	src/host/engine-mic1-fast.c \
-	src/host/micro-ahead.c \
+	src/core/devword.c src/core/devword.h \
+	src/core/mic1-enc.c src/core/mic1-enc.h src/core/mic1-word.h \
+	src/asm/mal.c src/asm/mal.h src/asm/microcode.c src/asm/microcode.h \
+	src/model/mic1.c src/model/mic1.h src/model/micro-model.c \
+	src/model/micro-sim.c src/model/micro-sim.h \
+	src/host/engine-micro.c src/host/engine-micro.h \
+	src/host/engine-mic1-fast.c src/host/micro-ahead.c \
 	src/host/micro-fast.h
 
 bin_PROGRAMS += src/mic1-as

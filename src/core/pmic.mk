@@ -70,24 +70,23 @@ dist_microcode_DATA += $(srcdir)/microcode/pmic.pm
 # The micro levels' native engine against their golden models
 # (tests/test-native.c built for each level; mic.mk has no PMIC store, so
 # both builds live here, after both levels' sources).
+native_test_sources = tests/test-native.c tests/native-gen.h \
+	tests/native-suite.h tests/tap.h
 unit_tests += tests/test-native-mic tests/test-native-pmic
-tests_test_native_mic_SOURCES = tests/test-native.c tests/native-gen.h tests/native-suite.h tests/tap.h
+san_tests += tests/test-native-mic-asan tests/test-native-pmic-asan
+tests_test_native_mic_SOURCES = $(native_test_sources)
 tests_test_native_mic_CPPFLAGS = $(AM_CPPFLAGS) -DNATIVE_LEVEL=LEVEL_MIC
 tests_test_native_mic_LDADD = src/core/libcore.a
-tests_test_native_pmic_SOURCES = tests/test-native.c tests/native-gen.h tests/native-suite.h tests/tap.h
+tests_test_native_pmic_SOURCES = $(native_test_sources)
 tests_test_native_pmic_CPPFLAGS = $(AM_CPPFLAGS) -DNATIVE_LEVEL=LEVEL_PMIC
 tests_test_native_pmic_LDADD = src/core/libcore.a
-
-san_tests += tests/test-native-mic-asan tests/test-native-pmic-asan
-tests_test_native_mic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/native-suite.h tests/tap.h
+tests_test_native_mic_asan_SOURCES = $(native_test_sources)
+tests_test_native_mic_asan_CPPFLAGS = $(tests_test_native_mic_CPPFLAGS)
+tests_test_native_pmic_asan_SOURCES = $(native_test_sources)
+tests_test_native_pmic_asan_CPPFLAGS = $(tests_test_native_pmic_CPPFLAGS)
 tests_test_native_mic_asan_LDADD = tests/libcoresan.a
-tests_test_native_mic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DNATIVE_LEVEL=LEVEL_MIC
-tests_test_native_mic_asan_CFLAGS = $(san_cflags)
-tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
-tests_test_native_pmic_asan_SOURCES = tests/test-native.c tests/native-gen.h tests/native-suite.h tests/tap.h
 tests_test_native_pmic_asan_LDADD = tests/libcoresan.a
-tests_test_native_pmic_asan_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DNATIVE_LEVEL=LEVEL_PMIC
+tests_test_native_mic_asan_CFLAGS = $(san_cflags)
 tests_test_native_pmic_asan_CFLAGS = $(san_cflags)
+tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_native_pmic_asan_LDFLAGS = $(SAN_CFLAGS)

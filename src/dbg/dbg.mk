@@ -5,9 +5,13 @@
 #
 # The session opens engines through the factory (levels.c) and the Mic-1
 # and PMIC engines, which micdb already links (Makefile.am, mic.mk,
-# pmic.mk): dbg_sources,
-# what test programs link, adds them; micdb takes dbg_session_sources so
-# that no object is linked twice.
+# pmic.mk).  Every source but the two that ask whether the build has the
+# OpenCL engine (levels.c, session-open.c: HAVE_ENGINE_OCL) is compiled
+# once into src/dbg/libdbg.a, and once with the sanitizers into
+# tests/libdbgsan.a; micdb, its sanitizer build and the test programs
+# link those and compile only the two themselves.  Compiling the session
+# again for each of them made the suite's build several times longer
+# (doc/performance.md section 21.1).
 
 dbg_session_sources = \
 	src/dbg/bp.c src/dbg/bp.h \
@@ -39,7 +43,6 @@ dbg_session_sources = \
 	src/dbg/resume.c \
 	src/dbg/reverse.c src/dbg/reverse.h \
 	src/dbg/session.c src/dbg/session.h \
-	src/dbg/session-open.c src/dbg/session-open.h \
 	src/dbg/session-read.c \
 	src/dbg/session-level.c \
 	src/dbg/session-view.c \
@@ -50,10 +53,20 @@ dbg_session_sources = \
 	src/dbg/trace-vcd.c \
 	src/dbg/watch.c
 
-dbg_sources = $(dbg_session_sources) \
-	src/dbg/levels.c src/dbg/levels.h
+# what each program compiles itself, with its own HAVE_ENGINE_OCL
+dbg_own_sources = src/dbg/levels.c src/dbg/levels.h \
+	src/dbg/session-open.c src/dbg/session-open.h
+dbg_sources = $(dbg_session_sources) $(dbg_own_sources)
 
-micdb_sources += $(dbg_session_sources)
+noinst_LIBRARIES += src/dbg/libdbg.a
+src_dbg_libdbg_a_SOURCES = $(dbg_session_sources)
+src_dbg_libdbg_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
+check_LIBRARIES += tests/libdbgsan.a
+tests_libdbgsan_a_SOURCES = $(dbg_session_sources)
+tests_libdbgsan_a_CPPFLAGS = $(src_dbg_libdbg_a_CPPFLAGS)
+tests_libdbgsan_a_CFLAGS = $(san_cflags)
+
+micdb_sources += src/dbg/session-open.c src/dbg/session-open.h
 
 unit_tests += tests/test-dbg
 san_tests += tests/test-dbg-asan
@@ -62,23 +75,23 @@ shell_tests += tests/level-switch.sh
 shell_tests += tests/trace.sh
 EXTRA_DIST += tests/trace/check.js
 
-tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_sources)
+tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_own_sources)
 tests_test_dbg_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
-tests_test_dbg_LDADD = src/core/libcore.a
+tests_test_dbg_LDADD = src/dbg/libdbg.a src/core/libcore.a
 tests_test_dbg_asan_SOURCES = $(tests_test_dbg_SOURCES)
-tests_test_dbg_asan_LDADD = tests/libcoresan.a
+tests_test_dbg_asan_LDADD = tests/libdbgsan.a tests/libcoresan.a
 tests_test_dbg_asan_CPPFLAGS = $(tests_test_dbg_CPPFLAGS)
 tests_test_dbg_asan_CFLAGS = $(san_cflags)
 tests_test_dbg_asan_LDFLAGS = $(SAN_CFLAGS)
 
 unit_tests += tests/test-expr
 san_tests += tests/test-expr-asan
-tests_test_expr_SOURCES = tests/test-expr.c tests/tap.h src/dbg/expr.c \
-	src/dbg/expr.h
+tests_test_expr_SOURCES = tests/test-expr.c tests/tap.h
 tests_test_expr_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
-tests_test_expr_LDADD = src/core/libcore.a
-tests_test_expr_asan_SOURCES = $(tests_test_expr_SOURCES) src/core/util.c
+tests_test_expr_LDADD = src/dbg/libdbg.a src/core/libcore.a
+tests_test_expr_asan_SOURCES = $(tests_test_expr_SOURCES)
 tests_test_expr_asan_CPPFLAGS = $(tests_test_expr_CPPFLAGS)
+tests_test_expr_asan_LDADD = tests/libdbgsan.a tests/libcoresan.a
 tests_test_expr_asan_CFLAGS = $(san_cflags)
 tests_test_expr_asan_LDFLAGS = $(SAN_CFLAGS)
 
@@ -86,8 +99,7 @@ tests_test_expr_asan_LDFLAGS = $(SAN_CFLAGS)
 # (not built with ASan, like the other OpenCL tests: the runtime is not).
 unit_tests += tests/test-reverse
 tests_test_reverse_SOURCES = tests/test-reverse.c tests/tap.h \
-	$(dbg_sources)
+	$(dbg_own_sources)
 tests_test_reverse_CPPFLAGS = $(AM_CPPFLAGS) -DHAVE_ENGINE_OCL \
 	-I$(srcdir)/src/dbg -I$(srcdir)/src/ocl
-tests_test_reverse_LDADD = src/ocl/libocl.a src/core/libcore.a \
-	$(OPENCL_LIBS)
+tests_test_reverse_LDADD = src/dbg/libdbg.a $(ocl_test_ldadd)

@@ -669,6 +669,10 @@ ocl_release_all(struct ocl_engine *o)
 		&o->b_side,
 	};
 
+	/* the context outlives the engine (ocl_shared_context): what the
+	 * queue still holds must be done before the memory it uses goes */
+	if (o->q != NULL)
+		(void)clFinish(o->q);
 	/* chunks[0] is b_stacks, released with the others */
 	for (uint32_t i = 1; i < o->nchunks; i++)
 		clReleaseMemObject(o->chunks[i]);

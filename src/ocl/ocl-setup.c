@@ -243,7 +243,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	char *opts, *full;
 	uint32_t *hdr;
 
-	o->cl = clCreateContext(NULL, 1, &d->device, NULL, NULL, &err);
+	o->cl = ocl_shared_context(d->device, &err);
 	if (err != CL_SUCCESS) {
 		*cause = ocl_cl_failure(o, "clCreateContext", err);
 		o->cl = NULL;

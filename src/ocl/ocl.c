@@ -2,10 +2,16 @@
  * The OpenCL device layer (see ocl.h): enumeration, selection, kernel
  * sources and builds, error names.
  *
- * Nothing here keeps state: a device list is built, used and freed by the
- * caller, so a session can list devices, pick one and go on without any
- * global.  Every OpenCL failure becomes a message that names the call
- * and the CL_* error, because a bare "-5" tells a user nothing.
+ * A device list is built, used and freed by the caller, so a session can
+ * list devices, pick one and go on without any global.  The one state
+ * kept is what an engine's set-up would otherwise redo for every engine
+ * of the process: one context per device (ocl_shared_context) and the
+ * programs built in it (ocl_build), since a build costs the driver a
+ * compiler run even when its own cache has the binary (POCL preprocesses
+ * the source to find the entry; doc/performance.md section 21.1), and a
+ * session's level switch, reverse execution or a test opens many.
+ * Every OpenCL failure becomes a message that names the call and the
+ * CL_* error, because a bare "-5" tells a user nothing.
  *
  * Kernel sources are data, read at start-up: an edited kernel needs no
  * rebuild of micdb, and an installed micdb finds them under
@@ -16,6 +22,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,20 +464,85 @@ build_log(cl_program prog, cl_device_id dev)
 	return log;
 }
 
+/* The contexts and programs kept for the process (see the top); under
+ * kept_lock, since engines may be opened from more than one thread. */
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	cl_device_id	 dev;
+	cl_context	 ctx;
+} *kept_ctx;
+static size_t nkept_ctx;
+static struct {
+	cl_context	 ctx;
+	char		*key;            /* the source's path, the options */
+	cl_program	 prog;
+} *kept_prog;
+static size_t nkept_prog;
+
+cl_context
+ocl_shared_context(cl_device_id dev, cl_int *err)
+{
+	cl_context ctx = NULL;
+
+	*err = CL_SUCCESS;
+	pthread_mutex_lock(&kept_lock);
+	for (size_t i = 0; i < nkept_ctx && ctx == NULL; i++)
+		if (kept_ctx[i].dev == dev)
+			ctx = kept_ctx[i].ctx;
+	if (ctx == NULL) {
+		ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, err);
+		if (*err == CL_SUCCESS) {
+			kept_ctx = xreallocarray(kept_ctx, nkept_ctx + 1,
+			    sizeof *kept_ctx);
+			kept_ctx[nkept_ctx].dev = dev;
+			kept_ctx[nkept_ctx++].ctx = ctx;
+		} else
+			ctx = NULL;
+	}
+	/* the caller's reference: it releases it as it would its own */
+	if (ctx != NULL)
+		clRetainContext(ctx);
+	pthread_mutex_unlock(&kept_lock);
+	return ctx;
+}
+
+/* A program built before in the shared context ctx with this key,
+ * retained for the caller; NULL if none (or ctx is not shared). */
+static cl_program
+kept_program(cl_context ctx, const char *key, int *shared)
+{
+	*shared = 0;
+	for (size_t i = 0; i < nkept_ctx; i++)
+		*shared |= kept_ctx[i].ctx == ctx;
+	for (size_t i = 0; i < nkept_prog && *shared; i++)
+		if (kept_prog[i].ctx == ctx && strcmp(kept_prog[i].key,
+		    key) == 0) {
+			clRetainProgram(kept_prog[i].prog);
+			return kept_prog[i].prog;
+		}
+	return NULL;
+}
+
 int
 ocl_build(cl_context ctx, cl_device_id dev, const char *name,
     const char *options, cl_program *prog, char **cause)
 {
-	char *dir, *incs, *path, *opts, *msg;
+	char *dir, *incs, *path, *opts, *msg, *key;
 	uint8_t *src;
 	size_t len;
 	const char *srcs[1];
 	cl_int err, berr;
+	int shared;
 
 	*prog = NULL;
 	if (ocl_kernel_dir(&dir, &incs, cause) != 0)
 		return -1;
 	path = xasprintf("%s/%s", dir, name);
+	opts = xasprintf("-cl-std=CL1.2 %s %s", incs, options);
+	key = xasprintf("%s\n%s", path, opts);
+	pthread_mutex_lock(&kept_lock);
+	if ((*prog = kept_program(ctx, key, &shared)) != NULL)
+		goto done;
 	if (read_file(path, &src, &len, &msg) != 0) {
 		*cause = xasprintf("cannot read kernel source %s (%s): set "
 		    "MICDB_KERNEL_DIR to the directory that holds %s, or "
@@ -486,9 +558,7 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 		*prog = NULL;
 		goto fail;
 	}
-	opts = xasprintf("-cl-std=CL1.2 %s %s", incs, options);
 	berr = clBuildProgram(*prog, 1, &dev, opts, NULL, NULL);
-	free(opts);
 	if (berr != CL_SUCCESS) {
 		char *log = build_log(*prog, dev);
 
@@ -501,11 +571,28 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 		*prog = NULL;
 		goto fail;
 	}
+	if (shared) {
+		/* the kept reference; the caller has its own */
+		kept_prog = xreallocarray(kept_prog, nkept_prog + 1,
+		    sizeof *kept_prog);
+		kept_prog[nkept_prog].ctx = ctx;
+		kept_prog[nkept_prog].key = key;
+		kept_prog[nkept_prog++].prog = *prog;
+		clRetainProgram(*prog);
+		key = NULL;
+	}
+done:
+	pthread_mutex_unlock(&kept_lock);
+	free(key);
+	free(opts);
 	free(dir);
 	free(incs);
 	free(path);
 	return 0;
 fail:
+	pthread_mutex_unlock(&kept_lock);
+	free(key);
+	free(opts);
 	free(dir);
 	free(incs);
 	free(path);

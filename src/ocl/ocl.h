@@ -65,9 +65,17 @@ const char *ocl_device_type_name(cl_device_type type);
  */
 int	 ocl_kernel_dir(char **dir, char **options, char **cause);
 /*
+ * The process's context for one device, created on first use and kept
+ * (ocl.c says why), with a reference for the caller to release; NULL and
+ * the clCreateContext error in *err when it cannot be made.
+ */
+cl_context ocl_shared_context(cl_device_id dev, cl_int *err);
+/*
  * Read kernel file name from the kernel directory and build it for one
  * device with extra options.  A failed build returns the build log in
- * *cause.
+ * *cause.  In a shared context (ocl_shared_context) a program built
+ * before from the same file with the same options is handed out again
+ * (a new reference), not built again.
  */
 int	 ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 	    const char *options, cl_program *prog, char **cause);

@@ -8,21 +8,11 @@
 # Kernels are installed with every header they include.
 
 noinst_LIBRARIES += src/ocl/libocl.a
-src_ocl_libocl_a_SOURCES = \
-	src/core/context.h \
-	src/ocl/engine-ocl.h \
-	src/ocl/ocl-buffers.c \
-	src/ocl/ocl-ckpt.c \
-	src/ocl/ocl-engine.h \
-	src/ocl/ocl-launch.c \
-	src/ocl/ocl-level.h \
-	src/ocl/ocl-ops.c \
-	src/ocl/ocl-readback.c \
-	src/ocl/ocl-run.c \
-	src/ocl/ocl-setup.c \
-	src/ocl/ocl-tuning.c \
-	src/ocl/ocl.c \
-	src/ocl/ocl.h
+src_ocl_libocl_a_SOURCES = src/core/context.h \
+	src/ocl/engine-ocl.h src/ocl/ocl-engine.h src/ocl/ocl-level.h \
+	src/ocl/ocl-buffers.c src/ocl/ocl-ckpt.c src/ocl/ocl-launch.c \
+	src/ocl/ocl-ops.c src/ocl/ocl-readback.c src/ocl/ocl-run.c \
+	src/ocl/ocl-setup.c src/ocl/ocl-tuning.c src/ocl/ocl.c src/ocl/ocl.h
 src_ocl_libocl_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/src/ocl -DMICDB_BUILDDIR='"$(abs_top_builddir)"'
 
 # libcore again after libocl: the archive needs core symbols that the
@@ -45,11 +35,17 @@ ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)
 
 # Differential test: the OpenCL engine against the reference, step by
 # step and by whole runs, on every sample and on generated programs.
+# The harness every level's differential test shares (ocl-diff-lib.h) is
+# compiled once, into tests/libocldiff.a (ocl-mic.mk has the others).
+check_LIBRARIES += tests/libocldiff.a
+tests_libocldiff_a_SOURCES = tests/ocl-diff-lib.c tests/ocl-diff-gen.c \
+	tests/ocl-diff-lib.h tests/tap.h
+tests_libocldiff_a_CPPFLAGS = $(ocl_test_cppflags)
+ocl_diff_ldadd = tests/libocldiff.a $(ocl_test_ldadd)
 unit_tests += tests/test-ocl-diff
-tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h \
-	tests/ocl-diff-lib.c tests/ocl-diff-gen.c tests/ocl-diff-lib.h
+tests_test_ocl_diff_SOURCES = tests/test-ocl-diff.c tests/tap.h
 tests_test_ocl_diff_CPPFLAGS = $(ocl_test_cppflags)
-tests_test_ocl_diff_LDADD = $(ocl_test_ldadd)
+tests_test_ocl_diff_LDADD = $(ocl_diff_ldadd)
 
 # A small driver of either engine for the shell tests, until micdb run
 # drives engines itself.

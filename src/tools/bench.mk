@@ -12,15 +12,9 @@
 # paths, never timings.  man/bench.man is the bench section of micdb(1),
 # merged into man/micdb.1 by hand.
 
-micdb_sources += \
-	src/tools/bench.c \
-	src/tools/bench.h \
-	src/tools/bench-args.c \
-	src/tools/bench-debugger.c \
-	src/tools/bench-int.h \
-	src/tools/bench-measure.c \
-	src/tools/bench-report.c \
-	src/tools/bench-work.c
+micdb_sources += src/tools/bench.c src/tools/bench.h \
+	src/tools/bench-args.c src/tools/bench-debugger.c src/tools/bench-int.h \
+	src/tools/bench-measure.c src/tools/bench-report.c src/tools/bench-work.c
 
 # src/core/svg.c and bench*.c use log10, pow, floor, isfinite (libm)
 micdb_libs += -lm
