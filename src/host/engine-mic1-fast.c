@@ -293,11 +293,16 @@ mf1_shift(const struct mf1_op *op, uint32_t out)
 /*
  * One cycle of the loop where the pending operations (P), the word's
  * memory operations (MEM) and its next-address kind (J) are constants
- * (MF1_SHAPE): the same steps as the loop's whole cycle (MF1_SHAPE_ANY),
- * with the tests that they decide folded away.  A watch that ends the
+ * (MF1_SHAPE), the tests that they decide folded away; with J MF1_NJ
+ * (MF1_SHAPE_ANY's words) the word's own JAM bits and Main1 decide.  A watch that ends the
  * run breaks out of the case's switch (MF_WATCH_NOTE), and the loop
  * ends after it.
  */
+#define MF1_HAS_PC(J)	((J) == MF1_J_PC || (J) == MF1_J_MAIN1 ||	\
+	((J) == MF1_NJ && op->jmpc))
+#define MF1_HAS_NZ(J)	((J) == MF1_J_NZ ||				\
+	((J) == MF1_NJ && (op->jamn | op->jamz)))
+#define MF1_HAS_MAIN1(J) ((J) == MF1_J_MAIN1 || ((J) == MF1_NJ && op->main1))
 #define MF1_CYCLE(P, MEM, J) {					\
 	if ((P) & MIC1_PEND_READ) {					\
 		if (UNLIKELY(rdp == NULL))				\
@@ -318,10 +323,10 @@ mf1_shift(const struct mf1_op *op, uint32_t out)
 		    !micro_fast_private(stack, mar1, pw))		\
 			goto slow;	/* sync */			\
 	}								\
-	if ((J) >= MF1_J_PC && UNLIKELY(((P) & MIC1_PEND_FETCH) ?	\
+	if (MF1_HAS_PC(J) && UNLIKELY(((P) & MIC1_PEND_FETCH) ?		\
 	    (uint32_t)pc_latch >= tsize : mbr_state == MIC1_MBR_INVALID)) \
 		goto slow;	/* JMPC on an invalid MBR faults */	\
-	if ((J) == MF1_J_MAIN1 && (P) == 0 &&				\
+	if (MF1_HAS_MAIN1(J) && (P) == 0 &&				\
 	    mbr_state != MIC1_MBR_RESET && mbr_addr == (int32_t)R[R_PC]) { \
 		steps++;	/* the boundary */			\
 		insn_pc = (int32_t)R[R_PC];				\
@@ -361,10 +366,10 @@ mf1_shift(const struct mf1_op *op, uint32_t out)
 	if ((MEM) & MIC1_MEM_FETCH)					\
 		pc_latch = (int32_t)R[R_PC];				\
 	next = op->next;						\
-	if ((J) == MF1_J_NZ &&						\
+	if (MF1_HAS_NZ(J) &&						\
 	    ((op->jamn & (alu >> 31)) | (op->jamz & (alu == 0))))	\
 		next |= 1u << MIC1_BIT_NEXT_JAM;			\
-	if ((J) >= MF1_J_PC)						\
+	if (MF1_HAS_PC(J))						\
 		next |= R[R_MBRU];					\
 	mpc = next & (MIC1_STORE_WORDS - 1);				\
 	left--;								\
@@ -464,7 +469,7 @@ reload:
 		goto slow;
 
 	while (left > 0) {
-		uint32_t alu, res, mar1, mdr1, next;
+		uint32_t alu, res, mar1 = 0, mdr1, next;
 		int32_t *wp = NULL;
 
 		op = &f->op[mpc];
@@ -481,99 +486,9 @@ reload:
 		MF1_CASES_J(MF1_J_PC);
 		MF1_CASES_J(MF1_J_MAIN1);
 		default:
-			break;
+			MF1_CYCLE(pend, op->mem, MF1_NJ) continue;
 		}
-		if (op->shape != MF1_SHAPE_ANY)
-			break;		/* a watch ended the run */
-
-		/* the whole cycle */
-		if (pend & MIC1_PEND_READ) {
-			if (UNLIKELY(rdp == NULL))
-				goto slow;	/* a device word completes */
-			if (ahead && !micro_fast_private(stack,
-			    (uint32_t)mar_latch, swords) &&
-			    !micro_fast_const(m->progs[c->prog],
-			    (uint32_t)mar_latch))
-				goto slow;	/* a shared word completes: sync */
-		}
-		mar1 = op->cmar ? res : R[R_MAR];
-		if (op->mem & (MIC1_MEM_READ | MIC1_MEM_WRITE)) {
-			wp = micro_fast_word(m, core, stack, swords, mar1,
-			    (op->mem & MIC1_MEM_WRITE) != 0);
-			if (UNLIKELY(wp == NULL))
-				goto slow;	/* a device or a fault */
-			/* a READ issued reads nothing yet */
-			if (ahead && (op->mem & MIC1_MEM_WRITE) &&
-			    !micro_fast_private(stack, mar1, pw))
-				goto slow;	/* sync */
-		}
-		if (UNLIKELY(op->jmpc && ((pend & MIC1_PEND_FETCH) ?
-		    (uint32_t)pc_latch >= tsize :
-		    mbr_state == MIC1_MBR_INVALID)))
-			goto slow;	/* JMPC on an invalid MBR faults */
-
-		/* the boundary (step 0) */
-		if (op->main1 && pend == 0 && mbr_state != MIC1_MBR_RESET &&
-		    mbr_addr == (int32_t)R[R_PC]) {
-			steps++;
-			insn_pc = (int32_t)R[R_PC];
-		}
-		out = alu;
-		last = op;
-		R[op->ct[0]] = res;
-		R[op->ct[1]] = res;
-		for (uint32_t i = 2; UNLIKELY(i < op->nc); i++)
-			R[op->ct[i]] = res;
-		mdr1 = R[R_MDR];
-
-		/* 2: last cycle's READ/FETCH complete */
-		if (pend & MIC1_PEND_READ)
-			R[R_MDR] = (uint32_t)*rdp;
-		if (pend & MIC1_PEND_FETCH) {
-			if ((uint32_t)pc_latch < tsize) {
-				R[R_MBRU] = text[pc_latch];
-				mbr_state = MIC1_MBR_FETCHED;
-			} else {
-				R[R_MBRU] = 0;
-				mbr_state = MIC1_MBR_INVALID;
-			}
-			R[R_MBR] = (uint32_t)(int32_t)(int8_t)R[R_MBRU];
-			mbr = (int32_t)R[R_MBRU];
-			mbr_addr = pc_latch;
-		}
-		pend = 0;
-
-		/* 3: this cycle's */
-		if (op->mem & MIC1_MEM_WRITE) {
-			*wp = (int32_t)mdr1;
-			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
-				wnote = 1;
-		}
-		if (op->mem & MIC1_MEM_READ) {
-			pend = MIC1_PEND_READ;
-			mar_latch = (int32_t)mar1;
-			rdp = wp;
-		}
-		if (op->mem & MIC1_MEM_FETCH) {
-			pend |= MIC1_PEND_FETCH;
-			pc_latch = (int32_t)R[R_PC];
-		}
-
-		/* 4: next MPC */
-		/* branches, not arithmetic: a predicted branch lets the
-		 * next word load before this cycle's ALU is done */
-		next = op->next;
-		if (op->jam) {
-			if ((op->jamn & (out >> 31)) | (op->jamz & (out == 0)))
-				next |= 1u << MIC1_BIT_NEXT_JAM;
-			if (op->jmpc)
-				next |= R[R_MBRU];
-		}
-		mpc = next & (MIC1_STORE_WORDS - 1);
-		left--;
-		if (UNLIKELY(mpc == MIC1_HALT_MPC))
-			goto halted;
-		MF_WATCH_NOTE(R[R_LV]);
+		break;		/* a watch ended the run */
 	}
 	MF_LOOP_END(mic1_cycle, mf1_marked);
 halted:
