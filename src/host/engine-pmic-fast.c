@@ -53,17 +53,6 @@ static const uint8_t mfp_cidx[PMIC_NC] = {
 	[PMIC_CB_G1] = PMIC_R_G1,
 };
 
-/*
- * A word's shape: its enabled units, memory operations and next-address
- * kind as one number (MFP_SHAPE), which picks the loop's case - a copy
- * of the cycle where they are constants, so the units' loops unroll and
- * no test of them is left.  Next address: NEXT_ADDR alone, JAMN or JAMZ
- * alone, or JMPC (with or without them).
- */
-enum { MFP_J_NEXT, MFP_J_NZ, MFP_J_PC };
-#define MFP_SHAPE(ncu, f, rd, wr, j)					\
-	((((j) * 2 + (wr)) * 2 + (rd)) * 2 + (f)) * (PMIC_NCU + 1) + (ncu)
-
 struct mfp_cu {
 	uint8_t		alu;
 	uint8_t		a, b;
@@ -82,8 +71,6 @@ struct mfp_op {
 	uint8_t		jam;           /* any of: */
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		trap;          /* MF_TRAP_* */
-	uint8_t		jk;            /* MFP_J_* */
-	uint8_t		shape;         /* MFP_SHAPE() */
 	uint16_t	next;
 };
 
@@ -135,10 +122,6 @@ mfp_create(const void *csv)
 		op->jmpc = (uint8_t)PMIC_BITV(mi->next, PMIC_BIT_JMPC);
 		op->jam = op->jamn | op->jamz | op->jmpc;
 		op->next = (uint16_t)PMIC_NEXT_ADDR(mi->next);
-		op->jk = op->jmpc ? MFP_J_PC : op->jam ? MFP_J_NZ :
-		    MFP_J_NEXT;
-		op->shape = (uint8_t)MFP_SHAPE(op->ncu, op->fetch, op->read,
-		    op->write, op->jk);
 	}
 	return f;
 }
@@ -208,136 +191,10 @@ mfp_mbr_views(uint32_t *R, uint32_t mbr)
 	R[PMIC_R_MBR12S] = (uint32_t)(int32_t)(int16_t)(b1 << 8 | b2);
 }
 
-/*
- * One cycle of the loop with NCU enabled units, FETCH (F), READ (RD),
- * WRITE (WR) and next-address kind J as constants where the case gives
- * them (the default case passes the word's own).  A watch that ends the
- * run breaks out of the case's switch (MF_WATCH_NOTE), and the loop
- * ends after it.
- */
-#define MFP_CYCLE(NCU, F, RD, WR, J) {					\
-	uint32_t res_[PMIC_NCU], mar1_ = 0, pc1_ = 0, next_;		\
-	int32_t *wp_ = NULL;						\
-									\
-	/* the units read the registers as they are now */		\
-	for (int i_ = 0; i_ < (int)(NCU); i_++)				\
-		res_[i_] = pmic_alu_eval(op->cu[i_].alu,		\
-		    R[op->cu[i_].a], R[op->cu[i_].b]);			\
-	if ((RD) || (WR))						\
-		mar1_ = op->mar_cu < (NCU) ? res_[op->mar_cu] :		\
-		    R[PMIC_R_MAR];					\
-	if ((F) || (J) == MFP_J_PC)					\
-		pc1_ = op->pc_cu < (NCU) ? res_[op->pc_cu] :		\
-		    R[PMIC_R_PC];					\
-	if ((RD) || (WR)) {						\
-		wp_ = micro_fast_word(m, core, stack, swords, mar1_,	\
-		    (WR));						\
-		if (UNLIKELY(wp_ == NULL))				\
-			goto slow;	/* a device or a fault */	\
-		if (ahead && !micro_fast_private(stack, mar1_,		\
-		    (WR) ? pw : swords) && ((WR) ||			\
-		    !micro_fast_const(m->progs[c->prog], mar1_)))	\
-			goto slow;	/* sync */			\
-	}								\
-	if ((J) == MFP_J_PC && UNLIKELY((F) ? pc1_ >= tsize :		\
-	    !(valid & 8)))						\
-		goto slow;	/* JMPC on an invalid MBR0 faults */	\
-									\
-	/* the boundary */						\
-	if (entry && mbr_addr == (int32_t)R[PMIC_R_PC] &&		\
-	    mpc == R[PMIC_R_MBR0]) {					\
-		steps++;						\
-		insn_pc = (int32_t)R[PMIC_R_PC];			\
-	}								\
-	if ((NCU) > 0 && op->en0) {					\
-		n = res_[0] >> 31;					\
-		z = res_[0] == 0;					\
-	}								\
-	for (int i_ = 0; i_ < (int)(NCU); i_++) {			\
-		const struct mfp_cu *u_ = &op->cu[i_];			\
-									\
-		R[u_->ct[0]] = res_[i_];				\
-		R[u_->ct[1]] = res_[i_];				\
-		for (uint32_t j_ = 2; UNLIKELY(j_ < u_->nc); j_++)	\
-			R[u_->ct[j_]] = res_[i_];			\
-	}								\
-	if (WR) {							\
-		*wp_ = (int32_t)R[PMIC_R_MDR];				\
-		if (UNLIKELY(watching) && micro_fast_watched(mw, wp_))	\
-			wnote = 1;					\
-	}								\
-	if (RD)								\
-		R[PMIC_R_MDR] = (uint32_t)*wp_;				\
-	if (F) {							\
-		uint32_t v_ = 0;					\
-									\
-		if (pc1_ < tsize && tsize - pc1_ >= 4) {		\
-			v_ = (uint32_t)text[pc1_] << 24 |		\
-			    (uint32_t)text[pc1_ + 1] << 16 |		\
-			    (uint32_t)text[pc1_ + 2] << 8 |		\
-			    text[pc1_ + 3];				\
-			valid = 0xF;					\
-		} else {						\
-			valid = 0;					\
-			for (uint32_t i_ = 0; i_ < 4; i_++) {		\
-				uint32_t a_ = pc1_ + i_;		\
-									\
-				v_ <<= 8;				\
-				if (a_ < tsize) {			\
-					v_ |= text[a_];			\
-					valid |= 8u >> i_;		\
-				}					\
-			}						\
-		}							\
-		mfp_mbr_views(R, v_);					\
-		mbr_addr = (int32_t)pc1_;				\
-	}								\
-									\
-	/* branches, not arithmetic: a predicted branch lets the	\
-	 * next word load before this cycle's units are done */	\
-	next_ = op->next;						\
-	entry = 0;							\
-	if ((J) == MFP_J_PC)						\
-		next_ |= R[PMIC_R_MBR0];				\
-	if ((J) != MFP_J_NEXT &&					\
-	    ((op->jamn && n) || (op->jamz && z)))			\
-		next_ ^= 1u << PMIC_BIT_NEXT_JAM;			\
-	if ((J) == MFP_J_PC)						\
-		entry = (next_ & (PMIC_STORE_WORDS - 1)) ==		\
-		    R[PMIC_R_MBR0];					\
-	mpc = next_ & (PMIC_STORE_WORDS - 1);				\
-	left--;								\
-	MF_WATCH_NOTE(R[PMIC_R_LV]);					\
-}
-
-/* The cases of one memory and next-address kind, one per unit count. */
-#define MFP_CASES(F, RD, WR, J)						\
-	case MFP_SHAPE(0, F, RD, WR, J):				\
-		MFP_CYCLE(0, F, RD, WR, J) continue;			\
-	case MFP_SHAPE(1, F, RD, WR, J):				\
-		MFP_CYCLE(1, F, RD, WR, J) continue;			\
-	case MFP_SHAPE(2, F, RD, WR, J):				\
-		MFP_CYCLE(2, F, RD, WR, J) continue;			\
-	case MFP_SHAPE(3, F, RD, WR, J):				\
-		MFP_CYCLE(3, F, RD, WR, J) continue
-#define MFP_CASES_J(J)							\
-	MFP_CASES(0, 0, 0, J); MFP_CASES(1, 0, 0, J);			\
-	MFP_CASES(0, 1, 0, J); MFP_CASES(1, 1, 0, J);			\
-	MFP_CASES(0, 0, 1, J); MFP_CASES(1, 0, 1, J)
-
-/* Whether a run of exec must look at the watch (MICRO_FAST_ENTRIES). */
-static inline int
-mfp_watching(const void *fx)
-{
-	const struct mfp *f = fx;
-
-	return f->watch != NULL && f->watch->r != NULL;
-}
-
 MF_LOOP
 mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
-    enum micro_fast_ev *ev, int wable)
+    enum micro_fast_ev *ev)
 {
 	const struct mfp *f = fx;
 	struct machine *m = e->m;
@@ -350,12 +207,10 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	int32_t mbr_addr, insn_pc;
 	int32_t *stack;
 	uint32_t swords = m->cfg.stack_words;
-	uint64_t left = budget, mark, steps;
+	uint64_t left = budget, cycles, steps;
 	uint32_t id;
 	MF_WATCH_LOCALS;
 
-	/* the cycles are those left went down by (mark: left at the last
-	 * write-back) */
 #define SAVE() do {							\
 	c->mar = (int32_t)R[PMIC_R_MAR]; c->mdr = (int32_t)R[PMIC_R_MDR]; \
 	c->pc = (int32_t)R[PMIC_R_PC]; c->mbr = (int32_t)R[PMIC_R_MBR];	\
@@ -364,8 +219,7 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	c->opc = (int32_t)R[PMIC_R_OPC]; c->h = (int32_t)R[PMIC_R_H];	\
 	k->g0 = (int32_t)R[PMIC_R_G0]; k->g1 = (int32_t)R[PMIC_R_G1];	\
 	c->n = (uint8_t)n; c->z = (uint8_t)z; c->mpc = (uint16_t)mpc;	\
-	c->cycles += mark - left; c->steps += steps;			\
-	mark = left; steps = 0;						\
+	c->cycles += cycles; c->steps += steps; cycles = steps = 0;	\
 	k->mbr_valid = (uint8_t)valid; k->entry = (uint8_t)entry;	\
 	k->mbr_addr = mbr_addr; k->insn_pc = insn_pc;			\
 } while (0)
@@ -399,27 +253,109 @@ reload:
 	entry = k->entry;
 	mbr_addr = k->mbr_addr;
 	insn_pc = k->insn_pc;
-	mark = left;
-	steps = 0;
+	cycles = steps = 0;
 	if (mpc >= PMIC_STORE_WORDS)
 		goto slow;
 
 	while (left > 0) {
+		uint32_t res[PMIC_NCU], mar1, pc1, next;
+		int32_t *wp = NULL;
+
 		op = &f->op[mpc];
 		MF_TRAPS(entry && micro_fast_pc_listed(&f->pcs,
 		    (int32_t)R[PMIC_R_PC]));
 		first = 0;
 		if (UNLIKELY(entry && !(valid & 8)))
 			goto slow;	/* entered with PC outside the text */
-		switch (op->shape) {
-		MFP_CASES_J(MFP_J_NEXT);
-		MFP_CASES_J(MFP_J_NZ);
-		MFP_CASES_J(MFP_J_PC);
-		default:
-			MFP_CYCLE(op->ncu, op->fetch, op->read, op->write,
-			    op->jk) continue;
+
+		/* the units read the registers as they are now */
+		for (uint32_t i = 0; i < op->ncu; i++)
+			res[i] = pmic_alu_eval(op->cu[i].alu, R[op->cu[i].a],
+			    R[op->cu[i].b]);
+		mar1 = op->mar_cu != MFP_NONE ? res[op->mar_cu] :
+		    R[PMIC_R_MAR];
+		pc1 = op->pc_cu != MFP_NONE ? res[op->pc_cu] : R[PMIC_R_PC];
+		if (op->write || op->read) {
+			wp = micro_fast_word(m, core, stack, swords, mar1,
+			    op->write);
+			if (UNLIKELY(wp == NULL))
+				goto slow;	/* a device or a fault */
+			if (ahead && !micro_fast_private(stack, mar1,
+			    op->write ? pw : swords) && (op->write ||
+			    !micro_fast_const(m->progs[c->prog], mar1)))
+				goto slow;	/* sync */
 		}
-		break;		/* a watch ended the run */
+		if (UNLIKELY(op->jmpc && (op->fetch ? pc1 >= tsize :
+		    !(valid & 8))))
+			goto slow;	/* JMPC on an invalid MBR0 faults */
+
+		/* the boundary */
+		if (entry && mbr_addr == (int32_t)R[PMIC_R_PC] &&
+		    mpc == R[PMIC_R_MBR0]) {
+			steps++;
+			insn_pc = (int32_t)R[PMIC_R_PC];
+		}
+		cycles++;
+		if (op->en0) {
+			n = res[0] >> 31;
+			z = res[0] == 0;
+		}
+		for (uint32_t i = 0; i < op->ncu; i++) {
+			const struct mfp_cu *u = &op->cu[i];
+
+			R[u->ct[0]] = res[i];
+			R[u->ct[1]] = res[i];
+			for (uint32_t j = 2; UNLIKELY(j < u->nc); j++)
+				R[u->ct[j]] = res[i];
+		}
+
+		if (op->write) {
+			*wp = (int32_t)R[PMIC_R_MDR];
+			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
+				wnote = 1;
+		}
+		if (op->read)
+			R[PMIC_R_MDR] = (uint32_t)*wp;
+		if (op->fetch) {
+			uint32_t v = 0;
+
+			if (pc1 < tsize && tsize - pc1 >= 4) {
+				v = (uint32_t)text[pc1] << 24 |
+				    (uint32_t)text[pc1 + 1] << 16 |
+				    (uint32_t)text[pc1 + 2] << 8 |
+				    text[pc1 + 3];
+				valid = 0xF;
+			} else {
+				valid = 0;
+				for (uint32_t i = 0; i < 4; i++) {
+					uint32_t a = pc1 + i;
+
+					v <<= 8;
+					if (a < tsize) {
+						v |= text[a];
+						valid |= 8u >> i;
+					}
+				}
+			}
+			mfp_mbr_views(R, v);
+			mbr_addr = (int32_t)pc1;
+		}
+
+		/* branches, not arithmetic: a predicted branch lets the
+		 * next word load before this cycle's units are done */
+		next = op->next;
+		entry = 0;
+		if (op->jam) {
+			if (op->jmpc)
+				next |= R[PMIC_R_MBR0];
+			if ((op->jamn && n) || (op->jamz && z))
+				next ^= 1u << PMIC_BIT_NEXT_JAM;
+			entry = op->jmpc && (next & (PMIC_STORE_WORDS - 1)) ==
+			    R[PMIC_R_MBR0];
+		}
+		mpc = next & (PMIC_STORE_WORDS - 1);
+		left--;
+		MF_WATCH_NOTE(R[PMIC_R_LV]);
 	}
 	MF_LOOP_END(pmic_cycle, mfp_marked);
 #undef SAVE

@@ -207,9 +207,8 @@ micro_fast_stack(struct machine *m, uint32_t core)
 /*
  * The parts of a level's loop that do not depend on its datapath, over
  * the loop's locals by name (e, r, f, m, c, core, st, op, first, left,
- * budget, id, ev, ahead, the watch's mw, watching, wnote and wframe, and
- * wable: 0 where the caller knows nothing is watched, so the watch's
- * tests fold away) and its SAVE(), which writes them back.
+ * budget, id, ev, ahead, the watch's mw, watching, wnote and wframe) and
+ * its SAVE(), which writes them back.
  *
  * MF_WATCH_LOCALS declares the watch's locals.  MF_TRAPS(pcbp) runs a
  * marked word's breakpoints (a PC breakpoint where pcbp says the core is
@@ -222,7 +221,7 @@ micro_fast_stack(struct machine *m, uint32_t core)
  */
 #define MF_WATCH_LOCALS							\
 	struct micro_fast_watch *mw = f->watch;				\
-	int watching = wable && mw != NULL && mw->r != NULL, wnote = 0;	\
+	int watching = mw != NULL && mw->r != NULL, wnote = 0;		\
 	int32_t wframe = watching ? mw->frame[core] : INT32_MIN
 
 #define MF_TRAPS(pcbp)							\
@@ -241,7 +240,7 @@ micro_fast_stack(struct machine *m, uint32_t core)
 	}
 
 #define MF_WATCH_NOTE(lv)						\
-	if (wable && UNLIKELY(wnote | ((int32_t)(lv) < wframe))) {	\
+	if (UNLIKELY(wnote | ((int32_t)(lv) < wframe))) {		\
 		wnote = 0;						\
 		SAVE();							\
 		if (micro_fast_watch_note(mw, m))			\
@@ -282,8 +281,7 @@ slow:									\
 
 /* Define a level's exec (name_##_exec), ahead (name_##_ahead) and
  * lockstep (name_##_lockstep) over its loop, loop_(e, fx, st, r, core,
- * budget, first, ahead, pw, ev, wable) (exec runs it with wable 0 where
- * name_##_watching(fx) says nothing is watched), and its
+ * budget, first, ahead, pw, ev), and its
  * cycle in place, direct_(e, fx, st, core, changed, atbp): 1 when it ran
  * the core's cycle on its own state, 0 (nothing changed) when the loop
  * must run it - a marked word, a device, a fault. */
@@ -293,17 +291,14 @@ name_##_exec(struct engine *e, void *fx, void *st,			\
     const struct engine_run *r, uint32_t core, uint64_t budget,		\
     int first, enum micro_fast_ev *ev)					\
 {									\
-	if (name_##_watching(fx))					\
-		return loop_(e, fx, st, r, core, budget, first, 0, 0,	\
-		    ev, 1);						\
-	return loop_(e, fx, st, r, core, budget, first, 0, 0, ev, 0);	\
+	return loop_(e, fx, st, r, core, budget, first, 0, 0, ev);	\
 }									\
 static uint64_t								\
 name_##_ahead(struct engine *e, void *fx, void *st,			\
     const struct engine_run *r, uint32_t core, uint64_t budget,		\
     int first, uint32_t pw, enum micro_fast_ev *ev)			\
 {									\
-	return loop_(e, fx, st, r, core, budget, first, 1, pw, ev, 1);	\
+	return loop_(e, fx, st, r, core, budget, first, 1, pw, ev);	\
 }									\
 static uint32_t								\
 name_##_lockstep(struct engine *e, void *fx, void *st,			\
@@ -321,8 +316,7 @@ name_##_lockstep(struct engine *e, void *fx, void *st,			\
 			n_++;						\
 			continue;					\
 		}							\
-		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, 0, 0, &ev_, \
-		    1);							\
+		n_ += (uint32_t)loop_(e, fx, st, r, i_, 1, 1, 0, 0, &ev_); \
 		*changed |= ev_ == MF_EV_STATUS;			\
 		*atbp |= ev_ == MF_EV_MARKED;				\
 	}								\
