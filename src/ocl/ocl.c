@@ -528,6 +528,7 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
     const char *options, cl_program *prog, char **cause)
 {
 	char *dir, *incs, *path, *opts, *msg, *key;
+	int rc = -1;
 	uint8_t *src;
 	size_t len;
 	const char *srcs[1];
@@ -582,13 +583,7 @@ ocl_build(cl_context ctx, cl_device_id dev, const char *name,
 		key = NULL;
 	}
 done:
-	pthread_mutex_unlock(&kept_lock);
-	free(key);
-	free(opts);
-	free(dir);
-	free(incs);
-	free(path);
-	return 0;
+	rc = 0;
 fail:
 	pthread_mutex_unlock(&kept_lock);
 	free(key);
@@ -596,5 +591,5 @@ fail:
 	free(dir);
 	free(incs);
 	free(path);
-	return -1;
+	return rc;
 }
