@@ -9,8 +9,12 @@ src_ocl_libocl_a_SOURCES += \
 	src/core/context-mic.h src/ocl/engine-ocl-mic.c src/ocl/engine-ocl-mic.h \
 	src/core/context-pmic.h src/ocl/engine-ocl-pmic.c \
 	src/ocl/engine-ocl-pmic.h
-dist_kernels_DATA += kernels/mic.cl src/core/context-mic.h \
-	src/core/mic1-word.h kernels/pmic.cl src/core/context-pmic.h \
+dist_kernels_DATA += \
+	kernels/mic.cl \
+	src/core/context-mic.h \
+	src/core/mic1-word.h \
+	kernels/pmic.cl \
+	src/core/context-pmic.h \
 	src/core/pmic-word.h
 
 # Differential tests: each level's kernel against its C simulator (Mic-1,
