@@ -27,9 +27,9 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * them.  A GPU's lane runs a core LEVEL_GPU_LANES times slower than a
  * native thread, and a GPU has lanes for far more cores than these: its
  * kernels win from LEVEL_GPU_LANES x threads cores.  Both ratios are
- * the engines' (the code each runs a step with), measured on two CPUs
- * and a GPU; micdb bench reports the crossover it measures beside the
- * rule's.
+ * properties of the engines' code, not of one machine (doc/performance.md
+ * section 23 has them on two CPUs and a GPU); micdb bench reports the
+ * crossover it measures beside the rule's.
  */
 struct level_device {
 	int		 present;    /* 0: no usable OpenCL device */
