@@ -138,6 +138,11 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 	if (s1 > s0)
 		memcpy(x->back ? lside : cside, x->back ? cside : lside,
 		    s1 - s0);
+	/* a window shorter than the margin copies as many words as it has
+	 * steps: its cores can push no more (ahead.h) */
+	int64_t margin = x->h < AHEAD_STACK_MARGIN ? (int64_t)x->h :
+	    AHEAD_STACK_MARGIN;
+
 	for (uint64_t i = lo; i < hi; i++) {
 		size_t off = (size_t)i * m->cfg.stack_words;
 		int32_t top = m->cores[i].sp > m->cores[i].lv ?
@@ -153,7 +158,7 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 		}
 		a->lim[i] = MM_STACK_BASE - 1;
 		ahead_grow(a, m, (uint32_t)i, (int64_t)(top > MM_STACK_BASE ?
-		    top : MM_STACK_BASE) + AHEAD_STACK_MARGIN);
+		    top : MM_STACK_BASE) + margin);
 		a->sout[i] = m->io[i].out.len;
 		a->sin[i] = m->io[i].in_pos;
 	}

@@ -23,7 +23,11 @@
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
 /* Stack words a window copies above each core's SP or LV; a window of
- * at least 4 x this many steps pays for the copy. */
+ * at least 4 x this many steps pays for the copy.  A shorter window
+ * copies as many as it has steps: a private step pushes at most one word
+ * (a store beyond the copy is correct anyway, as a shared step), and
+ * micdb run's engine runs at many cores are short windows
+ * (doc/performance.md section 19.3). */
 #define AHEAD_STACK_MARGIN 256
 
 /* Cores per thread below which a round of private runs, or a window's
