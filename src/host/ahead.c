@@ -138,10 +138,7 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 	if (s1 > s0)
 		memcpy(x->back ? lside : cside, x->back ? cside : lside,
 		    s1 - s0);
-	/* a window shorter than the margin copies as many words as it has
-	 * steps: its cores can push no more (ahead.h) */
-	int64_t margin = x->h < AHEAD_STACK_MARGIN ? (int64_t)x->h :
-	    AHEAD_STACK_MARGIN;
+	int64_t margin = ahead_margin(a);
 
 	for (uint64_t i = lo; i < hi; i++) {
 		size_t off = (size_t)i * m->cfg.stack_words;
@@ -389,6 +386,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 	uint32_t nc = m->cfg.ncores, live = 0;
 	uint64_t s = 0;
 
+	a->h = h;
 	ahead_snap(a, &x);
 	ahead_par(a, nc, ahead_first_part, &x);
 	/* the queue, emptied by the last window's end or undo */

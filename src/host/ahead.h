@@ -100,7 +100,17 @@ struct ahead {
 	/* the threads that run private runs and copies (NULL: the
 	 * caller's alone); the engine's, not owned */
 	struct par_pool	*pool;
+	/* the steps of the window in progress */
+	uint64_t	 h;
 };
+
+/* The stack words above SP (or LV) that a copy holds for the private
+ * steps to come: AHEAD_STACK_MARGIN, or in a shorter window its steps. */
+static inline int64_t
+ahead_margin(const struct ahead *a)
+{
+	return a->h < AHEAD_STACK_MARGIN ? (int64_t)a->h : AHEAD_STACK_MARGIN;
+}
 
 void	ahead_free(struct ahead *a);
 /* Grow core's stack copy to the word upto (clamped to its region). */
