@@ -132,14 +132,13 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 	size_t s1 = (size_t)(x->side_bytes * hi / nc);
 	struct core *live = m->cores + lo, *copy = a->scores + lo;
 	uint8_t *lside = (uint8_t *)x->side + s0, *cside = a->sside + s0;
+	int64_t margin = ahead_margin(a);
 
 	memcpy(x->back ? live : copy, x->back ? copy : live,
 	    (hi - lo) * sizeof *live);
 	if (s1 > s0)
 		memcpy(x->back ? lside : cside, x->back ? cside : lside,
 		    s1 - s0);
-	int64_t margin = ahead_margin(a);
-
 	for (uint64_t i = lo; i < hi; i++) {
 		size_t off = (size_t)i * m->cfg.stack_words;
 		int32_t top = m->cores[i].sp > m->cores[i].lv ?
