@@ -29,7 +29,8 @@
  * state, and read nothing another core writes in the window before the
  * reference's order reaches their shared step; so they may run at the
  * same time on the pool's threads.  The first private runs of all cores
- * are one parallel pass.  In the loop, a round of step s runs the shared
+ * are one parallel pass, which also makes the window's copy, each core's
+ * just before its run.  In the loop, a round of step s runs the shared
  * steps of s in core order on the calling thread, then the barrier
  * release, and only then the private runs that follow them, in
  * parallel: a private run after core i's shared step changes nothing
@@ -37,8 +38,11 @@
  * the release reads (a core in a private run stays RUNNING to the
  * others: AHEAD_STATUS), so deferring it to the round's end changes no
  * result.  The undo log, ahead_grow and every status decision stay on
- * the calling thread.  The window's copy and its undo are split by core
- * range over the pool as well.
+ * the calling thread.  The undo is split by core range over the pool as
+ * well.  What stays on the calling thread costs in proportion to the
+ * round's cores, not the machine's: the rounds' cores come from a queue,
+ * and the barrier's release is looked for only when no core of the
+ * window runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +132,7 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 	size_t s1 = (size_t)(x->side_bytes * hi / nc);
 	struct core *live = m->cores + lo, *copy = a->scores + lo;
 	uint8_t *lside = (uint8_t *)x->side + s0, *cside = a->sside + s0;
+	int64_t margin = ahead_margin(a);
 
 	memcpy(x->back ? live : copy, x->back ? copy : live,
 	    (hi - lo) * sizeof *live);
@@ -149,13 +154,14 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 		}
 		a->lim[i] = MM_STACK_BASE - 1;
 		ahead_grow(a, m, (uint32_t)i, (int64_t)(top > MM_STACK_BASE ?
-		    top : MM_STACK_BASE) + AHEAD_STACK_MARGIN);
+		    top : MM_STACK_BASE) + margin);
 		a->sout[i] = m->io[i].out.len;
 		a->sin[i] = m->io[i].in_pos;
 	}
 }
 
-/* Copy what a window may change, to undo it. */
+/* Make ready to copy what a window may change, to undo it: the copy
+ * itself is core by core, in the first pass (ahead_first_part). */
 static void
 ahead_snap(struct ahead *a, struct ahead_pass *x)
 {
@@ -184,7 +190,6 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 			a->sside = xmalloc(x->side_bytes);
 	}
 	x->back = 0;
-	ahead_par(a, nc, ahead_copy_part, x);
 	a->sheap_top = m->heap_top;
 	a->nundo = 0;
 }
@@ -238,7 +243,14 @@ ahead_when(const struct ahead *a, uint32_t core)
 	return a->at[core] == AT_STATUS ? a->t[core] - 1 : a->t[core];
 }
 
-/* The first private runs of cores [lo, hi). */
+/*
+ * The window's copy of cores [lo, hi), then their first private runs.
+ * Until the first shared step a core's private run changes only its own
+ * state (the top of the file), so copying each core's part just before
+ * it runs copies what a copy of all cores before any run would: one pass
+ * over the cores' memory instead of two, on the same thread and while
+ * that memory is in its caches.
+ */
 static void
 ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
 {
@@ -246,6 +258,7 @@ ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
 	struct ahead *a = x->a;
 	struct machine *m = x->m;
 
+	ahead_copy_part(x, lo, hi);
 	for (uint64_t i = lo; i < hi; i++) {
 		a->t[i] = 0;
 		a->at[i] = AT_IDLE;
@@ -372,6 +385,7 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 	uint32_t nc = m->cfg.ncores, live = 0;
 	uint64_t s = 0;
 
+	a->h = h;
 	ahead_snap(a, &x);
 	ahead_par(a, nc, ahead_first_part, &x);
 	/* the queue, emptied by the last window's end or undo */
@@ -414,8 +428,11 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 			a->at[i] = AT_END;
 			a->todo[a->ntodo++] = i;
 		}
-		/* the end of step s: the barrier may let the waiting go */
-		if (changed && ref_barrier_release(m)) {
+		/* the end of step s: the barrier may let the waiting go,
+		 * but not while a core of the window runs (live counts them;
+		 * looking at every core each round that stopped one would
+		 * make the rounds cost in proportion to the machine) */
+		if (changed && live == 0 && ref_barrier_release(m)) {
 			for (uint32_t i = 0; i < nc; i++)
 				if (a->at[i] == AT_IDLE &&
 				    m->cores[i].status == CORE_RUNNING &&

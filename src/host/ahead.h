@@ -23,7 +23,11 @@
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
 /* Stack words a window copies above each core's SP or LV; a window of
- * at least 4 x this many steps pays for the copy. */
+ * at least 4 x this many steps pays for the copy.  A shorter window
+ * copies as many as it has steps: a private step pushes at most one word
+ * (a store beyond the copy is correct anyway, as a shared step), and
+ * micdb run's engine runs at many cores are short windows
+ * (doc/performance.md section 19.3). */
 #define AHEAD_STACK_MARGIN 256
 
 /* Cores per thread below which a round of private runs, or a window's
@@ -96,7 +100,17 @@ struct ahead {
 	/* the threads that run private runs and copies (NULL: the
 	 * caller's alone); the engine's, not owned */
 	struct par_pool	*pool;
+	/* the steps of the window in progress */
+	uint64_t	 h;
 };
+
+/* The stack words above SP (or LV) that a copy holds for the private
+ * steps to come: AHEAD_STACK_MARGIN, or in a shorter window its steps. */
+static inline int64_t
+ahead_margin(const struct ahead *a)
+{
+	return a->h < AHEAD_STACK_MARGIN ? (int64_t)a->h : AHEAD_STACK_MARGIN;
+}
 
 void	ahead_free(struct ahead *a);
 /* Grow core's stack copy to the word upto (clamped to its region). */

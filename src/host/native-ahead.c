@@ -90,11 +90,11 @@ nat_shared(void *arg, uint32_t core)
 	enum nat_ev ev;
 
 	/* what it may store on its stack: one word above SP, or a call's
-	 * frame */
+	 * frame; and room for the private steps after it */
 	ahead_grow(&n->ahead, m, core, c->pc >= 0 && (uint32_t)c->pc <
 	    m->progs[c->prog]->text_size &&
 	    m->progs[c->prog]->text[c->pc] == OP_INVOKEVIRTUAL ?
-	    INT32_MAX : (int64_t)c->sp + AHEAD_STACK_MARGIN);
+	    INT32_MAX : (int64_t)c->sp + ahead_margin(&n->ahead));
 	nat_undo_note(n, m, core);
 	n->exec(e, core, 1, 1, &ev, 0);
 }

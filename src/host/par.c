@@ -24,9 +24,14 @@
  * round must not wait with it.  A worker that the system stops inside
  * its chunk still holds the round up; when the caller waits for such
  * chunks longer than PAR_WAIT_NS beyond a chunk's time, the pool backs
- * off: the next rounds run on the caller alone, more of them each time
- * it happens again, so that an overloaded machine costs the threads
- * little against one thread.
+ * off: the rounds of the next while run on the caller alone, a longer
+ * while each time it happens again, so that an overloaded machine costs
+ * the threads little against one thread.  The while is a time, not a
+ * count of rounds: what it avoids costs a time slice, and a window's
+ * rounds range from microseconds to the whole run (a first pass, or the
+ * one round that follows a step where every core's next step is shared:
+ * doc/performance.md section 19.3), so that a count long enough for the
+ * short ones would leave a whole run on one thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -172,9 +177,11 @@ par_cpus(void)
 /* A wait for workers' chunks, beyond the time one chunk takes, after
  * which the pool backs off (well below a scheduler's time slice, which
  * is what a preempted worker costs: doc/performance.md section 19.2),
- * and the most rounds a back-off lasts. */
+ * and how long a back-off lasts: the first about a time slice, doubling
+ * while they keep coming, up to a second. */
 #define PAR_WAIT_NS 200000
-#define PAR_BACKOFF_MAX 65536
+#define PAR_BACKOFF_MIN_NS 2000000
+#define PAR_BACKOFF_MAX_NS 1000000000
 
 typedef void (*par_fn)(void *, uint64_t, uint64_t);
 
@@ -196,12 +203,13 @@ struct par_pool {
 	_Atomic(void *)		 arg;
 	/* a worker's spin between rounds, in pauses (par_pool_gap) */
 	_Atomic int		 wspin;
-	/* the caller's: rounds left to run alone, and the next back-off;
+	/* the caller's: the end of its back-off (0: none) and the next
+	 * back-off's length;
 	 * its spins (par_spins); whether its workers may spin longer
 	 * (no more threads than processors: else a spinning worker takes
 	 * the processor the caller's serial part needs); the end of its
 	 * last round and the mean gap since (ns, an eighth weighted) */
-	uint32_t		 alone, backoff;
+	int64_t			 alone_until, backoff_ns;
 	int			 spin, adapt;
 	int64_t			 last_end, gap_ns;
 };
@@ -405,11 +413,13 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		fn(arg, 0, n);
 		return;
 	}
-	if (p->alone > 0) {
-		p->alone--;
-		p->last_end = 0;
-		fn(arg, 0, n);
-		return;
+	if (p->alone_until != 0) {
+		if (par_now_ns() < p->alone_until) {
+			p->last_end = 0;
+			fn(arg, 0, n);
+			return;
+		}
+		p->alone_until = 0;
 	}
 	par_pool_gap(p, par_now_ns());
 	/* next is closed here (every chunk of the last round was
@@ -455,12 +465,13 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 		chunk = mine > 0 ? (t1 - t0) / (int64_t)mine : 0;
 		ns -= chunk;
 		if (ns > PAR_WAIT_NS && ns > chunk) {
-			p->backoff = p->backoff == 0 ? 16 : p->backoff * 2;
-			if (p->backoff > PAR_BACKOFF_MAX)
-				p->backoff = PAR_BACKOFF_MAX;
-			p->alone = p->backoff;
-		} else if (p->backoff > 0)
-			p->backoff /= 2;
+			p->backoff_ns = p->backoff_ns < PAR_BACKOFF_MIN_NS ?
+			    PAR_BACKOFF_MIN_NS : p->backoff_ns * 2;
+			if (p->backoff_ns > PAR_BACKOFF_MAX_NS)
+				p->backoff_ns = PAR_BACKOFF_MAX_NS;
+			p->alone_until = par_now_ns() + p->backoff_ns;
+		} else if (p->backoff_ns > 0)
+			p->backoff_ns /= 2;
 	}
 	if (p->adapt)
 		p->last_end = par_now_ns();
