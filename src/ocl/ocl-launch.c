@@ -86,7 +86,7 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    cause) != 0 || ocl_ctx_close(o, cause) != 0)
 		return -1;
 	o->ctx_fresh = o->ctx_fresh_cores = 0;
-	if (K == 1 && o->step1) {
+	if (K == 1 && o->step1 && !o->tracing) {
 		size_t nw = o->nwarps;
 
 		cl_int err;
@@ -114,7 +114,13 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 		ocl_mirror_reclaim(o);
 		return -1;
 	}
-	if (o->mirror && K == 1) {
+	/* a trace's records of these steps, at their places in the run
+	 * (a replay's launches write over the launch they replay) */
+	if (o->tracing && ocl_read_buf(o, o->b_trace, 0, (size_t)K *
+	    o->tr_sw * 4, o->tr_host + (size_t)(m->step - o->tr_base) *
+	    o->tr_sw, cause) != 0)
+		return -1;
+	if (o->mirror && K == 1 && !o->tracing) {
 		if (ocl_mirror_map(o, cause) != 0)
 			return -1;
 		/* m->cores holds what this launch changed: behind only if
