@@ -1063,7 +1063,9 @@ launch_stack_used(__global const int *stacks, const uint ncores,
  * the steps it did not run hold its state then (LAUNCH_TRACE_FILL).
  * After the chunk's barrier the fold runs in two passes: each lane marks,
  * per step, whether it is the first running lane of its warp on its path
- * (a look at its neighbour settles a converged warp), then lane i sums
+ * (a look at its neighbour settles a converged warp; the same for the
+ * running and waiting or joining lanes, the paths after a release that
+ * the host makes at a launch's end), then lane i sums
  * the marks, statuses and kernel paths of the steps i, i + W, ... of its
  * warp.  A traced core writes its registers when it runs a step; the
  * steps after it stopped, and the steps after its work-group stopped,
@@ -1084,7 +1086,7 @@ launch_stack_used(__global const int *stacks, const uint ncores,
 	__local int l_tpc[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uchar l_tst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uchar l_tfirst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
-	__local uint l_tlast[2 * (MICDB_WG_SIZE / MICDB_WARP_W)]; \
+	__local uint l_tlast[TB_WARP_WORDS * (MICDB_WG_SIZE / MICDB_WARP_W)]; \
 	const uint t_nw = ctx[CTX_H_NWARPS]; \
 	const uint t_sw = TB_STEP_WORDS(t_nw, tcores); \
 	const uint t_slot = valid ? tslot[c] : TB_NO_SLOT; \
@@ -1129,8 +1131,15 @@ launch_stack_used(__global const int *stacks, const uint ncores,
 	t_j = 0; \
 } while (0)
 
-/* Pass one: whether this lane is, at each step of the chunk, the first
- * running lane of its warp on its program path. */
+/* The sets of lanes whose program paths a warp's words count
+ * (tracebuf.h): bit 0 the running lanes, bit 1 the running and waiting
+ * ones, bit 2 the running and joining ones. */
+#define LAUNCH_TRACE_SETS(st) \
+	((st) == ST_RUNNING ? 7u : (st) == ST_WAITING ? 2u : \
+	    (st) == ST_JOINING ? 4u : 0u)
+
+/* Pass one: in which of those sets this lane is, at each step of the
+ * chunk, the first lane of its warp on its program path. */
 static void
 launch_trace_first(__local const int *l_tpc, __local const uchar *l_tst,
     __local uchar *l_tfirst, uint lid, uint lane, uint n)
@@ -1138,11 +1147,11 @@ launch_trace_first(__local const int *l_tpc, __local const uchar *l_tst,
 	for (uint r = 0; r < n; r++) {
 		__local const int *pp = l_tpc + r * MICDB_WG_SIZE + lid - lane;
 		__local const uchar *st = l_tst + r * MICDB_WG_SIZE + lid - lane;
-		uint first = st[lane] == ST_RUNNING;
+		uint first = LAUNCH_TRACE_SETS(st[lane]);
 
-		for (uint i = lane; first && i > 0; i--)
-			if (st[i - 1] == ST_RUNNING && pp[i - 1] == pp[lane])
-				first = 0;
+		for (uint i = lane; first != 0 && i > 0; i--)
+			if (pp[i - 1] == pp[lane])
+				first &= ~LAUNCH_TRACE_SETS(st[i - 1]);
 		l_tfirst[r * MICDB_WG_SIZE + lid] = (uchar)first;
 	}
 }
@@ -1156,29 +1165,36 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
     __local uint *l_kp4, uint wbase, uint lane, __local uint *last)
 {
 	for (uint r = lane; r < n; r += MICDB_WARP_W) {
-		uint cnt[8] = { 0 }, paths = 0, seen = 0, ran = 0, w0, w1;
+		uint cnt[8] = { 0 }, paths[3] = { 0 }, seen = 0, ran = 0;
+		uint w0, w1, w2;
 		__global uint *rec = tbuf + TB_STEP_OFF(s0 + r + 1, sw) +
 		    (size_t)warp * TB_WARP_WORDS;
 
 		for (uint i = 0; i < MICDB_WARP_W; i++) {
 			const uint kp = LAUNCH_KP(l_kp4, r, wbase + i);
+			const uint f = l_tfirst[r * MICDB_WG_SIZE + wbase + i];
 
 			cnt[l_tst[r * MICDB_WG_SIZE + wbase + i] & 7u]++;
-			paths += l_tfirst[r * MICDB_WG_SIZE + wbase + i];
+			paths[0] += f & 1u;
+			paths[1] += f >> 1 & 1u;
+			paths[2] += f >> 2;
 			if (kp != P_NONE) {
 				ran = 1;
 				seen |= 1u << (kp & 31u);
 			}
 		}
-		w0 = cnt[ST_RUNNING] | paths << 8 |
+		w0 = cnt[ST_RUNNING] | paths[0] << 8 |
 		    (ran ? popcount(seen) : TB_K_NONE) << 16;
 		w1 = cnt[ST_WAITING] | cnt[ST_HALTED] << 8 |
 		    cnt[ST_ERROR] << 16 | cnt[ST_JOINING] << 24;
+		w2 = paths[1] | paths[2] << 8;
 		rec[TB_W_COUNTS] = w0;
 		rec[TB_W_STATUS] = w1;
+		rec[TB_W_RELEASE] = w2;
 		if (r == n - 1) {
-			last[0] = w0;
-			last[1] = w1;
+			last[TB_W_COUNTS] = w0;
+			last[TB_W_STATUS] = w1;
+			last[TB_W_RELEASE] = w2;
 		}
 	}
 }
@@ -1189,7 +1205,7 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 	if (warp < t_nw) \
 		launch_trace_warp(tbuf, t_sw, warp, s0, n, l_tst, l_tfirst, \
 		    l_kp4, wbase, lane, \
-		    l_tlast + 2 * (lid / MICDB_WARP_W)); \
+		    l_tlast + TB_WARP_WORDS * (lid / MICDB_WARP_W)); \
 	t_folded = s0 + n; \
 } while (0)
 
@@ -1202,10 +1218,12 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 		    s_ += MICDB_WARP_W) { \
 			__global uint *rec_ = tbuf + TB_STEP_OFF(s_, t_sw) + \
 			    (size_t)warp * TB_WARP_WORDS; \
-			rec_[TB_W_COUNTS] = (l_tlast[2 * (lid / \
-			    MICDB_WARP_W)] & 0xFFFFu) | TB_K_NONE << 16; \
-			rec_[TB_W_STATUS] = l_tlast[2 * (lid / \
-			    MICDB_WARP_W) + 1]; \
+			__local const uint *l_ = l_tlast + TB_WARP_WORDS * \
+			    (lid / MICDB_WARP_W); \
+			rec_[TB_W_COUNTS] = (l_[TB_W_COUNTS] & 0xFFFFu) | \
+			    TB_K_NONE << 16; \
+			rec_[TB_W_STATUS] = l_[TB_W_STATUS]; \
+			rec_[TB_W_RELEASE] = l_[TB_W_RELEASE]; \
 		} \
 	if (t_slot != TB_NO_SLOT) \
 		for (uint s_ = t_done + 1; s_ <= K; s_++) \

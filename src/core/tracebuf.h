@@ -17,6 +17,11 @@
  *                  then stays, as context.h's CTX_W_LAST_K does);
  *     TB_W_STATUS  the lanes waiting, halted, faulted and joining after
  *                  the step, a byte each from bit 0;
+ *     TB_W_RELEASE the program paths among the running and waiting
+ *                  lanes (bits 0-7), among the running and joining ones
+ *                  (bits 8-15): the paths after the host completes a
+ *                  barrier or a join at this step (src/ocl's
+ *                  ocl_trace_release), which the kernel cannot know;
  *   per traced core, in the order the host gave them, TB_CORE_WORDS
  *   words: its registers after the step (struct core's, those the
  *   trace's formats read at the ISA level).
@@ -29,9 +34,10 @@
 #ifndef MICDB_TRACEBUF_H
 #define MICDB_TRACEBUF_H
 
-#define TB_WARP_WORDS	2
+#define TB_WARP_WORDS	3
 #define TB_W_COUNTS	0
 #define TB_W_STATUS	1
+#define TB_W_RELEASE	2
 #define TB_K_NONE	0xFFu
 
 #define TB_CORE_WORDS	8

@@ -415,6 +415,7 @@ int	ocl_launch(struct ocl_engine *o, const struct engine_run *r,
 	    uint32_t K, int checks, char **cause);
 int	ocl_any_runnable(const struct ocl_engine *o, const uint8_t *mask);
 void	ocl_release_barrier(struct ocl_engine *o);
+void	ocl_trace_release(struct ocl_engine *o);
 uint32_t	ocl_launch_end(const struct ocl_engine *o, const uint8_t *mask,
 	    uint32_t K, int *overshoot);
 uint32_t	ocl_choose_k(const struct ocl_engine *o, uint64_t remaining);

@@ -80,6 +80,7 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	} else {
 		m->step = start + end;
 		ocl_release_barrier(o);
+		ocl_trace_release(o);
 	}
 	*ran = m->step - start;
 	return 0;
