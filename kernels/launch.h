@@ -1061,13 +1061,12 @@ launch_stack_used(__global const int *stacks, const uint ncores,
  * Each lane logs, per step of a chunk, its program path (PC or MPC: the
  * kernel's LAUNCH_TRACE_PATH) and status after the step in local memory;
  * the steps it did not run hold its state then (LAUNCH_TRACE_FILL).
- * After the chunk's barrier the fold runs in two passes: each lane marks,
- * per step, whether it is the first running lane of its warp on its path
- * (a look at its neighbour settles a converged warp; the same for the
- * running and waiting or joining lanes, the paths after a release that
- * the host makes at a launch's end), then lane i sums
- * the marks, statuses and kernel paths of the steps i, i + W, ... of its
- * warp.  A traced core writes its registers when it runs a step; the
+ * After the chunk's barrier lane i folds the steps i, i + W, ... of its
+ * warp: statuses, kernel paths, and the program paths by groups of lanes
+ * (also among the running and waiting or joining lanes, the paths after
+ * a release that the host makes at a launch's end).  A first version
+ * had each lane look back for an earlier lane on its path, every step,
+ * which cost a third more (doc/performance.md section 25.1).  A traced core writes its registers when it runs a step; the
  * steps after it stopped, and the steps after its work-group stopped,
  * are filled once after the loop (LAUNCH_TRACE_END). */
 #ifndef MICDB_TRACE
@@ -1085,7 +1084,6 @@ launch_stack_used(__global const int *stacks, const uint ncores,
 #define LAUNCH_TRACE_DECL \
 	__local int l_tpc[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uchar l_tst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
-	__local uchar l_tfirst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uint l_tlast[TB_WARP_WORDS * (MICDB_WG_SIZE / MICDB_WARP_W)]; \
 	const uint t_nw = ctx[CTX_H_NWARPS]; \
 	const uint t_sw = TB_STEP_WORDS(t_nw, tcores); \
@@ -1131,58 +1129,60 @@ launch_stack_used(__global const int *stacks, const uint ncores,
 	t_j = 0; \
 } while (0)
 
-/* The sets of lanes whose program paths a warp's words count
- * (tracebuf.h): bit 0 the running lanes, bit 1 the running and waiting
- * ones, bit 2 the running and joining ones. */
-#define LAUNCH_TRACE_SETS(st) \
-	((st) == ST_RUNNING ? 7u : (st) == ST_WAITING ? 2u : \
-	    (st) == ST_JOINING ? 4u : 0u)
-
-/* Pass one: in which of those sets this lane is, at each step of the
- * chunk, the first lane of its warp on its program path. */
-static void
-launch_trace_first(__local const int *l_tpc, __local const uchar *l_tst,
-    __local uchar *l_tfirst, uint lid, uint lane, uint n)
+/* The distinct program paths among the lanes of mask (pp: the warp's
+ * logged paths): a group's lanes found by compares over the warp that
+ * vectorise, one group at a time (launch_converged's way). */
+static uint
+launch_trace_paths(__local const int *pp, ulong todo)
 {
-	for (uint r = 0; r < n; r++) {
-		__local const int *pp = l_tpc + r * MICDB_WG_SIZE + lid - lane;
-		__local const uchar *st = l_tst + r * MICDB_WG_SIZE + lid - lane;
-		uint first = LAUNCH_TRACE_SETS(st[lane]);
+	uint n = 0;
 
-		for (uint i = lane; first != 0 && i > 0; i--)
-			if (pp[i - 1] == pp[lane])
-				first &= ~LAUNCH_TRACE_SETS(st[i - 1]);
-		l_tfirst[r * MICDB_WG_SIZE + lid] = (uchar)first;
+	while (todo != 0) {
+		const int pi = pp[launch_lowest_bit(todo)];
+		ulong grp = 0;
+
+		for (uint j = 0; j < MICDB_WARP_W; j++)
+			grp |= (ulong)(pp[j] == pi) << j;
+		todo &= ~grp;
+		n++;
 	}
+	return n;
 }
 
-/* Pass two: the warp's words (tracebuf.h) for the steps lane, lane + W,
- * ... of the chunk that starts after step s0; the chunk's last into
- * last[], for the steps after the work-group stopped. */
+/* The warp's words (tracebuf.h) for the steps lane, lane + W, ... of
+ * the chunk that starts after step s0; the chunk's last into last[], for
+ * the steps after the work-group stopped.  The paths among the running
+ * and waiting (joining) lanes are counted only where some lane waits
+ * (joins). */
 static void
 launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
-    __local const uchar *l_tst, __local const uchar *l_tfirst,
+    __local const int *l_tpc, __local const uchar *l_tst,
     __local uint *l_kp4, uint wbase, uint lane, __local uint *last)
 {
 	for (uint r = lane; r < n; r += MICDB_WARP_W) {
-		uint cnt[8] = { 0 }, paths[3] = { 0 }, seen = 0, ran = 0;
+		__local const int *pp = l_tpc + r * MICDB_WG_SIZE + wbase;
+		uint cnt[8] = { 0 }, paths[3], seen = 0, ran = 0;
+		ulong run = 0, wait = 0, join = 0;
 		uint w0, w1, w2;
 		__global uint *rec = tbuf + TB_STEP_OFF(s0 + r + 1, sw) +
 		    (size_t)warp * TB_WARP_WORDS;
 
 		for (uint i = 0; i < MICDB_WARP_W; i++) {
 			const uint kp = LAUNCH_KP(l_kp4, r, wbase + i);
-			const uint f = l_tfirst[r * MICDB_WG_SIZE + wbase + i];
+			const uint st = l_tst[r * MICDB_WG_SIZE + wbase + i];
 
-			cnt[l_tst[r * MICDB_WG_SIZE + wbase + i] & 7u]++;
-			paths[0] += f & 1u;
-			paths[1] += f >> 1 & 1u;
-			paths[2] += f >> 2;
+			cnt[st & 7u]++;
+			run |= (ulong)(st == ST_RUNNING) << i;
+			wait |= (ulong)(st == ST_WAITING) << i;
+			join |= (ulong)(st == ST_JOINING) << i;
 			if (kp != P_NONE) {
 				ran = 1;
 				seen |= 1u << (kp & 31u);
 			}
 		}
+		paths[0] = launch_trace_paths(pp, run);
+		paths[1] = wait ? launch_trace_paths(pp, run | wait) : paths[0];
+		paths[2] = join ? launch_trace_paths(pp, run | join) : paths[0];
 		w0 = cnt[ST_RUNNING] | paths[0] << 8 |
 		    (ran ? popcount(seen) : TB_K_NONE) << 16;
 		w1 = cnt[ST_WAITING] | cnt[ST_HALTED] << 8 |
@@ -1200,10 +1200,8 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 }
 
 #define LAUNCH_TRACE_FOLD do { \
-	launch_trace_first(l_tpc, l_tst, l_tfirst, lid, lane, n); \
-	LAUNCH_SYNC(); \
 	if (warp < t_nw) \
-		launch_trace_warp(tbuf, t_sw, warp, s0, n, l_tst, l_tfirst, \
+		launch_trace_warp(tbuf, t_sw, warp, s0, n, l_tpc, l_tst, \
 		    l_kp4, wbase, lane, \
 		    l_tlast + TB_WARP_WORDS * (lid / MICDB_WARP_W)); \
 	t_folded = s0 + n; \
