@@ -17,12 +17,11 @@
 # consistency").
 . "$(dirname "$0")/lib.sh"
 
-cd "$TMP" || exit 1
-run_cmd o e "$MICDB" devices
-if grep -q "no OpenCL platform" "$err"; then
+if "$MICDB" devices 2>&1 | grep -q "no OpenCL platform"; then
 	echo "1..0 # SKIP no OpenCL platform"
 	exit 77
 fi
+cd "$TMP" || exit 1
 
 # same NAME TUNING STDIN ARGS...: the run through the records and the
 # one through the machine agree in every format
@@ -36,8 +35,12 @@ same() {
 		MICDB_OCL_TEST=${tune:+$tune,}trace=0 "$MICDB" run \
 		    --engine opencl --trace "old.$fmt" "$@" >o2 2>e2 <"$input"
 		r2=$?
+		# a kernel build with a cold cache may add the compiler's
+		# "1 warning generated." to either
+		grep -v ' generated\.$' e1 >m1
+		grep -v ' generated\.$' e2 >m2
 		[ "$r1" -eq "$r2" ] && [ -s "new.$fmt" ] &&
-		    cmp -s "new.$fmt" "old.$fmt" && cmp -s o1 o2 && cmp -s e1 e2
+		    cmp -s "new.$fmt" "old.$fmt" && cmp -s o1 o2 && cmp -s m1 m2
 		ok $? "$name: $fmt from the records is the machine's (exit $r1)"
 		[ "$r1" -eq "$r2" ] || diag "exit $r1 and $r2" "$(head -3 e1)"
 		rm -f "new.$fmt" "old.$fmt"

@@ -24,6 +24,7 @@ dist_kernels_DATA = \
 	kernels/fork.h \
 	kernels/isa.cl \
 	kernels/launch.h \
+	kernels/launch-trace.h \
 	src/core/context.h \
 	src/core/faults.def \
 	src/core/forkjoin.h \
