@@ -9,8 +9,8 @@
 # The runs cover what cuts a launch or changes what the host shows after
 # it: cores that halt or fault mid-launch, a barrier and a join that the
 # host completes at a launch's end, input breakpoints (core 0 reading
-# standard input), the step limit, replays to a cut (drift: cores that
-# overrun it), the GPU layout, narrow warps, traced cores past the first
+# standard input), the step limit, an interrupt, replays to a cut (drift:
+# cores that overrun it), the GPU layout, narrow warps, traced cores past the first
 # warp and more warps than get their own track.  Racy programs (an
 # ATOMICADD's old value, shared arrays) are not compared: their runs
 # differ with the steps per launch themselves (doc/manycore.md, "Memory
@@ -66,6 +66,22 @@ same "GPU layout, warps of 16, replays" "drift=1,layout=gpu" /dev/null \
     "$P/collatz.jas"
 same "a stack overflow" "" /dev/null --cores 40 \
     "$P/faults/stack_overflow.jas"
+
+# Interrupted mid-run, between launches with records: no trace, the file
+# that was there stays (SIGINT once micdb catches it and has run a while).
+printf 'before\n' >int.json
+"$MICDB" run --engine opencl --cores 65536 --trace int.json \
+    "$P/collatz.jas" >o 2>e </dev/null &
+pid=$!
+wait_until 120 catches "$pid" 2
+t=$(cpu_ticks "$pid")
+wait_until 120 ran_for "$pid" "${t:-0}" 50
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 3 ] && [ "$(cat int.json)" = before ] &&
+    grep -q "interrupted: no trace written" e
+ok $? "an interrupt between launches with records writes no trace (exit $rc)"
 
 # The records are what the run reads: a trace through them costs a
 # fraction of one through the machine after one-step runs (CPU time,
