@@ -3,8 +3,8 @@
  * leaves for the trace writer (doc/debugger.md section 5, doc/performance.md
  * section 25.1), one record per step of the launch, so that a trace at a
  * million cores reads back this buffer instead of the whole context after
- * every step.  Shared by the host (src/ocl, src/dbg/trace-feed.c) and the
- * kernels (kernels/launch.h), as context.h is: macros and 32-bit words only.
+ * every step.  Shared by the host (src/ocl, src/dbg/trace.c) and the
+ * kernels (kernels/launch-trace.h), as context.h is: macros and 32-bit words only.
  *
  * A step's record, TB_STEP_WORDS(nwarps, ntraced) words:
  *
