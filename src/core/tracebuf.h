@@ -4,7 +4,8 @@
  * section 25.1), one record per step of the launch, so that a trace at a
  * million cores reads back this buffer instead of the whole context after
  * every step.  Shared by the host (src/ocl, src/dbg/trace.c) and the
- * kernels (kernels/launch-trace.h), as context.h is: macros and 32-bit words only.
+ * kernels (kernels/launch-trace.h), as context.h is: macros and 32-bit
+ * words only.
  *
  * A step's record, TB_STEP_WORDS(nwarps, ntraced) words:
  *
