@@ -9,9 +9,9 @@
 # The runs cover what cuts a launch or changes what the host shows after
 # it: cores that halt or fault mid-launch, a barrier and a join that the
 # host completes at a launch's end, input breakpoints (core 0 reading
-# standard input), the step limit, an interrupt, replays to a cut (drift:
-# cores that overrun it), the GPU layout, narrow warps, traced cores past the first
-# warp and more warps than get their own track.  Racy programs (an
+# standard input), the step limit, an interrupt, replays to a cut
+# (drift: cores that overrun it), the GPU layout, narrow warps, traced
+# cores past the first warp and more warps than get their own track.  Racy programs (an
 # ATOMICADD's old value, shared arrays) are not compared: their runs
 # differ with the steps per launch themselves (doc/manycore.md, "Memory
 # consistency").
