@@ -523,7 +523,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const int *restrict cpool, __global const uint *restrict progs,
     __global uchar *out_area, __global const uchar *restrict in_area,
     __global const uint *restrict bps, __global const uchar *restrict mask,
-    __global const uint4 *restrict pre, __global uchar *hcores)
+    __global const uint4 *restrict pre, __global uchar *hcores
+    LAUNCH_TRACE_ARGS)
 {
 	LAUNCH_PROLOGUE;
 	const int end = MM_STACK_BASE + (int)sw - 1;
@@ -584,6 +585,8 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 } while (0)
 #endif
 
+	/* a lane's program path, for a trace (launch.h) */
+#define LAUNCH_TRACE_PATH pc
 	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;
@@ -1020,8 +1023,10 @@ bps:
 		} while (0);
 
 		LAUNCH_LOG(hid);
+		LAUNCH_TRACE_STEP;
 	} LAUNCH_LOOP_END(H_COUNT);
 
+	LAUNCH_TRACE_END;
 	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;

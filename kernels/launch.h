@@ -25,7 +25,8 @@
  * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE (1: the step loop keeps the
  * records; 2: a one-step program, whose records a second kernel folds:
  * see LAUNCH_RECORD below), MICDB_DIV_WARPSYNC (the records' fold,
- * below).  MICDB_DIV_CHUNK is the steps recorded per chunk.
+ * below), MICDB_TRACE (1: the step loop fills a trace's buffer as well,
+ * launch-trace.h).  MICDB_DIV_CHUNK is the steps recorded per chunk.
  */
 #ifndef MICDB_LAUNCH_H
 #define MICDB_LAUNCH_H
@@ -476,6 +477,7 @@ launch_warp_match(uint x)
 	l_sum[2][lid] = 0; \
 	if (lid == 0) \
 		l_alive[0] = l_alive[1] = 0; \
+	LAUNCH_TRACE_DECL \
 	LAUNCH_SYNC(); \
 	for (uint s0 = 0; s0 < K; s0 += MICDB_DIV_CHUNK) { \
 	    const uint n = min(K - s0, (uint)MICDB_DIV_CHUNK); \
@@ -548,9 +550,11 @@ launch_warp_match(uint x)
 			l_alive[q ^ 1] = 0; \
 		l_ls[lid] = my_s << 8 | (my_kp & 0xFFu); \
 		l_lpp[lid] = my_pp; \
+		LAUNCH_TRACE_FILL; \
 		LAUNCH_SYNC(); \
 		if (recording) \
 			LAUNCH_FOLD(n); \
+		LAUNCH_TRACE_FOLD; \
 		alive = LAUNCH_ALIVE(q); \
 		LAUNCH_SYNC(); \
 		if (!alive) \
@@ -1046,5 +1050,9 @@ launch_stack_used(__global const int *stacks, const uint ncores,
 			return;
 		}
 }
+
+
+/* ---- traces (MICDB_TRACE): launch-trace.h ---------------------------- */
+#include "launch-trace.h"
 
 #endif

@@ -227,6 +227,21 @@ struct engine_ops {
 	 * the host engines, which step core after core. */
 	void	(*set_steps_per_launch)(struct engine *e, uint64_t k);
 	void	(*stats)(struct engine *e, struct engine_stats *st);
+	/* A trace through the engine (tracebuf.h, doc/performance.md
+	 * section 25.1); NULL where the engine has none, and then the
+	 * writer reads the machine after every one-step run.  trace_start:
+	 * from now on every run keeps, per step, each warp's counters and
+	 * the registers of the n cores of list (ascending); *max_steps
+	 * gets the most steps a run records (a run asked for more stops
+	 * there, STOP_STEPS).  0, or -1 + *cause: the engine cannot (the
+	 * caller traces from the machine).  trace_steps: after a run, its
+	 * records (tracebuf.h), *n of them for the steps *first + 1 on;
+	 * steps the run made past them (a step in which no core ran, at
+	 * its end) are the machine's. */
+	int	(*trace_start)(struct engine *e, const uint32_t *list,
+		    uint32_t n, uint32_t *max_steps, char **cause);
+	const uint32_t *(*trace_steps)(struct engine *e, uint64_t *first,
+		    uint64_t *n);
 	void	(*free)(struct engine *e);
 };
 

@@ -73,6 +73,8 @@ san_tests += tests/test-dbg-asan
 shell_tests += tests/level-switch.sh
 # traces (trace*.c): run, --batch and DAP alike, read back by Node.js
 shell_tests += tests/trace.sh
+# traces through the OpenCL engine's records: the same bytes
+shell_tests += tests/trace-ocl.sh
 EXTRA_DIST += tests/trace/check.js
 
 tests_test_dbg_SOURCES = tests/test-dbg.c tests/tap.h $(dbg_own_sources)

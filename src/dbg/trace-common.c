@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "dbg.h"
 #include "trace-int.h"
+#include "tracebuf.h"
 
 int
 trace_at_boundary(const struct trace_view *v, uint32_t core)
@@ -17,6 +19,49 @@ trace_at_boundary(const struct trace_view *v, uint32_t core)
 	    v->e->ops->at_boundary == NULL)
 		return 1;
 	return v->e->ops->at_boundary(v->e, core);
+}
+
+void
+trace_warps_begin(const struct trace_view *v, struct trace_warps *tw)
+{
+	memset(tw, 0, sizeof *tw);
+	if (v->counts != NULL)
+		tw->have_k = 1;
+	else if (v->e != NULL && v->e->ops->warps != NULL) {
+		tw->rec = v->e->ops->warps(v->e, &tw->nrec);
+		tw->have_k = tw->rec != NULL;
+	}
+}
+
+int
+trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
+    uint32_t i, uint32_t *nactive, uint32_t *npaths, uint32_t *k)
+{
+	struct warp_view w;
+
+	if (v->counts != NULL) {
+		uint32_t c = v->counts->warp[(size_t)i * TB_WARP_WORDS +
+		    TB_W_COUNTS];
+
+		*nactive = c & 0xFF;
+		*npaths = c >> 8 & 0xFF;
+		*k = v->counts->k[i];
+		return 1;
+	}
+	div_warp_counts(v->m, i, trace_by_mpc(v), &w);
+	*nactive = w.nactive;
+	*npaths = w.npaths;
+	*k = tw->rec != NULL && i < tw->nrec ? tw->rec[i].last_k : 0;
+	return tw->rec != NULL && i < tw->nrec;
+}
+
+void
+trace_status(const struct trace_view *v, struct ref_summary *sum)
+{
+	if (v->counts != NULL)
+		*sum = v->counts->sum;
+	else
+		ref_count(v->m, sum);
 }
 
 void

@@ -50,6 +50,23 @@ struct trace {
 	void			*st;          /* the format's own state */
 	char			*obuf;        /* TRACE_OBUF bytes not yet written */
 	size_t			 olen;
+	/* trace_record_engine: the engine keeps records; per warp its k
+	 * carried over the steps in which no lane of it ran; the machine
+	 * the formats read a recorded step from, whose traced cores hold
+	 * the step's registers (shadow_cores: per core, the traced ones
+	 * filled) */
+	int			 engine;
+	uint32_t		*kcarry;
+	struct core		*shadow_cores;
+};
+
+/* The counters the formats read per warp (trace_warps_begin), from the
+ * engine's trace records or from the machine and the engine's warp
+ * records. */
+struct trace_warps {
+	const struct engine_warp_record *rec;
+	size_t			 nrec;
+	int			 have_k;      /* the engine counts kernel paths */
 };
 
 extern const struct trace_fmt trace_fmt_perfetto, trace_fmt_vcd,
@@ -66,6 +83,14 @@ trace_by_mpc(const struct trace_view *v)
 /* Whether core is between two ISA instructions (always at the ISA
  * level): method frames change only there. */
 int	trace_at_boundary(const struct trace_view *v, uint32_t core);
+/* Before a step's warps: where their counters come from. */
+void	trace_warps_begin(const struct trace_view *v, struct trace_warps *tw);
+/* Warp i's active lanes and program paths (div.c), and in *k its kernel
+ * paths; 1 when it has them (*k 0 otherwise). */
+int	trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
+	    uint32_t i, uint32_t *nactive, uint32_t *npaths, uint32_t *k);
+/* The cores per status after the step (ref_count's; executed 0). */
+void	trace_status(const struct trace_view *v, struct ref_summary *sum);
 /*
  * Writing: the formats append to the trace's buffer, which goes to the
  * atomic file when full and when the trace closes.  A format writes

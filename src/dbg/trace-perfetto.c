@@ -262,38 +262,35 @@ static void
 counters(struct trace *t, const struct trace_view *v)
 {
 	struct pf *pf = t->st;
-	const struct engine_warp_record *rec = NULL;
-	size_t nrec = 0;
+	struct trace_warps tw;
 	uint64_t ts = v->m->step, active = 0, paths = 0;
 	uint32_t amin = UINT32_MAX, amax = 0, pmin = UINT32_MAX, pmax = 0;
 	double eff;
 	struct ref_summary sum;
-	struct warp_view w;
 
-	if (v->e != NULL && v->e->ops->warps != NULL)
-		rec = v->e->ops->warps(v->e, &nrec);
+	trace_warps_begin(v, &tw);
 	for (uint32_t i = 0; i < t->nwarps; i++) {
-		uint32_t k = rec != NULL && i < nrec ? rec[i].last_k : 0;
+		uint32_t na, np, k;
 
-		div_warp_counts(v->m, i, trace_by_mpc(v), &w);
-		active += w.nactive;
-		paths += w.npaths;
-		amin = w.nactive < amin ? w.nactive : amin;
-		amax = w.nactive > amax ? w.nactive : amax;
-		pmin = w.npaths < pmin ? w.npaths : pmin;
-		pmax = w.npaths > pmax ? w.npaths : pmax;
-		if (!t->warps[i] || (pf->written[i] && pf->active[i] ==
-		    w.nactive && pf->paths[i] == w.npaths && pf->k[i] == k))
+		(void)trace_warp_at(v, &tw, i, &na, &np, &k);
+		active += na;
+		paths += np;
+		amin = na < amin ? na : amin;
+		amax = na > amax ? na : amax;
+		pmin = np < pmin ? np : pmin;
+		pmax = np > pmax ? np : pmax;
+		if (!t->warps[i] || (pf->written[i] && pf->active[i] == na &&
+		    pf->paths[i] == np && pf->k[i] == k))
 			continue;
 		ev(t, 'C', 0, ts);
 		trace_putf(t, "\"name\":\"warp %u\",\"args\":{\"active\":%u,"
-		    "\"paths\":%u", i, w.nactive, w.npaths);
-		if (rec != NULL)
+		    "\"paths\":%u", i, na, np);
+		if (tw.have_k)
 			trace_putf(t, ",\"k\":%u", k);
 		trace_putf(t, "}}");
 		pf->written[i] = 1;
-		pf->active[i] = w.nactive;
-		pf->paths[i] = w.npaths;
+		pf->active[i] = na;
+		pf->paths[i] = np;
 		pf->k[i] = k;
 	}
 	/* the summary too only when it changes: a machine in step keeps it
@@ -324,7 +321,7 @@ counters(struct trace *t, const struct trace_view *v)
 		trace_putf(t, "\"name\":\"SIMD efficiency\",\"args\":"
 		    "{\"percent\":%.1f}}", eff);
 	}
-	ref_count(v->m, &sum);
+	trace_status(v, &sum);
 	if (!pf->machine_written || sum.running != pf->sum.running ||
 	    sum.waiting != pf->sum.waiting || sum.halted != pf->sum.halted ||
 	    sum.faulted != pf->sum.faulted || sum.joining != pf->sum.joining) {

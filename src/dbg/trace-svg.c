@@ -80,12 +80,10 @@ static void
 sample(struct trace *t, const struct trace_view *v)
 {
 	struct svgt *g = t->st;
-	const struct engine_warp_record *rec = NULL;
-	size_t nrec = 0;
+	struct trace_warps tw;
 	uint64_t active = 0, paths = 0;
 	double mn[2] = { 1e300, 1e300 }, mx[2] = { 0, 0 }, sum[2] = { 0, 0 };
 	struct ref_summary rs;
-	struct warp_view w;
 	uint32_t c;
 
 	if (g->ncols == SVG_COLS && g->n[SVG_COLS - 1] >= g->per)
@@ -93,18 +91,16 @@ sample(struct trace *t, const struct trace_view *v)
 	c = g->ncols == 0 ? 0 : g->ncols - 1;
 	if (g->ncols == 0 || g->n[c] >= g->per)
 		c = g->ncols++;
-	if (v->e != NULL && v->e->ops->warps != NULL)
-		rec = v->e->ops->warps(v->e, &nrec);
-	g->kernel = rec != NULL;
+	trace_warps_begin(v, &tw);
+	g->kernel = tw.have_k;
 	for (uint32_t i = 0; i < t->nwarps; i++) {
+		uint32_t na, np, k;
 		double e, p;
 
-		div_warp_counts(v->m, i, trace_by_mpc(v), &w);
-		active += w.nactive;
-		paths += w.npaths;
-		e = w.npaths > 0 ? 100.0 * w.nactive / ((double)t->width *
-		    w.npaths) : 0;
-		p = rec != NULL && i < nrec ? rec[i].last_k : w.npaths;
+		p = trace_warp_at(v, &tw, i, &na, &np, &k) ? k : np;
+		active += na;
+		paths += np;
+		e = np > 0 ? 100.0 * na / ((double)t->width * np) : 0;
 		if (g->rows == t->nwarps) {
 			g->eff[c * g->rows + i] += e;
 			g->paths[c * g->rows + i] += p;
@@ -128,7 +124,7 @@ sample(struct trace *t, const struct trace_view *v)
 	}
 	g->meff[c] += paths > 0 ? 100.0 * (double)active /
 	    ((double)t->width * (double)paths) : 0;
-	ref_count(v->m, &rs);
+	trace_status(v, &rs);
 	g->st[ST_RUN][c] += rs.running + rs.joining;
 	g->st[ST_WAIT][c] += rs.waiting;
 	g->st[ST_HALT][c] += rs.halted;

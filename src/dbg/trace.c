@@ -14,6 +14,7 @@
 
 #include "coreset.h"
 #include "trace-int.h"
+#include "tracebuf.h"
 
 static const struct trace_fmt trace_fmt_jsonl;
 
@@ -113,6 +114,8 @@ trace_free(struct trace *t)
 	free(t->cores_text);
 	free(t->warps);
 	free(t->obuf);
+	free(t->kcarry);
+	free(t->shadow_cores);
 	free(t);
 }
 
@@ -159,6 +162,101 @@ trace_record(struct trace *t, const struct trace_view *v)
 	t->last_step = v->m->step;
 	t->records++;
 	return atomic_failed(&t->af) ? -1 : 0;
+}
+
+int
+trace_engine_start(struct trace *t, const struct trace_view *v,
+    uint32_t *max_steps)
+{
+	struct engine *e = v->e;
+	const struct engine_warp_record *rec;
+	size_t nrec = 0;
+	char *cause = NULL;
+
+	if (e == NULL || e->ops->trace_start == NULL ||
+	    e->ops->trace_steps == NULL || e->ops->warps == NULL)
+		return -1;
+	if (e->ops->trace_start(e, t->list, t->nlist, max_steps,
+	    &cause) != 0) {
+		free(cause);	/* the machine's path serves */
+		return -1;
+	}
+	/* k as the warp records hold it now: a warp none of whose lanes
+	 * runs a step keeps it */
+	t->kcarry = xcalloc(t->nwarps, sizeof *t->kcarry);
+	rec = e->ops->warps(e, &nrec);
+	for (uint32_t i = 0; i < t->nwarps && i < nrec; i++)
+		t->kcarry[i] = rec[i].last_k;
+	t->shadow_cores = xcalloc(t->ncores, sizeof *t->shadow_cores);
+	t->engine = 1;
+	return 0;
+}
+
+/* One recorded step's counters (tracebuf.h) into tc, and its traced
+ * cores' registers into the shadow machine's cores. */
+static void
+engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
+{
+	const uint32_t *cr = r + (size_t)TB_WARP_WORDS * t->nwarps;
+
+	memset(&tc->sum, 0, sizeof tc->sum);
+	for (uint32_t w = 0; w < t->nwarps; w++) {
+		uint32_t c0 = r[(size_t)w * TB_WARP_WORDS + TB_W_COUNTS];
+		uint32_t c1 = r[(size_t)w * TB_WARP_WORDS + TB_W_STATUS];
+		uint32_t k = c0 >> 16 & 0xFF;
+
+		if (k != TB_K_NONE)
+			t->kcarry[w] = k;
+		tc->sum.running += c0 & 0xFF;
+		tc->sum.waiting += c1 & 0xFF;
+		tc->sum.halted += c1 >> 8 & 0xFF;
+		tc->sum.faulted += c1 >> 16 & 0xFF;
+		tc->sum.joining += c1 >> 24;
+	}
+	tc->warp = r;
+	for (uint32_t i = 0; i < t->nlist; i++, cr += TB_CORE_WORDS) {
+		struct core *c = &t->shadow_cores[t->list[i]];
+
+		c->pc = (int32_t)cr[TB_C_PC];
+		c->sp = (int32_t)cr[TB_C_SP];
+		c->lv = (int32_t)cr[TB_C_LV];
+		c->tos = (int32_t)cr[TB_C_TOS];
+		c->status = (uint8_t)cr[TB_C_STATUS];
+		c->fault = (uint8_t)cr[TB_C_FAULT];
+		c->steps = (uint64_t)cr[TB_C_STEPS_HI] << 32 |
+		    cr[TB_C_STEPS_LO];
+	}
+}
+
+int
+trace_record_engine(struct trace *t, const struct trace_view *v)
+{
+	struct engine *e = v->e;
+	struct machine m = *v->m;
+	struct trace_view sv = *v;
+	struct trace_counts tc;
+	size_t sw = TB_STEP_WORDS((size_t)t->nwarps, (size_t)t->nlist);
+	uint64_t first, n;
+	const uint32_t *recs;
+
+	if (!t->engine)
+		return trace_record(t, v);
+	recs = e->ops->trace_steps(e, &first, &n);
+	/* what the records do not hold (the program, ...) is the core's
+	 * as the run left it */
+	for (uint32_t i = 0; i < t->nlist; i++)
+		t->shadow_cores[t->list[i]] = v->m->cores[t->list[i]];
+	m.cores = t->shadow_cores;
+	sv.m = &m;
+	sv.counts = &tc;
+	tc.k = t->kcarry;
+	for (uint64_t i = 0; i < n; i++) {
+		engine_step(t, recs + i * sw, &tc);
+		m.step = first + i + 1;
+		if (trace_record(t, &sv) != 0)
+			return -1;
+	}
+	return v->m->step > first + n ? trace_record(t, v) : 0;
 }
 
 int

@@ -26,6 +26,12 @@
  * kept for every warp of a machine of at most TRACE_ALL_WARPS warps, else
  * for the warps of the traced cores, with min/mean/max over all warps
  * beside them, so that a million cores stay a bounded file.
+ *
+ * An engine that keeps trace records (engine.h trace_start: the OpenCL
+ * engine at the ISA level) runs many steps a launch; its records of a
+ * run's steps go to the file through trace_record_engine, which writes
+ * each step as trace_record writes it from the machine, byte for byte
+ * (doc/performance.md section 25.1).
  */
 #ifndef MICDB_TRACE_H
 #define MICDB_TRACE_H
@@ -48,6 +54,16 @@ enum trace_format {
 /* Machines of at most this many warps get a counter track per warp. */
 #define TRACE_ALL_WARPS	32
 
+/* A step's counters from an engine's trace records (tracebuf.h) instead
+ * of the machine: per warp its record's words and k, the kernel paths of
+ * the last step a lane of it ran (as the engine's warp records keep it),
+ * and the cores per status. */
+struct trace_counts {
+	const uint32_t		*warp;
+	const uint32_t		*k;
+	struct ref_summary	 sum;
+};
+
 /* The machine as the writer reads it after a step. */
 struct trace_view {
 	const struct machine	*m;
@@ -59,6 +75,9 @@ struct trace_view {
 	struct engine		*e;           /* kernel path records, or NULL */
 	const uint8_t		*at_bp;       /* per core: stopped at a
 					         breakpoint in this step; NULL */
+	const struct trace_counts *counts;    /* the warps' and statuses'
+					         counters; NULL: the
+					         machine's */
 };
 
 struct trace;
@@ -86,6 +105,21 @@ int	 trace_open(struct trace **tp, const char *path, const char *format,
  * again.  0, or -1 once a write has failed: trace_close says why.
  */
 int	 trace_record(struct trace *t, const struct trace_view *v);
+/*
+ * Ask v's engine to keep trace records (engine.h trace_start) of t's
+ * traced cores; *max_steps gets the most steps a run then records.  0,
+ * or -1 where the engine keeps none (the caller records from the machine
+ * after one-step runs, with trace_record).
+ */
+int	 trace_engine_start(struct trace *t, const struct trace_view *v,
+	    uint32_t *max_steps);
+/*
+ * After a run of v's engine that keeps trace records: the steps it
+ * recorded, then (through trace_record) any step it made past them, from
+ * the machine, which v shows after the run.  0, or -1 once a write has
+ * failed.
+ */
+int	 trace_record_engine(struct trace *t, const struct trace_view *v);
 /* A mark at the current step ("reverse-stepi to step 12", "level mic"):
  * an instant event where the format has them. */
 int	 trace_mark(struct trace *t, const struct trace_view *v,

@@ -666,7 +666,7 @@ ocl_release_all(struct ocl_engine *o)
 		&o->b_ctx, &o->b_stacks, &o->b_globals, &o->b_heap, &o->b_text,
 		&o->b_cp, &o->b_progs, &o->b_out, &o->b_in, &o->b_bps,
 		&o->b_mask, &o->c_ctx, &o->c_stacks, &o->c_globals, &o->c_heap,
-		&o->b_side,
+		&o->b_side, &o->b_trace, &o->b_tslot,
 	};
 
 	/* the context outlives the engine (ocl_shared_context): what the
@@ -736,6 +736,7 @@ ocl_release_all(struct ocl_engine *o)
 	free(o->ck.slen);
 	free(o->ck.stack);
 	free(o->warps);
+	free(o->tr_host);
 	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
 		o->lv->free_state(o->st);
 	free(o);

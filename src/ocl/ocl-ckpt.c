@@ -258,6 +258,7 @@ ocl_replay(struct ocl_engine *o, const struct engine_run *r, uint64_t target,
 		kcap = UINT32_MAX;
 		m->step += end;
 		ocl_release_barrier(o);
+		ocl_trace_release(o);
 		if (end == 0)
 			break;
 	}

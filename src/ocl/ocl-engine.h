@@ -146,10 +146,19 @@ struct ocl_tuning {
 	 * host_mib MiB (0: as it says; ocl_mem_limit). */
 	uint64_t	 steps;
 	int		 drift;
+	/* Tests only: 0 declines traces through the engine (engine.h
+	 * trace_start), so that the writer reads the machine after every
+	 * one-step run, the path the engine's records are compared with. */
+	int		 trace;
 	uint64_t	 device_mib;
 	uint64_t	 alloc_kib;
 	uint64_t	 host_mib;
 };
+
+/* Bytes of a trace's buffer (struct ocl_engine b_trace) at most, and
+ * steps: the steps a launch may run while tracing. */
+#define OCL_TRACE_BYTES (64u << 20)
+#define OCL_TRACE_STEPS 4096u
 
 /* ocl-tuning.c: the table for a device of these kinds (nv: NVIDIA's
  * compiler), with
@@ -287,6 +296,18 @@ struct ocl_engine {
 	struct ocl_ckpt ck;       /* the checkpoint (ocl-ckpt.c) */
 	struct engine_stats stats;  /* engine_ocl_stats */
 	struct engine_warp_record *warps;  /* engine_ocl_warps' copy */
+
+	/* A trace through the engine (engine.h trace_start, tracebuf.h):
+	 * prog and kern are then the step loop's traced build, every
+	 * launch fills b_trace (tr_cap steps of tr_sw words) and is read
+	 * into tr_host at its steps' places from the run's start, step
+	 * tr_base; tr_done steps of the run are a cut the run accepted.
+	 * b_tslot: per core its slot among the tr_cores traced ones. */
+	int	 tracing;
+	cl_mem	 b_trace, b_tslot;
+	uint32_t tr_cores, tr_sw, tr_cap;
+	uint32_t *tr_host;
+	uint64_t tr_base, tr_done;
 	int	 warps_fresh;     /* warps holds the last run's records */
 };
 
@@ -394,6 +415,7 @@ int	ocl_launch(struct ocl_engine *o, const struct engine_run *r,
 	    uint32_t K, int checks, char **cause);
 int	ocl_any_runnable(const struct ocl_engine *o, const uint8_t *mask);
 void	ocl_release_barrier(struct ocl_engine *o);
+void	ocl_trace_release(struct ocl_engine *o);
 uint32_t	ocl_launch_end(const struct ocl_engine *o, const uint8_t *mask,
 	    uint32_t K, int *overshoot);
 uint32_t	ocl_choose_k(const struct ocl_engine *o, uint64_t remaining);

@@ -16,6 +16,7 @@
 #include "ocl-level.h"
 #include "ocl.h"
 #include "ref.h"
+#include "tracebuf.h"
 
 /* ---- one launch ------------------------------------------------------- */
 
@@ -86,7 +87,7 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	    cause) != 0 || ocl_ctx_close(o, cause) != 0)
 		return -1;
 	o->ctx_fresh = o->ctx_fresh_cores = 0;
-	if (K == 1 && o->step1) {
+	if (K == 1 && o->step1 && !o->tracing) {
 		size_t nw = o->nwarps;
 
 		cl_int err;
@@ -114,7 +115,13 @@ ocl_launch(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 		ocl_mirror_reclaim(o);
 		return -1;
 	}
-	if (o->mirror && K == 1) {
+	/* a trace's records of these steps, at their places in the run
+	 * (a replay's launches write over the launch they replay) */
+	if (o->tracing && ocl_read_buf(o, o->b_trace, 0, (size_t)K *
+	    o->tr_sw * 4, o->tr_host + (size_t)(m->step - o->tr_base) *
+	    o->tr_sw, cause) != 0)
+		return -1;
+	if (o->mirror && K == 1 && !o->tracing) {
 		if (ocl_mirror_map(o, cause) != 0)
 			return -1;
 		/* m->cores holds what this launch changed: behind only if
@@ -204,6 +211,45 @@ ocl_release_barrier(struct ocl_engine *o)
 		}
 	o->any_stale = 1;
 	o->pending_release = from;
+}
+
+/*
+ * A trace's record of the step at which ocl_release_barrier just
+ * released (m->step): the released cores run again after that step, as
+ * the reference completes a barrier or a join in the step the last core
+ * arrives, where the kernel logged them waiting.  They count as active
+ * lanes, and the paths are those among the running and released lanes
+ * (tracebuf.h TB_W_RELEASE).
+ */
+void
+ocl_trace_release(struct ocl_engine *o)
+{
+	uint64_t at = o->m->step - o->tr_base;
+	uint32_t *r;
+
+	if (!o->tracing || o->pending_release == 0 || at == 0 ||
+	    at > o->tr_cap)
+		return;
+	r = o->tr_host + (size_t)(at - 1) * o->tr_sw;
+	for (uint32_t w = 0; w < o->nwarps; w++, r += TB_WARP_WORDS) {
+		uint32_t n, paths;
+
+		if (o->pending_release == CORE_WAITING) {
+			n = r[TB_W_STATUS] & 0xFF;
+			r[TB_W_STATUS] &= ~0xFFu;
+			paths = r[TB_W_RELEASE] & 0xFF;
+		} else {
+			n = r[TB_W_STATUS] >> 24;
+			r[TB_W_STATUS] &= 0xFFFFFFu;
+			paths = r[TB_W_RELEASE] >> 8 & 0xFF;
+		}
+		r[TB_W_COUNTS] = (r[TB_W_COUNTS] & 0xFF0000u) |
+		    ((r[TB_W_COUNTS] & 0xFF) + n) | paths << 8;
+	}
+	/* r: the traced cores' registers */
+	for (uint32_t i = 0; i < o->tr_cores; i++, r += TB_CORE_WORDS)
+		if (r[TB_C_STATUS] == (uint32_t)o->pending_release)
+			r[TB_C_STATUS] = CORE_RUNNING;
 }
 
 /*

@@ -295,6 +295,17 @@ ocl_level_state(struct engine *e)
 	return o->lv->model != NULL ? o->st : NULL;
 }
 
+/* The last run's trace records (engine.h trace_steps). */
+static const uint32_t *
+ocl_trace_steps(struct engine *e, uint64_t *first, uint64_t *n)
+{
+	struct ocl_engine *o = e->impl;
+
+	*first = o->tr_base;
+	*n = o->tracing ? o->tr_done : 0;
+	return o->tr_host;
+}
+
 const struct engine_ops ocl_engine_ops = {
 	.name = "opencl",
 	.kind = ENGINE_OPENCL,
@@ -312,6 +323,7 @@ const struct engine_ops ocl_engine_ops = {
 	.warps = engine_ocl_warps,
 	.set_steps_per_launch = engine_ocl_set_steps_per_launch,
 	.stats = engine_ocl_stats,
+	.trace_steps = ocl_trace_steps,
 	.free = ocl_free,
 };
 

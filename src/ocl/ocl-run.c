@@ -80,6 +80,7 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 	} else {
 		m->step = start + end;
 		ocl_release_barrier(o);
+		ocl_trace_release(o);
 	}
 	*ran = m->step - start;
 	return 0;
@@ -196,6 +197,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 	uint32_t faulted_before;
 
 	engine_stop_reset(e, stop);
+	o->tr_base = m->step;
+	o->tr_done = 0;
 	run_summary(o, 0, &sum);
 	if (!engine_live(&sum)) {
 		stop->reason = STOP_DONE;
@@ -228,6 +231,7 @@ run_launches(struct engine *e, const struct engine_run *r,
 		    r->max_steps - stop->steps_run), &ran, cause) != 0)
 			return -1;
 		stop->steps_run += ran;
+		o->tr_done = m->step - o->tr_base;
 		/* A quiet launch with the checks on: no core stopped
 		 * running, faulted or met a breakpoint at any boundary. */
 		if (o->quiet)
@@ -253,7 +257,14 @@ ocl_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
 {
 	struct ocl_engine *o = e->impl;
+	struct engine_run rt;
 
+	/* a trace's records fit tr_cap steps a run */
+	if (o->tracing && r->max_steps > o->tr_cap) {
+		rt = *r;
+		rt.max_steps = o->tr_cap;
+		r = &rt;
+	}
 	return run_launches(e, r, stop, cause) != 0 ? -1 :
 	    ocl_sync_cores(o, cause);
 }

@@ -20,6 +20,7 @@
 #include "ocl-level.h"
 #include "ocl.h"
 #include "par.h"
+#include "tracebuf.h"
 
 /* ---- creation --------------------------------------------------------- */
 
@@ -118,9 +119,10 @@ build_options(const struct ocl_engine *o)
 }
 
 /* The step kernel's arguments: the buffers, then the level's section
- * offset and scalars. */
+ * offset and scalars; *next (if not NULL) gets the index after them, a
+ * traced build's first own one (launch.h LAUNCH_TRACE_ARGS). */
 static int
-set_run_args(struct ocl_engine *o, cl_kernel k, char **cause)
+set_run_args(struct ocl_engine *o, cl_kernel k, cl_uint *next, char **cause)
 {
 	cl_mem *args[12];
 	cl_uint nargs = 11;
@@ -159,7 +161,10 @@ set_run_args(struct ocl_engine *o, cl_kernel k, char **cause)
 
 		TRY(o, clSetKernelArg(k, nargs, sizeof(cl_mem), mb),
 		    "clSetKernelArg");
+		nargs++;
 	}
+	if (next != NULL)
+		*next = nargs;
 	return 0;
 }
 
@@ -184,7 +189,96 @@ step1_kernels(struct ocl_engine *o, char **cause)
 	}
 	TRY(o, clSetKernelArg(o->fold1, 0, sizeof o->b_ctx, &o->b_ctx),
 	    "clSetKernelArg");
-	return set_run_args(o, o->kern1, cause);
+	return set_run_args(o, o->kern1, NULL, cause);
+}
+
+/*
+ * A trace through the engine (engine.h trace_start, launch.h's
+ * MICDB_TRACE, doc/performance.md section 25.1): the step loop is built
+ * again with the trace buffer's fill, and replaces the untraced build for
+ * the engine's life; the one-step program is not used any more (its fold
+ * keeps no per-step counters).  The ISA level only: the micro levels'
+ * traces need their registers, which the buffer does not hold yet.
+ */
+static int
+ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
+    uint32_t *max_steps, char **cause)
+{
+	struct ocl_engine *o = e->impl;
+	cl_device_id dev;
+	cl_program prog = NULL;
+	cl_kernel kern = NULL;
+	cl_uint next;
+	cl_int err;
+	uint32_t *slot;
+	char *opts, *full;
+	size_t sw = TB_STEP_WORDS((size_t)o->nwarps, (size_t)n), cap;
+	int rc = -1;
+
+	if (o->lv != &isa_level || !o->tune.trace || o->wg < o->W ||
+	    o->W > 255 || sw * 4 > OCL_TRACE_BYTES) {
+		*cause = xasprintf("the %s engine keeps no trace records here",
+		    o->lv->name);
+		return -1;
+	}
+	cap = OCL_TRACE_BYTES / (sw * 4);
+	cap = cap > OCL_TRACE_STEPS ? OCL_TRACE_STEPS : cap;
+	TRY(o, clGetCommandQueueInfo(o->q, CL_QUEUE_DEVICE, sizeof dev, &dev,
+	    NULL), "clGetCommandQueueInfo");
+	opts = build_options(o);
+	full = xasprintf("%s -DMICDB_DIVERGENCE=1 -DMICDB_TRACE=1", opts);
+	free(opts);
+	err = ocl_build(o->cl, dev, o->lv->kernel_file, full, &prog, cause);
+	free(full);
+	if (err != 0)
+		return -1;
+	kern = clCreateKernel(prog, o->lv->kernel_name, &err);
+	if (err != CL_SUCCESS) {
+		*cause = ocl_cl_failure(o, "clCreateKernel", err);
+		kern = NULL;
+		goto out;
+	}
+	if (ocl_mkbuf(o, &o->b_trace, cap * sw * 4, CL_MEM_READ_WRITE,
+	    cause) != 0 || ocl_mkbuf(o, &o->b_tslot, (size_t)o->ncores * 4,
+	    CL_MEM_READ_ONLY, cause) != 0)
+		goto out;
+	slot = xmalloc((size_t)o->ncores * sizeof *slot);
+	memset(slot, 0xFF, (size_t)o->ncores * sizeof *slot);
+	for (uint32_t i = 0; i < n; i++)
+		slot[list[i]] = i;
+	err = ocl_write_buf(o, o->b_tslot, 0, (size_t)o->ncores * 4, slot,
+	    cause);
+	free(slot);
+	if (err != 0 || set_run_args(o, kern, &next, cause) != 0)
+		goto out;
+	if ((err = clSetKernelArg(kern, next, sizeof o->b_trace,
+	    &o->b_trace)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(kern, next + 1, sizeof o->b_tslot,
+	    &o->b_tslot)) != CL_SUCCESS ||
+	    (err = clSetKernelArg(kern, next + 2, sizeof n, &n)) !=
+	    CL_SUCCESS) {
+		*cause = ocl_cl_failure(o, "clSetKernelArg", err);
+		goto out;
+	}
+	clReleaseKernel(o->kern);
+	clReleaseProgram(o->prog);
+	o->kern = kern;
+	o->prog = prog;
+	kern = NULL;
+	prog = NULL;
+	o->tracing = 1;
+	o->tr_cores = n;
+	o->tr_sw = (uint32_t)sw;
+	o->tr_cap = (uint32_t)cap;
+	o->tr_host = xcalloc(cap * sw, sizeof *o->tr_host);
+	*max_steps = (uint32_t)cap;
+	rc = 0;
+out:
+	if (kern != NULL)
+		clReleaseKernel(kern);
+	if (prog != NULL)
+		clReleaseProgram(prog);
+	return rc;
 }
 
 /*
@@ -355,7 +449,7 @@ setup(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 	    m->heap, cause) != 0)
 		return -1;
 
-	if (set_run_args(o, o->kern, cause) != 0 ||
+	if (set_run_args(o, o->kern, NULL, cause) != 0 ||
 	    (o->step1 && step1_kernels(o, cause) != 0))
 		return -1;
 
@@ -460,6 +554,7 @@ ocl_engine_create(struct engine *e, struct machine *m,
 	o->ops = ocl_engine_ops;
 	o->ops.name = level->name;
 	o->ops.level = level->level;
+	o->ops.trace_start = ocl_trace_start;
 	if (level->model != NULL) {
 		o->ops.at_boundary = ocl_at_boundary;
 		o->ops.level_state = ocl_level_state;

@@ -26,7 +26,7 @@
 enum {
 	TK_LAYOUT, TK_ZERO_COPY, TK_IO_CAP, TK_DISPATCH, TK_MIRROR,
 	TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT, TK_DEVICE_MIB,
-	TK_ALLOC_KIB, TK_HOST_MIB, TK_N
+	TK_ALLOC_KIB, TK_HOST_MIB, TK_TRACE, TK_N
 };
 
 static const struct tuning_key {
@@ -47,6 +47,7 @@ static const struct tuning_key {
 	[TK_DEVICE_MIB] = { "device_mib", { NULL, NULL }, 1, 1ul << 30 },
 	[TK_ALLOC_KIB] = { "alloc_kib", { NULL, NULL }, 1, 1ul << 30 },
 	[TK_HOST_MIB] = { "host_mib", { NULL, NULL }, 1, 1ul << 30 },
+	[TK_TRACE] = { "trace", { NULL, NULL }, 0, 1 },
 };
 
 /* "key=value,...": the values in v, the keys given in *set.  -1 with
@@ -135,6 +136,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	    (uint64_t)OCL_CONVERT_SHARE * t->host_threads);
 	t->steps = PICK(TK_STEPS, 0);
 	t->drift = (int)PICK(TK_DRIFT, 0);
+	t->trace = (int)PICK(TK_TRACE, 1);
 	t->device_mib = PICK(TK_DEVICE_MIB, 0);
 	t->alloc_kib = PICK(TK_ALLOC_KIB, 0);
 	t->host_mib = PICK(TK_HOST_MIB, 0);

@@ -8,7 +8,7 @@
 # Kernels are installed with every header they include.
 
 noinst_LIBRARIES += src/ocl/libocl.a
-src_ocl_libocl_a_SOURCES = src/core/context.h \
+src_ocl_libocl_a_SOURCES = src/core/context.h src/core/tracebuf.h \
 	src/ocl/engine-ocl.h src/ocl/ocl-engine.h src/ocl/ocl-level.h \
 	src/ocl/ocl-buffers.c src/ocl/ocl-ckpt.c src/ocl/ocl-launch.c \
 	src/ocl/ocl-ops.c src/ocl/ocl-readback.c src/ocl/ocl-run.c \
@@ -24,11 +24,13 @@ dist_kernels_DATA = \
 	kernels/fork.h \
 	kernels/isa.cl \
 	kernels/launch.h \
+	kernels/launch-trace.h \
 	src/core/context.h \
 	src/core/faults.def \
 	src/core/forkjoin.h \
 	src/core/ijvm-ops.def \
-	src/core/memmap.h
+	src/core/memmap.h \
+	src/core/tracebuf.h
 
 ocl_test_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg -I$(srcdir)/src/ocl
 ocl_test_ldadd = src/ocl/libocl.a src/core/libcore.a $(OPENCL_LIBS)

@@ -138,6 +138,9 @@ struct run {
 	int			 input_eof;
 	int			 raw;          /* pass bytes through */
 	struct trace		*trace;        /* --trace; NULL: none */
+	uint32_t		 trace_steps;  /* steps a run may record
+					          (the engine keeps the
+					          records); 0: one a run */
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
 	struct microcode	 mc;           /* micro levels: the microprogram */
@@ -405,15 +408,16 @@ trace_view_of(struct run *r, struct trace_view *v)
 	v->e = &r->e;
 }
 
-/* The step into the trace; -1 once a write failed (a full disk: stop
- * the run). */
+/* The run's steps into the trace: the engine's records of them, or
+ * the machine after a one-step run; -1 once a write failed (a full
+ * disk: stop the run). */
 static int
 trace_step(struct run *r)
 {
 	struct trace_view v;
 
 	trace_view_of(r, &v);
-	return trace_record(r->trace, &v);
+	return trace_record_engine(r->trace, &v);
 }
 
 /*
@@ -552,12 +556,15 @@ run_loop(struct run *r)
 	struct engine_stop stop;
 	char *cause = NULL;
 	/* about four million core-steps per engine run: output and the
-	 * step limit are looked at between runs.  A trace needs the machine
-	 * after every step, so it runs one step per engine run, and looks at
-	 * the cores' output and faults (a pass over every core) only as
-	 * often as a run without it (doc/performance.md section 25). */
+	 * step limit are looked at between runs.  A trace needs every
+	 * step: an engine that keeps trace records runs as without a trace
+	 * (up to what its records hold), else the trace reads the machine
+	 * after one-step runs; both look at the cores' output and faults
+	 * (a pass over every core) only as often as a run without it
+	 * (doc/performance.md sections 25, 25.1). */
 	uint64_t every = 1 + (4u << 20) / r->m.cfg.ncores;
-	uint64_t chunk = r->trace ? 1 : every, since = 0;
+	uint64_t chunk = !r->trace ? every : r->trace_steps == 0 ? 1 :
+	    every < r->trace_steps ? every : r->trace_steps, since = 0;
 
 	memset(&er, 0, sizeof er);
 	er.interrupt = &interrupted;
@@ -743,6 +750,8 @@ run_main(int argc, char **argv)
 		if (trace_open(&r.trace, o.trace_path, o.trace_format,
 		    o.trace_cores, &v, &cause) != 0)
 			goto fail;
+		if (trace_engine_start(r.trace, &v, &r.trace_steps) != 0)
+			r.trace_steps = 0;
 		atomic_cleanup_on_signals();
 	}
 	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the

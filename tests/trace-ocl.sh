@@ -1,0 +1,106 @@
+#!/bin/sh
+# Traces through the OpenCL engine's records (doc/performance.md section
+# 25.1, src/core/tracebuf.h): micdb run --trace on the OpenCL engine at
+# the ISA level runs launches of many steps and writes each step from the
+# trace buffer the kernel fills; the file must be byte for byte the one
+# the writer makes from the whole machine after one-step runs
+# (MICDB_OCL_TEST's trace=0 keeps the engine from keeping records), in
+# every format, and so must micdb run's exit status, output and messages.
+# The runs cover what cuts a launch or changes what the host shows after
+# it: cores that halt or fault mid-launch, a barrier and a join that the
+# host completes at a launch's end, input breakpoints (core 0 reading
+# standard input), the step limit, an interrupt, replays to a cut
+# (drift: cores that overrun it), the GPU layout, narrow warps, traced
+# cores past the first warp and more warps than get their own track.  Racy programs (an
+# ATOMICADD's old value, shared arrays) are not compared: their runs
+# differ with the steps per launch themselves (doc/manycore.md, "Memory
+# consistency").
+. "$(dirname "$0")/lib.sh"
+
+if "$MICDB" devices 2>&1 | grep -q "no OpenCL platform"; then
+	echo "1..0 # SKIP no OpenCL platform"
+	exit 77
+fi
+cd "$TMP" || exit 1
+
+# same NAME TUNING STDIN ARGS...: the run through the records and the
+# one through the machine agree in every format
+same() {
+	name=$1 tune=$2 input=$3
+	shift 3
+	for fmt in jsonl json vcd svg; do
+		MICDB_OCL_TEST=$tune "$MICDB" run --engine opencl \
+		    --trace "new.$fmt" "$@" >o1 2>e1 <"$input"
+		r1=$?
+		MICDB_OCL_TEST=${tune:+$tune,}trace=0 "$MICDB" run \
+		    --engine opencl --trace "old.$fmt" "$@" >o2 2>e2 <"$input"
+		r2=$?
+		# a kernel build with a cold cache may add the compiler's
+		# "1 warning generated." to either
+		grep -v ' generated\.$' e1 >m1
+		grep -v ' generated\.$' e2 >m2
+		[ "$r1" -eq "$r2" ] && [ -s "new.$fmt" ] &&
+		    cmp -s "new.$fmt" "old.$fmt" && cmp -s o1 o2 && cmp -s m1 m2
+		ok $? "$name: $fmt from the records is the machine's (exit $r1)"
+		[ "$r1" -eq "$r2" ] || diag "exit $r1 and $r2" "$(head -3 e1)"
+		rm -f "new.$fmt" "old.$fmt"
+	done
+}
+
+P=$PROGRAMS
+same "collatz, 64 warps, cores past the first warp, step limit" "" \
+    /dev/null --cores 2048 --max-steps 1200 --trace-cores 5,100-130,2047 \
+    "$P/collatz.jas"
+same "collatz to the end: cores halt mid-launch" "k=50" /dev/null \
+    --cores 96 "$P/collatz.jas"
+same "a fault and a barrier completed at a launch's end" "k=7" /dev/null \
+    --cores 40 "$P/faults/one_core_fails.jas"
+same "the same with replays to the cut" "drift=1" /dev/null \
+    --cores 70 "$P/faults/one_core_fails.jas"
+same "fork-join: the join completed at a launch's end" "" /dev/null \
+    --fork-join --cores 40 "$P/forksum.jas"
+same "input breakpoints cut launches" "" "$P/echo.input" --cores 3 \
+    "$P/echo.jas"
+same "GPU layout, warps of 16, replays" "drift=1,layout=gpu" /dev/null \
+    --cores 2000 --warp-width 16 --max-steps 1500 --trace-cores 0-3,1999 \
+    "$P/collatz.jas"
+same "a stack overflow" "" /dev/null --cores 40 \
+    "$P/faults/stack_overflow.jas"
+
+# Interrupted mid-run, between launches with records: no trace, the file
+# that was there stays (SIGINT once micdb catches it and has run a while).
+printf 'before\n' >int.json
+"$MICDB" run --engine opencl --cores 65536 --trace int.json \
+    "$P/collatz.jas" >o 2>e </dev/null &
+pid=$!
+wait_until 120 catches "$pid" 2
+t=$(cpu_ticks "$pid")
+wait_until 120 ran_for "$pid" "${t:-0}" 50
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" -eq 3 ] && [ "$(cat int.json)" = before ] &&
+    grep -q "interrupted: no trace written" e
+ok $? "an interrupt between launches with records writes no trace (exit $rc)"
+
+# The records are what the run reads: a trace through them costs a
+# fraction of one through the machine after one-step runs (CPU time,
+# which a loaded machine does not change much; 4 times less here, this
+# asks for less than as much).
+cpu() {
+	/usr/bin/time -f '%U %S' -o t env "$@" >/dev/null 2>&1 </dev/null
+	# the last line: time writes "Command exited with ..." before it
+	tail -1 t | awk '{ printf "%d\n", 100 * ($1 + $2) }'
+}
+if [ -x /usr/bin/time ]; then
+	args="run --engine opencl --cores 4096 --max-steps 300 --trace x.json"
+	new=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/collatz.jas")
+	old=$(cpu MICDB_OCL_TEST=trace=0 "$MICDB" $args "$P/collatz.jas")
+	new2=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/collatz.jas")
+	[ "$new2" -lt "$new" ] && new=$new2
+	[ "$new" -lt "$old" ]
+	ok $? "a trace through the records takes less CPU than one through the machine"
+	diag "CPU: ${new}0 ms through the records, ${old}0 ms through the machine"
+fi
+
+done_testing
