@@ -555,9 +555,11 @@ reload:
 		last = op;
 		mpc = next;
 		left--;
-		wnote = x.wnote;
-		x.wnote = 0;
-		MF_WATCH_NOTE(x.R[R_LV]);
+		if (UNLIKELY(watching)) {
+			wnote = x.wnote;
+			x.wnote = 0;
+			MF_WATCH_NOTE(x.R[R_LV]);
+		}
 	}
 	MF_LOOP_END(mic1_cycle, mf1_marked);
 #undef SAVE

@@ -48,6 +48,7 @@
 
 /* The register file: enum pmic_reg's numbers, 24..31 reading 0, then
  * a sink that the unused first two C slots of a unit write. */
+#define MFP_ZERO	31	/* reads 0: a sum's unused input */
 #define MFP_SINK	32
 #define MFP_NREG	33
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
@@ -73,14 +74,14 @@ enum { MFP_J_NEXT, MFP_J_NZ, MFP_J_PC };
 	(((((j) * 2 + (wr)) * 2 + (rd)) * 2 + (f)) * (PMIC_NCU + 1) + (ncu))
 #define MFP_NSHAPE	MFP_SHAPE(0, 0, 0, 0, 3)
 
-/* A unit: sum (a sum's operation, mfp_unit) or its operation itself. */
+/* A unit: a sum (mfp_unit; an input it does not read is MFP_ZERO) or
+ * its operation itself. */
 struct mfp_cu {
-	uint32_t	am, ai, bm, bi;  /* a sum's masks, 0 or ~0 */
+	uint32_t	ai, bi;          /* a sum's inversions, 0 or ~0 */
 	uint8_t		alu;
 	uint8_t		a, b;
 	uint8_t		nc;
-	uint8_t		sum;             /* ((A & am) ^ ai) + ((B & bm) ^ bi)
-					    + cin */
+	uint8_t		sum;             /* (A ^ ai) + (B ^ bi) + cin */
 	uint8_t		cin;
 	uint8_t		ct[PMIC_NC];
 };
@@ -97,6 +98,7 @@ struct mfp_op {
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		trap;          /* MF_TRAP_* */
 	uint8_t		shape;         /* MFP_SHAPE() */
+	uint8_t		wide;          /* a unit has more than 2 C targets */
 	uint16_t	next;
 };
 
@@ -128,9 +130,11 @@ mfp_sum(struct mfp_cu *u)
 	if (u->alu > PMIC_ALU_NOT)
 		return;
 	u->sum = 1;
-	u->am = 0u - sum[u->alu][0];
+	if (!sum[u->alu][0])
+		u->a = MFP_ZERO;
 	u->ai = 0u - sum[u->alu][1];
-	u->bm = 0u - sum[u->alu][2];
+	if (!sum[u->alu][2])
+		u->b = MFP_ZERO;
 	u->bi = 0u - sum[u->alu][3];
 	u->cin = sum[u->alu][4];
 }
@@ -168,6 +172,8 @@ mfp_create(const void *csv)
 				op->pc_cu = op->ncu;
 			if (i == 0)
 				op->en0 = 1;
+			if (u->nc > 2)
+				op->wide = 1;
 			op->ncu++;
 		}
 		op->fetch = (uint8_t)PMIC_CU_MEM(mi->cu[0]);
@@ -273,16 +279,16 @@ mfp_unit(const struct mfp_cu *u, const uint32_t *R)
 
 	if (UNLIKELY(!u->sum))
 		return mfp_alu(u, a, b);
-	return ((a & u->am) ^ u->ai) + ((b & u->bm) ^ u->bi) + u->cin;
+	return (a ^ u->ai) + (b ^ u->bi) + u->cin;
 }
 
-/* A unit's output to its C targets. */
+/* A unit's output to its C targets (more than two: wide). */
 MFP_INLINE void
-mfp_store(uint32_t *R, const struct mfp_cu *u, uint32_t v)
+mfp_store(uint32_t *R, const struct mfp_cu *u, uint32_t v, int wide)
 {
 	R[u->ct[0]] = v;
 	R[u->ct[1]] = v;
-	for (uint32_t j = 2; UNLIKELY(j < u->nc); j++)
+	for (uint32_t j = 2; UNLIKELY(wide) && j < u->nc; j++)
 		R[u->ct[j]] = v;
 }
 
@@ -380,11 +386,11 @@ _Static_assert(PMIC_NCU == 3, "MFP_CYCLE unrolls three units");
 		x->z = res[0] == 0;					\
 	}								\
 	if ((NCU) > 0)							\
-		mfp_store(x->R, &op->cu[0], res[0]);			\
+		mfp_store(x->R, &op->cu[0], res[0], op->wide);	\
 	if ((NCU) > 1)							\
-		mfp_store(x->R, &op->cu[1], res[1]);			\
+		mfp_store(x->R, &op->cu[1], res[1], op->wide);	\
 	if ((NCU) > 2)							\
-		mfp_store(x->R, &op->cu[2], res[2]);			\
+		mfp_store(x->R, &op->cu[2], res[2], op->wide);	\
 	if (WR) {							\
 		*wp = (int32_t)x->R[PMIC_R_MDR];			\
 		if (UNLIKELY(x->mw != NULL) && micro_fast_watched(x->mw, wp)) \
@@ -538,9 +544,11 @@ reload:
 			goto slow;
 		mpc = next;
 		left--;
-		wnote = x.wnote;
-		x.wnote = 0;
-		MF_WATCH_NOTE(x.R[PMIC_R_LV]);
+		if (UNLIKELY(watching)) {
+			wnote = x.wnote;
+			x.wnote = 0;
+			MF_WATCH_NOTE(x.R[PMIC_R_LV]);
+		}
 	}
 	MF_LOOP_END(pmic_cycle, mfp_marked);
 #undef SAVE
