@@ -2,8 +2,10 @@
  * The fast host engines of the micro levels (doc/performance.md section
  * 18): each level decodes its control store once (engine-mic1-fast.c,
  * engine-pmic-fast.c) and runs many micro-cycles of one core with the
- * registers in locals; engine-micro.c's run loop drives either under the
- * engine contract (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
+ * registers in one record of the loop's, each cycle a small function
+ * that the word's shape picks (doc/performance.md section 24.2);
+ * engine-micro.c's run loop drives either under the engine contract
+ * (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
  *
  * A cycle runs fast only when it can neither fault nor touch a device
  * word; otherwise the golden model (mic1_cycle, pmic_cycle) runs that
@@ -271,8 +273,9 @@ slow:									\
 	goto reload
 
 /* The loop of a level's exec, inlined into exec, ahead and lockstep,
- * where ahead (a private run, with pw), budget 1 and first fold away
- * and nothing is called per core. */
+ * where ahead (a private run, with pw), budget 1 and first fold away;
+ * the loop is small (a cycle is a call of the word's shape function),
+ * so its three copies cost the compilers little. */
 #ifdef __GNUC__
 #define MF_LOOP static inline __attribute__((always_inline)) uint64_t
 #else
