@@ -297,15 +297,7 @@ struct mf1_x {
 	uint32_t	 out;        /* the last cycle's ALU output: N, Z */
 	int32_t		 mar_latch, pc_latch, mbr_addr, insn_pc, mbr;
 	int32_t		*rdp;        /* the word the pending READ reads */
-	int32_t		*stack;      /* micro_fast_word's */
-	const uint8_t	*text;
-	uint32_t	 tsize, swords, core;
-	uint32_t	 pw;         /* a private run's (micro_fast.ahead) */
-	uint64_t	 steps;
-	struct machine	*m;
-	const struct program *prog;
-	struct micro_fast_watch *mw; /* NULL: nothing is watched */
-	int		 wnote;      /* a WRITE stored to a watched word */
+	struct micro_fast_ctx	 u;         /* what it looks up */
 };
 
 /* What a shape function returns besides the next MPC: nothing ran, the
@@ -335,9 +327,9 @@ struct mf1_x {
 	if ((P) & MIC1_PEND_READ) {					\
 		if (UNLIKELY(x->rdp == NULL))				\
 			return MF1_SLOW;	/* a device word */	\
-		if ((AH) && !micro_fast_private(x->stack,		\
-		    (uint32_t)x->mar_latch, x->swords) &&		\
-		    !micro_fast_const(x->prog, (uint32_t)x->mar_latch))	\
+		if ((AH) && !micro_fast_private(x->u.stack,		\
+		    (uint32_t)x->mar_latch, x->u.swords) &&		\
+		    !micro_fast_const(x->u.prog, (uint32_t)x->mar_latch))	\
 			return MF1_SLOW;	/* a shared word */	\
 	}								\
 	alu = mf1_alu(op, (x->R[R_H] & op->amask) ^ op->ainv,		\
@@ -345,22 +337,22 @@ struct mf1_x {
 	res = mf1_shift(op, alu);					\
 	if ((MEM) & (MIC1_MEM_READ | MIC1_MEM_WRITE)) {			\
 		mar1 = op->cmar ? res : x->R[R_MAR];			\
-		wp = micro_fast_word(x->m, x->core, x->stack, x->swords, \
+		wp = micro_fast_word(x->u.m, x->u.core, x->u.stack, x->u.swords, \
 		    mar1, ((MEM) & MIC1_MEM_WRITE) != 0);		\
 		if (UNLIKELY(wp == NULL))				\
 			return MF1_SLOW;	/* a device or a fault */ \
 		if ((AH) && ((MEM) & MIC1_MEM_WRITE) &&			\
-		    !micro_fast_private(x->stack, mar1, x->pw))		\
+		    !micro_fast_private(x->u.stack, mar1, x->u.pw))		\
 			return MF1_SLOW;	/* sync */		\
 	}								\
 	if (MF1_HAS_PC(J) && UNLIKELY(((P) & MIC1_PEND_FETCH) ?		\
-	    (uint32_t)x->pc_latch >= x->tsize :				\
+	    (uint32_t)x->pc_latch >= x->u.tsize :				\
 	    x->mbr_state == MIC1_MBR_INVALID))				\
 		return MF1_SLOW;	/* JMPC on an invalid MBR faults */ \
 	if (MF1_HAS_MAIN1(J) && (P) == 0 &&				\
 	    x->mbr_state != MIC1_MBR_RESET &&				\
 	    x->mbr_addr == (int32_t)x->R[R_PC]) {			\
-		x->steps++;	/* the boundary */			\
+		x->u.steps++;	/* the boundary */			\
 		x->insn_pc = (int32_t)x->R[R_PC];			\
 	}								\
 	x->out = alu;							\
@@ -375,8 +367,8 @@ struct mf1_x {
 		uint32_t mbru_ = 0;					\
 									\
 		x->mbr_state = MIC1_MBR_INVALID;			\
-		if ((uint32_t)x->pc_latch < x->tsize) {			\
-			mbru_ = x->text[x->pc_latch];			\
+		if ((uint32_t)x->pc_latch < x->u.tsize) {			\
+			mbru_ = x->u.text[x->pc_latch];			\
 			x->mbr_state = MIC1_MBR_FETCHED;		\
 		}							\
 		x->R[R_MBRU] = mbru_;					\
@@ -388,8 +380,8 @@ struct mf1_x {
 	    (((MEM) & MIC1_MEM_FETCH) ? MIC1_PEND_FETCH : 0);		\
 	if ((MEM) & MIC1_MEM_WRITE) {					\
 		*wp = (int32_t)mdr1;					\
-		if (UNLIKELY(x->mw != NULL) && micro_fast_watched(x->mw, wp)) \
-			x->wnote = 1;					\
+		if (UNLIKELY(x->u.mw != NULL) && micro_fast_watched(x->u.mw, wp)) \
+			x->u.wnote = 1;					\
 	}								\
 	if ((MEM) & MIC1_MEM_READ) {					\
 		x->mar_latch = (int32_t)mar1;				\
@@ -478,8 +470,8 @@ mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	c->opc = (int32_t)x.R[R_OPC]; c->h = (int32_t)x.R[R_H];		\
 	c->mar = (int32_t)x.R[R_MAR]; c->mbr = x.mbr;			\
 	c->mpc = (uint16_t)mpc;						\
-	c->cycles += mark - left; c->steps += x.steps;			\
-	mark = left; x.steps = 0;					\
+	c->cycles += mark - left; c->steps += x.u.steps;			\
+	mark = left; x.u.steps = 0;					\
 	k->pending = (uint8_t)x.pend;					\
 	k->mbr_state = (uint8_t)x.mbr_state;				\
 	k->mar_latch = x.mar_latch; k->pc_latch = x.pc_latch;		\
@@ -491,44 +483,25 @@ mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	last = NULL;							\
 } while (0)
 
-	x.m = m;
-	x.core = core;
-	x.swords = m->cfg.stack_words;
-	x.pw = pw;
-	x.mw = watching ? mw : NULL;
-	x.wnote = 0;
+	micro_fast_ctx_init(&x.u, m, core, pw, watching ? mw : NULL);
 reload:
-	x.stack = micro_fast_stack(m, core);
-	x.prog = m->progs[c->prog];
-	x.text = x.prog->text;
-	x.tsize = x.prog->text_size;
-	x.R[R_MDR] = (uint32_t)c->mdr;
-	x.R[R_PC] = (uint32_t)c->pc;
+	micro_fast_ctx_load(&x.u);
+	for (int i = 0; i < MIC1_SIZE_C; i++)	/* the C bus's registers */
+		x.R[mf1_cidx[i]] = *(const uint32_t *)(const void *)
+		    ((const char *)c + mf1_coff[i]);
 	x.mbr = c->mbr;	/* as set; the B bus and JMPC read its byte */
 	x.R[R_MBRU] = (uint8_t)x.mbr;
 	x.R[R_MBR] = (uint32_t)(int32_t)(int8_t)x.R[R_MBRU];
-	x.R[R_SP] = (uint32_t)c->sp;
-	x.R[R_LV] = (uint32_t)c->lv;
-	x.R[R_CPP] = (uint32_t)c->cpp;
-	x.R[R_TOS] = (uint32_t)c->tos;
-	x.R[R_OPC] = (uint32_t)c->opc;
-	x.R[R_ZERO] = 0;
-	x.R[R_SINK] = 0;
-	x.R[R_H] = (uint32_t)c->h;
-	x.R[R_MAR] = (uint32_t)c->mar;
+	x.R[R_ZERO] = x.R[R_SINK] = 0;
 	x.out = 0;
 	mpc = c->mpc;
-	x.pend = k->pending;
-	x.mbr_state = k->mbr_state;
-	x.mar_latch = k->mar_latch;
-	x.pc_latch = k->pc_latch;
-	x.mbr_addr = k->mbr_addr;
-	x.insn_pc = k->insn_pc;
+	x.pend = k->pending; x.mbr_state = k->mbr_state;
+	x.mar_latch = k->mar_latch; x.pc_latch = k->pc_latch;
+	x.mbr_addr = k->mbr_addr; x.insn_pc = k->insn_pc;
 	mark = left;
-	x.steps = 0;
 	last = NULL;
 	x.rdp = (x.pend & MIC1_PEND_READ) ? micro_fast_word(m, core,
-	    x.stack, x.swords, (uint32_t)x.mar_latch, 0) : NULL;
+	    x.u.stack, x.u.swords, (uint32_t)x.mar_latch, 0) : NULL;
 	if (mpc >= MIC1_STORE_WORDS)
 		goto slow;
 
@@ -555,16 +528,11 @@ reload:
 		last = op;
 		mpc = next;
 		left--;
-		if (UNLIKELY(watching)) {
-			wnote = x.wnote;
-			x.wnote = 0;
-			MF_WATCH_NOTE(x.R[R_LV]);
-		}
+		MF_WATCH_NOTE(x.R[R_LV]);
 	}
 	MF_LOOP_END(mic1_cycle, mf1_marked);
 #undef SAVE
 }
-
 
 /*
  * One cycle of a core in a lockstep step, on its struct core in place:

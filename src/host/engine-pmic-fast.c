@@ -298,15 +298,7 @@ struct mfp_x {
 	uint32_t	 R[MFP_NREG];
 	uint32_t	 n, z, valid, entry;
 	int32_t		 mbr_addr, insn_pc;
-	int32_t		*stack;      /* micro_fast_word's */
-	const uint8_t	*text;
-	uint32_t	 tsize, swords, core;
-	uint32_t	 pw;         /* a private run's (micro_fast.ahead) */
-	uint64_t	 steps;
-	struct machine	*m;
-	const struct program *prog;
-	struct micro_fast_watch *mw; /* NULL: nothing is watched */
-	int		 wnote;      /* a WRITE stored to a watched word */
+	struct micro_fast_ctx	 u;         /* what it looks up */
 };
 
 /* A FETCH of the four bytes at pc. */
@@ -315,17 +307,17 @@ mfp_fetch(struct mfp_x *x, uint32_t pc)
 {
 	uint32_t v = 0;
 
-	if (pc < x->tsize && x->tsize - pc >= 4) {
-		v = (uint32_t)x->text[pc] << 24 |
-		    (uint32_t)x->text[pc + 1] << 16 |
-		    (uint32_t)x->text[pc + 2] << 8 | x->text[pc + 3];
+	if (pc < x->u.tsize && x->u.tsize - pc >= 4) {
+		v = (uint32_t)x->u.text[pc] << 24 |
+		    (uint32_t)x->u.text[pc + 1] << 16 |
+		    (uint32_t)x->u.text[pc + 2] << 8 | x->u.text[pc + 3];
 		x->valid = 0xF;
 	} else {
 		x->valid = 0;
 		for (uint32_t i = 0; i < 4; i++) {
 			v <<= 8;
-			if (pc + i < x->tsize) {
-				v |= x->text[pc + i];
+			if (pc + i < x->u.tsize) {
+				v |= x->u.text[pc + i];
 				x->valid |= 8u >> i;
 			}
 		}
@@ -363,22 +355,22 @@ _Static_assert(PMIC_NCU == 3, "MFP_CYCLE unrolls three units");
 		pc1 = op->pc_cu < (NCU) ? res[op->pc_cu] :		\
 		    x->R[PMIC_R_PC];					\
 	if ((RD) || (WR)) {						\
-		wp = micro_fast_word(x->m, x->core, x->stack, x->swords, \
+		wp = micro_fast_word(x->u.m, x->u.core, x->u.stack, x->u.swords, \
 		    mar1, (WR));					\
 		if (UNLIKELY(wp == NULL))				\
 			return MFP_SLOW;	/* a device or a fault */ \
-		if ((AH) && !micro_fast_private(x->stack, mar1,		\
-		    (WR) ? x->pw : x->swords) && ((WR) ||		\
-		    !micro_fast_const(x->prog, mar1)))			\
+		if ((AH) && !micro_fast_private(x->u.stack, mar1,		\
+		    (WR) ? x->u.pw : x->u.swords) && ((WR) ||		\
+		    !micro_fast_const(x->u.prog, mar1)))			\
 			return MFP_SLOW;	/* sync */		\
 	}								\
-	if ((J) == MFP_J_PC && UNLIKELY((F) ? pc1 >= x->tsize :		\
+	if ((J) == MFP_J_PC && UNLIKELY((F) ? pc1 >= x->u.tsize :		\
 	    !(x->valid & 8)))						\
 		return MFP_SLOW;	/* JMPC on an invalid MBR0 faults */ \
 									\
 	if (x->entry && x->mbr_addr == (int32_t)x->R[PMIC_R_PC] &&	\
 	    mpc == x->R[PMIC_R_MBR0]) {					\
-		x->steps++;	/* the boundary */			\
+		x->u.steps++;	/* the boundary */			\
 		x->insn_pc = (int32_t)x->R[PMIC_R_PC];			\
 	}								\
 	if ((NCU) > 0 && op->en0) {					\
@@ -393,8 +385,8 @@ _Static_assert(PMIC_NCU == 3, "MFP_CYCLE unrolls three units");
 		mfp_store(x->R, &op->cu[2], res[2], op->wide);	\
 	if (WR) {							\
 		*wp = (int32_t)x->R[PMIC_R_MDR];			\
-		if (UNLIKELY(x->mw != NULL) && micro_fast_watched(x->mw, wp)) \
-			x->wnote = 1;					\
+		if (UNLIKELY(x->u.mw != NULL) && micro_fast_watched(x->u.mw, wp)) \
+			x->u.wnote = 1;					\
 	}								\
 	if (RD)								\
 		x->R[PMIC_R_MDR] = (uint32_t)*wp;			\
@@ -482,23 +474,15 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	c->opc = (int32_t)x.R[PMIC_R_OPC]; c->h = (int32_t)x.R[PMIC_R_H]; \
 	k->g0 = (int32_t)x.R[PMIC_R_G0]; k->g1 = (int32_t)x.R[PMIC_R_G1]; \
 	c->n = (uint8_t)x.n; c->z = (uint8_t)x.z; c->mpc = (uint16_t)mpc; \
-	c->cycles += mark - left; c->steps += x.steps;			\
-	mark = left; x.steps = 0;					\
+	c->cycles += mark - left; c->steps += x.u.steps;			\
+	mark = left; x.u.steps = 0;					\
 	k->mbr_valid = (uint8_t)x.valid; k->entry = (uint8_t)x.entry;	\
 	k->mbr_addr = x.mbr_addr; k->insn_pc = x.insn_pc;		\
 } while (0)
 
-	x.m = m;
-	x.core = core;
-	x.swords = m->cfg.stack_words;
-	x.pw = pw;
-	x.mw = watching ? mw : NULL;
-	x.wnote = 0;
+	micro_fast_ctx_init(&x.u, m, core, pw, watching ? mw : NULL);
 reload:
-	x.stack = micro_fast_stack(m, core);
-	x.prog = m->progs[c->prog];
-	x.text = x.prog->text;
-	x.tsize = x.prog->text_size;
+	micro_fast_ctx_load(&x.u);
 	memset(x.R, 0, sizeof x.R);
 	x.R[PMIC_R_MAR] = (uint32_t)c->mar;
 	x.R[PMIC_R_MDR] = (uint32_t)c->mdr;
@@ -525,7 +509,6 @@ reload:
 	x.mbr_addr = k->mbr_addr;
 	x.insn_pc = k->insn_pc;
 	mark = left;
-	x.steps = 0;
 	if (mpc >= PMIC_STORE_WORDS)
 		goto slow;
 
@@ -544,11 +527,7 @@ reload:
 			goto slow;
 		mpc = next;
 		left--;
-		if (UNLIKELY(watching)) {
-			wnote = x.wnote;
-			x.wnote = 0;
-			MF_WATCH_NOTE(x.R[PMIC_R_LV]);
-		}
+		MF_WATCH_NOTE(x.R[PMIC_R_LV]);
 	}
 	MF_LOOP_END(pmic_cycle, mfp_marked);
 #undef SAVE
