@@ -3,17 +3,25 @@
  * doc/mic1.md section 1) at the speed of a tuned interpreter.
  *
  * Every control-store word is decoded once into a struct mf1_op: the B
- * source as an index into a register file, the ALU as masks and a
- * two-bit function (a = (H & amask) ^ ainv, b = bus & bmask), the
- * shifter as two shift counts, the C targets as a list of indexes, and
- * the JAM bits apart.  The register file (MBR twice: sign- and
- * zero-extended, as the B bus reads it; a constant 0 for the B values
- * that drive nothing; a sink that the unused first two C slots write)
- * and every latch live in locals during a run.  The common cycle takes
- * no branch that its word does not decide: the ALU function is four
- * masks over the four results, the first two C targets are always
- * written (to the sink when absent), JMPC ORs MBR under a mask.
- *
+ * source as an index into a register file (0 where ENB is off), the A
+ * input as a mask and an inversion (a = (H & amask) ^ ainv), the ALU
+ * function with INC as one of eight cases, the shifter as two shift
+ * counts, the C targets as a list of indexes, and the JAM bits apart.
+ * The register file (MBR twice: sign- and zero-extended, as the B bus
+ * reads it; a constant 0 for the B values that drive nothing; a sink
+ * that the unused first two C slots write) and every latch live in one
+ * record during a run (struct mf1_x).  Each word's memory operations
+ * and next-address kind are its shape (MF1_SHAPE), and the shape with
+ * the READ and FETCH pending picks a function (mf1_fns) that runs the
+ * cycle with those as constants: no test of them is left at run time,
+ * one indirect call decides them all; the rare words take the whole
+ * cycle (mf1_any).  Each shape is a function of its own, not a case of
+ * one switch, so that every function stays small: the sanitizer and
+ * fuzzing builds of one huge loop took longer than the suite may
+ * (doc/performance.md sections 24, 24.2).  N and Z are kept as the ALU
+ * output they come from and derived only when written back, the cycles
+ * as the budget spent.
+
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
  * issued address ordinary words (machine_word_at, the map itself), and
@@ -84,20 +92,43 @@ static const uint8_t mf1_cidx[MIC1_SIZE_C] = {
 	[MIC1_CB_TOS] = R_TOS, [MIC1_CB_OPC] = R_OPC, [MIC1_CB_H] = R_H,
 };
 
+/*
+ * A word's shape: its memory operations and next-address kind as one
+ * number, which with the pending READ/FETCH (MIC1_PEND_*, the low two
+ * bits) picks the loop's case - a copy of the cycle where all three are
+ * constants, so it has no test of them.  Memory: one of mf1_mems' six
+ * sets; next address: NEXT_ADDRESS alone (not the halt word), JAMN or
+ * JAMZ, JMPC, or JMPC at Main1.  Any other word (READ and WRITE
+ * together, JMPC with JAMN or JAMZ, NEXT_ADDRESS at the halt word, ...)
+ * is MF1_SHAPE_ANY, the whole cycle with every test.
+ */
+enum { MF1_J_NEXT, MF1_J_NZ, MF1_J_PC, MF1_J_MAIN1, MF1_NJ };
+#define MF1_MEM_0	0
+#define MF1_MEM_1	MIC1_MEM_READ
+#define MF1_MEM_2	MIC1_MEM_WRITE
+#define MF1_MEM_3	MIC1_MEM_FETCH
+#define MF1_MEM_4	(MIC1_MEM_READ | MIC1_MEM_FETCH)
+#define MF1_MEM_5	(MIC1_MEM_WRITE | MIC1_MEM_FETCH)
+static const uint8_t mf1_mems[] = {
+	MF1_MEM_0, MF1_MEM_1, MF1_MEM_2, MF1_MEM_3, MF1_MEM_4, MF1_MEM_5,
+};
+#define MF1_NMEM	(sizeof mf1_mems / sizeof mf1_mems[0])
+#define MF1_SHAPE(j, mi)	(((j) * MF1_NMEM + (mi)) << 2)
+#define MF1_SHAPE_ANY	MF1_SHAPE(MF1_NJ, 0)
+
 /* 64 bytes, one cache line: an address is a shift away. */
 struct mf1_op {
 	_Alignas(64) uint32_t amask;    /* ENA: ~0 */
+	uint32_t	ainv;     /* INVA: ~0 */
 	/* for the cycle in place: the B source and C targets as offsets
 	 * into struct core (bkind: BK_*) */
 	uint8_t		bkind, boff;
 	uint8_t		coff[MIC1_SIZE_C];
-	uint32_t	ainv;     /* INVA: ~0 */
-	uint32_t	bmask;    /* ENB: ~0 */
-	uint32_t	fand, f_or, fnot, fsum;  /* the function's mask: ~0 */
-	uint8_t		inc;
+	uint8_t		fn;       /* F0 F1, and INC as 4 (mf1_alu) */
+	uint8_t		sh;       /* the shifter works: */
 	uint8_t		sll;      /* 8 or 0 */
 	uint8_t		sra;      /* 1 or 0 */
-	uint8_t		b;        /* register of the B bus */
+	uint8_t		b;        /* register of the B bus (R_ZERO: none) */
 	uint8_t		nc;       /* C targets */
 	uint8_t		ct[MIC1_SIZE_C];
 	uint8_t		cmar;     /* the C bus writes MAR */
@@ -106,6 +137,7 @@ struct mf1_op {
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		main1;    /* this is Main1: a boundary may start */
 	uint8_t		trap;     /* MF_TRAP_* */
+	uint8_t		shape;    /* MF1_SHAPE(), MF1_SHAPE_ANY */
 	uint16_t	next;
 };
 
@@ -115,6 +147,23 @@ struct mf1 {
 	struct micro_fast_watch	*watch;    /* the engine's */
 	struct mf1_op		 op[MIC1_STORE_WORDS];
 };
+
+/* A decoded word's shape (MF1_SHAPE). */
+static uint8_t
+mf1_shape(const struct mf1_op *op)
+{
+	int j = op->jmpc ? (op->main1 ? MF1_J_MAIN1 : MF1_J_PC) :
+	    op->jam ? MF1_J_NZ : op->main1 ? MF1_NJ : MF1_J_NEXT;
+
+	if ((op->jmpc && (op->jamn || op->jamz)) || (j == MF1_J_NEXT &&
+	    (op->next & (MIC1_STORE_WORDS - 1)) == MIC1_HALT_MPC))
+		return MF1_SHAPE_ANY;
+	for (size_t i = 0; i < MF1_NMEM; i++)
+		if (op->mem == mf1_mems[i])
+			return (uint8_t)(j == MF1_NJ ? MF1_SHAPE_ANY :
+			    MF1_SHAPE(j, i));
+	return MF1_SHAPE_ANY;
+}
 
 static void *
 mf1_create(const void *csv)
@@ -132,16 +181,13 @@ mf1_create(const void *csv)
 		op->trap = cs->present[a] ? 0 : MF_TRAP_SLOW;
 		op->amask = (alu & MIC1_ALU_ENA) ? ~0u : 0;
 		op->ainv = (alu & MIC1_ALU_INVA) ? ~0u : 0;
-		op->bmask = (alu & MIC1_ALU_ENB) ? ~0u : 0;
-		switch (MIC1_ALU_FN(alu)) {
-		case 0:  op->fand = ~0u; break;
-		case 1:  op->f_or = ~0u; break;
-		case 2:  op->fnot = ~0u; break;
-		default: op->fsum = ~0u; break;
-		}
-		op->inc = (uint8_t)(alu & MIC1_ALU_INC);
+		op->fn = (uint8_t)(MIC1_ALU_FN(alu) |
+		    ((alu & MIC1_ALU_INC) ? 4 : 0));
 		op->sll = (alu & MIC1_ALU_SLL8) ? 8 : 0;
 		op->sra = (alu & MIC1_ALU_SRA1) ? 1 : 0;
+		op->sh = op->sll | op->sra;
+		if (!(alu & MIC1_ALU_ENB))
+			b = MIC1_B_OPC + 1;	/* the B bus reads 0 */
 		op->b = (uint8_t)(b <= MIC1_B_OPC ? b : R_ZERO);
 		op->bkind = b == MIC1_B_MBR ? BK_MBR : b == MIC1_B_MBRU ?
 		    BK_MBRU : b <= MIC1_B_OPC ? BK_FIELD : BK_ZERO;
@@ -160,6 +206,7 @@ mf1_create(const void *csv)
 		op->jmpc = (jam & MIC1_JAM_PC) != 0;
 		op->main1 = a == cs->main1;
 		op->next = (uint16_t)mic1_next(w);
+		op->shape = mf1_shape(op);
 	}
 	return f;
 }
@@ -207,6 +254,195 @@ mf1_marked(const void *fx, const struct core *c)
 	    (f->op[c->mpc].trap & (MF_TRAP_BP | MF_TRAP_PCBP)) != 0;
 }
 
+/* The ALU's output for inputs a (H as ENA and INVA leave it) and b (the
+ * B bus as ENB leaves it): one dispatch on the function, where masks
+ * over all four results cost a dozen instructions more a cycle. */
+static inline uint32_t
+mf1_alu(const struct mf1_op *op, uint32_t a, uint32_t b)
+{
+	switch (op->fn) {
+	case 0:		return a & b;
+	case 1:		return a | b;
+	case 2:		return ~b;
+	case 3:		return a + b;
+	case 4:		return (a & b) + 1;
+	case 5:		return (a | b) + 1;
+	case 6:		return ~b + 1;
+	default:	return a + b + 1;
+	}
+}
+
+/* The shifter's output, the C bus. */
+static inline uint32_t
+mf1_shift(const struct mf1_op *op, uint32_t out)
+{
+	uint32_t res;
+
+	if (!op->sh)
+		return out;
+	res = out << op->sll;
+	return (res >> op->sra) | (res & 0x80000000u);
+}
+
+/*
+ * A core's state while the loop runs it: the register file, the latches
+ * and what a cycle looks up, in one record that the loop and the shape
+ * functions share (a shape function is called through a pointer, so
+ * the state cannot live in the loop's locals; the register file never
+ * could, being indexed by the word's fields).
+ */
+struct mf1_x {
+	uint32_t	 R[NREG];
+	uint32_t	 pend, mbr_state;
+	uint32_t	 out;        /* the last cycle's ALU output: N, Z */
+	int32_t		 mar_latch, pc_latch, mbr_addr, insn_pc, mbr;
+	int32_t		*rdp;        /* the word the pending READ reads */
+	struct micro_fast_ctx	 u;         /* what it looks up */
+};
+
+/* What a shape function returns besides the next MPC: nothing ran, the
+ * golden model runs the cycle (a device, a fault, a private run's
+ * sync); or the cycle ran and reached the halt word. */
+#define MF1_SLOW	0x10000u
+#define MF1_HALT	0x10001u
+
+/*
+ * The body of a shape function: one cycle where the pending operations
+ * (P), the word's memory operations (MEM) and its next-address kind (J)
+ * are constants (MF1_SHAPE), the tests that they decide folded away;
+ * with J MF1_NJ (MF1_SHAPE_ANY's words) the word's own JAM bits and
+ * Main1 decide.  AH: a private run (micro_fast.ahead), which stops
+ * before a cycle another core may see.  Every test that can send the
+ * cycle to the golden model comes before anything is written.
+ */
+#define MF1_HAS_PC(J)	((J) == MF1_J_PC || (J) == MF1_J_MAIN1 ||	\
+	((J) == MF1_NJ && op->jmpc))
+#define MF1_HAS_NZ(J)	((J) == MF1_J_NZ ||				\
+	((J) == MF1_NJ && (op->jamn | op->jamz)))
+#define MF1_HAS_MAIN1(J) ((J) == MF1_J_MAIN1 || ((J) == MF1_NJ && op->main1))
+#define MF1_CYCLE(P, MEM, J, AH) {					\
+	uint32_t alu, res, mar1 = 0, mdr1, next;			\
+	int32_t *wp = NULL;						\
+									\
+	if ((P) & MIC1_PEND_READ) {					\
+		if (UNLIKELY(x->rdp == NULL))				\
+			return MF1_SLOW;	/* a device word */	\
+		if ((AH) && !micro_fast_private(x->u.stack,		\
+		    (uint32_t)x->mar_latch, x->u.swords) &&		\
+		    !micro_fast_const(x->u.prog, (uint32_t)x->mar_latch))	\
+			return MF1_SLOW;	/* a shared word */	\
+	}								\
+	alu = mf1_alu(op, (x->R[R_H] & op->amask) ^ op->ainv,		\
+	    x->R[op->b]);						\
+	res = mf1_shift(op, alu);					\
+	if ((MEM) & (MIC1_MEM_READ | MIC1_MEM_WRITE)) {			\
+		mar1 = op->cmar ? res : x->R[R_MAR];			\
+		wp = micro_fast_word(x->u.m, x->u.core, x->u.stack, x->u.swords, \
+		    mar1, ((MEM) & MIC1_MEM_WRITE) != 0);		\
+		if (UNLIKELY(wp == NULL))				\
+			return MF1_SLOW;	/* a device or a fault */ \
+		if ((AH) && ((MEM) & MIC1_MEM_WRITE) &&			\
+		    !micro_fast_private(x->u.stack, mar1, x->u.pw))		\
+			return MF1_SLOW;	/* sync */		\
+	}								\
+	if (MF1_HAS_PC(J) && UNLIKELY(((P) & MIC1_PEND_FETCH) ?		\
+	    (uint32_t)x->pc_latch >= x->u.tsize :				\
+	    x->mbr_state == MIC1_MBR_INVALID))				\
+		return MF1_SLOW;	/* JMPC on an invalid MBR faults */ \
+	if (MF1_HAS_MAIN1(J) && (P) == 0 &&				\
+	    x->mbr_state != MIC1_MBR_RESET &&				\
+	    x->mbr_addr == (int32_t)x->R[R_PC]) {			\
+		x->u.steps++;	/* the boundary */			\
+		x->insn_pc = (int32_t)x->R[R_PC];			\
+	}								\
+	x->out = alu;							\
+	x->R[op->ct[0]] = res;						\
+	x->R[op->ct[1]] = res;						\
+	for (uint32_t i_ = 2; UNLIKELY(i_ < op->nc); i_++)		\
+		x->R[op->ct[i_]] = res;					\
+	mdr1 = x->R[R_MDR];						\
+	if ((P) & MIC1_PEND_READ)					\
+		x->R[R_MDR] = (uint32_t)*x->rdp;			\
+	if ((P) & MIC1_PEND_FETCH) {					\
+		uint32_t mbru_ = 0;					\
+									\
+		x->mbr_state = MIC1_MBR_INVALID;			\
+		if ((uint32_t)x->pc_latch < x->u.tsize) {			\
+			mbru_ = x->u.text[x->pc_latch];			\
+			x->mbr_state = MIC1_MBR_FETCHED;		\
+		}							\
+		x->R[R_MBRU] = mbru_;					\
+		x->R[R_MBR] = (uint32_t)(int32_t)(int8_t)mbru_;		\
+		x->mbr = (int32_t)mbru_;				\
+		x->mbr_addr = x->pc_latch;				\
+	}								\
+	x->pend = (((MEM) & MIC1_MEM_READ) ? MIC1_PEND_READ : 0) |	\
+	    (((MEM) & MIC1_MEM_FETCH) ? MIC1_PEND_FETCH : 0);		\
+	if ((MEM) & MIC1_MEM_WRITE) {					\
+		*wp = (int32_t)mdr1;					\
+		if (UNLIKELY(x->u.mw != NULL) && micro_fast_watched(x->u.mw, wp)) \
+			x->u.wnote = 1;					\
+	}								\
+	if ((MEM) & MIC1_MEM_READ) {					\
+		x->mar_latch = (int32_t)mar1;				\
+		x->rdp = wp;						\
+	}								\
+	if ((MEM) & MIC1_MEM_FETCH)					\
+		x->pc_latch = (int32_t)x->R[R_PC];			\
+	next = op->next;						\
+	if (MF1_HAS_NZ(J) &&						\
+	    ((op->jamn & (alu >> 31)) | (op->jamz & (alu == 0))))	\
+		next |= 1u << MIC1_BIT_NEXT_JAM;			\
+	if (MF1_HAS_PC(J))						\
+		next |= x->R[R_MBRU];					\
+	next &= MIC1_STORE_WORDS - 1;					\
+	if ((J) != MF1_J_NEXT && UNLIKELY(next == MIC1_HALT_MPC))	\
+		return MF1_HALT;					\
+	return next;							\
+}
+
+/* The shape functions: each one small, so that no compiler (nor its
+ * sanitizer builds) meets one huge function (doc/performance.md 24.2). */
+typedef uint32_t mf1_fn(struct mf1_x *x, const struct mf1_op *op);
+#define MF1_FN(J, MI, P)						\
+static uint32_t								\
+mf1_c_##J##_##MI##_##P(struct mf1_x *x, const struct mf1_op *op)	\
+MF1_CYCLE(P, MF1_MEM_##MI, J, 0)
+#define MF1_FNS(J, MI)							\
+	MF1_FN(J, MI, 0) MF1_FN(J, MI, 1) MF1_FN(J, MI, 2) MF1_FN(J, MI, 3)
+#define MF1_FNS_J(J)							\
+	MF1_FNS(J, 0) MF1_FNS(J, 1) MF1_FNS(J, 2) MF1_FNS(J, 3)		\
+	MF1_FNS(J, 4) MF1_FNS(J, 5)
+MF1_FNS_J(0)
+MF1_FNS_J(1)
+MF1_FNS_J(2)
+MF1_FNS_J(3)
+
+/* Any word, any pending set: every test at run time. */
+static uint32_t
+mf1_any(struct mf1_x *x, const struct mf1_op *op)
+MF1_CYCLE(x->pend, op->mem, MF1_NJ, 0)
+
+/* The same in a private run: every cycle of one goes here. */
+static uint32_t
+mf1_any_ahead(struct mf1_x *x, const struct mf1_op *op)
+MF1_CYCLE(x->pend, op->mem, MF1_NJ, 1)
+
+/* The shape functions by MF1_SHAPE() | pending set. */
+#define MF1_TAB(J, MI)							\
+	[MF1_SHAPE(J, MI) | 0] = mf1_c_##J##_##MI##_0,			\
+	[MF1_SHAPE(J, MI) | 1] = mf1_c_##J##_##MI##_1,			\
+	[MF1_SHAPE(J, MI) | 2] = mf1_c_##J##_##MI##_2,			\
+	[MF1_SHAPE(J, MI) | 3] = mf1_c_##J##_##MI##_3
+#define MF1_TAB_J(J)							\
+	MF1_TAB(J, 0), MF1_TAB(J, 1), MF1_TAB(J, 2), MF1_TAB(J, 3),	\
+	MF1_TAB(J, 4), MF1_TAB(J, 5)
+static mf1_fn *const mf1_fns[MF1_SHAPE_ANY + 4] = {
+	MF1_TAB_J(0), MF1_TAB_J(1), MF1_TAB_J(2), MF1_TAB_J(3),
+	[MF1_SHAPE_ANY | 0] = mf1_any, [MF1_SHAPE_ANY | 1] = mf1_any,
+	[MF1_SHAPE_ANY | 2] = mf1_any, [MF1_SHAPE_ANY | 3] = mf1_any,
+};
+
 MF_LOOP
 mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
@@ -217,174 +453,82 @@ mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	struct mic1_state *st = stv;
 	struct core *c = &m->cores[core];
 	struct mic1_core *k = &st->core[core];
-	const uint8_t *text;
 	const struct mf1_op *op, *last;
-	uint32_t R[NREG], tsize, n, z, mpc, pend, mbr_state;
-	int32_t mar_latch, pc_latch, mbr_addr, insn_pc, mbr;
-	int32_t *rdp, *stack;
-	uint32_t swords = m->cfg.stack_words;
-	uint64_t left = budget, cycles, steps;
+	struct mf1_x x;
+	uint32_t mpc;
+	uint64_t left = budget, mark;
 	uint32_t id;
 	MF_WATCH_LOCALS;
 
+	/* N and Z are the last cycle's ALU output's (x.out, while last
+	 * says a cycle ran here); the cycles are those left went down by
+	 * (mark: left at the last write-back). */
 #define SAVE() do {							\
-	c->mdr = (int32_t)R[R_MDR]; c->pc = (int32_t)R[R_PC];		\
-	c->sp = (int32_t)R[R_SP]; c->lv = (int32_t)R[R_LV];		\
-	c->cpp = (int32_t)R[R_CPP]; c->tos = (int32_t)R[R_TOS];	\
-	c->opc = (int32_t)R[R_OPC]; c->h = (int32_t)R[R_H];		\
-	c->mar = (int32_t)R[R_MAR]; c->mbr = mbr;			\
-	c->n = (uint8_t)n; c->z = (uint8_t)z; c->mpc = (uint16_t)mpc;	\
-	c->cycles += cycles; c->steps += steps; cycles = steps = 0;	\
-	k->pending = (uint8_t)pend; k->mbr_state = (uint8_t)mbr_state;	\
-	k->mar_latch = mar_latch; k->pc_latch = pc_latch;		\
-	k->mbr_addr = mbr_addr; k->insn_pc = insn_pc;			\
-	if (last != NULL)						\
+	c->mdr = (int32_t)x.R[R_MDR]; c->pc = (int32_t)x.R[R_PC];	\
+	c->sp = (int32_t)x.R[R_SP]; c->lv = (int32_t)x.R[R_LV];		\
+	c->cpp = (int32_t)x.R[R_CPP]; c->tos = (int32_t)x.R[R_TOS];	\
+	c->opc = (int32_t)x.R[R_OPC]; c->h = (int32_t)x.R[R_H];		\
+	c->mar = (int32_t)x.R[R_MAR]; c->mbr = x.mbr;			\
+	c->mpc = (uint16_t)mpc;						\
+	c->cycles += mark - left; c->steps += x.u.steps;			\
+	mark = left; x.u.steps = 0;					\
+	k->pending = (uint8_t)x.pend;					\
+	k->mbr_state = (uint8_t)x.mbr_state;				\
+	k->mar_latch = x.mar_latch; k->pc_latch = x.pc_latch;		\
+	k->mbr_addr = x.mbr_addr; k->insn_pc = x.insn_pc;		\
+	if (last != NULL) {						\
+		c->n = (uint8_t)(x.out >> 31); c->z = x.out == 0;	\
 		k->mir = f->cs->word[last - f->op];			\
+	}								\
 	last = NULL;							\
 } while (0)
 
+	micro_fast_ctx_init(&x.u, m, core, pw, watching ? mw : NULL);
 reload:
-	stack = micro_fast_stack(m, core);
-	text = m->progs[c->prog]->text;
-	tsize = m->progs[c->prog]->text_size;
-	R[R_MDR] = (uint32_t)c->mdr;
-	R[R_PC] = (uint32_t)c->pc;
-	mbr = c->mbr;	/* as set; the B bus and JMPC read its byte */
-	R[R_MBRU] = (uint8_t)mbr;
-	R[R_MBR] = (uint32_t)(int32_t)(int8_t)R[R_MBRU];
-	R[R_SP] = (uint32_t)c->sp;
-	R[R_LV] = (uint32_t)c->lv;
-	R[R_CPP] = (uint32_t)c->cpp;
-	R[R_TOS] = (uint32_t)c->tos;
-	R[R_OPC] = (uint32_t)c->opc;
-	R[R_ZERO] = 0;
-	R[R_SINK] = 0;
-	R[R_H] = (uint32_t)c->h;
-	R[R_MAR] = (uint32_t)c->mar;
-	n = c->n;
-	z = c->z;
+	micro_fast_ctx_load(&x.u);
+	for (int i = 0; i < MIC1_SIZE_C; i++)	/* the C bus's registers */
+		x.R[mf1_cidx[i]] = *(const uint32_t *)(const void *)
+		    ((const char *)c + mf1_coff[i]);
+	x.mbr = c->mbr;	/* as set; the B bus and JMPC read its byte */
+	x.R[R_MBRU] = (uint8_t)x.mbr;
+	x.R[R_MBR] = (uint32_t)(int32_t)(int8_t)x.R[R_MBRU];
+	x.R[R_ZERO] = x.R[R_SINK] = 0;
+	x.out = 0;
 	mpc = c->mpc;
-	pend = k->pending;
-	mbr_state = k->mbr_state;
-	mar_latch = k->mar_latch;
-	pc_latch = k->pc_latch;
-	mbr_addr = k->mbr_addr;
-	insn_pc = k->insn_pc;
-	cycles = steps = 0;
+	x.pend = k->pending; x.mbr_state = k->mbr_state;
+	x.mar_latch = k->mar_latch; x.pc_latch = k->pc_latch;
+	x.mbr_addr = k->mbr_addr; x.insn_pc = k->insn_pc;
+	mark = left;
 	last = NULL;
-	rdp = (pend & MIC1_PEND_READ) ?
-	    micro_fast_word(m, core, stack, swords, (uint32_t)mar_latch, 0) :
-	    NULL;
+	x.rdp = (x.pend & MIC1_PEND_READ) ? micro_fast_word(m, core,
+	    x.u.stack, x.u.swords, (uint32_t)x.mar_latch, 0) : NULL;
 	if (mpc >= MIC1_STORE_WORDS)
 		goto slow;
 
 	while (left > 0) {
-		uint32_t a, b, out, res, mar1, mdr1, next;
-		int32_t *wp = NULL;
+		uint32_t next;
 
 		op = &f->op[mpc];
 		MF_TRAPS(micro_fast_pc_listed(&f->pcs,
-		    (int32_t)R[R_PC]));
+		    (int32_t)x.R[R_PC]));
 		first = 0;
-		if (UNLIKELY((pend & MIC1_PEND_READ) && rdp == NULL))
-			goto slow;	/* a device word completes */
-		if (ahead && (pend & MIC1_PEND_READ) && !micro_fast_private(
-		    stack, (uint32_t)mar_latch, swords) && !micro_fast_const(
-		    m->progs[c->prog], (uint32_t)mar_latch))
-			goto slow;	/* a shared word completes: sync */
-
-		/* 1: datapath, nothing written yet */
-		a = (R[R_H] & op->amask) ^ op->ainv;
-		b = R[op->b] & op->bmask;
-		out = ((a & b) & op->fand) | ((a | b) & op->f_or) |
-		    (~b & op->fnot) | ((a + b) & op->fsum);
-		out += op->inc;
-		res = out << op->sll;
-		res = (res >> op->sra) | (res & 0x80000000u);
-		mar1 = op->cmar ? res : R[R_MAR];
-		if (op->mem & (MIC1_MEM_READ | MIC1_MEM_WRITE)) {
-			wp = micro_fast_word(m, core, stack, swords, mar1,
-			    (op->mem & MIC1_MEM_WRITE) != 0);
-			if (UNLIKELY(wp == NULL))
-				goto slow;	/* a device or a fault */
-			/* a READ issued reads nothing yet */
-			if (ahead && (op->mem & MIC1_MEM_WRITE) &&
-			    !micro_fast_private(stack, mar1, pw))
-				goto slow;	/* sync */
-		}
-		if (UNLIKELY(op->jmpc && ((pend & MIC1_PEND_FETCH) ?
-		    (uint32_t)pc_latch >= tsize :
-		    mbr_state == MIC1_MBR_INVALID)))
-			goto slow;	/* JMPC on an invalid MBR faults */
-
-		/* the boundary (step 0) */
-		if (op->main1 && pend == 0 && mbr_state != MIC1_MBR_RESET &&
-		    mbr_addr == (int32_t)R[R_PC]) {
-			steps++;
-			insn_pc = (int32_t)R[R_PC];
-		}
-		cycles++;
-		last = op;
-		n = out >> 31;
-		z = out == 0;
-		R[op->ct[0]] = res;
-		R[op->ct[1]] = res;
-		for (uint32_t i = 2; UNLIKELY(i < op->nc); i++)
-			R[op->ct[i]] = res;
-		mdr1 = R[R_MDR];
-
-		/* 2: last cycle's READ/FETCH complete */
-		if (pend & MIC1_PEND_READ)
-			R[R_MDR] = (uint32_t)*rdp;
-		if (pend & MIC1_PEND_FETCH) {
-			if ((uint32_t)pc_latch < tsize) {
-				R[R_MBRU] = text[pc_latch];
-				mbr_state = MIC1_MBR_FETCHED;
-			} else {
-				R[R_MBRU] = 0;
-				mbr_state = MIC1_MBR_INVALID;
-			}
-			R[R_MBR] = (uint32_t)(int32_t)(int8_t)R[R_MBRU];
-			mbr = (int32_t)R[R_MBRU];
-			mbr_addr = pc_latch;
-		}
-		pend = 0;
-
-		/* 3: this cycle's */
-		if (op->mem & MIC1_MEM_WRITE) {
-			*wp = (int32_t)mdr1;
-			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
-				wnote = 1;
-		}
-		if (op->mem & MIC1_MEM_READ) {
-			pend = MIC1_PEND_READ;
-			mar_latch = (int32_t)mar1;
-			rdp = wp;
-		}
-		if (op->mem & MIC1_MEM_FETCH) {
-			pend |= MIC1_PEND_FETCH;
-			pc_latch = (int32_t)R[R_PC];
-		}
-
-		/* 4: next MPC */
-		/* branches, not arithmetic: a predicted branch lets the
-		 * next word load before this cycle's ALU is done */
-		next = op->next;
-		if (op->jam) {
-			if ((op->jamn & n) | (op->jamz & z))
-				next |= 1u << MIC1_BIT_NEXT_JAM;
-			if (op->jmpc)
-				next |= R[R_MBRU];
-		}
-		mpc = next & (MIC1_STORE_WORDS - 1);
-		left--;
-		if (UNLIKELY(mpc == MIC1_HALT_MPC)) {
+		next = ahead ? mf1_any_ahead(&x, op) :
+		    mf1_fns[op->shape | x.pend](&x, op);
+		if (UNLIKELY(next >= MF1_SLOW)) {
+			if (next == MF1_SLOW)
+				goto slow;
+			last = op;
+			mpc = MIC1_HALT_MPC;
+			left--;
 			SAVE();
 			c->status = CORE_HALTED;
 			*ev = MF_EV_STATUS;
 			return budget - left;
 		}
-		MF_WATCH_NOTE(R[R_LV]);
+		last = op;
+		mpc = next;
+		left--;
+		MF_WATCH_NOTE(x.R[R_LV]);
 	}
 	MF_LOOP_END(mic1_cycle, mf1_marked);
 #undef SAVE
@@ -429,12 +573,8 @@ mf1_direct(struct engine *e, void *fx, void *stv, uint32_t core,
 	default:	b = 0; break;
 	}
 	a = ((uint32_t)c->h & op->amask) ^ op->ainv;
-	b &= op->bmask;
-	out = ((a & b) & op->fand) | ((a | b) & op->f_or) |
-	    (~b & op->fnot) | ((a + b) & op->fsum);
-	out += op->inc;
-	res = out << op->sll;
-	res = (res >> op->sra) | (res & 0x80000000u);
+	out = mf1_alu(op, a, b);
+	res = mf1_shift(op, out);
 	mar1 = op->cmar ? res : (uint32_t)c->mar;
 	if ((op->mem & (MIC1_MEM_READ | MIC1_MEM_WRITE)) && (wp =
 	    micro_fast_word(m, core, stack, m->cfg.stack_words, mar1,

@@ -311,7 +311,9 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	    MM_STACK_BASE + (int32_t)m->cfg.stack_words - 1;
 	int32_t sp, lv, tos, floor, v;
 	uint32_t nlocals, size;
-	uint64_t left = budget, fast = 0;
+	/* the instructions ref_exec ran; the rest of those run here
+	 * (FAST) are counted as the budget spent, not one by one */
+	uint64_t left = budget, nslow = 0;
 	int watchslow = n->wglobals || n->wheap, wloc = n->wlocal[core];
 	const struct nat_insn *ip0;
 
@@ -329,9 +331,9 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		nlocals = 0;						\
 	}								\
 } while (0)
+#define FAST()	(budget - left - nslow)
 /* The next instruction: one step done. */
 #define NEXT() do {							\
-	fast++;								\
 	if (UNLIKELY(--left == 0))					\
 		goto out;						\
 	DISPATCH();							\
@@ -347,7 +349,6 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		if (engine_watch_changed(m, r)) {				\
 			nat_note_locals(n, r, core,			\
 			    (int32_t)(ip0 - code));			\
-			fast++;						\
 			left--;						\
 			*ev = EV_WATCH;					\
 			goto out;					\
@@ -582,7 +583,6 @@ dispatch:
 		FRAME();
 		if (UNLIKELY(v < 0 || (uint32_t)v > size)) {
 			/* the reference faults at the next fetch */
-			fast++;
 			left--;
 			c->pc = v;
 			c->sp = sp;
@@ -637,7 +637,6 @@ dispatch:
 		ip++;
 		NEXT();
 	NAT_CASE(H_HALT):
-		fast++;
 		left--;
 		c->status = CORE_HALTED;
 		*ev = EV_STATUS;
@@ -660,7 +659,7 @@ slow:
 	c->pc = (int32_t)(ip - code);
 	c->sp = sp;
 	c->lv = lv;
-	if (fast > 0)
+	if (FAST() > 0)
 		c->tos = tos;
 	goto slow_exec;
 slow_pc:
@@ -693,6 +692,7 @@ slow_exec: {
 		}
 		ref_exec(m, core);
 		left--;
+		nslow++;
 		n->fvalid[core] = 0;
 		if ((w || wloc) && engine_watch_changed(m, r)) {
 			if (wloc)
@@ -720,17 +720,18 @@ out:
 		c->pc = (int32_t)(ip - code);
 	c->sp = sp;
 	c->lv = lv;
-	if (fast > 0)
+	if (FAST() > 0)
 		c->tos = tos;
 	n->floor[core] = floor;
 	n->nlocals[core] = nlocals;
 	n->fvalid[core] = 1;
 out_regs_done:
-	c->steps += fast;
+	c->steps += FAST();
 	return budget - left;
 #undef S
 #undef FRAME
 #undef NEXT
+#undef FAST
 #undef NEED
 #undef WCHECK
 #undef NAT_CASE

@@ -10,8 +10,17 @@
  * next-address bits apart.  The register file holds every readable
  * register as the A and B fields number them - the MBR views (MBR0,
  * MBR12S, ...) refreshed by each fetch, the constants, the core id and
- * 0 for the numbers that read nothing - and lives in locals during a
- * run, with N, Z, MPC and the side state.
+ * 0 for the numbers that read nothing - and lives with N, Z and the
+ * side state in one record during a run (struct mfp_x).  A unit whose
+ * operation is a sum (11 of the 16: A, A+B, A-B, -A, not A, the
+ * constants, ...) is decoded to two masked, maybe inverted inputs and
+ * a carry, so that it costs no dispatch on its operation.  Each word's
+ * unit count, memory operations and next-address kind are its shape
+ * (MFP_SHAPE), which picks a function (mfp_fns) that runs the cycle with
+ * those as constants: one indirect call decides them all, the units'
+ * loop unrolls.  Each shape is a function of its own so that every
+ * function stays small: the sanitizer and fuzzing builds of one huge
+ * loop took longer than the suite may (doc/performance.md 24, 24.2).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
@@ -39,6 +48,7 @@
 
 /* The register file: enum pmic_reg's numbers, 24..31 reading 0, then
  * a sink that the unused first two C slots of a unit write. */
+#define MFP_ZERO	31	/* reads 0: a sum's unused input */
 #define MFP_SINK	32
 #define MFP_NREG	33
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
@@ -53,14 +63,30 @@ static const uint8_t mfp_cidx[PMIC_NC] = {
 	[PMIC_CB_G1] = PMIC_R_G1,
 };
 
+/*
+ * A word's shape: its enabled units, memory operations and next-address
+ * kind as one number (MFP_SHAPE), which picks the cycle's function.
+ * Next address: NEXT_ADDR alone, JAMN or JAMZ alone, or JMPC (with or
+ * without them).
+ */
+enum { MFP_J_NEXT, MFP_J_NZ, MFP_J_PC };
+#define MFP_SHAPE(ncu, f, rd, wr, j)					\
+	(((((j) * 2 + (wr)) * 2 + (rd)) * 2 + (f)) * (PMIC_NCU + 1) + (ncu))
+#define MFP_NSHAPE	MFP_SHAPE(0, 0, 0, 0, 3)
+
+/* A unit: a sum (mfp_unit; an input it does not read is MFP_ZERO) or
+ * its operation itself. */
 struct mfp_cu {
+	uint32_t	ai, bi;          /* a sum's inversions, 0 or ~0 */
 	uint8_t		alu;
 	uint8_t		a, b;
 	uint8_t		nc;
+	uint8_t		sum;             /* (A ^ ai) + (B ^ bi) + cin */
+	uint8_t		cin;
 	uint8_t		ct[PMIC_NC];
 };
 
-/* 64 bytes, one cache line: an address is a shift away. */
+/* 128 bytes, two cache lines: an address is a shift away. */
 struct mfp_op {
 	_Alignas(64) struct mfp_cu cu[PMIC_NCU];  /* the enabled units */
 	uint8_t		ncu;
@@ -71,6 +97,8 @@ struct mfp_op {
 	uint8_t		jam;           /* any of: */
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		trap;          /* MF_TRAP_* */
+	uint8_t		shape;         /* MFP_SHAPE() */
+	uint8_t		wide;          /* a unit has more than 2 C targets */
 	uint16_t	next;
 };
 
@@ -79,6 +107,37 @@ struct mfp {
 	struct micro_fast_pcs pcs;      /* of the current run */
 	struct micro_fast_watch *watch; /* the engine's */
 };
+
+/* Unit u's operation as a sum, when it is one. */
+static void
+mfp_sum(struct mfp_cu *u)
+{
+	/* A's mask, A inverted, B's mask, B inverted, carry: */
+	static const uint8_t sum[][5] = {
+		[PMIC_ALU_ZERO] = { 0, 0, 0, 0, 0 },
+		[PMIC_ALU_ONE] = { 0, 0, 0, 0, 1 },
+		[PMIC_ALU_MINUS1] = { 0, 1, 0, 0, 0 },
+		[PMIC_ALU_A] = { 1, 0, 0, 0, 0 },
+		[PMIC_ALU_ADD] = { 1, 0, 1, 0, 0 },
+		[PMIC_ALU_ADD1] = { 1, 0, 1, 0, 1 },
+		[PMIC_ALU_INC] = { 1, 0, 0, 0, 1 },
+		[PMIC_ALU_DEC] = { 1, 0, 0, 1, 0 },
+		[PMIC_ALU_SUB] = { 1, 0, 1, 1, 1 },
+		[PMIC_ALU_NEG] = { 1, 1, 0, 0, 1 },
+		[PMIC_ALU_NOT] = { 1, 1, 0, 0, 0 },
+	};
+
+	if (u->alu > PMIC_ALU_NOT)
+		return;
+	u->sum = 1;
+	if (!sum[u->alu][0])
+		u->a = MFP_ZERO;
+	u->ai = 0u - sum[u->alu][1];
+	if (!sum[u->alu][2])
+		u->b = MFP_ZERO;
+	u->bi = 0u - sum[u->alu][3];
+	u->cin = sum[u->alu][4];
+}
 
 static void *
 mfp_create(const void *csv)
@@ -102,6 +161,7 @@ mfp_create(const void *csv)
 			u->alu = (uint8_t)PMIC_CU_ALU(w);
 			u->a = (uint8_t)PMIC_CU_A(w);
 			u->b = (uint8_t)PMIC_CU_B(w);
+			mfp_sum(u);
 			u->ct[0] = u->ct[1] = MFP_SINK;
 			for (int j = 0; j < PMIC_NC; j++)
 				if (cb & (1u << j))
@@ -112,6 +172,8 @@ mfp_create(const void *csv)
 				op->pc_cu = op->ncu;
 			if (i == 0)
 				op->en0 = 1;
+			if (u->nc > 2)
+				op->wide = 1;
 			op->ncu++;
 		}
 		op->fetch = (uint8_t)PMIC_CU_MEM(mi->cu[0]);
@@ -122,6 +184,9 @@ mfp_create(const void *csv)
 		op->jmpc = (uint8_t)PMIC_BITV(mi->next, PMIC_BIT_JMPC);
 		op->jam = op->jamn | op->jamz | op->jmpc;
 		op->next = (uint16_t)PMIC_NEXT_ADDR(mi->next);
+		op->shape = (uint8_t)MFP_SHAPE(op->ncu, op->fetch != 0,
+		    op->read != 0, op->write != 0, op->jmpc ? MFP_J_PC :
+		    op->jam ? MFP_J_NZ : MFP_J_NEXT);
 	}
 	return f;
 }
@@ -191,6 +256,194 @@ mfp_mbr_views(uint32_t *R, uint32_t mbr)
 	R[PMIC_R_MBR12S] = (uint32_t)(int32_t)(int16_t)(b1 << 8 | b2);
 }
 
+#ifdef __GNUC__
+#define MFP_INLINE static inline __attribute__((always_inline))
+#define MFP_NOINLINE static __attribute__((noinline))
+#else
+#define MFP_INLINE static inline
+#define MFP_NOINLINE static
+#endif
+
+/* A unit's operation that is no sum: rare, out of the cycle's way. */
+MFP_NOINLINE uint32_t
+mfp_alu(const struct mfp_cu *u, uint32_t a, uint32_t b)
+{
+	return pmic_alu_eval(u->alu, a, b);
+}
+
+/* One unit's output from the registers as they are now. */
+MFP_INLINE uint32_t
+mfp_unit(const struct mfp_cu *u, const uint32_t *R)
+{
+	uint32_t a = R[u->a], b = R[u->b];
+
+	if (UNLIKELY(!u->sum))
+		return mfp_alu(u, a, b);
+	return (a ^ u->ai) + (b ^ u->bi) + u->cin;
+}
+
+/* A unit's output to its C targets (more than two: wide). */
+MFP_INLINE void
+mfp_store(uint32_t *R, const struct mfp_cu *u, uint32_t v, int wide)
+{
+	R[u->ct[0]] = v;
+	R[u->ct[1]] = v;
+	for (uint32_t j = 2; UNLIKELY(wide) && j < u->nc; j++)
+		R[u->ct[j]] = v;
+}
+
+/* A core's state while the loop runs it, in one record that the loop
+ * and the shape functions share (engine-mic1-fast.c's struct mf1_x). */
+struct mfp_x {
+	uint32_t	 R[MFP_NREG];
+	uint32_t	 n, z, valid, entry;
+	int32_t		 mbr_addr, insn_pc;
+	struct micro_fast_ctx	 u;         /* what it looks up */
+};
+
+/* A FETCH of the four bytes at pc. */
+MFP_INLINE void
+mfp_fetch(struct mfp_x *x, uint32_t pc)
+{
+	uint32_t v = 0;
+
+	if (pc < x->u.tsize && x->u.tsize - pc >= 4) {
+		v = (uint32_t)x->u.text[pc] << 24 |
+		    (uint32_t)x->u.text[pc + 1] << 16 |
+		    (uint32_t)x->u.text[pc + 2] << 8 | x->u.text[pc + 3];
+		x->valid = 0xF;
+	} else {
+		x->valid = 0;
+		for (uint32_t i = 0; i < 4; i++) {
+			v <<= 8;
+			if (pc + i < x->u.tsize) {
+				v |= x->u.text[pc + i];
+				x->valid |= 8u >> i;
+			}
+		}
+	}
+	mfp_mbr_views(x->R, v);
+	x->mbr_addr = (int32_t)pc;
+}
+
+/* What a shape function returns instead of the next MPC: nothing ran,
+ * the golden model runs the cycle (a device, a fault, a sync). */
+#define MFP_SLOW	0x10000u
+
+/*
+ * The body of a shape function: one cycle of the word op at mpc with
+ * NCU enabled units, FETCH (F), READ (RD), WRITE (WR) and next-address
+ * kind J as constants; AH: a private run (micro_fast.ahead).  Every
+ * test that can send the cycle to the golden model comes before
+ * anything is written.
+ */
+_Static_assert(PMIC_NCU == 3, "MFP_CYCLE unrolls three units");
+#define MFP_CYCLE(NCU, F, RD, WR, J, AH) {				\
+	uint32_t res[PMIC_NCU] = { 0 }, mar1 = 0, pc1 = 0, next;	\
+	int32_t *wp = NULL;						\
+									\
+	if ((NCU) > 0)	/* the units, unrolled */			\
+		res[0] = mfp_unit(&op->cu[0], x->R);			\
+	if ((NCU) > 1)							\
+		res[1] = mfp_unit(&op->cu[1], x->R);			\
+	if ((NCU) > 2)							\
+		res[2] = mfp_unit(&op->cu[2], x->R);			\
+	if ((RD) || (WR))						\
+		mar1 = op->mar_cu < (NCU) ? res[op->mar_cu] :		\
+		    x->R[PMIC_R_MAR];					\
+	if ((F) || (J) == MFP_J_PC)					\
+		pc1 = op->pc_cu < (NCU) ? res[op->pc_cu] :		\
+		    x->R[PMIC_R_PC];					\
+	if ((RD) || (WR)) {						\
+		wp = micro_fast_word(x->u.m, x->u.core, x->u.stack, x->u.swords, \
+		    mar1, (WR));					\
+		if (UNLIKELY(wp == NULL))				\
+			return MFP_SLOW;	/* a device or a fault */ \
+		if ((AH) && !micro_fast_private(x->u.stack, mar1,		\
+		    (WR) ? x->u.pw : x->u.swords) && ((WR) ||		\
+		    !micro_fast_const(x->u.prog, mar1)))			\
+			return MFP_SLOW;	/* sync */		\
+	}								\
+	if ((J) == MFP_J_PC && UNLIKELY((F) ? pc1 >= x->u.tsize :		\
+	    !(x->valid & 8)))						\
+		return MFP_SLOW;	/* JMPC on an invalid MBR0 faults */ \
+									\
+	if (x->entry && x->mbr_addr == (int32_t)x->R[PMIC_R_PC] &&	\
+	    mpc == x->R[PMIC_R_MBR0]) {					\
+		x->u.steps++;	/* the boundary */			\
+		x->insn_pc = (int32_t)x->R[PMIC_R_PC];			\
+	}								\
+	if ((NCU) > 0 && op->en0) {					\
+		x->n = res[0] >> 31;					\
+		x->z = res[0] == 0;					\
+	}								\
+	if ((NCU) > 0)							\
+		mfp_store(x->R, &op->cu[0], res[0], op->wide);	\
+	if ((NCU) > 1)							\
+		mfp_store(x->R, &op->cu[1], res[1], op->wide);	\
+	if ((NCU) > 2)							\
+		mfp_store(x->R, &op->cu[2], res[2], op->wide);	\
+	if (WR) {							\
+		*wp = (int32_t)x->R[PMIC_R_MDR];			\
+		if (UNLIKELY(x->u.mw != NULL) && micro_fast_watched(x->u.mw, wp)) \
+			x->u.wnote = 1;					\
+	}								\
+	if (RD)								\
+		x->R[PMIC_R_MDR] = (uint32_t)*wp;			\
+	if (F)								\
+		mfp_fetch(x, pc1);					\
+	next = op->next;						\
+	x->entry = 0;							\
+	if ((J) == MFP_J_PC)						\
+		next |= x->R[PMIC_R_MBR0];				\
+	if ((J) != MFP_J_NEXT && ((op->jamn && x->n) ||			\
+	    (op->jamz && x->z)))					\
+		next ^= 1u << PMIC_BIT_NEXT_JAM;			\
+	next &= PMIC_STORE_WORDS - 1;					\
+	if ((J) == MFP_J_PC)						\
+		x->entry = next == x->R[PMIC_R_MBR0];			\
+	return next;							\
+}
+
+/* The shape functions: each one small (engine-mic1-fast.c's). */
+typedef uint32_t mfp_fn(struct mfp_x *x, const struct mfp_op *op,
+    uint32_t mpc);
+#define MFP_FN(NCU, F, RD, WR, J)					\
+static uint32_t								\
+mfp_c_##NCU##F##RD##WR##J(struct mfp_x *x, const struct mfp_op *op,	\
+    uint32_t mpc)							\
+MFP_CYCLE(NCU, F, RD, WR, J, 0)
+#define MFP_FNS(F, RD, WR, J)						\
+	MFP_FN(0, F, RD, WR, J) MFP_FN(1, F, RD, WR, J)			\
+	MFP_FN(2, F, RD, WR, J) MFP_FN(3, F, RD, WR, J)
+#define MFP_FNS_J(J)							\
+	MFP_FNS(0, 0, 0, J) MFP_FNS(1, 0, 0, J) MFP_FNS(0, 1, 0, J)	\
+	MFP_FNS(1, 1, 0, J) MFP_FNS(0, 0, 1, J) MFP_FNS(1, 0, 1, J)	\
+	MFP_FNS(0, 1, 1, J) MFP_FNS(1, 1, 1, J)
+MFP_FNS_J(0)
+MFP_FNS_J(1)
+MFP_FNS_J(2)
+
+/* A private run's cycle: every test at run time. */
+static uint32_t
+mfp_any_ahead(struct mfp_x *x, const struct mfp_op *op, uint32_t mpc)
+MFP_CYCLE(op->ncu, op->fetch, op->read, op->write, op->jmpc ? MFP_J_PC :
+    op->jam ? MFP_J_NZ : MFP_J_NEXT, 1)
+
+/* The shape functions by MFP_SHAPE(). */
+#define MFP_TAB(F, RD, WR, J)						\
+	[MFP_SHAPE(0, F, RD, WR, J)] = mfp_c_0##F##RD##WR##J,		\
+	[MFP_SHAPE(1, F, RD, WR, J)] = mfp_c_1##F##RD##WR##J,		\
+	[MFP_SHAPE(2, F, RD, WR, J)] = mfp_c_2##F##RD##WR##J,		\
+	[MFP_SHAPE(3, F, RD, WR, J)] = mfp_c_3##F##RD##WR##J
+#define MFP_TAB_J(J)							\
+	MFP_TAB(0, 0, 0, J), MFP_TAB(1, 0, 0, J), MFP_TAB(0, 1, 0, J),	\
+	MFP_TAB(1, 1, 0, J), MFP_TAB(0, 0, 1, J), MFP_TAB(1, 0, 1, J),	\
+	MFP_TAB(0, 1, 1, J), MFP_TAB(1, 1, 1, J)
+static mfp_fn *const mfp_fns[MFP_NSHAPE] = {
+	MFP_TAB_J(0), MFP_TAB_J(1), MFP_TAB_J(2),
+};
+
 MF_LOOP
 mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
@@ -201,161 +454,80 @@ mfp_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	struct pmic_state *st = stv;
 	struct core *c = &m->cores[core];
 	struct pmic_core *k = &st->core[core];
-	const uint8_t *text;
 	const struct mfp_op *op;
-	uint32_t R[MFP_NREG], tsize, n, z, mpc, valid, entry;
-	int32_t mbr_addr, insn_pc;
-	int32_t *stack;
-	uint32_t swords = m->cfg.stack_words;
-	uint64_t left = budget, cycles, steps;
+	struct mfp_x x;
+	uint32_t mpc;
+	uint64_t left = budget, mark;
 	uint32_t id;
 	MF_WATCH_LOCALS;
 
+	/* the cycles are those left went down by (mark: left at the last
+	 * write-back) */
 #define SAVE() do {							\
-	c->mar = (int32_t)R[PMIC_R_MAR]; c->mdr = (int32_t)R[PMIC_R_MDR]; \
-	c->pc = (int32_t)R[PMIC_R_PC]; c->mbr = (int32_t)R[PMIC_R_MBR];	\
-	c->sp = (int32_t)R[PMIC_R_SP]; c->lv = (int32_t)R[PMIC_R_LV];	\
-	c->cpp = (int32_t)R[PMIC_R_CPP]; c->tos = (int32_t)R[PMIC_R_TOS]; \
-	c->opc = (int32_t)R[PMIC_R_OPC]; c->h = (int32_t)R[PMIC_R_H];	\
-	k->g0 = (int32_t)R[PMIC_R_G0]; k->g1 = (int32_t)R[PMIC_R_G1];	\
-	c->n = (uint8_t)n; c->z = (uint8_t)z; c->mpc = (uint16_t)mpc;	\
-	c->cycles += cycles; c->steps += steps; cycles = steps = 0;	\
-	k->mbr_valid = (uint8_t)valid; k->entry = (uint8_t)entry;	\
-	k->mbr_addr = mbr_addr; k->insn_pc = insn_pc;			\
+	c->mar = (int32_t)x.R[PMIC_R_MAR];				\
+	c->mdr = (int32_t)x.R[PMIC_R_MDR];				\
+	c->pc = (int32_t)x.R[PMIC_R_PC];				\
+	c->mbr = (int32_t)x.R[PMIC_R_MBR];				\
+	c->sp = (int32_t)x.R[PMIC_R_SP]; c->lv = (int32_t)x.R[PMIC_R_LV]; \
+	c->cpp = (int32_t)x.R[PMIC_R_CPP];				\
+	c->tos = (int32_t)x.R[PMIC_R_TOS];				\
+	c->opc = (int32_t)x.R[PMIC_R_OPC]; c->h = (int32_t)x.R[PMIC_R_H]; \
+	k->g0 = (int32_t)x.R[PMIC_R_G0]; k->g1 = (int32_t)x.R[PMIC_R_G1]; \
+	c->n = (uint8_t)x.n; c->z = (uint8_t)x.z; c->mpc = (uint16_t)mpc; \
+	c->cycles += mark - left; c->steps += x.u.steps;			\
+	mark = left; x.u.steps = 0;					\
+	k->mbr_valid = (uint8_t)x.valid; k->entry = (uint8_t)x.entry;	\
+	k->mbr_addr = x.mbr_addr; k->insn_pc = x.insn_pc;		\
 } while (0)
 
+	micro_fast_ctx_init(&x.u, m, core, pw, watching ? mw : NULL);
 reload:
-	stack = micro_fast_stack(m, core);
-	text = m->progs[c->prog]->text;
-	tsize = m->progs[c->prog]->text_size;
-	memset(R, 0, sizeof R);
-	R[PMIC_R_MAR] = (uint32_t)c->mar;
-	R[PMIC_R_MDR] = (uint32_t)c->mdr;
-	R[PMIC_R_PC] = (uint32_t)c->pc;
-	mfp_mbr_views(R, (uint32_t)c->mbr);
-	R[PMIC_R_SP] = (uint32_t)c->sp;
-	R[PMIC_R_LV] = (uint32_t)c->lv;
-	R[PMIC_R_CPP] = (uint32_t)c->cpp;
-	R[PMIC_R_TOS] = (uint32_t)c->tos;
-	R[PMIC_R_OPC] = (uint32_t)c->opc;
-	R[PMIC_R_H] = (uint32_t)c->h;
-	R[PMIC_R_G0] = (uint32_t)k->g0;
-	R[PMIC_R_G1] = (uint32_t)k->g1;
-	R[PMIC_R_C2] = 2;
-	R[PMIC_R_C3] = 3;
-	R[PMIC_R_C4] = 4;
-	R[PMIC_R_C5] = 5;
-	R[PMIC_R_SID] = core;
-	n = c->n;
-	z = c->z;
+	micro_fast_ctx_load(&x.u);
+	memset(x.R, 0, sizeof x.R);
+	x.R[PMIC_R_MAR] = (uint32_t)c->mar;
+	x.R[PMIC_R_MDR] = (uint32_t)c->mdr;
+	x.R[PMIC_R_PC] = (uint32_t)c->pc;
+	mfp_mbr_views(x.R, (uint32_t)c->mbr);
+	x.R[PMIC_R_SP] = (uint32_t)c->sp;
+	x.R[PMIC_R_LV] = (uint32_t)c->lv;
+	x.R[PMIC_R_CPP] = (uint32_t)c->cpp;
+	x.R[PMIC_R_TOS] = (uint32_t)c->tos;
+	x.R[PMIC_R_OPC] = (uint32_t)c->opc;
+	x.R[PMIC_R_H] = (uint32_t)c->h;
+	x.R[PMIC_R_G0] = (uint32_t)k->g0;
+	x.R[PMIC_R_G1] = (uint32_t)k->g1;
+	x.R[PMIC_R_C2] = 2;
+	x.R[PMIC_R_C3] = 3;
+	x.R[PMIC_R_C4] = 4;
+	x.R[PMIC_R_C5] = 5;
+	x.R[PMIC_R_SID] = core;
+	x.n = c->n;
+	x.z = c->z;
 	mpc = c->mpc;
-	valid = k->mbr_valid;
-	entry = k->entry;
-	mbr_addr = k->mbr_addr;
-	insn_pc = k->insn_pc;
-	cycles = steps = 0;
+	x.valid = k->mbr_valid;
+	x.entry = k->entry;
+	x.mbr_addr = k->mbr_addr;
+	x.insn_pc = k->insn_pc;
+	mark = left;
 	if (mpc >= PMIC_STORE_WORDS)
 		goto slow;
 
 	while (left > 0) {
-		uint32_t res[PMIC_NCU], mar1, pc1, next;
-		int32_t *wp = NULL;
+		uint32_t next;
 
 		op = &f->op[mpc];
-		MF_TRAPS(entry && micro_fast_pc_listed(&f->pcs,
-		    (int32_t)R[PMIC_R_PC]));
+		MF_TRAPS(x.entry && micro_fast_pc_listed(&f->pcs,
+		    (int32_t)x.R[PMIC_R_PC]));
 		first = 0;
-		if (UNLIKELY(entry && !(valid & 8)))
+		if (UNLIKELY(x.entry && !(x.valid & 8)))
 			goto slow;	/* entered with PC outside the text */
-
-		/* the units read the registers as they are now */
-		for (uint32_t i = 0; i < op->ncu; i++)
-			res[i] = pmic_alu_eval(op->cu[i].alu, R[op->cu[i].a],
-			    R[op->cu[i].b]);
-		mar1 = op->mar_cu != MFP_NONE ? res[op->mar_cu] :
-		    R[PMIC_R_MAR];
-		pc1 = op->pc_cu != MFP_NONE ? res[op->pc_cu] : R[PMIC_R_PC];
-		if (op->write || op->read) {
-			wp = micro_fast_word(m, core, stack, swords, mar1,
-			    op->write);
-			if (UNLIKELY(wp == NULL))
-				goto slow;	/* a device or a fault */
-			if (ahead && !micro_fast_private(stack, mar1,
-			    op->write ? pw : swords) && (op->write ||
-			    !micro_fast_const(m->progs[c->prog], mar1)))
-				goto slow;	/* sync */
-		}
-		if (UNLIKELY(op->jmpc && (op->fetch ? pc1 >= tsize :
-		    !(valid & 8))))
-			goto slow;	/* JMPC on an invalid MBR0 faults */
-
-		/* the boundary */
-		if (entry && mbr_addr == (int32_t)R[PMIC_R_PC] &&
-		    mpc == R[PMIC_R_MBR0]) {
-			steps++;
-			insn_pc = (int32_t)R[PMIC_R_PC];
-		}
-		cycles++;
-		if (op->en0) {
-			n = res[0] >> 31;
-			z = res[0] == 0;
-		}
-		for (uint32_t i = 0; i < op->ncu; i++) {
-			const struct mfp_cu *u = &op->cu[i];
-
-			R[u->ct[0]] = res[i];
-			R[u->ct[1]] = res[i];
-			for (uint32_t j = 2; UNLIKELY(j < u->nc); j++)
-				R[u->ct[j]] = res[i];
-		}
-
-		if (op->write) {
-			*wp = (int32_t)R[PMIC_R_MDR];
-			if (UNLIKELY(watching) && micro_fast_watched(mw, wp))
-				wnote = 1;
-		}
-		if (op->read)
-			R[PMIC_R_MDR] = (uint32_t)*wp;
-		if (op->fetch) {
-			uint32_t v = 0;
-
-			if (pc1 < tsize && tsize - pc1 >= 4) {
-				v = (uint32_t)text[pc1] << 24 |
-				    (uint32_t)text[pc1 + 1] << 16 |
-				    (uint32_t)text[pc1 + 2] << 8 |
-				    text[pc1 + 3];
-				valid = 0xF;
-			} else {
-				valid = 0;
-				for (uint32_t i = 0; i < 4; i++) {
-					uint32_t a = pc1 + i;
-
-					v <<= 8;
-					if (a < tsize) {
-						v |= text[a];
-						valid |= 8u >> i;
-					}
-				}
-			}
-			mfp_mbr_views(R, v);
-			mbr_addr = (int32_t)pc1;
-		}
-
-		/* branches, not arithmetic: a predicted branch lets the
-		 * next word load before this cycle's units are done */
-		next = op->next;
-		entry = 0;
-		if (op->jam) {
-			if (op->jmpc)
-				next |= R[PMIC_R_MBR0];
-			if ((op->jamn && n) || (op->jamz && z))
-				next ^= 1u << PMIC_BIT_NEXT_JAM;
-			entry = op->jmpc && (next & (PMIC_STORE_WORDS - 1)) ==
-			    R[PMIC_R_MBR0];
-		}
-		mpc = next & (PMIC_STORE_WORDS - 1);
+		next = ahead ? mfp_any_ahead(&x, op, mpc) :
+		    mfp_fns[op->shape](&x, op, mpc);
+		if (UNLIKELY(next == MFP_SLOW))
+			goto slow;
+		mpc = next;
 		left--;
-		MF_WATCH_NOTE(R[PMIC_R_LV]);
+		MF_WATCH_NOTE(x.R[PMIC_R_LV]);
 	}
 	MF_LOOP_END(pmic_cycle, mfp_marked);
 #undef SAVE

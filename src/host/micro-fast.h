@@ -2,8 +2,10 @@
  * The fast host engines of the micro levels (doc/performance.md section
  * 18): each level decodes its control store once (engine-mic1-fast.c,
  * engine-pmic-fast.c) and runs many micro-cycles of one core with the
- * registers in locals; engine-micro.c's run loop drives either under the
- * engine contract (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
+ * registers in one record of the loop's, each cycle a small function
+ * that the word's shape picks (doc/performance.md section 24.2);
+ * engine-micro.c's run loop drives either under the engine contract
+ * (ENGINE_NATIVE at LEVEL_MIC and LEVEL_PMIC).
  *
  * A cycle runs fast only when it can neither fault nor touch a device
  * word; otherwise the golden model (mic1_cycle, pmic_cycle) runs that
@@ -205,9 +207,51 @@ micro_fast_stack(struct machine *m, uint32_t core)
 }
 
 /*
+ * What a level's cycle looks up besides its registers, in the record
+ * that its loop and its shape functions share (struct mf1_x, struct
+ * mfp_x): set once a run (micro_fast_ctx_init) and again after the
+ * golden model ran a cycle (micro_fast_ctx_load).
+ */
+struct micro_fast_ctx {
+	int32_t			*stack;    /* micro_fast_word's */
+	const uint8_t		*text;
+	uint32_t		 tsize, swords, core;
+	uint32_t		 pw;       /* a private run's (ahead) */
+	uint64_t		 steps;    /* boundaries since the write-back */
+	struct machine		*m;
+	const struct program	*prog;
+	struct micro_fast_watch	*mw;       /* NULL: nothing is watched */
+	int			 wnote;    /* a WRITE stored to a watched
+					      word */
+};
+
+static inline void
+micro_fast_ctx_init(struct micro_fast_ctx *u, struct machine *m,
+    uint32_t core, uint32_t pw, struct micro_fast_watch *mw)
+{
+	u->m = m;
+	u->core = core;
+	u->swords = m->cfg.stack_words;
+	u->pw = pw;
+	u->mw = mw;
+	u->wnote = 0;
+}
+
+static inline void
+micro_fast_ctx_load(struct micro_fast_ctx *u)
+{
+	u->stack = micro_fast_stack(u->m, u->core);
+	u->prog = u->m->progs[u->m->cores[u->core].prog];
+	u->text = u->prog->text;
+	u->tsize = u->prog->text_size;
+	u->steps = 0;
+}
+
+/*
  * The parts of a level's loop that do not depend on its datapath, over
  * the loop's locals by name (e, r, f, m, c, core, st, op, first, left,
- * budget, id, ev, ahead, the watch's mw, watching, wnote and wframe) and
+ * budget, id, ev, ahead, the watch's mw, watching and wframe, and x, the
+ * record with the struct micro_fast_ctx u) and
  * its SAVE(), which writes them back.
  *
  * MF_WATCH_LOCALS declares the watch's locals.  MF_TRAPS(pcbp) runs a
@@ -221,7 +265,7 @@ micro_fast_stack(struct machine *m, uint32_t core)
  */
 #define MF_WATCH_LOCALS							\
 	struct micro_fast_watch *mw = f->watch;				\
-	int watching = mw != NULL && mw->r != NULL, wnote = 0;		\
+	int watching = mw != NULL && mw->r != NULL;			\
 	int32_t wframe = watching ? mw->frame[core] : INT32_MIN
 
 #define MF_TRAPS(pcbp)							\
@@ -240,8 +284,9 @@ micro_fast_stack(struct machine *m, uint32_t core)
 	}
 
 #define MF_WATCH_NOTE(lv)						\
-	if (UNLIKELY(wnote | ((int32_t)(lv) < wframe))) {		\
-		wnote = 0;						\
+	if (UNLIKELY(watching) &&					\
+	    UNLIKELY(x.u.wnote | ((int32_t)(lv) < wframe))) {		\
+		x.u.wnote = 0;						\
 		SAVE();							\
 		if (micro_fast_watch_note(mw, m))			\
 			break;						\
@@ -271,8 +316,9 @@ slow:									\
 	goto reload
 
 /* The loop of a level's exec, inlined into exec, ahead and lockstep,
- * where ahead (a private run, with pw), budget 1 and first fold away
- * and nothing is called per core. */
+ * where ahead (a private run, with pw), budget 1 and first fold away;
+ * the loop is small (a cycle is a call of the word's shape function),
+ * so its three copies cost the compilers little. */
 #ifdef __GNUC__
 #define MF_LOOP static inline __attribute__((always_inline)) uint64_t
 #else
