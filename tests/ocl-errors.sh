@@ -56,7 +56,8 @@ expect_err "MICDB_KERNEL_DIR" "missing kernel says what to set"
 mkdir -p "$TMP/kernels"
 cp "$top_srcdir/src/core/memmap.h" "$top_srcdir/src/core/context.h" \
 	"$top_srcdir/src/core/ijvm-ops.def" "$top_srcdir/src/core/faults.def" \
-	"$top_srcdir/src/core/forkjoin.h" "$TMP/kernels/"
+	"$top_srcdir/src/core/forkjoin.h" "$top_srcdir/src/core/tracebuf.h" \
+	"$TMP/kernels/"
 printf '__kernel void isa_run(void) { this is not OpenCL C; }\n' \
 	>"$TMP/kernels/isa.cl"
 run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"
@@ -66,7 +67,8 @@ grep -q "error" "$err"
 ok $? "build failure shows the build log"
 
 # The installed layout: kernels next to the headers they include.
-cp "$top_srcdir/kernels/isa.cl" "$top_srcdir/kernels/launch.h" "$TMP/kernels/"
+cp "$top_srcdir/kernels/isa.cl" "$top_srcdir/kernels/launch.h" \
+	"$top_srcdir/kernels/launch-trace.h" "$TMP/kernels/"
 run_cmd o e env MICDB_KERNEL_DIR="$TMP/kernels" "$RUN" "$HELLO"
 expect_rc 0 "kernels and headers in one directory build and run"
 grep -q "Hello" "$out"
