@@ -75,17 +75,24 @@ ok $? "no file includes a header of a higher layer or a sibling"
 # with one symbol of each use inside it.
 # obj DIR NAME: the object of DIR/NAME.c in the build tree (as the
 # library or micdb builds it; automake prefixes the objects of targets
-# with their own flags), empty if it is not built.
+# with their own flags), empty if it is not built.  Where several
+# targets' objects are there, the newest: a build tree that outlived a
+# change of which target compiles the file (micdb's objects, then
+# libdbg.a's) keeps the old objects, whose calls are no longer the
+# file's.
 obj() {
-	[ -f "$top_builddir/$1/$2.o" ] && { echo "$top_builddir/$1/$2.o"; return; }
-	for o in "$top_builddir/$1/micdb-$2.o" "$top_builddir/$1/"*"-$2.o"; do
+	_c=
+	[ -f "$top_builddir/$1/$2.o" ] && _c="$top_builddir/$1/$2.o"
+	for o in "$top_builddir/$1/"*"-$2.o"; do
+		[ -f "$o" ] || continue
 		p=${o##*/}
 		p=${p%"-$2.o"}
 		# a target's prefix has no dash; tests' builds are not the
 		# library's
 		case $p in *-*|tests_*|ui_test_*) continue ;; esac
-		[ -f "$o" ] && { echo "$o"; return; }
+		_c="$_c $o"
 	done
+	[ -n "$_c" ] && ls -t $_c | head -n 1
 }
 command -v nm >/dev/null 2>&1 && have_nm=1 || have_nm=0
 for d in src/core src/asm src/model src/host src/ocl src/dbg ui src/batch \
