@@ -46,6 +46,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ahead.h"
 #include "ref.h"
@@ -160,6 +161,69 @@ ahead_copy_part(void *xv, uint64_t lo, uint64_t hi)
 	}
 }
 
+/* Fault in, for writing, the pages of [p, p + bytes) without changing
+ * a byte: a locked add of 0 to one word per page. */
+static void
+ahead_touch(void *p, size_t bytes, size_t page)
+{
+	uintptr_t a = (uintptr_t)p, end = a + bytes;
+
+	if (bytes == 0)
+		return;
+	for (a -= a % page; a < end; a += page) {
+		uintptr_t w = a < (uintptr_t)p ? (uintptr_t)p : a;
+
+		__atomic_fetch_add((uint8_t *)w, 0, __ATOMIC_RELAXED);
+	}
+}
+
+/*
+ * A fresh engine's first window writes pages that nothing has written
+ * yet: the copy's (cores, side state, stacks) and the machine's stack
+ * pages around each SP.  The kernel takes one lock per page table (2
+ * MiB of pages) for each such fault, and the first pass hands out a
+ * few cores at a time, so at many cores every thread faulted in the
+ * same few tables at once and the faults ran one by one
+ * (doc/performance.md section 19.4).  So before it, each thread faults
+ * in the pages of one contiguous part of the cores, which lie in page
+ * tables of their own.  Part i of n: cores [nc * i / n, nc * (i + 1) / n).
+ */
+static void
+ahead_touch_part(void *xv, uint64_t lo, uint64_t hi)
+{
+	struct ahead_pass *x = xv;
+	struct ahead *a = x->a;
+	struct machine *m = x->m;
+	uint64_t nc = m->cfg.ncores, n = par_pool_threads(a->pool);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int64_t margin = ahead_margin(a);
+
+	for (uint64_t part = lo; part < hi; part++) {
+		uint64_t c0 = nc * part / n, c1 = nc * (part + 1) / n;
+		size_t s0 = (size_t)(x->side_bytes * c0 / nc);
+		size_t s1 = (size_t)(x->side_bytes * c1 / nc);
+
+		ahead_touch(a->scores + c0, (c1 - c0) * sizeof *a->scores,
+		    page);
+		if (s1 > s0)
+			ahead_touch(a->sside + s0, s1 - s0, page);
+		for (uint64_t i = c0; i < c1; i++) {
+			size_t off = (size_t)i * m->cfg.stack_words;
+			int32_t top = m->cores[i].sp > m->cores[i].lv ?
+			    m->cores[i].sp : m->cores[i].lv;
+			int64_t words = (int64_t)(top > MM_STACK_BASE ? top :
+			    MM_STACK_BASE) + margin - MM_STACK_BASE + 1;
+
+			if (words > (int64_t)m->cfg.stack_words)
+				words = m->cfg.stack_words;
+			ahead_touch(m->stacks + off, (size_t)words *
+			    sizeof *m->stacks, page);
+			ahead_touch(a->sstacks + off, (size_t)words *
+			    sizeof *a->sstacks, page);
+		}
+	}
+}
+
 /* Make ready to copy what a window may change, to undo it: the copy
  * itself is core by core, in the first pass (ahead_first_part). */
 static void
@@ -188,6 +252,10 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 		    sizeof *a->curbits);
 		if (x->side_bytes > 0)
 			a->sside = xmalloc(x->side_bytes);
+		if (par_pool_threads(a->pool) > 1 &&
+		    nc >= (uint64_t)ahead_par_items * par_pool_threads(a->pool))
+			par_pool_run(a->pool, par_pool_threads(a->pool), 1,
+			    ahead_touch_part, x);
 	}
 	x->back = 0;
 	a->sheap_top = m->heap_top;
