@@ -19,7 +19,7 @@
  *
  * On a terminal a progress line on stderr says, from the first second
  * on, what a long run does (doc/debugger.md section 1).  The clock is read
- * once per engine run, that is once per about four million core-steps
+ * a few times per engine run, that is per about a tenth of a second
  * (or per trace line, which costs far more than a clock read), and the
  * cores are counted only when the line is redrawn, four times a second:
  * nothing that a run's speed could notice.  The line is erased before
@@ -117,6 +117,10 @@ static const char run_usage[] =
  * PROGRESS_EVERY seconds (a few times a second, as top and rsync do). */
 #define PROGRESS_DELAY	1.0
 #define PROGRESS_EVERY	0.25
+/* An engine run's target length (run_loop): short beside the progress
+ * line's redraw and a user's patience with output, long beside a run's
+ * fixed cost. */
+#define RUN_SLICE	0.1
 /* Lines of the census of the cores that have not ended: a screenful. */
 #define CENSUS_LINES	20
 
@@ -555,20 +559,28 @@ run_loop(struct run *r)
 	struct engine_run er;
 	struct engine_stop stop;
 	char *cause = NULL;
-	/* about four million core-steps per engine run: output and the
-	 * step limit are looked at between runs.  A trace needs every
-	 * step: an engine that keeps trace records runs as without a trace
-	 * (up to what its records hold), else the trace reads the machine
-	 * after one-step runs; both look at the cores' output and faults
-	 * (a pass over every core) only as often as a run without it
-	 * (doc/performance.md sections 25, 25.1). */
-	uint64_t every = 1 + (4u << 20) / r->m.cfg.ncores;
-	uint64_t chunk = !r->trace ? every : r->trace_steps == 0 ? 1 :
-	    every < r->trace_steps ? every : r->trace_steps, since = 0;
+	/* Engine runs of about RUN_SLICE seconds, output and the step
+	 * limit looked at between them: the first of about four million
+	 * core-steps, then twice as many steps while a run takes less
+	 * than half a slice, half as many above two slices but never fewer
+	 * than the first (shorter runs would not open the host engines'
+	 * windows, which would make them slower still).  A run's fixed cost
+	 * (at many cores the window's copy, an OpenCL read-back of every
+	 * core) is then a small part of it on any machine (doc/performance.md
+	 * section 19.4).  A trace needs every step: an engine that keeps
+	 * trace records runs as without a trace (up to what its records
+	 * hold), else the trace reads the machine after one-step runs;
+	 * both look at the cores' output and faults (a pass over every
+	 * core) only as often as a run without it (sections 25, 25.1). */
+	const uint64_t least = 1 + (4u << 20) / r->m.cfg.ncores;
+	uint64_t every = least, chunk, since = 0;
+	double t0;
 
 	memset(&er, 0, sizeof er);
 	er.interrupt = &interrupted;
 	for (;;) {
+		chunk = !r->trace ? every : r->trace_steps == 0 ? 1 :
+		    every < r->trace_steps ? every : r->trace_steps;
 		er.max_steps = chunk;
 		if (r->o->max_steps) {
 			if (r->m.step >= r->o->max_steps) {
@@ -591,6 +603,7 @@ run_loop(struct run *r)
 			read_input(r);
 		er.bps = input_wanted(r) ? r->in_bps : NULL;
 		er.nbps = er.bps ? r->nin_bps : 0;
+		t0 = now();
 		if (r->e.ops->run(&r->e, &er, &stop, &cause) != 0) {
 			drain_output(r, 1);
 			say(r);
@@ -602,6 +615,15 @@ run_loop(struct run *r)
 			/* the commit of the trace says what failed */
 			drain_output(r, 1);
 			return EXIT_USAGE;
+		}
+		if (stop.reason == STOP_STEPS && stop.steps_run == chunk &&
+		    chunk == every) {
+			double dt = now() - t0;
+
+			if (dt < RUN_SLICE / 2 && every < UINT64_MAX / 2)
+				every *= 2;
+			else if (dt > RUN_SLICE * 2 && every / 2 >= least)
+				every /= 2;
 		}
 		since += stop.steps_run;
 		if (since >= every || stop.reason != STOP_STEPS ||
