@@ -5,9 +5,13 @@
  * Included by launch.h after its step loop's macros, whose names
  * (the chunk's s0, n, j and s, the lane's lid, lane, wbase and warp, the
  * log l_kp4) these use; a kernel that traces puts LAUNCH_TRACE_ARGS after
- * its arguments, defines LAUNCH_TRACE_PATH (its program path) before the
- * loop, LAUNCH_TRACE_STEP after each step it runs and LAUNCH_TRACE_END
- * after the loop.
+ * its arguments, defines before the loop LAUNCH_TRACE_PATH (its program
+ * path), LAUNCH_TRACE_CW (its traced core's words, tracebuf.h
+ * TB_CORE_WORDS), LAUNCH_TRACE_INSNS (the instructions it ran in the
+ * launch so far) and LAUNCH_TRACE_LEVEL(r) (what its level adds to a
+ * traced core's words at r: LAUNCH_TRACE_MICRO at a micro level, and its
+ * own), and puts LAUNCH_TRACE_STEP after each step it runs and
+ * LAUNCH_TRACE_END after the loop.
  */
 #ifndef MICDB_LAUNCH_TRACE_H
 #define MICDB_LAUNCH_TRACE_H
@@ -49,17 +53,20 @@
 	__local uchar l_tst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uint l_tlast[TB_WARP_WORDS * (MICDB_WG_SIZE / MICDB_WARP_W)]; \
 	const uint t_nw = ctx[CTX_H_NWARPS]; \
-	const uint t_sw = TB_STEP_WORDS(t_nw, tcores); \
+	const uint t_sw = TB_STEP_WORDS(t_nw, tcores, LAUNCH_TRACE_CW); \
 	const uint t_slot = valid ? tslot[c] : TB_NO_SLOT; \
 	const ulong t_steps0 = (ulong)F(CTX_C_STEPS_HI) << 32 | \
 	    F(CTX_C_STEPS_LO); \
-	uint t_j = 0, t_done = 0, t_folded = 0;
+	const ulong t_cycles0 = (ulong)F(CTX_C_CYCLES_HI) << 32 | \
+	    F(CTX_C_CYCLES_LO); \
+	uint t_j = 0, t_done = 0, t_folded = 0; \
+	(void)t_cycles0;
 
 /* The traced core's registers after step s_ (its kernel's names). */
 #define LAUNCH_TRACE_CORE(s_) do { \
 	__global uint *r_ = tbuf + TB_STEP_OFF(s_, t_sw) + \
-	    TB_WARP_WORDS * t_nw + t_slot * TB_CORE_WORDS; \
-	const ulong n_ = t_steps0 + last_step; \
+	    TB_WARP_WORDS * t_nw + t_slot * LAUNCH_TRACE_CW; \
+	const ulong n_ = t_steps0 + (LAUNCH_TRACE_INSNS); \
 	r_[TB_C_PC] = (uint)pc; \
 	r_[TB_C_SP] = (uint)sp; \
 	r_[TB_C_LV] = (uint)lv; \
@@ -68,6 +75,26 @@
 	r_[TB_C_FAULT] = fault; \
 	r_[TB_C_STEPS_LO] = (uint)n_; \
 	r_[TB_C_STEPS_HI] = (uint)(n_ >> 32); \
+	LAUNCH_TRACE_LEVEL(r_); \
+} while (0)
+
+/* A micro level's words of struct core (LAUNCH_READ_MICRO_REGS' names;
+ * cycles: the kernel's count in the launch) and the instruction
+ * boundary's and PC's words that mic.cl and pmic.cl both have. */
+#define LAUNCH_TRACE_MICRO(r_) do { \
+	const ulong y_ = t_cycles0 + cycles; \
+	(r_)[TB_C_MAR] = (uint)mar; \
+	(r_)[TB_C_MDR] = (uint)mdr; \
+	(r_)[TB_C_MBR] = mbr; \
+	(r_)[TB_C_CPP] = (uint)cpp; \
+	(r_)[TB_C_OPC] = (uint)opc; \
+	(r_)[TB_C_H] = (uint)h; \
+	(r_)[TB_C_MPC] = mpc; \
+	(r_)[TB_C_NZ] = nf | zf << 1; \
+	(r_)[TB_C_CYCLES_LO] = (uint)y_; \
+	(r_)[TB_C_CYCLES_HI] = (uint)(y_ >> 32); \
+	(r_)[TB_C_INSN_PC] = (uint)insn_pc; \
+	(r_)[TB_C_MBR_ADDR] = (uint)mbr_addr; \
 } while (0)
 
 /* After a step the lane ran (j, s: the loop's). */

@@ -116,6 +116,7 @@ trace_free(struct trace *t)
 	free(t->obuf);
 	free(t->kcarry);
 	free(t->shadow_cores);
+	free(t->shadow_k);
 	free(t);
 }
 
@@ -174,7 +175,9 @@ trace_engine_start(struct trace *t, const struct trace_view *v,
 	char *cause = NULL;
 
 	if (e == NULL || e->ops->trace_start == NULL ||
-	    e->ops->trace_steps == NULL || e->ops->warps == NULL)
+	    e->ops->trace_steps == NULL || e->ops->warps == NULL ||
+	    v->level != t->level ||
+	    (t->level != LEVEL_ISA && v->level_state == NULL))
 		return -1;
 	if (e->ops->trace_start(e, t->list, t->nlist, max_steps,
 	    &cause) != 0) {
@@ -188,8 +191,49 @@ trace_engine_start(struct trace *t, const struct trace_view *v,
 	for (uint32_t i = 0; i < t->nwarps && i < nrec; i++)
 		t->kcarry[i] = rec[i].last_k;
 	t->shadow_cores = xcalloc(t->ncores, sizeof *t->shadow_cores);
+	if (t->level == LEVEL_MIC)
+		t->shadow_k = xcalloc(t->ncores, sizeof(struct mic1_core));
+	else if (t->level == LEVEL_PMIC)
+		t->shadow_k = xcalloc(t->ncores, sizeof(struct pmic_core));
 	t->engine = 1;
 	return 0;
+}
+
+/* A traced core's micro-level words (tracebuf.h) into its struct core
+ * and its level's side state. */
+static void
+engine_micro(struct trace *t, uint32_t core, const uint32_t *cr)
+{
+	struct core *c = &t->shadow_cores[core];
+
+	c->mar = (int32_t)cr[TB_C_MAR];
+	c->mdr = (int32_t)cr[TB_C_MDR];
+	c->mbr = (int32_t)cr[TB_C_MBR];
+	c->cpp = (int32_t)cr[TB_C_CPP];
+	c->opc = (int32_t)cr[TB_C_OPC];
+	c->h = (int32_t)cr[TB_C_H];
+	c->mpc = (uint16_t)cr[TB_C_MPC];
+	c->n = (uint8_t)(cr[TB_C_NZ] & 1);
+	c->z = (uint8_t)(cr[TB_C_NZ] >> 1 & 1);
+	c->cycles = (uint64_t)cr[TB_C_CYCLES_HI] << 32 | cr[TB_C_CYCLES_LO];
+	if (t->level == LEVEL_MIC) {
+		struct mic1_core *k = &t->shadow_mic.core[core];
+
+		k->insn_pc = (int32_t)cr[TB_C_INSN_PC];
+		k->mbr_addr = (int32_t)cr[TB_C_MBR_ADDR];
+		k->mir = (uint64_t)cr[TB_C_MIR_HI] << 32 | cr[TB_C_MIR_LO];
+		k->pending = (uint8_t)cr[TB_C_LATCH];
+		k->mbr_state = (uint8_t)(cr[TB_C_LATCH] >> 8);
+	} else {
+		struct pmic_core *k = &t->shadow_pmic.core[core];
+
+		k->insn_pc = (int32_t)cr[TB_C_INSN_PC];
+		k->mbr_addr = (int32_t)cr[TB_C_MBR_ADDR];
+		k->g0 = (int32_t)cr[TB_C_G0];
+		k->g1 = (int32_t)cr[TB_C_G1];
+		k->mbr_valid = (uint8_t)cr[TB_C_VALID];
+		k->entry = (uint8_t)(cr[TB_C_VALID] >> 8);
+	}
 }
 
 /* One recorded step's counters (tracebuf.h) into tc, and its traced
@@ -198,6 +242,7 @@ static void
 engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 {
 	const uint32_t *cr = r + (size_t)TB_WARP_WORDS * t->nwarps;
+	const uint32_t cw = TB_CORE_WORDS(t->level != LEVEL_ISA);
 
 	memset(&tc->sum, 0, sizeof tc->sum);
 	for (uint32_t w = 0; w < t->nwarps; w++) {
@@ -214,7 +259,7 @@ engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 		tc->sum.joining += c1 >> 24;
 	}
 	tc->warp = r;
-	for (uint32_t i = 0; i < t->nlist; i++, cr += TB_CORE_WORDS) {
+	for (uint32_t i = 0; i < t->nlist; i++, cr += cw) {
 		struct core *c = &t->shadow_cores[t->list[i]];
 
 		c->pc = (int32_t)cr[TB_C_PC];
@@ -225,6 +270,8 @@ engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 		c->fault = (uint8_t)cr[TB_C_FAULT];
 		c->steps = (uint64_t)cr[TB_C_STEPS_HI] << 32 |
 		    cr[TB_C_STEPS_LO];
+		if (t->level != LEVEL_ISA)
+			engine_micro(t, t->list[i], cr);
 	}
 }
 
@@ -235,17 +282,35 @@ trace_record_engine(struct trace *t, const struct trace_view *v)
 	struct machine m = *v->m;
 	struct trace_view sv = *v;
 	struct trace_counts tc;
-	size_t sw = TB_STEP_WORDS((size_t)t->nwarps, (size_t)t->nlist);
+	size_t sw = TB_STEP_WORDS((size_t)t->nwarps, (size_t)t->nlist,
+	    TB_CORE_WORDS(t->level != LEVEL_ISA));
 	uint64_t first, n;
 	const uint32_t *recs;
 
 	if (!t->engine)
 		return trace_record(t, v);
 	recs = e->ops->trace_steps(e, &first, &n);
-	/* what the records do not hold (the program, ...) is the core's
-	 * as the run left it */
+	/* what the records do not hold (the program, a micro level's
+	 * device latches, ...) is the core's as the run left it */
 	for (uint32_t i = 0; i < t->nlist; i++)
 		t->shadow_cores[t->list[i]] = v->m->cores[t->list[i]];
+	if (t->level == LEVEL_MIC) {
+		struct mic1_core *k = t->shadow_k;
+
+		t->shadow_mic = *(const struct mic1_state *)v->level_state;
+		for (uint32_t i = 0; i < t->nlist; i++)
+			k[t->list[i]] = t->shadow_mic.core[t->list[i]];
+		t->shadow_mic.core = k;
+		sv.level_state = &t->shadow_mic;
+	} else if (t->level == LEVEL_PMIC) {
+		struct pmic_core *k = t->shadow_k;
+
+		t->shadow_pmic = *(const struct pmic_state *)v->level_state;
+		for (uint32_t i = 0; i < t->nlist; i++)
+			k[t->list[i]] = t->shadow_pmic.core[t->list[i]];
+		t->shadow_pmic.core = k;
+		sv.level_state = &t->shadow_pmic;
+	}
 	m.cores = t->shadow_cores;
 	sv.m = &m;
 	sv.counts = &tc;
