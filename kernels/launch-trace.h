@@ -28,8 +28,9 @@
  * kernel's LAUNCH_TRACE_PATH) and status after the step in local memory;
  * the steps it did not run hold its state then (LAUNCH_TRACE_FILL).
  * After the chunk's barrier lane i folds the steps i, i + W, ... of its
- * warp: statuses, kernel paths, and the program paths by groups of lanes
- * (also among the running and waiting or joining lanes, the paths after
+ * warp (W: its lanes in the work-group, LANES, fewer in a machine of
+ * less than a warp): statuses, kernel paths, and the program paths by
+ * groups of lanes (also among the running and waiting or joining lanes, the paths after
  * a release that the host makes at a launch's end).  A first version
  * had each lane look back for an earlier lane on its path, every step,
  * which cost a third more (doc/performance.md section 25.1).  A traced
@@ -40,8 +41,8 @@
 #define MICDB_TRACE 0
 #endif
 #if MICDB_TRACE
-#if MICDB_DIVERGENCE != 1 || MICDB_WG_SIZE < MICDB_WARP_W
-#error "MICDB_TRACE needs the step loop and whole warps in a work-group"
+#if MICDB_DIVERGENCE != 1
+#error "MICDB_TRACE needs the step loop"
 #endif
 #include "tracebuf.h"
 
@@ -51,7 +52,7 @@
 #define LAUNCH_TRACE_DECL \
 	__local int l_tpc[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
 	__local uchar l_tst[MICDB_DIV_CHUNK * MICDB_WG_SIZE]; \
-	__local uint l_tlast[TB_WARP_WORDS * (MICDB_WG_SIZE / MICDB_WARP_W)]; \
+	__local uint l_tlast[TB_WARP_WORDS * (MICDB_WG_SIZE / LANES)]; \
 	const uint t_nw = ctx[CTX_H_NWARPS]; \
 	const uint t_sw = TB_STEP_WORDS(t_nw, tcores, LAUNCH_TRACE_CW); \
 	const uint t_slot = valid ? tslot[c] : TB_NO_SLOT; \
@@ -131,7 +132,7 @@ launch_trace_paths(__local const int *pp, ulong todo)
 		const int pi = pp[launch_lowest_bit(todo)];
 		ulong grp = 0;
 
-		for (uint j = 0; j < MICDB_WARP_W; j++)
+		for (uint j = 0; j < LANES; j++)
 			grp |= (ulong)(pp[j] == pi) << j;
 		todo &= ~grp;
 		n++;
@@ -149,7 +150,7 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
     __local const int *l_tpc, __local const uchar *l_tst,
     __local uint *l_kp4, uint wbase, uint lane, __local uint *last)
 {
-	for (uint r = lane; r < n; r += MICDB_WARP_W) {
+	for (uint r = lane; r < n; r += LANES) {
 		__local const int *pp = l_tpc + r * MICDB_WG_SIZE + wbase;
 		uint cnt[8] = { 0 }, paths[3], seen = 0, ran = 0;
 		ulong run = 0, wait = 0, join = 0;
@@ -157,7 +158,7 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 		__global uint *rec = tbuf + TB_STEP_OFF(s0 + r + 1, sw) +
 		    (size_t)warp * TB_WARP_WORDS;
 
-		for (uint i = 0; i < MICDB_WARP_W; i++) {
+		for (uint i = 0; i < LANES; i++) {
 			const uint kp = LAUNCH_KP(l_kp4, r, wbase + i);
 			const uint st = l_tst[r * MICDB_WG_SIZE + wbase + i];
 
@@ -193,7 +194,7 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 	if (warp < t_nw) \
 		launch_trace_warp(tbuf, t_sw, warp, s0, n, l_tpc, l_tst, \
 		    l_kp4, wbase, lane, \
-		    l_tlast + TB_WARP_WORDS * (lid / MICDB_WARP_W)); \
+		    l_tlast + TB_WARP_WORDS * (lid / LANES)); \
 	t_folded = s0 + n; \
 } while (0)
 
@@ -203,11 +204,11 @@ launch_trace_warp(__global uint *tbuf, uint sw, uint warp, uint s0, uint n,
 #define LAUNCH_TRACE_END do { \
 	if (warp < t_nw) \
 		for (uint s_ = t_folded + 1 + lane; s_ <= K; \
-		    s_ += MICDB_WARP_W) { \
+		    s_ += LANES) { \
 			__global uint *rec_ = tbuf + TB_STEP_OFF(s_, t_sw) + \
 			    (size_t)warp * TB_WARP_WORDS; \
 			__local const uint *l_ = l_tlast + TB_WARP_WORDS * \
-			    (lid / MICDB_WARP_W); \
+			    (lid / LANES); \
 			rec_[TB_W_COUNTS] = (l_[TB_W_COUNTS] & 0xFFFFu) | \
 			    TB_K_NONE << 16; \
 			rec_[TB_W_STATUS] = l_[TB_W_STATUS]; \

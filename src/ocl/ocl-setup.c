@@ -217,8 +217,7 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 	size_t sw = TB_STEP_WORDS((size_t)o->nwarps, (size_t)n, cw), cap;
 	int rc = -1;
 
-	if (!o->tune.trace || o->wg < o->W ||
-	    o->W > 255 || sw * 4 > OCL_TRACE_BYTES) {
+	if (!o->tune.trace || o->W > 255 || sw * 4 > OCL_TRACE_BYTES) {
 		*cause = xasprintf("the %s engine keeps no trace records here",
 		    o->lv->name);
 		return -1;
