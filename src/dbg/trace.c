@@ -9,6 +9,7 @@
  * traced cores; a mark is {"step":N,"mark":"..."}.  No line for the
  * state at open, so that a run's file has one line per step it ran.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,6 +200,38 @@ trace_engine_start(struct trace *t, const struct trace_view *v,
 	return 0;
 }
 
+/* struct core's 32-bit registers and their words in a traced core's
+ * record (tracebuf.h): the first ISA_REGS at every level, the rest at a
+ * micro level. */
+static const struct {
+	unsigned	word;
+	size_t		off;
+} regs[] = {
+	{ TB_C_PC, offsetof(struct core, pc) },
+	{ TB_C_SP, offsetof(struct core, sp) },
+	{ TB_C_LV, offsetof(struct core, lv) },
+	{ TB_C_TOS, offsetof(struct core, tos) },
+	{ TB_C_MAR, offsetof(struct core, mar) },
+	{ TB_C_MDR, offsetof(struct core, mdr) },
+	{ TB_C_MBR, offsetof(struct core, mbr) },
+	{ TB_C_CPP, offsetof(struct core, cpp) },
+	{ TB_C_OPC, offsetof(struct core, opc) },
+	{ TB_C_H, offsetof(struct core, h) },
+};
+#define ISA_REGS	4
+#define ALL_REGS	(sizeof regs / sizeof regs[0])
+
+/* regs[from] .. regs[to - 1] from the record cr into c. */
+static void
+put_regs(struct core *c, const uint32_t *cr, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		int32_t v = (int32_t)cr[regs[i].word];
+
+		memcpy((char *)c + regs[i].off, &v, sizeof v);
+	}
+}
+
 /* A traced core's micro-level words (tracebuf.h) into its struct core
  * and its level's side state. */
 static void
@@ -206,12 +239,7 @@ engine_micro(struct trace *t, uint32_t core, const uint32_t *cr)
 {
 	struct core *c = &t->shadow_cores[core];
 
-	c->mar = (int32_t)cr[TB_C_MAR];
-	c->mdr = (int32_t)cr[TB_C_MDR];
-	c->mbr = (int32_t)cr[TB_C_MBR];
-	c->cpp = (int32_t)cr[TB_C_CPP];
-	c->opc = (int32_t)cr[TB_C_OPC];
-	c->h = (int32_t)cr[TB_C_H];
+	put_regs(c, cr, ISA_REGS, ALL_REGS);
 	c->mpc = (uint16_t)cr[TB_C_MPC];
 	c->n = (uint8_t)(cr[TB_C_NZ] & 1);
 	c->z = (uint8_t)(cr[TB_C_NZ] >> 1 & 1);
@@ -262,10 +290,7 @@ engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 	for (uint32_t i = 0; i < t->nlist; i++, cr += cw) {
 		struct core *c = &t->shadow_cores[t->list[i]];
 
-		c->pc = (int32_t)cr[TB_C_PC];
-		c->sp = (int32_t)cr[TB_C_SP];
-		c->lv = (int32_t)cr[TB_C_LV];
-		c->tos = (int32_t)cr[TB_C_TOS];
+		put_regs(c, cr, 0, ISA_REGS);
 		c->status = (uint8_t)cr[TB_C_STATUS];
 		c->fault = (uint8_t)cr[TB_C_FAULT];
 		c->steps = (uint64_t)cr[TB_C_STEPS_HI] << 32 |
@@ -273,6 +298,16 @@ engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 		if (t->level != LEVEL_ISA)
 			engine_micro(t, t->list[i], cr);
 	}
+}
+
+/* The traced cores' entries of a per-core array (elements of size
+ * bytes), from src into dst. */
+static void
+copy_traced(const struct trace *t, void *dst, const void *src, size_t size)
+{
+	for (uint32_t i = 0; i < t->nlist; i++)
+		memcpy((char *)dst + (size_t)t->list[i] * size,
+		    (const char *)src + (size_t)t->list[i] * size, size);
 }
 
 int
@@ -292,23 +327,18 @@ trace_record_engine(struct trace *t, const struct trace_view *v)
 	recs = e->ops->trace_steps(e, &first, &n);
 	/* what the records do not hold (the program, a micro level's
 	 * device latches, ...) is the core's as the run left it */
-	for (uint32_t i = 0; i < t->nlist; i++)
-		t->shadow_cores[t->list[i]] = v->m->cores[t->list[i]];
+	copy_traced(t, t->shadow_cores, v->m->cores, sizeof(struct core));
 	if (t->level == LEVEL_MIC) {
-		struct mic1_core *k = t->shadow_k;
-
 		t->shadow_mic = *(const struct mic1_state *)v->level_state;
-		for (uint32_t i = 0; i < t->nlist; i++)
-			k[t->list[i]] = t->shadow_mic.core[t->list[i]];
-		t->shadow_mic.core = k;
+		copy_traced(t, t->shadow_k, t->shadow_mic.core,
+		    sizeof(struct mic1_core));
+		t->shadow_mic.core = t->shadow_k;
 		sv.level_state = &t->shadow_mic;
 	} else if (t->level == LEVEL_PMIC) {
-		struct pmic_core *k = t->shadow_k;
-
 		t->shadow_pmic = *(const struct pmic_state *)v->level_state;
-		for (uint32_t i = 0; i < t->nlist; i++)
-			k[t->list[i]] = t->shadow_pmic.core[t->list[i]];
-		t->shadow_pmic.core = k;
+		copy_traced(t, t->shadow_k, t->shadow_pmic.core,
+		    sizeof(struct pmic_core));
+		t->shadow_pmic.core = t->shadow_k;
 		sv.level_state = &t->shadow_pmic;
 	}
 	m.cores = t->shadow_cores;
