@@ -30,13 +30,14 @@
  * After the chunk's barrier lane i folds the steps i, i + W, ... of its
  * warp (W: its lanes in the work-group, LANES, fewer in a machine of
  * less than a warp): statuses, kernel paths, and the program paths by
- * groups of lanes (also among the running and waiting or joining lanes, the paths after
- * a release that the host makes at a launch's end).  A first version
- * had each lane look back for an earlier lane on its path, every step,
- * which cost a third more (doc/performance.md section 25.1).  A traced
- * core writes its registers when it runs a step; the steps after it
- * stopped, and the steps after its work-group stopped, are filled once
- * after the loop (LAUNCH_TRACE_END). */
+ * groups of lanes (also among the running and waiting or joining lanes,
+ * the paths after a release that the host makes at a launch's end).  A
+ * first version had each lane look back for an earlier lane on its
+ * path, every step, which cost a third more (doc/performance.md section
+ * 25.1).  A traced core writes its registers when it runs a step; the
+ * steps after it stopped, and the steps after its work-group stopped,
+ * are filled once after the loop (LAUNCH_TRACE_END).  At every level: a
+ * micro level's traced core has more words (section 25.2). */
 #ifndef MICDB_TRACE
 #define MICDB_TRACE 0
 #endif
