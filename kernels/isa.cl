@@ -585,8 +585,12 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 } while (0)
 #endif
 
-	/* a lane's program path, for a trace (launch.h) */
+	/* a lane's program path and a traced core's words, for a trace
+	 * (launch-trace.h) */
 #define LAUNCH_TRACE_PATH pc
+#define LAUNCH_TRACE_CW TB_ISA_WORDS
+#define LAUNCH_TRACE_INSNS last_step
+#define LAUNCH_TRACE_LEVEL(r_) (void)0
 	LAUNCH_LOOP_BEGIN {
 		uint hid = H_NONE;
 		int pc0 = pc;

@@ -29,7 +29,8 @@
  * several regions, and of writing and not writing, one after another.
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
- * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
+ * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK,
+ * MICDB_TRACE: a trace's records, launch-trace.h).
  */
 #include "memmap.h"
 #include "context.h"
@@ -50,7 +51,8 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const int *cpool, __global const uint *progs,
     __global uchar *out_area, __global const uchar *in_area,
     __global const uint *bps, __global const uchar *mask,
-    __global const uint *cstore, const uint mic_off, const uint main1)
+    __global const uint *cstore, const uint mic_off, const uint main1
+    LAUNCH_TRACE_ARGS)
 {
 	LAUNCH_PROLOGUE;
 	__global uint *mcore = ctx + CTXM_CORE_WORD(mic_off, cs, fs, c, 0u);
@@ -87,6 +89,21 @@ mic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	(void)mem_where(mar_latch, stk, sstride, sw, globals, heap, heap_words,
 	    cp, cpsize, &rd_p);
 	LAUNCH_ACTIVATE;
+	/* a lane's program path and a traced core's words, for a trace
+	 * (launch-trace.h): the MIR as the host's mic1_core holds it (the
+	 * context's until the core runs a cycle), the latches that say
+	 * whether it is at an instruction boundary */
+#define LAUNCH_TRACE_PATH mpc
+#define LAUNCH_TRACE_CW TB_MICRO_WORDS
+#define LAUNCH_TRACE_INSNS insns
+#define LAUNCH_TRACE_LEVEL(r_) do { \
+	LAUNCH_TRACE_MICRO(r_); \
+	(r_)[TB_C_MIR_LO] = mir_set ? \
+	    MIC1_DW_LO(mir_d0, MIC1_D1_NEXT(mir_d1)) : M(CTXM_C_MIR_LO); \
+	(r_)[TB_C_MIR_HI] = mir_set ? \
+	    MIC1_DW_HI(MIC1_D1_NEXT(mir_d1)) : M(CTXM_C_MIR_HI); \
+	(r_)[TB_C_LATCH] = pending | mbr_state << 8; \
+} while (0)
 	LAUNCH_LOOP_BEGIN {
 		uint path = P_NONE;
 		const uint mpc0 = mpc;
@@ -303,8 +320,10 @@ done:
 			LAUNCH_CHECK_BPS(mpc, bnd);
 		} while (0);
 		LAUNCH_RECORD(mpc0, path);
+		LAUNCH_TRACE_STEP;
 	} LAUNCH_LOOP_END(CTXM_NPATHS);
 
+	LAUNCH_TRACE_END;
 	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;

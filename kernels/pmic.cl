@@ -21,7 +21,8 @@
  * one guarded slow path (CTXP_PATH_SLOW in the divergence records).
  *
  * Build-time defines: those of isa.cl (MICDB_WARP_W, MICDB_WG_SIZE,
- * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK).
+ * MICDB_STACK_INTERLEAVED, MICDB_DIVERGENCE, MICDB_DIV_CHUNK,
+ * MICDB_TRACE: a trace's records, launch-trace.h).
  */
 #include "memmap.h"
 #include "context.h"
@@ -108,7 +109,7 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
     __global const int *cpool, __global const uint *progs,
     __global uchar *out_area, __global const uchar *in_area,
     __global const uint *bps, __global const uchar *mask,
-    __global const uint *cstore, const uint pmic_off)
+    __global const uint *cstore, const uint pmic_off LAUNCH_TRACE_ARGS)
 {
 	LAUNCH_PROLOGUE;
 	__global uint *pcore = ctx + CTXP_CORE_WORD(pmic_off, cs, fs, c, 0u);
@@ -137,6 +138,17 @@ pmic_run(__global uint *ctx, __global int *stacks, __global int *globals,
 	barrier(CLK_LOCAL_MEM_FENCE);
 
 	LAUNCH_ACTIVATE;
+	/* a lane's program path and a traced core's words, for a trace
+	 * (launch-trace.h) */
+#define LAUNCH_TRACE_PATH mpc
+#define LAUNCH_TRACE_CW TB_MICRO_WORDS
+#define LAUNCH_TRACE_INSNS insns
+#define LAUNCH_TRACE_LEVEL(r_) do { \
+	LAUNCH_TRACE_MICRO(r_); \
+	(r_)[TB_C_G0] = (uint)g0; \
+	(r_)[TB_C_G1] = (uint)g1; \
+	(r_)[TB_C_VALID] = mbr_valid | entry << 8; \
+} while (0)
 	LAUNCH_LOOP_BEGIN {
 		uint path = P_NONE;
 		const uint mpc0 = mpc;
@@ -334,8 +346,10 @@ done:
 			LAUNCH_CHECK_BPS(mpc, bnd);
 		} while (0);
 		LAUNCH_RECORD(mpc0, path);
+		LAUNCH_TRACE_STEP;
 	} LAUNCH_LOOP_END(CTXP_NPATHS);
 
+	LAUNCH_TRACE_END;
 	LAUNCH_WRITE_RECORDS;
 	if (!valid)
 		return;

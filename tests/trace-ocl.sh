@@ -1,8 +1,9 @@
 #!/bin/sh
-# Traces through the OpenCL engine's records (doc/performance.md section
-# 25.1, src/core/tracebuf.h): micdb run --trace on the OpenCL engine at
-# the ISA level runs launches of many steps and writes each step from the
-# trace buffer the kernel fills; the file must be byte for byte the one
+# Traces through the OpenCL engine's records (doc/performance.md sections
+# 25.1 and 25.2, src/core/tracebuf.h): micdb run --trace on the OpenCL
+# engine runs launches of many steps, at every level, and writes each step
+# (an ISA step or a micro-cycle) from the trace buffer the kernel fills;
+# the file must be byte for byte the one
 # the writer makes from the whole machine after one-step runs
 # (MICDB_OCL_TEST's trace=0 keeps the engine from keeping records), in
 # every format, and so must micdb run's exit status, output and messages.
@@ -14,7 +15,11 @@
 # cores past the first warp and more warps than get their own track.  Racy programs (an
 # ATOMICADD's old value, shared arrays) are not compared: their runs
 # differ with the steps per launch themselves (doc/manycore.md, "Memory
-# consistency").
+# consistency").  At the micro levels the records hold what the VCD's
+# registers, MIR fields and datapath and the Perfetto frames and labels
+# are made from (the shadow machine and level state of src/dbg/trace.c):
+# fib and collatz at Mic-1 and PMIC, a machine of less than a warp, a
+# fault with a barrier, replays, input breakpoints.
 . "$(dirname "$0")/lib.sh"
 
 if "$MICDB" devices 2>&1 | grep -q "no OpenCL platform"; then
@@ -67,6 +72,22 @@ same "GPU layout, warps of 16, replays" "drift=1,layout=gpu" /dev/null \
 same "a stack overflow" "" /dev/null --cores 40 \
     "$P/faults/stack_overflow.jas"
 
+# The micro levels: a traced core's words are the level's (tracebuf.h).
+for lv in mic pmic; do
+	same "$lv: fib on 4 cores, less than a warp" "" /dev/null --level $lv \
+	    --cores 4 --max-steps 6000 "$P/fib.jas"
+	same "$lv: a fault and a barrier completed at a launch's end" "k=7" \
+	    /dev/null --level $lv --cores 40 "$P/faults/one_core_fails.jas"
+	same "$lv: input breakpoints cut launches" "" "$P/echo.input" \
+	    --level $lv --cores 3 "$P/echo.jas"
+done
+same "mic: collatz, 64 warps, cores past the first warp" "" /dev/null \
+    --level mic --cores 2048 --max-steps 400 --trace-cores 5,100-130,2047 \
+    "$P/collatz.jas"
+same "pmic: collatz, GPU layout, warps of 16, replays" "drift=1,layout=gpu" \
+    /dev/null --level pmic --cores 300 --warp-width 16 --max-steps 1500 \
+    --trace-cores 0-3,299 "$P/collatz.jas"
+
 # Interrupted mid-run, between launches with records: no trace, the file
 # that was there stays (SIGINT once micdb catches it and has run a while).
 printf 'before\n' >int.json
@@ -100,6 +121,15 @@ if [ -x /usr/bin/time ]; then
 	[ "$new2" -lt "$new" ] && new=$new2
 	[ "$new" -lt "$old" ]
 	ok $? "a trace through the records takes less CPU than one through the machine"
+	diag "CPU: ${new}0 ms through the records, ${old}0 ms through the machine"
+	# a micro level on few cores, where one-step launches cost the most
+	# (15 times less here)
+	args="run --engine opencl --level mic --cores 4 --max-steps 20000"
+	args="$args --trace x.vcd"
+	new=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/fib.jas")
+	old=$(cpu MICDB_OCL_TEST=trace=0 "$MICDB" $args "$P/fib.jas")
+	[ "$new" -lt "$old" ]
+	ok $? "at Mic-1 too"
 	diag "CPU: ${new}0 ms through the records, ${old}0 ms through the machine"
 fi
 

@@ -23,9 +23,19 @@
  *                  (bits 8-15): the paths after the host completes a
  *                  barrier or a join at this step (src/ocl's
  *                  ocl_trace_release), which the kernel cannot know;
- *   per traced core, in the order the host gave them, TB_CORE_WORDS
- *   words: its registers after the step (struct core's, those the
- *   trace's formats read at the ISA level).
+ *   per traced core, in the order the host gave them,
+ *   TB_CORE_WORDS(micro) words: its registers after the step, those the
+ *   trace's formats read: at the ISA level TB_ISA_WORDS (struct core's
+ *   PC SP LV TOS, status, fault, instructions); at a micro level
+ *   (TB_MICRO_WORDS) the same first, then the rest of struct core's
+ *   registers and its cycles, and what the level's own state holds that
+ *   the formats need (doc/performance.md section 25.2): the instruction
+ *   boundary (MPC, MBR's address and the level's words below), the
+ *   instruction's PC (the Perfetto frames' method), at Mic-1 the MIR
+ *   (the VCD's fields and datapath), at PMIC G0 and G1.  The datapath
+ *   itself (ALU inputs and output, the compute units) is not recorded:
+ *   the writer derives it from the cycle before and the word, as it
+ *   does from the machine.
  *
  * Every warp and not a reduction over them: the writer's sums and
  * extremes over all warps (the "warps" counter, the SVG's rows) are then
@@ -41,7 +51,6 @@
 #define TB_W_RELEASE	2
 #define TB_K_NONE	0xFFu
 
-#define TB_CORE_WORDS	8
 #define TB_C_PC		0
 #define TB_C_SP		1
 #define TB_C_LV		2
@@ -50,12 +59,35 @@
 #define TB_C_FAULT	5
 #define TB_C_STEPS_LO	6
 #define TB_C_STEPS_HI	7
+#define TB_ISA_WORDS	8
+/* the micro levels' words after those */
+#define TB_C_MAR	8
+#define TB_C_MDR	9
+#define TB_C_MBR	10
+#define TB_C_CPP	11
+#define TB_C_OPC	12
+#define TB_C_H		13
+#define TB_C_MPC	14
+#define TB_C_NZ		15	/* N bit 0, Z bit 1 */
+#define TB_C_CYCLES_LO	16
+#define TB_C_CYCLES_HI	17
+#define TB_C_INSN_PC	18
+#define TB_C_MBR_ADDR	19
+#define TB_C_MIR_LO	20	/* Mic-1: mic1_core's mir */
+#define TB_C_MIR_HI	21
+#define TB_C_LATCH	22	/* Mic-1: pending, bits 8-15 mbr_state */
+#define TB_C_G0		20	/* PMIC: pmic_core's */
+#define TB_C_G1		21
+#define TB_C_VALID	22	/* PMIC: mbr_valid, bits 8-15 entry */
+#define TB_MICRO_WORDS	23
+#define TB_CORE_WORDS(micro)	((micro) ? TB_MICRO_WORDS : TB_ISA_WORDS)
 
 /* A core the trace does not keep (the slot map's entry). */
 #define TB_NO_SLOT	0xFFFFFFFFu
 
-#define TB_STEP_WORDS(nwarps, ntraced) \
-	(TB_WARP_WORDS * (nwarps) + TB_CORE_WORDS * (ntraced))
+/* A step's words, of cw words per traced core (TB_CORE_WORDS). */
+#define TB_STEP_WORDS(nwarps, ntraced, cw) \
+	(TB_WARP_WORDS * (nwarps) + (cw) * (ntraced))
 
 /* The record of step s (1-based within the launch) in a buffer of
  * records of sw words each. */

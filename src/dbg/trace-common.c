@@ -15,7 +15,15 @@
 int
 trace_at_boundary(const struct trace_view *v, uint32_t core)
 {
-	if (v->level == LEVEL_ISA || v->e == NULL ||
+	if (v->level == LEVEL_ISA)
+		return 1;
+	/* a step from the engine's records: the level state is the shadow
+	 * machine's (trace.c), not the engine's after the run */
+	if (v->counts != NULL && v->level_state != NULL)
+		return v->level == LEVEL_MIC ?
+		    mic1_at_boundary(v->level_state, v->m, core) :
+		    pmic_at_boundary(v->level_state, v->m, core);
+	if (v->e == NULL ||
 	    v->e->ops->at_boundary == NULL)
 		return 1;
 	return v->e->ops->at_boundary(v->e, core);

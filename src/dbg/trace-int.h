@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mic1.h"
+#include "pmic.h"
 #include "trace.h"
 
 /* The output buffer's size: the formats write through it, and it goes to
@@ -58,6 +60,13 @@ struct trace {
 	int			 engine;
 	uint32_t		*kcarry;
 	struct core		*shadow_cores;
+	/* at a micro level, the shadow machine's level state: the engine's
+	 * control store over per-core side state (shadow_k: a struct
+	 * mic1_core or struct pmic_core per core) whose traced cores hold
+	 * the step's */
+	struct mic1_state	 shadow_mic;
+	struct pmic_state	 shadow_pmic;
+	void			*shadow_k;
 };
 
 /* The counters the formats read per warp (trace_warps_begin), from the

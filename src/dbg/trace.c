@@ -9,6 +9,7 @@
  * traced cores; a mark is {"step":N,"mark":"..."}.  No line for the
  * state at open, so that a run's file has one line per step it ran.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,7 @@ trace_free(struct trace *t)
 	free(t->obuf);
 	free(t->kcarry);
 	free(t->shadow_cores);
+	free(t->shadow_k);
 	free(t);
 }
 
@@ -174,7 +176,9 @@ trace_engine_start(struct trace *t, const struct trace_view *v,
 	char *cause = NULL;
 
 	if (e == NULL || e->ops->trace_start == NULL ||
-	    e->ops->trace_steps == NULL || e->ops->warps == NULL)
+	    e->ops->trace_steps == NULL || e->ops->warps == NULL ||
+	    v->level != t->level ||
+	    (t->level != LEVEL_ISA && v->level_state == NULL))
 		return -1;
 	if (e->ops->trace_start(e, t->list, t->nlist, max_steps,
 	    &cause) != 0) {
@@ -188,8 +192,76 @@ trace_engine_start(struct trace *t, const struct trace_view *v,
 	for (uint32_t i = 0; i < t->nwarps && i < nrec; i++)
 		t->kcarry[i] = rec[i].last_k;
 	t->shadow_cores = xcalloc(t->ncores, sizeof *t->shadow_cores);
+	if (t->level == LEVEL_MIC)
+		t->shadow_k = xcalloc(t->ncores, sizeof(struct mic1_core));
+	else if (t->level == LEVEL_PMIC)
+		t->shadow_k = xcalloc(t->ncores, sizeof(struct pmic_core));
 	t->engine = 1;
 	return 0;
+}
+
+/* struct core's 32-bit registers and their words in a traced core's
+ * record (tracebuf.h): the first ISA_REGS at every level, the rest at a
+ * micro level. */
+static const struct {
+	unsigned	word;
+	size_t		off;
+} regs[] = {
+	{ TB_C_PC, offsetof(struct core, pc) },
+	{ TB_C_SP, offsetof(struct core, sp) },
+	{ TB_C_LV, offsetof(struct core, lv) },
+	{ TB_C_TOS, offsetof(struct core, tos) },
+	{ TB_C_MAR, offsetof(struct core, mar) },
+	{ TB_C_MDR, offsetof(struct core, mdr) },
+	{ TB_C_MBR, offsetof(struct core, mbr) },
+	{ TB_C_CPP, offsetof(struct core, cpp) },
+	{ TB_C_OPC, offsetof(struct core, opc) },
+	{ TB_C_H, offsetof(struct core, h) },
+};
+#define ISA_REGS	4
+#define ALL_REGS	(sizeof regs / sizeof regs[0])
+
+/* regs[from] .. regs[to - 1] from the record cr into c. */
+static void
+put_regs(struct core *c, const uint32_t *cr, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		int32_t v = (int32_t)cr[regs[i].word];
+
+		memcpy((char *)c + regs[i].off, &v, sizeof v);
+	}
+}
+
+/* A traced core's micro-level words (tracebuf.h) into its struct core
+ * and its level's side state. */
+static void
+engine_micro(struct trace *t, uint32_t core, const uint32_t *cr)
+{
+	struct core *c = &t->shadow_cores[core];
+
+	put_regs(c, cr, ISA_REGS, ALL_REGS);
+	c->mpc = (uint16_t)cr[TB_C_MPC];
+	c->n = (uint8_t)(cr[TB_C_NZ] & 1);
+	c->z = (uint8_t)(cr[TB_C_NZ] >> 1 & 1);
+	c->cycles = (uint64_t)cr[TB_C_CYCLES_HI] << 32 | cr[TB_C_CYCLES_LO];
+	if (t->level == LEVEL_MIC) {
+		struct mic1_core *k = &t->shadow_mic.core[core];
+
+		k->insn_pc = (int32_t)cr[TB_C_INSN_PC];
+		k->mbr_addr = (int32_t)cr[TB_C_MBR_ADDR];
+		k->mir = (uint64_t)cr[TB_C_MIR_HI] << 32 | cr[TB_C_MIR_LO];
+		k->pending = (uint8_t)cr[TB_C_LATCH];
+		k->mbr_state = (uint8_t)(cr[TB_C_LATCH] >> 8);
+	} else {
+		struct pmic_core *k = &t->shadow_pmic.core[core];
+
+		k->insn_pc = (int32_t)cr[TB_C_INSN_PC];
+		k->mbr_addr = (int32_t)cr[TB_C_MBR_ADDR];
+		k->g0 = (int32_t)cr[TB_C_G0];
+		k->g1 = (int32_t)cr[TB_C_G1];
+		k->mbr_valid = (uint8_t)cr[TB_C_VALID];
+		k->entry = (uint8_t)(cr[TB_C_VALID] >> 8);
+	}
 }
 
 /* One recorded step's counters (tracebuf.h) into tc, and its traced
@@ -198,6 +270,7 @@ static void
 engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 {
 	const uint32_t *cr = r + (size_t)TB_WARP_WORDS * t->nwarps;
+	const uint32_t cw = TB_CORE_WORDS(t->level != LEVEL_ISA);
 
 	memset(&tc->sum, 0, sizeof tc->sum);
 	for (uint32_t w = 0; w < t->nwarps; w++) {
@@ -214,18 +287,27 @@ engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
 		tc->sum.joining += c1 >> 24;
 	}
 	tc->warp = r;
-	for (uint32_t i = 0; i < t->nlist; i++, cr += TB_CORE_WORDS) {
+	for (uint32_t i = 0; i < t->nlist; i++, cr += cw) {
 		struct core *c = &t->shadow_cores[t->list[i]];
 
-		c->pc = (int32_t)cr[TB_C_PC];
-		c->sp = (int32_t)cr[TB_C_SP];
-		c->lv = (int32_t)cr[TB_C_LV];
-		c->tos = (int32_t)cr[TB_C_TOS];
+		put_regs(c, cr, 0, ISA_REGS);
 		c->status = (uint8_t)cr[TB_C_STATUS];
 		c->fault = (uint8_t)cr[TB_C_FAULT];
 		c->steps = (uint64_t)cr[TB_C_STEPS_HI] << 32 |
 		    cr[TB_C_STEPS_LO];
+		if (t->level != LEVEL_ISA)
+			engine_micro(t, t->list[i], cr);
 	}
+}
+
+/* The traced cores' entries of a per-core array (elements of size
+ * bytes), from src into dst. */
+static void
+copy_traced(const struct trace *t, void *dst, const void *src, size_t size)
+{
+	for (uint32_t i = 0; i < t->nlist; i++)
+		memcpy((char *)dst + (size_t)t->list[i] * size,
+		    (const char *)src + (size_t)t->list[i] * size, size);
 }
 
 int
@@ -235,17 +317,30 @@ trace_record_engine(struct trace *t, const struct trace_view *v)
 	struct machine m = *v->m;
 	struct trace_view sv = *v;
 	struct trace_counts tc;
-	size_t sw = TB_STEP_WORDS((size_t)t->nwarps, (size_t)t->nlist);
+	size_t sw = TB_STEP_WORDS((size_t)t->nwarps, (size_t)t->nlist,
+	    TB_CORE_WORDS(t->level != LEVEL_ISA));
 	uint64_t first, n;
 	const uint32_t *recs;
 
 	if (!t->engine)
 		return trace_record(t, v);
 	recs = e->ops->trace_steps(e, &first, &n);
-	/* what the records do not hold (the program, ...) is the core's
-	 * as the run left it */
-	for (uint32_t i = 0; i < t->nlist; i++)
-		t->shadow_cores[t->list[i]] = v->m->cores[t->list[i]];
+	/* what the records do not hold (the program, a micro level's
+	 * device latches, ...) is the core's as the run left it */
+	copy_traced(t, t->shadow_cores, v->m->cores, sizeof(struct core));
+	if (t->level == LEVEL_MIC) {
+		t->shadow_mic = *(const struct mic1_state *)v->level_state;
+		copy_traced(t, t->shadow_k, t->shadow_mic.core,
+		    sizeof(struct mic1_core));
+		t->shadow_mic.core = t->shadow_k;
+		sv.level_state = &t->shadow_mic;
+	} else if (t->level == LEVEL_PMIC) {
+		t->shadow_pmic = *(const struct pmic_state *)v->level_state;
+		copy_traced(t, t->shadow_k, t->shadow_pmic.core,
+		    sizeof(struct pmic_core));
+		t->shadow_pmic.core = t->shadow_k;
+		sv.level_state = &t->shadow_pmic;
+	}
 	m.cores = t->shadow_cores;
 	sv.m = &m;
 	sv.counts = &tc;

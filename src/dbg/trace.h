@@ -28,7 +28,7 @@
  * beside them, so that a million cores stay a bounded file.
  *
  * An engine that keeps trace records (engine.h trace_start: the OpenCL
- * engine at the ISA level) runs many steps a launch; its records of a
+ * engine, at every level) runs many steps a launch; its records of a
  * run's steps go to the file through trace_record_engine, which writes
  * each step as trace_record writes it from the machine, byte for byte
  * (doc/performance.md section 25.1).

@@ -302,10 +302,11 @@ struct ocl_engine {
 	 * launch fills b_trace (tr_cap steps of tr_sw words) and is read
 	 * into tr_host at its steps' places from the run's start, step
 	 * tr_base; tr_done steps of the run are a cut the run accepted.
-	 * b_tslot: per core its slot among the tr_cores traced ones. */
+	 * b_tslot: per core its slot among the tr_cores traced ones, each
+	 * of tr_cw words (the level's TB_CORE_WORDS). */
 	int	 tracing;
 	cl_mem	 b_trace, b_tslot;
-	uint32_t tr_cores, tr_sw, tr_cap;
+	uint32_t tr_cores, tr_cw, tr_sw, tr_cap;
 	uint32_t *tr_host;
 	uint64_t tr_base, tr_done;
 	int	 warps_fresh;     /* warps holds the last run's records */

@@ -247,7 +247,7 @@ ocl_trace_release(struct ocl_engine *o)
 		    ((r[TB_W_COUNTS] & 0xFF) + n) | paths << 8;
 	}
 	/* r: the traced cores' registers */
-	for (uint32_t i = 0; i < o->tr_cores; i++, r += TB_CORE_WORDS)
+	for (uint32_t i = 0; i < o->tr_cores; i++, r += o->tr_cw)
 		if (r[TB_C_STATUS] == (uint32_t)o->pending_release)
 			r[TB_C_STATUS] = CORE_RUNNING;
 }

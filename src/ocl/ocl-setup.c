@@ -197,8 +197,9 @@ step1_kernels(struct ocl_engine *o, char **cause)
  * MICDB_TRACE, doc/performance.md section 25.1): the step loop is built
  * again with the trace buffer's fill, and replaces the untraced build for
  * the engine's life; the one-step program is not used any more (its fold
- * keeps no per-step counters).  The ISA level only: the micro levels'
- * traces need their registers, which the buffer does not hold yet.
+ * keeps no per-step counters).  Every level: a traced core's words are
+ * its level's (tracebuf.h TB_CORE_WORDS, doc/performance.md section
+ * 25.2).
  */
 static int
 ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
@@ -212,11 +213,11 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 	cl_int err;
 	uint32_t *slot;
 	char *opts, *full;
-	size_t sw = TB_STEP_WORDS((size_t)o->nwarps, (size_t)n), cap;
+	const uint32_t cw = TB_CORE_WORDS(o->lv->level != LEVEL_ISA);
+	size_t sw = TB_STEP_WORDS((size_t)o->nwarps, (size_t)n, cw), cap;
 	int rc = -1;
 
-	if (o->lv != &isa_level || !o->tune.trace || o->wg < o->W ||
-	    o->W > 255 || sw * 4 > OCL_TRACE_BYTES) {
+	if (!o->tune.trace || o->W > 255 || sw * 4 > OCL_TRACE_BYTES) {
 		*cause = xasprintf("the %s engine keeps no trace records here",
 		    o->lv->name);
 		return -1;
@@ -268,6 +269,7 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 	prog = NULL;
 	o->tracing = 1;
 	o->tr_cores = n;
+	o->tr_cw = cw;
 	o->tr_sw = (uint32_t)sw;
 	o->tr_cap = (uint32_t)cap;
 	o->tr_host = xcalloc(cap * sw, sizeof *o->tr_host);
