@@ -42,20 +42,11 @@ trace_warps_begin(const struct trace_view *v, struct trace_warps *tw)
 }
 
 int
-trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
+trace_warp_machine(const struct trace_view *v, const struct trace_warps *tw,
     uint32_t i, uint32_t *nactive, uint32_t *npaths, uint32_t *k)
 {
 	struct warp_view w;
 
-	if (v->counts != NULL) {
-		uint32_t c = v->counts->warp[(size_t)i * TB_WARP_WORDS +
-		    TB_W_COUNTS];
-
-		*nactive = c & 0xFF;
-		*npaths = c >> 8 & 0xFF;
-		*k = v->counts->k[i];
-		return 1;
-	}
 	div_warp_counts(v->m, i, trace_by_mpc(v), &w);
 	*nactive = w.nactive;
 	*npaths = w.npaths;

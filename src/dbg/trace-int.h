@@ -12,6 +12,7 @@
 #include "mic1.h"
 #include "pmic.h"
 #include "trace.h"
+#include "tracebuf.h"
 
 /* The output buffer's size: the formats write through it, and it goes to
  * the file in writes of this size (trace_put below). */
@@ -94,10 +95,28 @@ trace_by_mpc(const struct trace_view *v)
 int	trace_at_boundary(const struct trace_view *v, uint32_t core);
 /* Before a step's warps: where their counters come from. */
 void	trace_warps_begin(const struct trace_view *v, struct trace_warps *tw);
-/* Warp i's active lanes and program paths (div.c), and in *k its kernel
- * paths; 1 when it has them (*k 0 otherwise). */
-int	trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
-	    uint32_t i, uint32_t *nactive, uint32_t *npaths, uint32_t *k);
+/* trace_warp_at from the machine (div.c) and the engine's warp records. */
+int	trace_warp_machine(const struct trace_view *v,
+	    const struct trace_warps *tw, uint32_t i, uint32_t *nactive,
+	    uint32_t *npaths, uint32_t *k);
+/* Warp i's active lanes and program paths, and in *k its kernel paths;
+ * 1 when it has them (*k 0 otherwise).  Inline for the records: at a
+ * million cores it runs 32,768 times a step (doc/performance.md 25.3). */
+static inline int
+trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
+    uint32_t i, uint32_t *nactive, uint32_t *npaths, uint32_t *k)
+{
+	if (v->counts != NULL) {
+		uint32_t c = v->counts->warp[(size_t)i * TB_WARP_WORDS +
+		    TB_W_COUNTS];
+
+		*nactive = c & 0xFF;
+		*npaths = c >> 8 & 0xFF;
+		*k = v->counts->k[i];
+		return 1;
+	}
+	return trace_warp_machine(v, tw, i, nactive, npaths, k);
+}
 /* The cores per status after the step (ref_count's; executed 0). */
 void	trace_status(const struct trace_view *v, struct ref_summary *sum);
 /*

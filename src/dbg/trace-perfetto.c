@@ -269,6 +269,9 @@ counters(struct trace *t, const struct trace_view *v)
 	struct ref_summary sum;
 
 	trace_warps_begin(v, &tw);
+	/* over every warp, first: from the engine's records (trace_warp_at
+	 * inline) a loop of a few instructions a warp, which at a million
+	 * cores runs 32,768 times a step (doc/performance.md section 25.3) */
 	for (uint32_t i = 0; i < t->nwarps; i++) {
 		uint32_t na, np, k;
 
@@ -279,7 +282,15 @@ counters(struct trace *t, const struct trace_view *v)
 		amax = na > amax ? na : amax;
 		pmin = np < pmin ? np : pmin;
 		pmax = np > pmax ? np : pmax;
-		if (!t->warps[i] || (pf->written[i] && pf->active[i] == na &&
+	}
+	/* then the warps with counters of their own */
+	for (uint32_t i = 0; i < t->nwarps; i++) {
+		uint32_t na, np, k;
+
+		if (!t->warps[i])
+			continue;
+		(void)trace_warp_at(v, &tw, i, &na, &np, &k);
+		if ((pf->written[i] && pf->active[i] == na &&
 		    pf->paths[i] == np && pf->k[i] == k))
 			continue;
 		ev(t, 'C', 0, ts);
