@@ -231,8 +231,9 @@ pmic_at_boundary(const struct pmic_state *st, const struct machine *m,
 	return pmic_boundary(&m->cores[core], &st->core[core]);
 }
 
-void
-pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
+/* pmic_enter but for TOS, which the caller loads (or knows). */
+static void
+pmic_enter_core(struct pmic_state *st, struct machine *m, uint32_t core)
 {
 	struct core *c = &m->cores[core];
 	struct pmic_core *k = &st->core[core];
@@ -247,14 +248,25 @@ pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
 	k->g1 = 0;
 	k->entry = 1;
 	k->insn_pc = c->pc;
+}
+
+void
+pmic_enter(struct pmic_state *st, struct machine *m, uint32_t core)
+{
+	pmic_enter_core(st, m, core);
 	micro_load_tos(m, core);
 }
 
+/* A core at its start has TOS = the word at SP of its clear stack
+ * already (machine.c core_start): reading that word would map the zero
+ * page there, and the core's first push would then copy it and flush
+ * the TLB of every thread running the process (doc/performance.md
+ * section 19.4). */
 void
 pmic_start_core(struct pmic_state *st, struct machine *m, uint32_t core)
 {
 	memset(&st->core[core], 0, sizeof st->core[core]);
-	pmic_enter(st, m, core);
+	pmic_enter_core(st, m, core);
 }
 
 /* The model (micro-sim.h), with pmic_state_init, pmic_state_free,
