@@ -20,7 +20,11 @@
  * fuzzing builds of one huge loop took longer than the suite may
  * (doc/performance.md sections 24, 24.2).  N and Z are kept as the ALU
  * output they come from and derived only when written back, the cycles
- * as the budget spent.
+ * as the budget spent.  A run with nothing watched (exec) calls one
+ * word's function after another with no other test between cycles:
+ * a word with a trap has a shape of its own (tshape, MF1_SHAPE_TRAP)
+ * whose function runs nothing, which sends the loop back to its tests
+ * (doc/performance.md section 24.3).
 
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE

@@ -21,6 +21,9 @@
  * loop unrolls.  Each shape is a function of its own so that every
  * function stays small: the sanitizer and fuzzing builds of one huge
  * loop took longer than the suite may (doc/performance.md 24, 24.2).
+ * As at Mic-1, a run with nothing watched calls one word's function
+ * after another, a word with a trap having a shape whose function runs
+ * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
