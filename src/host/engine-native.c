@@ -11,7 +11,10 @@
  * (an unknown opcode, a truncated instruction, a bad constant-pool
  * index, a branch out of the text) gets the SLOW handler.  Dispatch is
  * direct-threaded with GNU C's computed goto; other compilers get a
- * switch (NAT_CASE serves both, as Lua's vmdispatch/vmcase do).
+ * switch (NAT_CASE serves both, as Lua's vmdispatch/vmcase do).  The
+ * commonest pairs of instructions (nat_pairs) run as one handler from
+ * their first slot, which runs the first alone wherever the pair could
+ * differ from the two (doc/performance.md section 24.3).
  *
  * During a run PC (as a slot pointer), SP, LV and TOS live in locals, as
  * do the current frame's floor and local count, recomputed only by the
