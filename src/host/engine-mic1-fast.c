@@ -562,11 +562,9 @@ reload:
 					break;
 				next = mf1_fns[op->tshape | x.pend](&x, op);
 			}
-			if (next < MF1_SLOW || next == MF1_TRAP) {
-				mpc = (uint32_t)(op - f->op);
-				continue;
-			}
 			mpc = (uint32_t)(op - f->op);
+			if (next < MF1_SLOW || next == MF1_TRAP)
+				continue;
 		} else
 			next = ahead ? mf1_any_ahead(&x, op) :
 			    mf1_fns[op->shape | x.pend](&x, op);
