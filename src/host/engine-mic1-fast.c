@@ -5,7 +5,7 @@
  * Every control-store word is decoded once into a struct mf1_op: the B
  * source as an index into a register file (0 where ENB is off), the A
  * input as a mask and an inversion (a = (H & amask) ^ ainv), the ALU
- * function with INC as one of eight cases, the shifter as two shift
+ * function as the masks of a sum (mf1_alu), the shifter as two shift
  * counts, the C targets as a list of indexes, and the JAM bits apart.
  * The register file (MBR twice: sign- and zero-extended, as the B bus
  * reads it; a constant 0 for the B values that drive nothing; a sink
@@ -20,7 +20,11 @@
  * fuzzing builds of one huge loop took longer than the suite may
  * (doc/performance.md sections 24, 24.2).  N and Z are kept as the ALU
  * output they come from and derived only when written back, the cycles
- * as the budget spent.
+ * as the budget spent.  A run with nothing watched (exec) calls one
+ * word's function after another with no other test between cycles:
+ * a word with a trap has a shape of its own (tshape, MF1_SHAPE_TRAP)
+ * whose function runs nothing, which sends the loop back to its tests
+ * (doc/performance.md section 24.3).
 
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
@@ -115,16 +119,20 @@ static const uint8_t mf1_mems[] = {
 #define MF1_NMEM	(sizeof mf1_mems / sizeof mf1_mems[0])
 #define MF1_SHAPE(j, mi)	(((j) * MF1_NMEM + (mi)) << 2)
 #define MF1_SHAPE_ANY	MF1_SHAPE(MF1_NJ, 0)
+/* A word with a trap, in the run's own loop (mf1_op's tshape): its
+ * function does nothing and says so (MF1_TRAP). */
+#define MF1_SHAPE_TRAP	MF1_SHAPE(MF1_NJ, 1)
 
 /* 64 bytes, one cache line: an address is a shift away. */
 struct mf1_op {
 	_Alignas(64) uint32_t amask;    /* ENA: ~0 */
 	uint32_t	ainv;     /* INVA: ~0 */
+	/* the ALU as sums (mf1_alu): AND, OR, A+B and NOT B */
+	uint32_t	kxor, kand, kadd, inc;
 	/* for the cycle in place: the B source and C targets as offsets
 	 * into struct core (bkind: BK_*) */
 	uint8_t		bkind, boff;
 	uint8_t		coff[MIC1_SIZE_C];
-	uint8_t		fn;       /* F0 F1, and INC as 4 (mf1_alu) */
 	uint8_t		sh;       /* the shifter works: */
 	uint8_t		sll;      /* 8 or 0 */
 	uint8_t		sra;      /* 1 or 0 */
@@ -138,8 +146,11 @@ struct mf1_op {
 	uint8_t		main1;    /* this is Main1: a boundary may start */
 	uint8_t		trap;     /* MF_TRAP_* */
 	uint8_t		shape;    /* MF1_SHAPE(), MF1_SHAPE_ANY */
+	uint8_t		tshape;   /* shape, MF1_SHAPE_TRAP with a trap */
 	uint16_t	next;
 };
+
+_Static_assert(sizeof(struct mf1_op) == 64, "struct mf1_op: one cache line");
 
 struct mf1 {
 	const struct mic1_store	*cs;
@@ -181,8 +192,16 @@ mf1_create(const void *csv)
 		op->trap = cs->present[a] ? 0 : MF_TRAP_SLOW;
 		op->amask = (alu & MIC1_ALU_ENA) ? ~0u : 0;
 		op->ainv = (alu & MIC1_ALU_INVA) ? ~0u : 0;
-		op->fn = (uint8_t)(MIC1_ALU_FN(alu) |
-		    ((alu & MIC1_ALU_INC) ? 4 : 0));
+		switch (MIC1_ALU_FN(alu)) {
+		case 0:		op->kand = ~0u; break;		/* A AND B */
+		case 1:		op->kxor = op->kand = ~0u; break; /* A OR B */
+		case 2:		/* NOT B: A reads ~0, whatever ENA says */
+			op->amask = 0;
+			op->ainv = op->kxor = ~0u;
+			break;
+		default:	op->kxor = op->kand = op->kadd = ~0u; break;
+		}
+		op->inc = (alu & MIC1_ALU_INC) ? 1 : 0;
 		op->sll = (alu & MIC1_ALU_SLL8) ? 8 : 0;
 		op->sra = (alu & MIC1_ALU_SRA1) ? 1 : 0;
 		op->sh = op->sll | op->sra;
@@ -207,6 +226,7 @@ mf1_create(const void *csv)
 		op->main1 = a == cs->main1;
 		op->next = (uint16_t)mic1_next(w);
 		op->shape = mf1_shape(op);
+		op->tshape = op->trap ? MF1_SHAPE_TRAP : op->shape;
 	}
 	return f;
 }
@@ -241,6 +261,8 @@ mf1_patch(void *fx, const struct engine_run *r, int on)
 			f->op[a].trap |= bit;
 		else
 			f->op[a].trap &= (uint8_t)~bit;
+		f->op[a].tshape = f->op[a].trap ? MF1_SHAPE_TRAP :
+		    f->op[a].shape;
 	}
 }
 
@@ -254,22 +276,21 @@ mf1_marked(const void *fx, const struct core *c)
 	    (f->op[c->mpc].trap & (MF_TRAP_BP | MF_TRAP_PCBP)) != 0;
 }
 
-/* The ALU's output for inputs a (H as ENA and INVA leave it) and b (the
- * B bus as ENB leaves it): one dispatch on the function, where masks
- * over all four results cost a dozen instructions more a cycle. */
+/*
+ * The ALU's output for inputs a (H as ENA and INVA leave it) and b (the
+ * B bus as ENB leaves it), with no branch: every function is a sum of
+ * a ^ b and a & b, the carries (a ^ b and a & b share no bit, so their
+ * sum is a | b; a + b is (a ^ b) + 2 (a & b); NOT B is a ^ b with a
+ * ~0, which mf1_create sets).  A dispatch on the function was an
+ * indirect jump a cycle that the host predicted poorly
+ * (doc/performance.md section 24.3).
+ */
 static inline uint32_t
 mf1_alu(const struct mf1_op *op, uint32_t a, uint32_t b)
 {
-	switch (op->fn) {
-	case 0:		return a & b;
-	case 1:		return a | b;
-	case 2:		return ~b;
-	case 3:		return a + b;
-	case 4:		return (a & b) + 1;
-	case 5:		return (a | b) + 1;
-	case 6:		return ~b + 1;
-	default:	return a + b + 1;
-	}
+	uint32_t t = a & b & op->kand;
+
+	return ((a ^ b) & op->kxor) + t + (t & op->kadd) + op->inc;
 }
 
 /* The shifter's output, the C bus. */
@@ -305,6 +326,7 @@ struct mf1_x {
  * sync); or the cycle ran and reached the halt word. */
 #define MF1_SLOW	0x10000u
 #define MF1_HALT	0x10001u
+#define MF1_TRAP	0x10002u  /* a word with a trap: nothing ran */
 
 /*
  * The body of a shape function: one cycle where the pending operations
@@ -428,6 +450,15 @@ static uint32_t
 mf1_any_ahead(struct mf1_x *x, const struct mf1_op *op)
 MF1_CYCLE(x->pend, op->mem, MF1_NJ, 1)
 
+/* A word with a trap: the loop's MF_TRAPS decides it. */
+static uint32_t
+mf1_trapped(struct mf1_x *x, const struct mf1_op *op)
+{
+	(void)x;
+	(void)op;
+	return MF1_TRAP;
+}
+
 /* The shape functions by MF1_SHAPE() | pending set. */
 #define MF1_TAB(J, MI)							\
 	[MF1_SHAPE(J, MI) | 0] = mf1_c_##J##_##MI##_0,			\
@@ -437,10 +468,12 @@ MF1_CYCLE(x->pend, op->mem, MF1_NJ, 1)
 #define MF1_TAB_J(J)							\
 	MF1_TAB(J, 0), MF1_TAB(J, 1), MF1_TAB(J, 2), MF1_TAB(J, 3),	\
 	MF1_TAB(J, 4), MF1_TAB(J, 5)
-static mf1_fn *const mf1_fns[MF1_SHAPE_ANY + 4] = {
+static mf1_fn *const mf1_fns[MF1_SHAPE_TRAP + 4] = {
 	MF1_TAB_J(0), MF1_TAB_J(1), MF1_TAB_J(2), MF1_TAB_J(3),
 	[MF1_SHAPE_ANY | 0] = mf1_any, [MF1_SHAPE_ANY | 1] = mf1_any,
 	[MF1_SHAPE_ANY | 2] = mf1_any, [MF1_SHAPE_ANY | 3] = mf1_any,
+	[MF1_SHAPE_TRAP | 0] = mf1_trapped, [MF1_SHAPE_TRAP | 1] = mf1_trapped,
+	[MF1_SHAPE_TRAP | 2] = mf1_trapped, [MF1_SHAPE_TRAP | 3] = mf1_trapped,
 };
 
 MF_LOOP
@@ -512,8 +545,29 @@ reload:
 		MF_TRAPS(micro_fast_pc_listed(&f->pcs,
 		    (int32_t)x.R[R_PC]));
 		first = 0;
-		next = ahead ? mf1_any_ahead(&x, op) :
-		    mf1_fns[op->shape | x.pend](&x, op);
+		if (!ahead && !watching) {
+			/*
+			 * The run's own words, one after another, until a
+			 * word with a trap (its tshape's function returns
+			 * MF1_TRAP, and MF_TRAPS above decides it), the
+			 * golden model, the halt or the budget: nothing
+			 * else to test between cycles (doc/performance.md
+			 * section 24.3).  This word passed MF_TRAPS.
+			 */
+			next = mf1_fns[op->shape | x.pend](&x, op);
+			while (next < MF1_SLOW) {
+				last = op;
+				op = &f->op[next];
+				if (UNLIKELY(--left == 0))
+					break;
+				next = mf1_fns[op->tshape | x.pend](&x, op);
+			}
+			mpc = (uint32_t)(op - f->op);
+			if (next < MF1_SLOW || next == MF1_TRAP)
+				continue;
+		} else
+			next = ahead ? mf1_any_ahead(&x, op) :
+			    mf1_fns[op->shape | x.pend](&x, op);
 		if (UNLIKELY(next >= MF1_SLOW)) {
 			if (next == MF1_SLOW)
 				goto slow;

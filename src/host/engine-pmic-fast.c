@@ -21,6 +21,9 @@
  * loop unrolls.  Each shape is a function of its own so that every
  * function stays small: the sanitizer and fuzzing builds of one huge
  * loop took longer than the suite may (doc/performance.md 24, 24.2).
+ * As at Mic-1, a run with nothing watched calls one word's function
+ * after another, a word with a trap having a shape whose function runs
+ * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
@@ -73,6 +76,9 @@ enum { MFP_J_NEXT, MFP_J_NZ, MFP_J_PC };
 #define MFP_SHAPE(ncu, f, rd, wr, j)					\
 	(((((j) * 2 + (wr)) * 2 + (rd)) * 2 + (f)) * (PMIC_NCU + 1) + (ncu))
 #define MFP_NSHAPE	MFP_SHAPE(0, 0, 0, 0, 3)
+/* A word with a trap, in the run's own loop (mfp_op's tshape): its
+ * function does nothing and says so (MFP_TRAP). */
+#define MFP_SHAPE_TRAP	MFP_NSHAPE
 
 /* A unit: a sum (mfp_unit; an input it does not read is MFP_ZERO) or
  * its operation itself. */
@@ -98,6 +104,7 @@ struct mfp_op {
 	uint8_t		jamn, jamz, jmpc;
 	uint8_t		trap;          /* MF_TRAP_* */
 	uint8_t		shape;         /* MFP_SHAPE() */
+	uint8_t		tshape;        /* shape, MFP_SHAPE_TRAP with a trap */
 	uint8_t		wide;          /* a unit has more than 2 C targets */
 	uint16_t	next;
 };
@@ -187,6 +194,7 @@ mfp_create(const void *csv)
 		op->shape = (uint8_t)MFP_SHAPE(op->ncu, op->fetch != 0,
 		    op->read != 0, op->write != 0, op->jmpc ? MFP_J_PC :
 		    op->jam ? MFP_J_NZ : MFP_J_NEXT);
+		op->tshape = op->trap ? MFP_SHAPE_TRAP : op->shape;
 	}
 	return f;
 }
@@ -228,6 +236,9 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 		else
 			f->op[a].trap &= (uint8_t)~MF_TRAP_PCBP;
 	}
+	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
+		f->op[a].tshape = f->op[a].trap ? MFP_SHAPE_TRAP :
+		    f->op[a].shape;
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -329,6 +340,7 @@ mfp_fetch(struct mfp_x *x, uint32_t pc)
 /* What a shape function returns instead of the next MPC: nothing ran,
  * the golden model runs the cycle (a device, a fault, a sync). */
 #define MFP_SLOW	0x10000u
+#define MFP_TRAP	0x10001u  /* a word with a trap: nothing ran */
 
 /*
  * The body of a shape function: one cycle of the word op at mpc with
@@ -430,6 +442,16 @@ mfp_any_ahead(struct mfp_x *x, const struct mfp_op *op, uint32_t mpc)
 MFP_CYCLE(op->ncu, op->fetch, op->read, op->write, op->jmpc ? MFP_J_PC :
     op->jam ? MFP_J_NZ : MFP_J_NEXT, 1)
 
+/* A word with a trap: the loop's MF_TRAPS decides it. */
+static uint32_t
+mfp_trapped(struct mfp_x *x, const struct mfp_op *op, uint32_t mpc)
+{
+	(void)x;
+	(void)op;
+	(void)mpc;
+	return MFP_TRAP;
+}
+
 /* The shape functions by MFP_SHAPE(). */
 #define MFP_TAB(F, RD, WR, J)						\
 	[MFP_SHAPE(0, F, RD, WR, J)] = mfp_c_0##F##RD##WR##J,		\
@@ -440,8 +462,9 @@ MFP_CYCLE(op->ncu, op->fetch, op->read, op->write, op->jmpc ? MFP_J_PC :
 	MFP_TAB(0, 0, 0, J), MFP_TAB(1, 0, 0, J), MFP_TAB(0, 1, 0, J),	\
 	MFP_TAB(1, 1, 0, J), MFP_TAB(0, 0, 1, J), MFP_TAB(1, 0, 1, J),	\
 	MFP_TAB(0, 1, 1, J), MFP_TAB(1, 1, 1, J)
-static mfp_fn *const mfp_fns[MFP_NSHAPE] = {
+static mfp_fn *const mfp_fns[MFP_SHAPE_TRAP + 1] = {
 	MFP_TAB_J(0), MFP_TAB_J(1), MFP_TAB_J(2),
+	[MFP_SHAPE_TRAP] = mfp_trapped,
 };
 
 MF_LOOP
@@ -521,6 +544,28 @@ reload:
 		first = 0;
 		if (UNLIKELY(x.entry && !(x.valid & 8)))
 			goto slow;	/* entered with PC outside the text */
+		if (!ahead && !watching) {
+			/*
+			 * The run's own words, one after another, until a
+			 * word with a trap (its tshape's function returns
+			 * MFP_TRAP, and MF_TRAPS above decides it), the
+			 * golden model or the budget (doc/performance.md
+			 * section 24.3).  This word passed MF_TRAPS and the
+			 * test above; a fast JMPC enters only with a valid
+			 * MBR0, so the test holds for the words after it.
+			 */
+			next = mfp_fns[op->shape](&x, op, mpc);
+			while (next < MFP_SLOW) {
+				mpc = next;
+				if (UNLIKELY(--left == 0))
+					break;
+				op = &f->op[mpc];
+				next = mfp_fns[op->tshape](&x, op, mpc);
+			}
+			if (next == MFP_SLOW)
+				goto slow;
+			continue;
+		}
 		next = ahead ? mfp_any_ahead(&x, op, mpc) :
 		    mfp_fns[op->shape](&x, op, mpc);
 		if (UNLIKELY(next == MFP_SLOW))
