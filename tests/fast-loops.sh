@@ -8,11 +8,12 @@
 # on a PC, budgets (stepi) that end inside a run, a watch, and the run to
 # the end; the native engine's transcript must be the reference's, line
 # for line, at Mic-1 with the textbook's and micdb's microprograms and at
-# PMIC.  The native ISA engine runs the commonest instruction pairs as
-# one handler (engine-native.c's nat_pairs): a breakpoint on each pair's
-# second slot (tests/run/pairs.jas), budgets that end between the two,
-# and watches on the locals a pair's ISTORE writes must stop where the
-# reference does too.  The sanitizer build runs the same transcripts.
+# PMIC.  At the ISA level, the commonest pairs of instructions (a fused
+# handler for them was measured and dropped, doc/performance.md 24.3, and
+# is the kind of fast path any later one would be): a breakpoint on each
+# pair's second slot (tests/run/pairs.jas), budgets that end between the
+# two, and watches on the locals a pair's ISTORE writes must stop where
+# the reference does too.  The sanitizer build runs the same transcripts.
 . "$(dirname "$0")/lib.sh"
 
 # fast_loops LEVEL MICROCODE WORD: the transcript of both engines

@@ -11,10 +11,7 @@
  * (an unknown opcode, a truncated instruction, a bad constant-pool
  * index, a branch out of the text) gets the SLOW handler.  Dispatch is
  * direct-threaded with GNU C's computed goto; other compilers get a
- * switch (NAT_CASE serves both, as Lua's vmdispatch/vmcase do).  The
- * commonest pairs of instructions (nat_pairs) run as one handler from
- * their first slot, which runs the first alone wherever the pair could
- * differ from the two (doc/performance.md section 24.3).
+ * switch (NAT_CASE serves both, as Lua's vmdispatch/vmcase do).
  *
  * During a run PC (as a slot pointer), SP, LV and TOS live in locals, as
  * do the current frame's floor and local count, recomputed only by the
@@ -78,9 +75,6 @@ enum nat_h {
 	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
 	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
 	H_IN, H_OUT, H_HALT, H_SYNC,
-	/* pairs (nat_fuse): the first slot of two that run as one */
-	H_ILOAD_ILOAD, H_ILOAD_DUP, H_IADD_ISTORE, H_ISTORE_ILOAD,
-	H_IAND_IFEQ, H_ISUB_IFLT,
 };
 
 #include "native-int.h"
@@ -95,46 +89,6 @@ static const uint8_t plain_h[256] = {
 	[OP_COREID] = H_COREID, [OP_NCORES] = H_NCORES, [OP_IN] = H_IN,
 	[OP_OUT] = H_OUT, [OP_HALT] = H_HALT,
 };
-
-/*
- * The commonest pairs of instructions (doc/performance.md section
- * 24.3), each run by one handler from its first slot: one dispatch, one
- * budget test and one set of checks for two.  The second slot keeps its
- * own handler for a jump to it; the pair's handler runs only the first
- * instruction (its own handler) when the second slot's handler is not
- * the one decoded (a breakpoint patched it to BP, a private run's is
- * SYNC), when one step is left or when a check of either fails.
- */
-static const struct {
-	uint8_t	first, second, pair;
-} nat_pairs[] = {
-	{ H_ILOAD, H_ILOAD, H_ILOAD_ILOAD },
-	{ H_ILOAD, H_DUP, H_ILOAD_DUP },
-	{ H_IADD, H_ISTORE, H_IADD_ISTORE },
-	{ H_ISTORE, H_ILOAD, H_ISTORE_ILOAD },
-	{ H_IAND, H_IFEQ, H_IAND_IFEQ },
-	{ H_ISUB, H_IFLT, H_ISUB_IFLT },
-};
-
-/* Give each slot that starts one of nat_pairs its pair's handler. */
-static void
-nat_fuse(struct nat_prog *np)
-{
-	for (uint32_t pc = 0; pc < np->size; pc++) {
-		struct nat_insn *in = &np->code[pc];
-		const struct nat_insn *in2 = in + in->len;
-
-		if (pc + in->len > np->size)
-			continue;
-		for (size_t i = 0; i < sizeof nat_pairs / sizeof nat_pairs[0];
-		    i++)
-			if (in->real == nat_pairs[i].first &&
-			    in2->real == nat_pairs[i].second) {
-				in->h = in->real = nat_pairs[i].pair;
-				break;
-			}
-	}
-}
 
 static void
 nat_decode(const struct program *p, struct nat_prog *np)
@@ -226,7 +180,6 @@ done:
 		in->a = a;
 		in->b = b;
 	}
-	nat_fuse(np);
 	/* A private run stops before anything another core can see or
 	 * change: shared words, a status change, the golden model. */
 	np->pcode = xcalloc((size_t)p->text_size + 1, sizeof *np->pcode);
@@ -337,24 +290,20 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		&&L_H_ICMPEQ, &&L_H_GOTO, &&L_H_GETSTATIC, &&L_H_PUTSTATIC,
 		&&L_H_INVOKE, &&L_H_IRETURN, &&L_H_IALOAD, &&L_H_COREID,
 		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT, &&L_H_SYNC,
-		&&L_H_ILOAD_ILOAD, &&L_H_ILOAD_DUP, &&L_H_IADD_ISTORE,
-		&&L_H_ISTORE_ILOAD, &&L_H_IAND_IFEQ, &&L_H_ISUB_IFLT,
 	};
 #define NAT_CASE(x)	case x: L_##x
 #define DISPATCH()	goto *labels[ip->h]
 #define DISPATCH_REAL()	goto *labels[ip->real]
-#define ALONE(x)	goto L_##x
 #else
 #define NAT_CASE(x)	case x
 #define DISPATCH()	do { h = ip->h; goto dispatch; } while (0)
 #define DISPATCH_REAL()	do { h = ip->real; goto dispatch; } while (0)
-#define ALONE(x)	do { h = x; goto dispatch; } while (0)
 	int h;
 #endif
 	struct native *n = e->impl;
 	struct machine *m = e->m;
 	struct core *c = &m->cores[core];
-	const struct nat_insn *code, *ip, *ip2;
+	const struct nat_insn *code, *ip;
 	const struct engine_run *r = n->r;
 	int32_t *st = machine_stack_word(m, core, MM_STACK_BASE);
 	/* a private run stores nothing above the window's copy */
@@ -696,91 +645,6 @@ dispatch:
 	NAT_CASE(H_SYNC):
 		*ev = EV_SYNC;
 		goto out;
-	/* Pairs (nat_pairs): ip2 is the second slot; the first runs alone
-	 * (ALONE, its own handler) unless every check of both holds, in
-	 * the order the two handlers make them. */
-#define PAIR(first, second) do {					\
-	ip2 = ip + ip->len;						\
-	if (UNLIKELY(ip2->h != (second) || left < 2))			\
-		ALONE(first);						\
-} while (0)
-	NAT_CASE(H_ILOAD_ILOAD):
-		PAIR(H_ILOAD, H_ILOAD);
-		if (UNLIKELY(sp < floor || sp + 2 > end ||
-		    (uint32_t)ip->a >= nlocals ||
-		    (uint32_t)ip2->a >= nlocals))
-			ALONE(H_ILOAD);
-		v = S(lv + ip->a);
-		S(++sp) = v;
-		v = S(lv + ip2->a);
-		S(++sp) = tos = v;
-		left--;
-		ip = ip2 + ip2->len;
-		NEXT();
-	NAT_CASE(H_ILOAD_DUP):
-		PAIR(H_ILOAD, H_DUP);
-		if (UNLIKELY(sp < floor || sp + 2 > end ||
-		    (uint32_t)ip->a >= nlocals))
-			ALONE(H_ILOAD);
-		v = S(lv + ip->a);
-		S(++sp) = tos = v;
-		S(++sp) = tos;
-		left--;
-		ip = ip2 + ip2->len;
-		NEXT();
-	NAT_CASE(H_IADD_ISTORE):
-		PAIR(H_IADD, H_ISTORE);
-		if (UNLIKELY(sp - 2 < floor || sp - 1 > end ||
-		    (uint32_t)ip2->a >= nlocals))
-			ALONE(H_IADD);
-		tos = (int32_t)((uint32_t)S(sp - 1) + (uint32_t)tos);
-		S(--sp) = tos;
-		S(lv + ip2->a) = tos;
-		tos = S(--sp);
-		left--;
-		ip0 = ip2;
-		ip = ip2 + ip2->len;
-		WCHECK();
-		NEXT();
-	NAT_CASE(H_ISTORE_ILOAD):
-		PAIR(H_ISTORE, H_ILOAD);
-		if (UNLIKELY(sp - 1 < floor || sp > end ||
-		    (uint32_t)ip->a >= nlocals ||
-		    (uint32_t)ip2->a >= nlocals))
-			ALONE(H_ISTORE);
-		S(lv + ip->a) = tos;
-		tos = S(--sp);
-		ip0 = ip;
-		ip = ip2;
-		WCHECK();	/* a watch stops before the ILOAD */
-		left--;
-		v = S(lv + ip->a);
-		S(++sp) = tos = v;
-		ip += ip->len;
-		NEXT();
-	NAT_CASE(H_IAND_IFEQ):
-		PAIR(H_IAND, H_IFEQ);
-		if (UNLIKELY(sp - 2 < floor || sp - 1 > end))
-			ALONE(H_IAND);
-		tos = S(sp - 1) & tos;
-		S(--sp) = tos;
-		v = tos;
-		tos = S(--sp);
-		left--;
-		ip = v == 0 ? code + ip2->a : ip2 + ip2->len;
-		NEXT();
-	NAT_CASE(H_ISUB_IFLT):
-		PAIR(H_ISUB, H_IFLT);
-		if (UNLIKELY(sp - 2 < floor || sp - 1 > end))
-			ALONE(H_ISUB);
-		tos = (int32_t)((uint32_t)S(sp - 1) - (uint32_t)tos);
-		S(--sp) = tos;
-		v = tos;
-		tos = S(--sp);
-		left--;
-		ip = v < 0 ? code + ip2->a : ip2 + ip2->len;
-		NEXT();
-#undef PAIR
 	NAT_CASE(H_SLOW):
 	default:
 		goto slow;
@@ -873,7 +737,6 @@ out_regs_done:
 #undef NAT_CASE
 #undef DISPATCH
 #undef DISPATCH_REAL
-#undef ALONE
 }
 
 /* A running core stands where a breakpoint of this run may hold
