@@ -41,6 +41,8 @@ for expected in "$PROGRAMS"/*.expected; do
 	[ "$rc" -eq 0 ] && same_output "$TMP/out" "$expected"
 	ok $? "$name [$opts]: the OpenCL engine gives the expected output"
 	[ "$rc" -eq 0 ] || diag "$(head -c 1000 "$TMP/err")"
+	cmp -s "$TMP/out.sorted" "$TMP/want.sorted" ||
+		diag "$(diff "$TMP/want.sorted" "$TMP/out.sorted" | head -20)" "$(head -c 500 "$TMP/err")"
 
 	[ -n "$jas" ] || continue
 	# The binary runs like the source (first variant).
