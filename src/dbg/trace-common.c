@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "dbg.h"
+#include "micro-sim.h"
 #include "trace-int.h"
 #include "tracebuf.h"
 
@@ -20,9 +21,8 @@ trace_at_boundary(const struct trace_view *v, uint32_t core)
 	/* a step from the engine's records: the level state is the shadow
 	 * machine's (trace.c), not the engine's after the run */
 	if (v->counts != NULL && v->level_state != NULL)
-		return v->level == LEVEL_MIC ?
-		    mic1_at_boundary(v->level_state, v->m, core) :
-		    pmic_at_boundary(v->level_state, v->m, core);
+		return micro_model_of(v->level)->at_boundary(v->level_state,
+		    v->m, core);
 	if (v->e == NULL ||
 	    v->e->ops->at_boundary == NULL)
 		return 1;
