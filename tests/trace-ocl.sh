@@ -48,6 +48,9 @@ same() {
 		    cmp -s "new.$fmt" "old.$fmt" && cmp -s o1 o2 && cmp -s m1 m2
 		ok $? "$name: $fmt from the records is the machine's (exit $r1)"
 		[ "$r1" -eq "$r2" ] || diag "exit $r1 and $r2" "$(head -3 e1)"
+		cmp -s "new.$fmt" "old.$fmt" ||
+		    diag "$(cmp "new.$fmt" "old.$fmt" 2>&1)" \
+		    "$(diff "old.$fmt" "new.$fmt" 2>&1 | head -8)"
 		rm -f "new.$fmt" "old.$fmt"
 	done
 }
