@@ -48,7 +48,19 @@ static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
 #endif
 
 #define WORK_CAP	2000000ull      /* core-steps of one whole-run mode */
-#define WORK_CAP1	40000000ull     /* the same, runs mode at 1 core */
+/* The same, runs mode's runs of 10^8 steps at 1 core: long programs
+ * (bench/single) compared to their end */
+#define WORK_CAP1	40000000ull
+/* Runs mode's series of runs of 7 steps: a run's boundaries in every
+ * kind of instruction and micro-sequence, over the first RUN7_WORK
+ * core-steps (the runs of 1,000 and 10^8 steps go on to WORK_CAP).  At
+ * 1 core, runs of 7 to WORK_CAP1 were 400,000 runs of bench/single, a
+ * tenth of test-native-pmic's time (issue 28). */
+#define RUN7_WORK	300000ull
+/* Breakpoint mode's runs: each stops at a hit and is compared; a loop
+ * that hits a breakpoint every few steps reaches this long before
+ * WORK_CAP (multiply: 3,000 stops, 10 s at PMIC, with 3,000). */
+#define BP_RUNS		1000
 
 /* Runs mode compares the memory (every core's stack, the globals, the
  * heap: 300 KB and more, most of the test's time when compared after

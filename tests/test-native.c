@@ -27,7 +27,8 @@
  * some runs: RUN_MEM_EVERY) and every stop compared (reason, steps, cores,
  * breakpoint ids):
  *   step    one step per run, stop-on-fault, after every step;
- *   runs    runs of 7, 1,000 and 10^8 steps, stop-on-fault on and off;
+ *   runs    runs of 7 (the first RUN7_WORK core-steps), 1,000 and 10^8
+ *           steps, stop-on-fault on and off;
  *   bp      breakpoints on labels and method starts, one on odd cores
  *           only and one outside the text;
  *   mask    scheduler-locking: odd cores only for a while, then all;
@@ -358,10 +359,15 @@ test_runs(const struct subject *s, uint32_t ncores)
 
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0] && good; i++) {
 		struct pair p;
-		uint64_t work = 0, cap = ncores == 1 ? WORK_CAP1 : WORK_CAP;
+		uint64_t work = 0, cap = ncores == 1 && ks[i] > 1000 ?
+		    WORK_CAP1 : WORK_CAP;
 
 		if (pair_open(&p, s, ncores) != 0)
 			return;
+		/* the runs of 7 test a run's boundaries, not a long program's
+		 * end (the longer runs reach it): RUN7_WORK core-steps */
+		if (ks[i] < 1000 && cap > RUN7_WORK)
+			cap = RUN7_WORK;
 		r.max_steps = ks[i] < cap / ncores ? ks[i] : cap / ncores;
 		for (int n = 0; good && work < cap; n++) {
 			r.stop_on_fault = n % 2 == 0;
@@ -426,7 +432,7 @@ test_bps(const struct subject *s, uint32_t ncores)
 	r.bps = bps;
 	r.nbps = nb;
 	r.max_steps = WORK_CAP / ncores;
-	for (int n = 0; good && n < 3000 && work < WORK_CAP; n++) {
+	for (int n = 0; good && n < BP_RUNS && work < WORK_CAP; n++) {
 		r.stop_on_fault = n % 3 != 0;
 		good = run_both(&p, &r, &st, "bp");
 		work += (st.steps_run + 1) * ncores;
