@@ -39,6 +39,13 @@ static const uint32_t *sample_counts = all_counts;
 static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
 #endif
 
+/* Mutants of each sample: a third of them in the sanitizer builds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MUTANTS(n) ((n) / 3 > 0 ? (n) / 3 : 1)
+#else
+#define MUTANTS(n) (n)
+#endif
+
 /* Generated racy programs: 24 seeds, 8 in the sanitizer builds (which
  * also take the thread counts in turn: see extra_threads). */
 #if defined(__SANITIZE_ADDRESS__)

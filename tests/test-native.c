@@ -11,7 +11,9 @@
  * Subjects: every sample under programs/, programs/bench and
  * programs/faults (--cores and --program from NAME.opts, core 0's input
  * from NAME.input), and mutants of them: the same programs with random
- * text bytes replaced (fixed seeds), which reach every fault, corrupted
+ * text bytes replaced (fixed seeds; six of each sample under programs/
+ * and programs/faults, two of each bench program, a third as many in the
+ * sanitizer builds: MUTANTS), which reach every fault, corrupted
  * frames, jumps into operands and branches out of the text.  Each runs
  * at 1, 2, 3, 4, 32 and 33 cores (its .opts' count if it names one; 2
  * and 33 in the sanitizer builds and a second microprogram's pass:
@@ -1186,9 +1188,9 @@ main(int argc, char **argv)
 			subject_free(&s);
 		} else {
 			test_join(top);
-			test_dir(top, "programs", 6);
-			test_dir(top, "programs/faults", 6);
-			test_dir(top, "programs/bench", 2);
+			test_dir(top, "programs", MUTANTS(6));
+			test_dir(top, "programs/faults", MUTANTS(6));
+			test_dir(top, "programs/bench", MUTANTS(2));
 			/* racy programs the native engine runs ahead on,
 			 * with the level's own microprogram (the textbook's
 			 * pass has the samples only, for the suite's time) */
