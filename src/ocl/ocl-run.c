@@ -251,7 +251,10 @@ run_launches(struct engine *e, const struct engine_run *r,
 	return 0;
 }
 
-/* Launches may leave m->cores behind; what run() returns never is. */
+/* Launches may leave m->cores behind; what run() returns never is, but
+ * for the cores r->current leaves out after STOP_STEPS (engine.h): a
+ * traced run ends wherever the records are full, and there the trace
+ * reads only its cores (doc/performance.md section 25.4). */
 int
 ocl_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
@@ -265,6 +268,16 @@ ocl_run(struct engine *e, const struct engine_run *r,
 		rt.max_steps = o->tr_cap;
 		r = &rt;
 	}
-	return run_launches(e, r, stop, cause) != 0 ? -1 :
-	    ocl_sync_cores(o, cause);
+	if (run_launches(e, r, stop, cause) != 0)
+		return -1;
+	if (r->current != NULL && stop->reason == STOP_STEPS)
+		return ocl_sync_some(o, r->current, r->ncurrent, cause);
+	return ocl_sync_cores(o, cause);
+}
+
+/* engine.h sync_cores */
+int
+ocl_sync_op(struct engine *e, char **cause)
+{
+	return ocl_sync_cores(e->impl, cause);
 }
