@@ -665,8 +665,12 @@ run_loop(struct run *r)
 			return EXIT_USAGE;
 		}
 		if (stop.reason == STOP_STEPS && stop.steps_run == chunk &&
-		    chunk == every) {
-			double dt = now() - t0;
+		    (chunk == every || r->current != NULL)) {
+			/* a run that full records ended says what one of
+			 * `every` steps would take: the checks between runs
+			 * then come as often as without a trace */
+			double dt = (now() - t0) * (double)every /
+			    (double)chunk;
 
 			if (dt < RUN_SLICE / 2 && every < UINT64_MAX / 2)
 				every *= 2;
