@@ -19,7 +19,8 @@
 # registers, MIR fields and datapath and the Perfetto frames and labels
 # are made from (the shadow machine and level state of src/dbg/trace.c):
 # fib and collatz at Mic-1 and PMIC, a machine of less than a warp, a
-# fault with a barrier, replays, input breakpoints.
+# fault with a barrier, replays, input breakpoints; and runs that end at
+# full records, after which only the traced cores are current.
 . "$(dirname "$0")/lib.sh"
 
 if "$MICDB" devices 2>&1 | grep -q "no OpenCL platform"; then
@@ -94,6 +95,25 @@ same "mic: collatz, 64 warps, cores past the first warp" "" /dev/null \
 same "pmic: collatz, GPU layout, warps of 16, replays" "drift=1,layout=gpu" \
     /dev/null --level pmic --cores 300 --warp-width 16 --max-steps 1500 \
     --trace-cores 0-3,299 "$P/collatz.jas"
+
+# Runs that end at full records (trace_steps: as a million cores' records
+# end them) leave the cores the trace does not read behind until the
+# checks between runs (doc/performance.md section 25.4): core 0 untraced,
+# halts, faults, input breakpoints and the step limit's census must be
+# the machine's.  full NAME STEPS ARGS...: same, with runs of STEPS.
+full() {
+	fname=$1 fsteps=$2
+	shift 2
+	same "runs ended by full records: $fname" "trace_steps=$fsteps" \
+	    /dev/null "$@"
+}
+full "core 0 untraced" 7 --cores 2048 --max-steps 1200 \
+    --trace-cores 5,100-130,2047 "$P/collatz.jas"
+full "cores halt" 5 --cores 96 "$P/collatz.jas"
+full "a fault and a barrier" 3 --cores 40 "$P/faults/one_core_fails.jas"
+full "mic, input breakpoints" 7 --level mic --cores 2048 --max-steps 400 \
+    --trace-cores 5,100-130,2047 "$P/collatz.jas"
+full "pmic" 9 --level pmic --cores 64 --max-steps 3000 "$P/fib.jas"
 
 # Interrupted mid-run, between launches with records: no trace, the file
 # that was there stays (SIGINT once micdb catches it and has run a while).

@@ -10,7 +10,8 @@
  * (doc/architecture.md).
  *
  * The machine (e->m) is the host copy of the state.  After every run() its
- * registers (struct core), counters, step and console output are current;
+ * registers (struct core; but see engine_run.current), counters, step and
+ * console output are current;
  * memory regions (stacks, globals, heap) are current only after
  * read_words()/sync_memory(), because copying them back is what would make
  * a many-core step slow.  Host-side edits (set var, input) go down with
@@ -121,6 +122,15 @@ struct engine_run {
 	/* only for engines with ops->watch; NULL/0 otherwise */
 	const struct engine_watch *watches;
 	size_t			 nwatches;
+	/* NULL: every core's registers are current after the run.  Else
+	 * the cores (ascending) the caller reads after a run that ends
+	 * with STOP_STEPS: an engine with ops->sync_cores may leave the
+	 * others behind in e->m->cores until the caller calls it, as it
+	 * must before it reads those cores or edits or saves the machine
+	 * (micdb run's engine runs under a trace, doc/performance.md
+	 * section 25.4). */
+	const uint32_t		*current;
+	size_t			 ncurrent;
 };
 
 /* Filled by run(); the arrays belong to the engine until the next run. */
@@ -173,6 +183,10 @@ struct engine_ops {
 	int	(*push_cores)(struct engine *e, char **cause);
 	/* Bring every memory region of e->m up to date. */
 	int	(*sync_memory)(struct engine *e, char **cause);
+	/* Every core's registers current again after a run given
+	 * engine_run.current; NULL for an engine whose runs always leave
+	 * them so. */
+	int	(*sync_cores)(struct engine *e, char **cause);
 	void	(*add_input)(struct engine *e, uint32_t core,
 		    const uint8_t *data, size_t len);
 	/* Micro-level engines: 1 if the core is at an ISA instruction

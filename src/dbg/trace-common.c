@@ -55,6 +55,23 @@ trace_warp_machine(const struct trace_view *v, const struct trace_warps *tw,
 }
 
 void
+trace_warp_sums(const struct trace_view *v, const struct trace_warps *tw,
+    struct trace_warp_sums *s)
+{
+	if (v->counts != NULL) {
+		*s = v->counts->warps;
+		return;
+	}
+	*s = trace_sums_empty;
+	for (uint32_t i = 0, n = machine_nwarps(v->m); i < n; i++) {
+		uint32_t na, np, k;
+
+		(void)trace_warp_machine(v, tw, i, &na, &np, &k);
+		trace_sums_add(s, na, np);
+	}
+}
+
+void
 trace_status(const struct trace_view *v, struct ref_summary *sum)
 {
 	if (v->counts != NULL)

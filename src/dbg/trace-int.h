@@ -30,6 +30,20 @@ struct trace_fmt {
 	/* The footer; the state is freed by free. */
 	void	(*finish)(struct trace *t);
 	void	(*free)(struct trace *t);
+	/* Which counters it reads (trace_warp_at, trace_warp_sums,
+	 * trace_status): a step from the engine's records makes only
+	 * those (doc/performance.md section 25.4). */
+	enum {
+		TRACE_NO_COUNTERS,  /* none: no pass over the warps */
+		TRACE_COUNTERS,     /* the sums, the warps of wlist */
+		TRACE_EVERY_K,      /* every warp's k besides */
+	}	 counters;
+};
+
+/* A recorded step's counters over every warp (trace.c engine_sums). */
+struct trace_step_sums {
+	struct ref_summary	 sum;
+	struct trace_warp_sums	 warps;
 };
 
 struct trace {
@@ -44,6 +58,8 @@ struct trace {
 	uint32_t		 nlist;
 	char			*cores_text;  /* as given, or the default's */
 	uint8_t			*warps;       /* per warp: its own counters */
+	uint32_t		*wlist;       /* those warps, ascending */
+	uint32_t		 nwlist;
 	int			 summary;     /* min/mean/max over all warps */
 	enum level		 level;       /* at open */
 	uint64_t		 first_step;  /* the step at open */
@@ -68,6 +84,9 @@ struct trace {
 	struct mic1_state	 shadow_mic;
 	struct pmic_state	 shadow_pmic;
 	void			*shadow_k;
+	/* per step of the last run's records, their counters */
+	struct trace_step_sums	*sums;
+	uint64_t		 nsums;
 };
 
 /* The counters the formats read per warp (trace_warps_begin), from the
@@ -117,6 +136,25 @@ trace_warp_at(const struct trace_view *v, const struct trace_warps *tw,
 	}
 	return trace_warp_machine(v, tw, i, nactive, npaths, k);
 }
+/* One warp's active lanes and paths into the sums over all warps (which
+ * start as trace_sums_empty). */
+static inline void
+trace_sums_add(struct trace_warp_sums *s, uint32_t na, uint32_t np)
+{
+	s->active += na;
+	s->paths += np;
+	s->amin = na < s->amin ? na : s->amin;
+	s->amax = na > s->amax ? na : s->amax;
+	s->pmin = np < s->pmin ? np : s->pmin;
+	s->pmax = np > s->pmax ? np : s->pmax;
+}
+static const struct trace_warp_sums trace_sums_empty = {
+	.amin = UINT32_MAX, .pmin = UINT32_MAX,
+};
+/* The sums over every warp after the step: the records' (one pass with
+ * their statuses, trace.c), else from the machine. */
+void	trace_warp_sums(const struct trace_view *v,
+	    const struct trace_warps *tw, struct trace_warp_sums *s);
 /* The cores per status after the step (ref_count's; executed 0). */
 void	trace_status(const struct trace_view *v, struct ref_summary *sum);
 /*

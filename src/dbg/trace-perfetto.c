@@ -52,8 +52,7 @@ struct pf {
 	uint8_t		*written;   /* per warp: any counter written */
 	double		 eff;       /* the machine's counters last written */
 	struct ref_summary sum;
-	uint32_t	 smin[2], smax[2]; /* the summary last written: */
-	uint64_t	 stotal[2];        /* active lanes, then paths */
+	struct trace_warp_sums ws;  /* the summary last written */
 	int		 machine_written;
 	int		 events;    /* events written (comma before the next) */
 };
@@ -263,32 +262,19 @@ counters(struct trace *t, const struct trace_view *v)
 {
 	struct pf *pf = t->st;
 	struct trace_warps tw;
-	uint64_t ts = v->m->step, active = 0, paths = 0;
-	uint32_t amin = UINT32_MAX, amax = 0, pmin = UINT32_MAX, pmax = 0;
+	uint64_t ts = v->m->step;
+	struct trace_warp_sums ws;
 	double eff;
 	struct ref_summary sum;
 
 	trace_warps_begin(v, &tw);
-	/* over every warp, first: from the engine's records (trace_warp_at
-	 * inline) a loop of a few instructions a warp, which at a million
-	 * cores runs 32,768 times a step (doc/performance.md section 25.3) */
-	for (uint32_t i = 0; i < t->nwarps; i++) {
-		uint32_t na, np, k;
-
-		(void)trace_warp_at(v, &tw, i, &na, &np, &k);
-		active += na;
-		paths += np;
-		amin = na < amin ? na : amin;
-		amax = na > amax ? na : amax;
-		pmin = np < pmin ? np : pmin;
-		pmax = np > pmax ? np : pmax;
-	}
+	/* over every warp first: from the engine's records made with the
+	 * records' own pass (doc/performance.md section 25.4) */
+	trace_warp_sums(v, &tw, &ws);
 	/* then the warps with counters of their own */
-	for (uint32_t i = 0; i < t->nwarps; i++) {
-		uint32_t na, np, k;
+	for (uint32_t j = 0; j < t->nwlist; j++) {
+		uint32_t i = t->wlist[j], na, np, k;
 
-		if (!t->warps[i])
-			continue;
 		(void)trace_warp_at(v, &tw, i, &na, &np, &k);
 		if ((pf->written[i] && pf->active[i] == na &&
 		    pf->paths[i] == np && pf->k[i] == k))
@@ -306,26 +292,21 @@ counters(struct trace *t, const struct trace_view *v)
 	}
 	/* the summary too only when it changes: a machine in step keeps it
 	 * for long stretches */
-	if (t->summary && (!pf->machine_written || amin != pf->smin[0] ||
-	    amax != pf->smax[0] || pmin != pf->smin[1] ||
-	    pmax != pf->smax[1] || active != pf->stotal[0] ||
-	    paths != pf->stotal[1])) {
+	if (t->summary && (!pf->machine_written || ws.amin != pf->ws.amin ||
+	    ws.amax != pf->ws.amax || ws.pmin != pf->ws.pmin ||
+	    ws.pmax != pf->ws.pmax || ws.active != pf->ws.active ||
+	    ws.paths != pf->ws.paths)) {
 		ev(t, 'C', 0, ts);
 		trace_putf(t, "\"name\":\"warps\",\"args\":{\"min active\":%u,"
 		    "\"mean active\":%.2f,\"max active\":%u,\"min paths\":%u,"
-		    "\"mean paths\":%.2f,\"max paths\":%u}}", amin,
-		    (double)active / t->nwarps, amax, pmin,
-		    (double)paths / t->nwarps, pmax);
-		pf->smin[0] = amin;
-		pf->smax[0] = amax;
-		pf->smin[1] = pmin;
-		pf->smax[1] = pmax;
-		pf->stotal[0] = active;
-		pf->stotal[1] = paths;
+		    "\"mean paths\":%.2f,\"max paths\":%u}}", ws.amin,
+		    (double)ws.active / t->nwarps, ws.amax, ws.pmin,
+		    (double)ws.paths / t->nwarps, ws.pmax);
+		pf->ws = ws;
 	}
 	/* info divergence's "now" (cmd-info.c), to its one decimal */
-	eff = paths > 0 ? 100.0 * (double)active / ((double)t->width *
-	    (double)paths) : 0.0;
+	eff = ws.paths > 0 ? 100.0 * (double)ws.active / ((double)t->width *
+	    (double)ws.paths) : 0.0;
 	eff = (double)(int64_t)(eff * 10 + 0.5) / 10;
 	if (!pf->machine_written || eff != pf->eff) {
 		ev(t, 'C', 0, ts);
@@ -444,4 +425,5 @@ const struct trace_fmt trace_fmt_perfetto = {
 	.mark = pf_mark,
 	.finish = pf_finish,
 	.free = pf_free,
+	.counters = TRACE_COUNTERS,
 };

@@ -299,4 +299,5 @@ const struct trace_fmt trace_fmt_svg = {
 	.mark = svgt_mark,
 	.finish = svgt_finish,
 	.free = svgt_free,
+	.counters = TRACE_EVERY_K,
 };

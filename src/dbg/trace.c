@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "coreset.h"
+#include "par.h"
 #include "trace-int.h"
 #include "tracebuf.h"
 
@@ -102,6 +103,10 @@ choose_cores(struct trace *t, const char *cores, char **cause)
 			t->warps[t->list[i] / t->width] = 1;
 		t->summary = 1;
 	}
+	t->wlist = xcalloc(t->nwarps, sizeof *t->wlist);
+	for (uint32_t w = 0; w < t->nwarps; w++)
+		if (t->warps[w])
+			t->wlist[t->nwlist++] = w;
 	return 0;
 }
 
@@ -114,10 +119,12 @@ trace_free(struct trace *t)
 	free(t->list);
 	free(t->cores_text);
 	free(t->warps);
+	free(t->wlist);
 	free(t->obuf);
 	free(t->kcarry);
 	free(t->shadow_cores);
 	free(t->shadow_k);
+	free(t->sums);
 	free(t);
 }
 
@@ -264,28 +271,106 @@ engine_micro(struct trace *t, uint32_t core, const uint32_t *cr)
 	}
 }
 
-/* One recorded step's counters (tracebuf.h) into tc, and its traced
- * cores' registers into the shadow machine's cores. */
+/* A thread's share of the records' sums (engine_sums): steps lo .. hi
+ * - 1 of a run's records, of sw words each. */
+struct sums_part {
+	struct par_part		 r;
+	const struct trace	*t;
+	const uint32_t		*recs;
+	size_t			 sw;
+};
+
+/* Per step, the cores per status and the sums over the warps from the
+ * warps' words, read once for both. */
+static void *
+sums_part(void *arg)
+{
+	const struct sums_part *p = arg;
+	const struct trace *t = p->t;
+
+	for (uint64_t i = p->r.lo; i < p->r.hi; i++) {
+		const uint32_t *r = p->recs + i * p->sw;
+		struct trace_warp_sums ws = trace_sums_empty;
+		uint32_t waiting = 0, halted = 0, faulted = 0, joining = 0;
+		struct ref_summary *sum = &t->sums[i].sum;
+
+		for (uint32_t w = 0; w < t->nwarps; w++, r += TB_WARP_WORDS) {
+			uint32_t c0 = r[TB_W_COUNTS], c1 = r[TB_W_STATUS];
+
+			trace_sums_add(&ws, c0 & 0xFF, c0 >> 8 & 0xFF);
+			waiting += c1 & 0xFF;
+			halted += c1 >> 8 & 0xFF;
+			faulted += c1 >> 16 & 0xFF;
+			joining += c1 >> 24;
+		}
+		memset(sum, 0, sizeof *sum);
+		sum->running = (uint32_t)ws.active;
+		sum->waiting = waiting;
+		sum->halted = halted;
+		sum->faulted = faulted;
+		sum->joining = joining;
+		t->sums[i].warps = ws;
+	}
+	return NULL;
+}
+
+/*
+ * The counters of a run's n recorded steps into t->sums, for a format
+ * that reads them: a pass over every warp's words of every step (400
+ * KB a step at a million cores), split over host threads by steps, as
+ * it is bound by memory traffic (doc/performance.md section 25.4).
+ */
 static void
-engine_step(struct trace *t, const uint32_t *r, struct trace_counts *tc)
+engine_sums(struct trace *t, const uint32_t *recs, uint64_t n, size_t sw)
+{
+	struct sums_part part[PAR_MAX];
+	uint32_t nt;
+
+	if (t->fmt->counters == TRACE_NO_COUNTERS || n == 0)
+		return;
+	if (n > t->nsums) {
+		free(t->sums);
+		t->sums = xcalloc(n, sizeof *t->sums);
+		t->nsums = n;
+	}
+	nt = par_threads(n * t->nwarps);
+	if (nt > n)
+		nt = (uint32_t)n;
+	for (uint32_t i = 0; i < nt; i++)
+		part[i] = (struct sums_part){ .t = t, .recs = recs, .sw = sw };
+	par_split(n, nt, sums_part, part, sizeof part[0]);
+}
+
+/* Recorded step `step` of the run (its words r) into tc: its counters
+ * (engine_sums) with the k each warp carries, and its traced cores'
+ * registers into the shadow machine's cores. */
+static void
+engine_step(struct trace *t, uint64_t step, const uint32_t *r,
+    struct trace_counts *tc)
 {
 	const uint32_t *cr = r + (size_t)TB_WARP_WORDS * t->nwarps;
 	const uint32_t cw = TB_CORE_WORDS(t->level != LEVEL_ISA);
+	uint32_t *restrict kc = t->kcarry;
 
-	memset(&tc->sum, 0, sizeof tc->sum);
-	for (uint32_t w = 0; w < t->nwarps; w++) {
-		uint32_t c0 = r[(size_t)w * TB_WARP_WORDS + TB_W_COUNTS];
-		uint32_t c1 = r[(size_t)w * TB_WARP_WORDS + TB_W_STATUS];
-		uint32_t k = c0 >> 16 & 0xFF;
-
-		if (k != TB_K_NONE)
-			t->kcarry[w] = k;
-		tc->sum.running += c0 & 0xFF;
-		tc->sum.waiting += c1 & 0xFF;
-		tc->sum.halted += c1 >> 8 & 0xFF;
-		tc->sum.faulted += c1 >> 16 & 0xFF;
-		tc->sum.joining += c1 >> 24;
+	if (t->fmt->counters != TRACE_NO_COUNTERS) {
+		tc->sum = t->sums[step].sum;
+		tc->warps = t->sums[step].warps;
 	}
+	/* k as the warp records keep it, for the warps whose k is read */
+	if (t->fmt->counters == TRACE_EVERY_K)
+		for (uint32_t w = 0; w < t->nwarps; w++) {
+			uint32_t k = r[(size_t)w * TB_WARP_WORDS +
+			    TB_W_COUNTS] >> 16 & 0xFF;
+
+			kc[w] = k != TB_K_NONE ? k : kc[w];
+		}
+	else if (t->fmt->counters == TRACE_COUNTERS)
+		for (uint32_t j = 0; j < t->nwlist; j++) {
+			uint32_t w = t->wlist[j], k = r[(size_t)w *
+			    TB_WARP_WORDS + TB_W_COUNTS] >> 16 & 0xFF;
+
+			kc[w] = k != TB_K_NONE ? k : kc[w];
+		}
 	tc->warp = r;
 	for (uint32_t i = 0; i < t->nlist; i++, cr += cw) {
 		struct core *c = &t->shadow_cores[t->list[i]];
@@ -344,9 +429,11 @@ trace_record_engine(struct trace *t, const struct trace_view *v)
 	m.cores = t->shadow_cores;
 	sv.m = &m;
 	sv.counts = &tc;
+	memset(&tc, 0, sizeof tc);
 	tc.k = t->kcarry;
+	engine_sums(t, recs, n, sw);
 	for (uint64_t i = 0; i < n; i++) {
-		engine_step(t, recs + i * sw, &tc);
+		engine_step(t, i, recs + i * sw, &tc);
 		m.step = first + i + 1;
 		if (trace_record(t, &sv) != 0)
 			return -1;
@@ -408,6 +495,13 @@ const char *
 trace_path(const struct trace *t)
 {
 	return t->af.path;
+}
+
+const uint32_t *
+trace_cores(const struct trace *t, uint32_t *n)
+{
+	*n = t->nlist;
+	return t->list;
 }
 
 /* ---- JSON lines ---------------------------------------------------- */

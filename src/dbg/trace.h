@@ -54,14 +54,23 @@ enum trace_format {
 /* Machines of at most this many warps get a counter track per warp. */
 #define TRACE_ALL_WARPS	32
 
+/* Over all warps after a step: the active lanes' and program paths'
+ * totals, minima and maxima. */
+struct trace_warp_sums {
+	uint64_t		 active, paths;
+	uint32_t		 amin, amax, pmin, pmax;
+};
+
 /* A step's counters from an engine's trace records (tracebuf.h) instead
  * of the machine: per warp its record's words and k, the kernel paths of
  * the last step a lane of it ran (as the engine's warp records keep it),
- * and the cores per status. */
+ * the cores per status and the sums over the warps, made in one pass
+ * over the records (doc/performance.md section 25.4). */
 struct trace_counts {
 	const uint32_t		*warp;
 	const uint32_t		*k;
 	struct ref_summary	 sum;
+	struct trace_warp_sums	 warps;
 };
 
 /* The machine as the writer reads it after a step. */
@@ -131,5 +140,7 @@ void	 trace_abort(struct trace *t);
 /* "tracing to FILE (perfetto, cores 0-31): 120 steps, 2 marks". */
 void	 trace_describe(const struct trace *t, struct buf *out);
 const char *trace_path(const struct trace *t);
+/* The traced cores, ascending, *n of them. */
+const uint32_t *trace_cores(const struct trace *t, uint32_t *n);
 
 #endif

@@ -684,14 +684,12 @@ ocl_release_all(struct ocl_engine *o)
 		(void)clFinish(o->q);
 		clReleaseMemObject(o->b_mirror);
 	}
-	if (o->b_host != NULL) {
-		if (o->hctx != NULL)
-			(void)clEnqueueUnmapMemObject(o->q, o->b_host, o->hctx,
-			    0, NULL, NULL);
-		(void)clFinish(o->q);
-		clReleaseMemObject(o->b_host);
+	if (!o->zero_copy) {
+		ocl_pinned_free(o, o->b_host, o->hctx);
 		o->hctx = NULL;
 	}
+	ocl_pinned_free(o, o->b_trhost, o->tr_host);
+	o->tr_host = NULL;
 	for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
 		if (*bufs[i] != NULL) {
 			if (bufs[i] == &o->b_ctx && o->mapped)
@@ -718,8 +716,6 @@ ocl_release_all(struct ocl_engine *o)
 	if (o->cl != NULL)
 		clReleaseContext(o->cl);
 	free(o->devname);
-	if (!o->zero_copy && o->b_host == NULL)
-		free(o->hctx);
 	free(o->seen);
 	free(o->stat);
 	free(o->stale);
@@ -736,7 +732,6 @@ ocl_release_all(struct ocl_engine *o)
 	free(o->ck.slen);
 	free(o->ck.stack);
 	free(o->warps);
-	free(o->tr_host);
 	if (o->lv != NULL && o->lv->free_state != NULL && o->st != NULL)
 		o->lv->free_state(o->st);
 	free(o);
@@ -987,29 +982,52 @@ ocl_plan(struct ocl_engine *o, const struct ocl_device *d, char **cause)
 }
 
 /*
- * The host copy of the context on a device that is not zero-copy:
- * pinned where the device can give it (see hctx), zeroed, which also
- * faults its pages in now rather than in the first read-back.
+ * Zeroed host memory of bytes that read-backs fill at the device's
+ * speed: pinned (a mapped CL_MEM_ALLOC_HOST_PTR buffer, *buf) where the
+ * device can give it, else plain (*buf NULL); NULL when there is none.
+ * A read into pageable memory goes through the driver's staging copies
+ * (doc/performance.md section 25.4).  Zeroing also faults its pages in
+ * now rather than in the first read-back.
  */
-int
-ocl_host_copy(struct ocl_engine *o)
+void *
+ocl_pinned_alloc(struct ocl_engine *o, size_t bytes, cl_mem *buf)
 {
 	cl_int err;
 	void *p;
 
-	o->b_host = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
-	    CL_MEM_ALLOC_HOST_PTR, o->ctx_words * 4, NULL, &err);
+	*buf = clCreateBuffer(o->cl, CL_MEM_READ_WRITE |
+	    CL_MEM_ALLOC_HOST_PTR, bytes, NULL, &err);
 	if (err == CL_SUCCESS) {
-		p = clEnqueueMapBuffer(o->q, o->b_host, CL_TRUE, CL_MAP_READ |
-		    CL_MAP_WRITE, 0, o->ctx_words * 4, 0, NULL, NULL, &err);
+		p = clEnqueueMapBuffer(o->q, *buf, CL_TRUE, CL_MAP_READ |
+		    CL_MAP_WRITE, 0, bytes, 0, NULL, NULL, &err);
 		if (err == CL_SUCCESS) {
-			o->hctx = p;
-			memset(o->hctx, 0, o->ctx_words * 4);
-			return 0;
+			memset(p, 0, bytes);
+			return p;
 		}
-		clReleaseMemObject(o->b_host);
+		clReleaseMemObject(*buf);
 	}
-	o->b_host = NULL;
-	o->hctx = calloc(o->ctx_words, 4);
+	*buf = NULL;
+	return calloc(bytes, 1);
+}
+
+void
+ocl_pinned_free(struct ocl_engine *o, cl_mem buf, void *p)
+{
+	if (buf == NULL) {
+		free(p);
+		return;
+	}
+	if (p != NULL)
+		(void)clEnqueueUnmapMemObject(o->q, buf, p, 0, NULL, NULL);
+	(void)clFinish(o->q);
+	clReleaseMemObject(buf);
+}
+
+/* The host copy of the context on a device that is not zero-copy (see
+ * hctx), pinned where the device can give it. */
+int
+ocl_host_copy(struct ocl_engine *o)
+{
+	o->hctx = ocl_pinned_alloc(o, o->ctx_words * 4, &o->b_host);
 	return o->hctx != NULL ? 0 : -1;
 }

@@ -148,8 +148,11 @@ struct ocl_tuning {
 	int		 drift;
 	/* Tests only: 0 declines traces through the engine (engine.h
 	 * trace_start), so that the writer reads the machine after every
-	 * one-step run, the path the engine's records are compared with. */
+	 * one-step run, the path the engine's records are compared with;
+	 * trace_steps, the most steps a run records (the runs of micdb run
+	 * that end at full records, doc/performance.md section 25.4). */
 	int		 trace;
+	uint32_t	 trace_steps;
 	uint64_t	 device_mib;
 	uint64_t	 alloc_kib;
 	uint64_t	 host_mib;
@@ -252,15 +255,17 @@ struct ocl_engine {
 	 * that run() reads (ctx_fresh_cores, see ocl_ctx_fetch_cores). */
 	int	 ctx_fresh, ctx_fresh_cores;
 	/* The host copy m->cores, kept proportional to what launches
-	 * change (ocl-readback.c).  Between runs it is whole.  During a run
+	 * change (ocl-readback.c).  Between runs it is whole, but for the
+	 * cores a run's engine_run.current left out (engine.h), until
+	 * sync_cores.  During a run
 	 * the status of every core is exact in stat (a status changes only
 	 * with news, whose blocks ocl_absorb_news reads, or at a barrier
 	 * release), and so are cnt, the cores per status.  m->cores may be
 	 * behind in the blocks that ran since launch id `since` (0: none
 	 * did) and in the blocks marked stale (news read into stat only,
 	 * or a release); every run() ends with those converted once
-	 * (ocl_sync_cores), and so does anything that reads m->cores in
-	 * between. */
+	 * (ocl_sync_cores, or ocl_sync_some for engine_run.current), and
+	 * so does anything that reads m->cores in between. */
 	uint32_t launch_id;       /* of the last launch, never 0 */
 	uint32_t since;
 	uint32_t cnt[OCL_NCNT];   /* per enum core_status */
@@ -307,7 +312,8 @@ struct ocl_engine {
 	int	 tracing;
 	cl_mem	 b_trace, b_tslot;
 	uint32_t tr_cores, tr_cw, tr_sw, tr_cap;
-	uint32_t *tr_host;
+	uint32_t *tr_host;        /* pinned where b_trhost is not NULL */
+	cl_mem	 b_trhost;
 	uint64_t tr_base, tr_done;
 	int	 warps_fresh;     /* warps holds the last run's records */
 };
@@ -391,6 +397,10 @@ void	ocl_mem_limit(const struct ocl_tuning *t, uint64_t global_mem,
 int	ocl_plan(struct ocl_engine *o, const struct ocl_device *d,
 	    char **cause);
 int	ocl_host_copy(struct ocl_engine *o);
+/* Zeroed host memory that read-backs fill fast (pinned, in *buf, where
+ * the device gives it), or NULL; freed by ocl_pinned_free. */
+void	*ocl_pinned_alloc(struct ocl_engine *o, size_t bytes, cl_mem *buf);
+void	ocl_pinned_free(struct ocl_engine *o, cl_mem buf, void *p);
 
 /* ocl-readback.c: the context into struct core, news, output */
 void	ocl_level_section(const struct ocl_engine *o, struct ocl_section *s);
@@ -399,6 +409,8 @@ void	ocl_cores_to_ctx(struct ocl_engine *o);
 void	ocl_ctx_to_cores(struct ocl_engine *o);
 void	ocl_absorb_news(struct ocl_engine *o);
 int	ocl_sync_cores(struct ocl_engine *o, char **cause);
+int	ocl_sync_some(struct ocl_engine *o, const uint32_t *list, size_t n,
+	    char **cause);
 int	ocl_drain_output(struct ocl_engine *o, char **cause);
 /* Before core c's output grows: its length goes to the checkpoint's list
  * (the first time since the checkpoint), so a restore can cut it back. */
@@ -424,6 +436,7 @@ uint32_t	ocl_choose_k(const struct ocl_engine *o, uint64_t remaining);
 /* ocl-run.c: run() */
 int	ocl_run(struct engine *e, const struct engine_run *r,
 	    struct engine_stop *stop, char **cause);
+int	ocl_sync_op(struct engine *e, char **cause);
 
 /* ocl-ops.c: the engine operations */
 int	ocl_at_boundary(struct engine *e, uint32_t core);

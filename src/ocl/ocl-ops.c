@@ -315,6 +315,7 @@ const struct engine_ops ocl_engine_ops = {
 	.write_word = ocl_write_word,
 	.push_cores = ocl_push_cores,
 	.sync_memory = ocl_sync_memory,
+	.sync_cores = ocl_sync_op,
 	.add_input = ocl_add_input,
 	.save = ocl_save,
 	.load = ocl_load,

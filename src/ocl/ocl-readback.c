@@ -17,7 +17,8 @@
  * records).  A quiet launch reads back the header alone.  Conversions
  * and news of many cores are split over the tuning table's host threads.
  *
- * Invariants: between runs m->cores is whole; during a run it may be
+ * Invariants: between runs m->cores is whole (but for the cores that a
+ * run's engine_run.current leaves out, engine.h); during a run it may be
  * behind only in the blocks that ran since o->since and in the stale
  * ones, and anything that reads m->cores calls ocl_sync_cores first.
  */
@@ -438,6 +439,25 @@ ocl_sync_cores(struct ocl_engine *o, char **cause)
 	o->since = 0;
 	memset(o->stale, 0, o->nblocks);
 	o->any_stale = 0;
+	return 0;
+}
+
+/* Only the n cores of list (ascending) up to date, the others left
+ * behind as they are (their blocks stay marked for ocl_sync_cores): a
+ * run's end where the caller reads those alone (engine.h current). */
+int
+ocl_sync_some(struct ocl_engine *o, const uint32_t *list, size_t n,
+    char **cause)
+{
+	if (o->since == 0 && !o->any_stale)
+		return 0;
+	if (ocl_ctx_fetch_cores(o, cause) != 0)
+		return -1;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && list[j] == list[j - 1] + 1; j++)
+			;
+		convert_range(o, list[i], list[j - 1] + 1);
+	}
 	return 0;
 }
 

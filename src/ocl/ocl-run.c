@@ -43,11 +43,12 @@
 
 /*
  * One launch of at most K steps with the stop checks on, ending at a
- * consistent cut; *ran gets the steps the machine advanced.
+ * consistent cut; *ran gets the steps the machine advanced, *stopped
+ * whether a core left a stop record (a breakpoint, a fault that stops).
  */
 static int
 advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
-    uint64_t *ran, char **cause)
+    uint64_t *ran, int *stopped, char **cause)
 {
 	struct machine *m = o->m;
 	uint64_t start = m->step;
@@ -60,6 +61,7 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 		else if (ocl_ckpt_take(o, cause) != 0)
 			return -1;
 	}
+	*stopped = 0;
 	if (ocl_launch(o, r, K, 1, cause) != 0)
 		return -1;
 	if (o->quiet) {
@@ -69,6 +71,7 @@ advance(struct ocl_engine *o, const struct engine_run *r, uint32_t K,
 		return 0;
 	}
 	end = ocl_launch_end(o, r->mask, K, &over);
+	*stopped = o->news.cut != CTX_NONE;
 	if (over) {
 		if (ocl_ckpt_restore(o, cause) != 0 ||
 		    ocl_replay(o, r, start + end, cause) != 0)
@@ -208,7 +211,9 @@ run_launches(struct engine *e, const struct engine_run *r,
 		return -1;
 	o->ck.valid = 0;	/* host edits since the last run */
 	while (stop->steps_run < r->max_steps) {
+		struct engine_run rb;
 		uint64_t ran;
+		int stopped;
 
 		faulted_before = o->cnt[CORE_ERROR];
 		if (r->interrupt != NULL && *r->interrupt) {
@@ -228,7 +233,8 @@ run_launches(struct engine *e, const struct engine_run *r,
 			return 0;
 		}
 		if (advance(o, r, ocl_choose_k(o,
-		    r->max_steps - stop->steps_run), &ran, cause) != 0)
+		    r->max_steps - stop->steps_run), &ran, &stopped,
+		    cause) != 0)
 			return -1;
 		stop->steps_run += ran;
 		o->tr_done = m->step - o->tr_base;
@@ -236,22 +242,37 @@ run_launches(struct engine *e, const struct engine_run *r,
 		 * running, faulted or met a breakpoint at any boundary. */
 		if (o->quiet)
 			continue;
+		/* The breakpoints: the kernel looked at every boundary of
+		 * the launch of every core it ran, and one that met a
+		 * breakpoint left a stop record; only the cores that a
+		 * barrier's or join's release lets go at the launch's end
+		 * were not looked at there.  Without either, the host's
+		 * check would find nothing: a launch with news (a core
+		 * halted, output) then converts no core for it, which
+		 * with input breakpoints was every launch's conversion of
+		 * every core (doc/performance.md section 25.4). */
+		rb = *r;
+		if (!stopped && o->pending_release == 0)
+			rb.nbps = 0;
 		/* The fault's and the breakpoints' checks look at the
 		 * cores' registers: those that ran must be converted
 		 * first. */
-		if ((o->cnt[CORE_ERROR] > faulted_before || r->nbps > 0) &&
+		if ((o->cnt[CORE_ERROR] > faulted_before || rb.nbps > 0) &&
 		    ocl_sync_cores(o, cause) != 0)
 			return -1;
 		run_summary(o, 1, &sum);
-		if (engine_step_stop(e, r, stop, &sum, faulted_before, o->seen,
-		    1, o->lv->bp_on))
+		if (engine_step_stop(e, &rb, stop, &sum, faulted_before,
+		    o->seen, 1, o->lv->bp_on))
 			return 0;
 	}
 	stop->reason = STOP_STEPS;
 	return 0;
 }
 
-/* Launches may leave m->cores behind; what run() returns never is. */
+/* Launches may leave m->cores behind; what run() returns never is, but
+ * for the cores r->current leaves out after STOP_STEPS (engine.h): a
+ * traced run ends wherever the records are full, and there the trace
+ * reads only its cores (doc/performance.md section 25.4). */
 int
 ocl_run(struct engine *e, const struct engine_run *r,
     struct engine_stop *stop, char **cause)
@@ -265,6 +286,16 @@ ocl_run(struct engine *e, const struct engine_run *r,
 		rt.max_steps = o->tr_cap;
 		r = &rt;
 	}
-	return run_launches(e, r, stop, cause) != 0 ? -1 :
-	    ocl_sync_cores(o, cause);
+	if (run_launches(e, r, stop, cause) != 0)
+		return -1;
+	if (r->current != NULL && stop->reason == STOP_STEPS)
+		return ocl_sync_some(o, r->current, r->ncurrent, cause);
+	return ocl_sync_cores(o, cause);
+}
+
+/* engine.h sync_cores */
+int
+ocl_sync_op(struct engine *e, char **cause)
+{
+	return ocl_sync_cores(e->impl, cause);
 }

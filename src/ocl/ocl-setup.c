@@ -223,7 +223,7 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 		return -1;
 	}
 	cap = OCL_TRACE_BYTES / (sw * 4);
-	cap = cap > OCL_TRACE_STEPS ? OCL_TRACE_STEPS : cap;
+	cap = cap > o->tune.trace_steps ? o->tune.trace_steps : cap;
 	TRY(o, clGetCommandQueueInfo(o->q, CL_QUEUE_DEVICE, sizeof dev, &dev,
 	    NULL), "clGetCommandQueueInfo");
 	opts = build_options(o);
@@ -243,6 +243,14 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 	    cause) != 0 || ocl_mkbuf(o, &o->b_tslot, (size_t)o->ncores * 4,
 	    CL_MEM_READ_ONLY, cause) != 0)
 		goto out;
+	/* every launch reads its records into it (doc/performance.md
+	 * section 25.4) */
+	o->tr_host = ocl_pinned_alloc(o, cap * sw * 4, &o->b_trhost);
+	if (o->tr_host == NULL) {
+		*cause = xasprintf("not enough host memory for the trace "
+		    "records of %u cores: lower --cores", o->ncores);
+		goto out;
+	}
 	slot = xmalloc((size_t)o->ncores * sizeof *slot);
 	memset(slot, 0xFF, (size_t)o->ncores * sizeof *slot);
 	for (uint32_t i = 0; i < n; i++)
@@ -272,7 +280,6 @@ ocl_trace_start(struct engine *e, const uint32_t *list, uint32_t n,
 	o->tr_cw = cw;
 	o->tr_sw = (uint32_t)sw;
 	o->tr_cap = (uint32_t)cap;
-	o->tr_host = xcalloc(cap * sw, sizeof *o->tr_host);
 	*max_steps = (uint32_t)cap;
 	rc = 0;
 out:

@@ -26,7 +26,7 @@
 enum {
 	TK_LAYOUT, TK_ZERO_COPY, TK_IO_CAP, TK_DISPATCH, TK_MIRROR,
 	TK_HOST_THREADS, TK_CONVERT_MIN, TK_STEPS, TK_DRIFT, TK_DEVICE_MIB,
-	TK_ALLOC_KIB, TK_HOST_MIB, TK_TRACE, TK_N
+	TK_ALLOC_KIB, TK_HOST_MIB, TK_TRACE, TK_TRACE_STEPS, TK_N
 };
 
 static const struct tuning_key {
@@ -48,6 +48,8 @@ static const struct tuning_key {
 	[TK_ALLOC_KIB] = { "alloc_kib", { NULL, NULL }, 1, 1ul << 30 },
 	[TK_HOST_MIB] = { "host_mib", { NULL, NULL }, 1, 1ul << 30 },
 	[TK_TRACE] = { "trace", { NULL, NULL }, 0, 1 },
+	[TK_TRACE_STEPS] = { "trace_steps", { NULL, NULL }, 1,
+	    OCL_TRACE_STEPS },
 };
 
 /* "key=value,...": the values in v, the keys given in *set.  -1 with
@@ -137,6 +139,7 @@ ocl_tuning_init(struct ocl_tuning *t, int gpu, int cpu, int nv,
 	t->steps = PICK(TK_STEPS, 0);
 	t->drift = (int)PICK(TK_DRIFT, 0);
 	t->trace = (int)PICK(TK_TRACE, 1);
+	t->trace_steps = (uint32_t)PICK(TK_TRACE_STEPS, OCL_TRACE_STEPS);
 	t->device_mib = PICK(TK_DEVICE_MIB, 0);
 	t->alloc_kib = PICK(TK_ALLOC_KIB, 0);
 	t->host_mib = PICK(TK_HOST_MIB, 0);

@@ -145,6 +145,11 @@ struct run {
 	uint32_t		 trace_steps;  /* steps a run may record
 					          (the engine keeps the
 					          records); 0: one a run */
+	/* engine_run.current under such a trace (current_cores), and
+	 * whether the last run left the other cores behind */
+	uint32_t		*current;
+	size_t			 ncurrent;
+	int			 behind;
 	uint8_t			*reported;     /* faults already printed */
 	int			 any_fault;
 	struct microcode	 mc;           /* micro levels: the microprogram */
@@ -425,6 +430,46 @@ trace_step(struct run *r)
 }
 
 /*
+ * The cores an engine run under a trace with records leaves current
+ * (engine.h engine_run.current): the traced ones, which the trace reads
+ * from the machine, and core 0, whose input run_loop looks at; the
+ * others wait for the checks between runs (cores_whole), which come as
+ * often as without a trace, where a traced run ends wherever the
+ * records are full (doc/performance.md section 25.4).
+ */
+static void
+current_cores(struct run *r)
+{
+	uint32_t n;
+	const uint32_t *list = trace_cores(r->trace, &n);
+
+	r->current = xcalloc((size_t)n + 1, sizeof *r->current);
+	if (n == 0 || list[0] != 0)
+		r->current[r->ncurrent++] = 0;
+	memcpy(r->current + r->ncurrent, list, (size_t)n * sizeof *list);
+	r->ncurrent += n;
+}
+
+/* Every core's registers current again, after a run that left some
+ * behind; -1 (said) on a device failure. */
+static int
+cores_whole(struct run *r)
+{
+	char *cause = NULL;
+
+	if (!r->behind)
+		return 0;
+	r->behind = 0;
+	if (r->e.ops->sync_cores(&r->e, &cause) != 0) {
+		say(r);
+		fprintf(stderr, "micdb: %s\n", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Where the cores that have not ended (running, waiting, joining) are,
  * after the line that says why the run stopped: the census of `info
  * cores` grouped by place, largest group first, CENSUS_LINES groups at
@@ -578,6 +623,8 @@ run_loop(struct run *r)
 
 	memset(&er, 0, sizeof er);
 	er.interrupt = &interrupted;
+	er.current = r->current;
+	er.ncurrent = r->ncurrent;
 	for (;;) {
 		chunk = !r->trace ? every : r->trace_steps == 0 ? 1 :
 		    every < r->trace_steps ? every : r->trace_steps;
@@ -611,14 +658,19 @@ run_loop(struct run *r)
 			free(cause);
 			return EXIT_USAGE;
 		}
+		r->behind = r->current != NULL && stop.reason == STOP_STEPS;
 		if (r->trace && stop.steps_run > 0 && trace_step(r) != 0) {
 			/* the commit of the trace says what failed */
 			drain_output(r, 1);
 			return EXIT_USAGE;
 		}
 		if (stop.reason == STOP_STEPS && stop.steps_run == chunk &&
-		    chunk == every) {
-			double dt = now() - t0;
+		    (chunk == every || r->current != NULL)) {
+			/* a run that full records ended says what one of
+			 * `every` steps would take: the checks between runs
+			 * then come as often as without a trace */
+			double dt = (now() - t0) * (double)every /
+			    (double)chunk;
 
 			if (dt < RUN_SLICE / 2 && every < UINT64_MAX / 2)
 				every *= 2;
@@ -628,6 +680,10 @@ run_loop(struct run *r)
 		since += stop.steps_run;
 		if (since >= every || stop.reason != STOP_STEPS ||
 		    (r->o->max_steps && r->m.step >= r->o->max_steps)) {
+			if (cores_whole(r) != 0) {
+				drain_output(r, 1);
+				return EXIT_USAGE;
+			}
 			drain_output(r, 0);
 			report_faults(r);
 			progress_tick(r);
@@ -698,6 +754,7 @@ run_free(struct run *r)
 	engine_free(&r->e);
 	microcode_free(&r->mc);
 	free(r->reported);
+	free(r->current);
 	free(r->in_bps);
 	free(r->core0);
 	buf_free(&r->fed);
@@ -774,6 +831,8 @@ run_main(int argc, char **argv)
 			goto fail;
 		if (trace_engine_start(r.trace, &v, &r.trace_steps) != 0)
 			r.trace_steps = 0;
+		else if (r.e.ops->sync_cores != NULL)
+			current_cores(&r);
 		atomic_cleanup_on_signals();
 	}
 	/* without SA_RESTART (signal() sets it): a Ctrl-C must end the
@@ -788,6 +847,8 @@ run_main(int argc, char **argv)
 		sigaction(SIGTERM, &sa, NULL);
 	progress_init(&r);
 	rc = run_loop(&r);
+	if (cores_whole(&r) != 0)
+		rc = EXIT_USAGE;
 	progress_clear(&r);
 	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
 	if (fflush(stdout) != 0) {
