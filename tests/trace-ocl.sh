@@ -30,11 +30,18 @@ fi
 cd "$TMP" || exit 1
 
 # same NAME TUNING STDIN ARGS...: the run through the records and the
-# one through the machine agree in every format
+# one through the machine agree in every format of $fmts.  Each case's
+# formats are those that read something of their own (the suite's time,
+# issue 28): the JSON lines hold every traced core's registers each
+# step, the Perfetto file the counters, frames and labels; at the ISA
+# level the VCD holds only registers the JSON lines have, and the SVG
+# draws the counters the Perfetto file has, so those two run in the
+# first case and at the micro levels (the VCD's MIR and datapath).
+fmts="jsonl json vcd svg"
 same() {
 	name=$1 tune=$2 input=$3
 	shift 3
-	for fmt in jsonl json vcd svg; do
+	for fmt in $fmts; do
 		MICDB_OCL_TEST=$tune "$MICDB" run --engine opencl \
 		    --trace "new.$fmt" "$@" >o1 2>e1 <"$input"
 		r1=$?
@@ -60,6 +67,7 @@ P=$PROGRAMS
 same "collatz, 64 warps, cores past the first warp, step limit" "" \
     /dev/null --cores 2048 --max-steps 1200 --trace-cores 5,100-130,2047 \
     "$P/collatz.jas"
+fmts="jsonl json"
 same "collatz to the end: cores halt mid-launch" "k=50" /dev/null \
     --cores 96 "$P/collatz.jas"
 same "a fault and a barrier completed at a launch's end" "k=7" /dev/null \
@@ -81,6 +89,7 @@ same "a stack overflow" "" /dev/null --cores 40 \
     "$P/faults/stack_overflow.jas"
 
 # The micro levels: a traced core's words are the level's (tracebuf.h).
+fmts="jsonl json vcd"
 for lv in mic pmic; do
 	same "$lv: fib on 4 cores, less than a warp" "" /dev/null --level $lv \
 	    --cores 4 --max-steps 6000 "$P/fib.jas"
@@ -107,10 +116,12 @@ full() {
 	same "runs ended by full records: $fname" "trace_steps=$fsteps" \
 	    /dev/null "$@"
 }
+fmts="jsonl json"
 full "core 0 untraced" 7 --cores 2048 --max-steps 1200 \
     --trace-cores 5,100-130,2047 "$P/collatz.jas"
 full "cores halt" 5 --cores 96 "$P/collatz.jas"
 full "a fault and a barrier" 3 --cores 40 "$P/faults/one_core_fails.jas"
+fmts="jsonl json vcd"
 full "mic, input breakpoints" 7 --level mic --cores 2048 --max-steps 400 \
     --trace-cores 5,100-130,2047 "$P/collatz.jas"
 full "pmic" 9 --level pmic --cores 64 --max-steps 3000 "$P/fib.jas"
@@ -131,33 +142,33 @@ rc=$?
     grep -q "interrupted: no trace written" e
 ok $? "an interrupt between launches with records writes no trace (exit $rc)"
 
-# The records are what the run reads: a trace through them costs a
-# fraction of one through the machine after one-step runs (CPU time,
-# which a loaded machine does not change much; 4 times less here, this
-# asks for less than as much).
-cpu() {
-	/usr/bin/time -f '%U %S' -o t env "$@" >/dev/null 2>&1 </dev/null
-	# the last line: time writes "Command exited with ..." before it
-	tail -1 t | awk '{ printf "%d\n", 100 * ($1 + $2) }'
+# The records are what the run reads: a run traced through them keeps
+# its launches of many steps, where the machine's path runs one step a
+# launch.  Counted, not timed (doc/performance.md 25.1 has the times):
+# the OpenCL calls that enqueue work (tests/oclfail.so's report, no call
+# failed), at least 4 times fewer through the records.
+enqueues() {
+	rm -f rep
+	env OCLFAIL_REPORT=rep LD_PRELOAD="$top_builddir/tests/oclfail.so" \
+	    "$@" >/dev/null 2>&1 </dev/null
+	awk '$1 == "enqueue" && $2 == "total" { print $3 }' rep
 }
-if [ -x /usr/bin/time ]; then
+if [ -f "$top_builddir/tests/oclfail.so" ]; then
 	args="run --engine opencl --cores 4096 --max-steps 300 --trace x.json"
-	new=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/collatz.jas")
-	old=$(cpu MICDB_OCL_TEST=trace=0 "$MICDB" $args "$P/collatz.jas")
-	new2=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/collatz.jas")
-	[ "$new2" -lt "$new" ] && new=$new2
-	[ "$new" -lt "$old" ]
-	ok $? "a trace through the records takes less CPU than one through the machine"
-	diag "CPU: ${new}0 ms through the records, ${old}0 ms through the machine"
+	new=$(enqueues env MICDB_OCL_TEST= "$MICDB" $args "$P/collatz.jas")
+	old=$(enqueues env MICDB_OCL_TEST=trace=0 "$MICDB" $args \
+	    "$P/collatz.jas")
+	[ -n "$new" ] && [ -n "$old" ] && [ $((4 * new)) -le "$old" ]
+	ok $? "a trace through the records keeps the launches of many steps"
+	diag "enqueued: ${new:-?} through the records, ${old:-?} through the machine"
 	# a micro level on few cores, where one-step launches cost the most
-	# (15 times less here)
 	args="run --engine opencl --level mic --cores 4 --max-steps 20000"
 	args="$args --trace x.vcd"
-	new=$(cpu MICDB_OCL_TEST= "$MICDB" $args "$P/fib.jas")
-	old=$(cpu MICDB_OCL_TEST=trace=0 "$MICDB" $args "$P/fib.jas")
-	[ "$new" -lt "$old" ]
+	new=$(enqueues env MICDB_OCL_TEST= "$MICDB" $args "$P/fib.jas")
+	old=$(enqueues env MICDB_OCL_TEST=trace=0 "$MICDB" $args "$P/fib.jas")
+	[ -n "$new" ] && [ -n "$old" ] && [ $((4 * new)) -le "$old" ]
 	ok $? "at Mic-1 too"
-	diag "CPU: ${new}0 ms through the records, ${old}0 ms through the machine"
+	diag "enqueued: ${new:-?} through the records, ${old:-?} through the machine"
 fi
 
 done_testing
