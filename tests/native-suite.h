@@ -64,6 +64,16 @@ static size_t nsample_counts = sizeof all_counts / sizeof all_counts[0];
  * 1 core, runs of 7 to WORK_CAP1 were 400,000 runs of bench/single, a
  * tenth of test-native-pmic's time (issue 28). */
 #define RUN7_WORK	300000ull
+/* The core-steps a runs-mode series of runs of k steps goes on to; the
+ * series alternate stop-on-fault on and off. */
+static uint64_t
+runs_cap(uint64_t k, uint32_t ncores)
+{
+	if (k < 1000)
+		return RUN7_WORK;
+	return ncores == 1 && k > 1000 ? WORK_CAP1 : WORK_CAP;
+}
+
 /* Breakpoint mode's runs: each stops at a hit and is compared; a loop
  * that hits a breakpoint every few steps reaches this long before
  * WORK_CAP (multiply: 3,000 stops, 10 s at PMIC, with 3,000). */

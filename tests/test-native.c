@@ -11,9 +11,7 @@
  * Subjects: every sample under programs/, programs/bench and
  * programs/faults (--cores and --program from NAME.opts, core 0's input
  * from NAME.input), and mutants of them: the same programs with random
- * text bytes replaced (fixed seeds; six of each sample under programs/
- * and programs/faults, two of each bench program, a third as many in the
- * sanitizer builds: MUTANTS), which reach every fault, corrupted
+ * text bytes replaced (MUTANTS of each), which reach every fault, corrupted
  * frames, jumps into operands and branches out of the text.  Each runs
  * at 1, 2, 3, 4, 32 and 33 cores (its .opts' count if it names one; 2
  * and 33 in the sanitizer builds and a second microprogram's pass:
@@ -29,8 +27,7 @@
  * some runs: RUN_MEM_EVERY) and every stop compared (reason, steps, cores,
  * breakpoint ids):
  *   step    one step per run, stop-on-fault, after every step;
- *   runs    runs of 7 (the first RUN7_WORK core-steps), 1,000 and 10^8
- *           steps, stop-on-fault on and off;
+ *   runs    runs of 7, 1,000 and 10^8 steps (runs_cap), stop-on-fault;
  *   bp      breakpoints on labels and method starts, one on odd cores
  *           only and one outside the text;
  *   mask    scheduler-locking: odd cores only for a while, then all;
@@ -361,15 +358,10 @@ test_runs(const struct subject *s, uint32_t ncores)
 
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0] && good; i++) {
 		struct pair p;
-		uint64_t work = 0, cap = ncores == 1 && ks[i] > 1000 ?
-		    WORK_CAP1 : WORK_CAP;
+		uint64_t work = 0, cap = runs_cap(ks[i], ncores);
 
 		if (pair_open(&p, s, ncores) != 0)
 			return;
-		/* the runs of 7 test a run's boundaries, not a long program's
-		 * end (the longer runs reach it): RUN7_WORK core-steps */
-		if (ks[i] < 1000 && cap > RUN7_WORK)
-			cap = RUN7_WORK;
 		r.max_steps = ks[i] < cap / ncores ? ks[i] : cap / ncores;
 		for (int n = 0; good && work < cap; n++) {
 			r.stop_on_fault = n % 2 == 0;
