@@ -43,7 +43,8 @@
  * whose lanes sit at different opcodes runs them in one pass (k = 1
  * where the switch ran 7).  The rare opcodes keep their switch arms.  On
  * NVIDIA a warp whose lanes all sit at one PC when a chunk of steps
- * starts runs that chunk on the switch's arms (MICDB_ISA_VOTE).
+ * starts runs that chunk on the switch's arms (MICDB_ISA_VOTE); the
+ * traced build votes at every step instead (below).
  *
  * Build-time defines, all passed by the host (src/ocl, the tuning
  * table): MICDB_WARP_W (W), MICDB_WG_SIZE (work-group size, a multiple
@@ -113,9 +114,11 @@ enum {
  * lanes all sit at one PC runs the chunk on the switch's arms instead of
  * H_COMMON, so a converged warp pays no template; a warp that diverges
  * inside such a chunk runs the arms apart, and its records count them
- * (test-ocl-diff models the chunks).  The host sets VOTE with PRED on
- * NVIDIA.  The tests run PRED=1 on POCL with the GPU layout
- * (tests/ocl-diff-lib.c, tests/test-ocl-diff.c), without VOTE.
+ * (test-ocl-diff models the chunks).  The traced build (launch-trace.h)
+ * votes at every step, so that a trace's k does not change with where
+ * launches start.  The host sets VOTE with PRED on NVIDIA.  The tests
+ * run PRED=1 on POCL with the GPU layout (tests/ocl-diff-lib.c,
+ * tests/test-ocl-diff.c), without VOTE.
  */
 
 /*
@@ -576,13 +579,30 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 #if MICDB_ISA_PRED
 	/* the chunk's vote (MICDB_ISA_VOTE): lanes all at one PC run the
 	 * switch's arms for the chunk.  At the chunk's head, not in its
-	 * first step: a test every step costs the uniform workload. */
+	 * first step: a test every step costs the uniform workload.  But
+	 * chunks start where launches start, and the traced build's k
+	 * (launch-trace.h) must not depend on where launches or runs end
+	 * (doc/debugger.md section 5): with a vote per chunk, two lanes at
+	 * ILOAD and IADD count 2 kernel paths in a chunk that began
+	 * converged and 1 (H_COMMON) in one that did not, so the same
+	 * run's trace changed with the launches' K and the runs' lengths
+	 * on NVIDIA.  The traced build votes at every step instead
+	 * (ISA_VOTE_STEP), as the one-step launches that a trace without
+	 * records reads have always done: its k is then that step's
+	 * alone. */
 	int conv = 0;
+#if !MICDB_TRACE
 #undef LAUNCH_CHUNK_HOOK
 #define LAUNCH_CHUNK_HOOK do { \
 	if (active) \
 		conv = warp_same((uint)pc); \
 } while (0)
+#endif
+#endif
+#if MICDB_ISA_PRED && MICDB_TRACE
+#define ISA_VOTE_STEP conv = warp_same((uint)pc)	/* the lanes that run it */
+#else
+#define ISA_VOTE_STEP (void)0
 #endif
 
 	/* a lane's program path and a traced core's words, for a trace
@@ -596,6 +616,7 @@ isa_run(__global uint *ctx, __global int *stacks, __global int *globals,
 		int pc0 = pc;
 
 		LAUNCH_STEP_GATE;
+		ISA_VOTE_STEP;
 		do {
 			/* 1-4 from the PC's predecoded entry */
 			const uint4 d = pd[min((uint)pc, tsize)];
