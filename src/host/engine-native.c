@@ -68,15 +68,6 @@
 #define UNLIKELY(x) (x)
 #endif
 
-/* Handlers.  The order is the label table's in nat_exec. */
-enum nat_h {
-	H_SLOW, H_BP, H_NOP, H_BIPUSH, H_PUSHK, H_ILOAD, H_ISTORE,
-	H_ISTORE0, H_IINC, H_IINC0, H_POP, H_DUP, H_SWAP, H_IADD, H_ISUB,
-	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
-	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
-	H_IN, H_OUT, H_HALT, H_SYNC,
-};
-
 #include "native-int.h"
 
 /* The instructions whose handler needs no operand and no check; the
@@ -232,6 +223,16 @@ nat_patch(struct native *n, const struct machine *m,
 			    np->pcode[bp->pc].real;
 		}
 	}
+	/* a translation stops at the breakpoints it was built with: built
+	 * again, when used, for others (native-jit.c) */
+	for (size_t k = 0; on && k < m->nprogs; k++) {
+		struct nat_prog *np = &n->progs[k];
+
+		if (np->jit != NULL && !nat_jit_fits(np->jit, np, r->nbps)) {
+			nat_jit_free(np->jit);
+			np->jit = NULL;
+		}
+	}
 }
 
 static void
@@ -316,6 +317,14 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	uint64_t left = budget, nslow = 0;
 	int watchslow = n->wglobals || n->wheap, wloc = n->wlocal[core];
 	const struct nat_insn *ip0;
+	struct nat_prog *np = &n->progs[c->prog];
+	/* The translated code runs a lone core's own run (native-jit.c):
+	 * nothing watched, no private run, no fork-join.  Between its
+	 * stops, this loop runs one instruction with the rest of the budget
+	 * (stash) held back, then enters it again. */
+	int jit = !priv && !watchslow && !wloc && budget > 1 && !np->nojit &&
+	    (c->fork & (FJ_ON | FJ_IN)) == 0;
+	uint64_t stash = 0;
 
 /* Stack word a; the checks before each use keep it in the region. */
 #define S(a) st[(a) - MM_STACK_BASE]
@@ -388,6 +397,52 @@ go:
 		goto slow_pc;
 	}
 	ip = code + c->pc;
+	if (jit)
+		goto translated;
+	if (first) {
+		first = 0;
+		DISPATCH_REAL();
+	}
+	DISPATCH();
+
+translated:
+	/* ip, sp, lv, tos, floor and nlocals hold the core's state */
+	if (!first && left > 1) {
+		struct nat_jctx x;
+
+		if (floor == INT32_MAX || sp < floor || sp > end ||
+		    (c->fork & (FJ_ON | FJ_IN)) != 0)
+			jit = 0;	/* the interpreter's from here */
+		else if (np->jit == NULL &&
+		    (np->jit = nat_jit_build(np, m->progs[c->prog]->main_nlocals,
+		    m->cfg.stack_words)) == NULL)
+			jit = 0, np->nojit = 1;
+		if (!jit)
+			goto interp;
+		x.stk = (uintptr_t)st - (uintptr_t)MM_STACK_BASE * sizeof *st;
+		x.left = left;
+		x.sp = sp;
+		x.lv = lv;
+		x.tos = tos;
+		x.floor1 = floor + 1;
+		x.nlocals = (int32_t)nlocals;
+		x.pc = (int32_t)(ip - code);
+		nat_jit_run(np->jit, &x);
+		n->translated += left - x.left;
+		ip = code + x.pc;
+		sp = x.sp;
+		lv = x.lv;
+		tos = x.tos;
+		floor = x.floor1 - 1;
+		nlocals = (uint32_t)x.nlocals;
+		left = x.left;
+		if (left == 0)
+			goto out;
+	}
+	stash = left - 1;
+	budget -= stash;
+	left = 1;
+interp:
 	if (first) {
 		first = 0;
 		DISPATCH_REAL();
@@ -716,6 +771,14 @@ slow_exec: {
 	}
 
 out:
+	if (stash > 0) {
+		/* the one instruction between two of the translated code's */
+		budget += stash;
+		left += stash;
+		stash = 0;
+		if (*ev == EV_BUDGET)
+			goto translated;
+	}
 	if (ip != NULL)
 		c->pc = (int32_t)(ip - code);
 	c->sp = sp;
@@ -726,6 +789,13 @@ out:
 	n->nlocals[core] = nlocals;
 	n->fvalid[core] = 1;
 out_regs_done:
+	if (stash > 0) {
+		budget += stash;
+		left += stash;
+		stash = 0;
+		if (*ev == EV_BUDGET)
+			goto reload;
+	}
 	c->steps += FAST();
 	return budget - left;
 #undef S
@@ -882,6 +952,7 @@ nat_free(struct engine *e)
 		for (size_t k = 0; k < e->m->nprogs; k++) {
 			free(n->progs[k].code);
 			free(n->progs[k].pcode);
+			nat_jit_free(n->progs[k].jit);
 		}
 		ahead_free(&n->ahead);
 		par_pool_free(n->pool);
@@ -946,6 +1017,12 @@ static const struct engine_ops nat_ops = {
 	.set_threads = nat_set_threads,
 	.free = nat_free,
 };
+
+uint64_t
+engine_native_translated(const struct engine *e)
+{
+	return ((const struct native *)e->impl)->translated;
+}
 
 int
 engine_native_create(struct engine *e, struct machine *m, char **cause)

@@ -1,8 +1,10 @@
 /*
  * What the native ISA engine's two files share: engine-native.c (the
  * decoder, the threaded interpreter nat_exec, runs and the engine's
- * operations) and native-ahead.c (run-ahead windows, which let a few
- * cores run at the speed of one).  Nothing else includes this file.
+ * operations), native-ahead.c (run-ahead windows, which let a few
+ * cores run at the speed of one) and native-jit.c (the translation into
+ * x86-64 code that nat_exec runs a lone core's slices in).  Nothing else
+ * includes this file.
  */
 #ifndef MICDB_NATIVE_INT_H
 #define MICDB_NATIVE_INT_H
@@ -11,6 +13,16 @@
 
 #include "ahead.h"
 #include "engine.h"
+#include "native-jit.h"
+
+/* Handlers.  The order is the label table's in nat_exec. */
+enum nat_h {
+	H_SLOW, H_BP, H_NOP, H_BIPUSH, H_PUSHK, H_ILOAD, H_ISTORE,
+	H_ISTORE0, H_IINC, H_IINC0, H_POP, H_DUP, H_SWAP, H_IADD, H_ISUB,
+	H_IAND, H_IOR, H_IFEQ, H_IFLT, H_ICMPEQ, H_GOTO, H_GETSTATIC,
+	H_PUTSTATIC, H_INVOKE, H_IRETURN, H_IALOAD, H_COREID, H_NCORES,
+	H_IN, H_OUT, H_HALT, H_SYNC,
+};
 
 /* One decoded slot. */
 struct nat_insn {
@@ -25,6 +37,8 @@ struct nat_prog {
 	struct nat_insn	*code;   /* text_size + 1 slots; the last is SLOW */
 	struct nat_insn	*pcode;  /* the same, SYNC where code is shared */
 	uint32_t	 size;
+	struct nat_jit	*jit;    /* its translation (native-jit.c), or NULL */
+	int		 nojit;  /* none can be had: never try again */
 };
 
 /* Why nat_exec returned. */
@@ -58,6 +72,7 @@ struct native {
 			    uint64_t budget, int first, enum nat_ev *ev,
 			    int priv);
 	struct par_pool	*pool;         /* their threads (NULL: one) */
+	uint64_t	 translated;   /* steps the translated code ran */
 };
 
 /* engine-native.c: run core for at most budget instructions (see there). */

@@ -1,0 +1,43 @@
+/*
+ * The native ISA engine's translation of a program into x86-64 code
+ * (native-jit.c; doc/performance.md section 24.6), as nat_exec uses it:
+ * built lazily for a program, run for a core's own run (nothing
+ * watched, no private run, no fork-join), and left with the core's
+ * registers written back exactly wherever it stops.
+ */
+#ifndef MICDB_NATIVE_JIT_H
+#define MICDB_NATIVE_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nat_prog;
+struct nat_jit;
+
+/* What the translated code reads on entry and writes back on exit. */
+struct nat_jctx {
+	uintptr_t	stk;      /* the address stack word 0 would have */
+	uint64_t	left;     /* steps left in the budget */
+	int32_t		sp, lv, tos;
+	int32_t		floor1;   /* the frame's floor + 1 */
+	int32_t		nlocals;  /* the frame's local count */
+	int32_t		pc;       /* the slot it starts at, then stopped at */
+};
+
+/* The translation of np as its slots' handlers are now (a patched
+ * breakpoint is a stop), for frames whose main has main_nlocals locals
+ * in stacks of stack_words words; NULL where there is none to be had
+ * (not x86-64, executable memory refused, out of memory). */
+struct nat_jit *nat_jit_build(const struct nat_prog *np,
+	    uint32_t main_nlocals, uint32_t stack_words);
+/* 1 if j stops at exactly the slots np's breakpoints patch now (nbps:
+ * the run's breakpoints; none, and none when j was built, is quick). */
+int	nat_jit_fits(const struct nat_jit *j, const struct nat_prog *np,
+	    size_t nbps);
+/* Run from x->pc for at most x->left steps (x->left >= 1, sp and the
+ * frame valid: nat_exec checks); it stops before an instruction it does
+ * not translate, whose checks fail, or at the budget's end. */
+void	nat_jit_run(const struct nat_jit *j, struct nat_jctx *x);
+void	nat_jit_free(struct nat_jit *j);
+
+#endif
