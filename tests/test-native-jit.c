@@ -1,0 +1,253 @@
+/*
+ * The native ISA engine's translation into x86-64 code (native-jit.c,
+ * doc/performance.md section 24.6) against the reference engine, on one
+ * core, where the translated code runs: the samples and the pairs
+ * program (tests/run/pairs.jas) run in runs whose budgets end anywhere
+ * (1, 2, 3, 5, 8, ... steps) while the breakpoints change from run to
+ * run (none, every even slot, every seventh: each set a translation of
+ * its own), and every stop and the whole state (registers, counters,
+ * status and fault, the stack region, globals, output) must be the
+ * reference's after every run.
+ *
+ * And that the translated code ran: where this process can have
+ * executable memory on x86-64, most of a whole run's steps are the
+ * translated code's (engine_native_translated); where it cannot (under
+ * tests/nojit.so, which tests/nojit-isa.sh runs this under, or off
+ * x86-64), none are, and the results are the same.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "asm.h"
+#include "engine.h"
+#include "machine.h"
+#include "memmap.h"
+#include "program.h"
+#include "tap.h"
+
+#define STACK_WORDS	1024
+#define HEAP_WORDS	4096
+#define RUNS		3000
+
+static const char *const samples[] = {
+	"tests/run/pairs.jas", "programs/fib.jas", "programs/recsum.jas",
+	"programs/wide.jas", "programs/gcd.jas", "programs/factorial.jas",
+	"programs/bubble.jas", "programs/sieve.jas", "programs/multiply.jas",
+	"programs/decimal.jas",
+};
+
+/* Whether this process can map code: as native-jit.c's buffer is. */
+static int
+exec_memory(void)
+{
+#if defined(__x86_64__)
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int good;
+
+	if (p == MAP_FAILED)
+		return 0;
+	good = mprotect(p, 4096, PROT_READ | PROT_EXEC) == 0;
+	munmap(p, 4096);
+	return good;
+#else
+	return 0;
+#endif
+}
+
+struct pair {
+	struct machine	 m[2];
+	struct engine	 e[2];   /* the reference's, the native one */
+	const struct program *progs[2][1];
+};
+
+static int
+pair_open(struct pair *p, const struct program *prog)
+{
+	struct machine_config cfg = { 1, STACK_WORDS, HEAP_WORDS, 32 };
+	char *cause = NULL;
+
+	memset(p, 0, sizeof *p);
+	for (int k = 0; k < 2; k++) {
+		p->progs[k][0] = prog;
+		if (machine_init(&p->m[k], &cfg, p->progs[k], 1, NULL,
+		    &cause) != 0) {
+			tap_diag("%s", cause);
+			free(cause);
+			return -1;
+		}
+	}
+	if (engine_ref_create(&p->e[0], &p->m[0], &cause) != 0 ||
+	    engine_native_create(&p->e[1], &p->m[1], &cause) != 0) {
+		tap_diag("%s", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+pair_close(struct pair *p)
+{
+	for (int k = 0; k < 2; k++) {
+		engine_free(&p->e[k]);
+		p->m[k].progs = NULL;
+		machine_free(&p->m[k]);
+	}
+}
+
+/* The whole state alike; else a line that says where it differs. */
+static int
+same_state(const struct pair *p, char *why, size_t n)
+{
+	const struct machine *a = &p->m[0], *b = &p->m[1];
+	const struct core *x = &a->cores[0], *y = &b->cores[0];
+
+	if (x->pc != y->pc || x->sp != y->sp || x->lv != y->lv ||
+	    x->tos != y->tos || x->status != y->status ||
+	    x->fault != y->fault || x->fault_pc != y->fault_pc ||
+	    x->fault_op != y->fault_op || x->steps != y->steps) {
+		snprintf(why, n, "registers: pc %d/%d sp %d/%d lv %d/%d "
+		    "tos %d/%d status %d/%d steps %llu/%llu", x->pc, y->pc,
+		    x->sp, y->sp, x->lv, y->lv, x->tos, y->tos, x->status,
+		    y->status, (unsigned long long)x->steps,
+		    (unsigned long long)y->steps);
+		return 0;
+	}
+	if (memcmp(a->stacks, b->stacks, STACK_WORDS * 4) != 0) {
+		snprintf(why, n, "the stack region");
+		return 0;
+	}
+	if (memcmp(a->globals, b->globals, MM_GLOBALS_WORDS * 4) != 0) {
+		snprintf(why, n, "globals");
+		return 0;
+	}
+	if (a->io[0].out.len != b->io[0].out.len ||
+	    (a->io[0].out.len > 0 && memcmp(a->io[0].out.data,
+	    b->io[0].out.data, a->io[0].out.len) != 0)) {
+		snprintf(why, n, "output");
+		return 0;
+	}
+	return 1;
+}
+
+/* Breakpoint set k on every slot of the text: none, the even slots,
+ * every seventh. */
+static size_t
+bp_set(struct engine_bp *bps, uint32_t size, int k)
+{
+	size_t n = 0;
+
+	for (uint32_t pc = 0; pc <= size && k > 0; pc++)
+		if ((k == 1 && pc % 2 == 0) || (k == 2 && pc % 7 == 3)) {
+			bps[n].id = (uint32_t)n + 1;
+			bps[n].pc = (int32_t)pc;
+			bps[n].cores = NULL;
+			bps[n].on = ENGINE_BP_ON_PC;
+			n++;
+		}
+	return n;
+}
+
+/* Runs of budgets that end anywhere, breakpoints changing; then the
+ * rest in one run.  The steps of that run, and how many of them the
+ * translated code ran, go to *whole and *jit. */
+static void
+test_sample(const char *top, const char *name, uint64_t *whole,
+    uint64_t *jit)
+{
+	static const uint64_t budgets[] = { 1, 2, 3, 5, 8, 13, 21, 100, 999 };
+	struct program prog;
+	struct pair p;
+	struct engine_bp *bps;
+	struct engine_run r = { 0 };
+	struct engine_stop st[2];
+	char path[1024], why[256] = "", *cause = NULL;
+	int good = 1, i;
+	uint64_t before;
+
+	snprintf(path, sizeof path, "%s/%s", top, name);
+	if (program_load_file(&prog, path, &cause) != 0) {
+		ok(0, "load %s: %s", name, cause);
+		free(cause);
+		return;
+	}
+	if (pair_open(&p, &prog) != 0) {
+		ok(0, "%s: machines", name);
+		program_free(&prog);
+		return;
+	}
+	bps = xcalloc((size_t)prog.text_size + 1, sizeof *bps);
+	r.stop_on_fault = 1;
+	for (i = 0; i < RUNS && good; i++) {
+		r.max_steps = budgets[i % (sizeof budgets / sizeof budgets[0])];
+		r.bps = bps;
+		r.nbps = bp_set(bps, prog.text_size, (i / 3) % 3);
+		for (int k = 0; k < 2; k++)
+			if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
+				tap_diag("%s: %s", name, cause);
+				free(cause);
+				cause = NULL;
+				good = 0;
+			}
+		if (good && (st[0].reason != st[1].reason ||
+		    st[0].steps_run != st[1].steps_run)) {
+			snprintf(why, sizeof why, "stop %d/%d after %llu/%llu "
+			    "steps", st[0].reason, st[1].reason,
+			    (unsigned long long)st[0].steps_run,
+			    (unsigned long long)st[1].steps_run);
+			good = 0;
+		}
+		good = good && same_state(&p, why, sizeof why);
+		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
+			break;
+	}
+	ok(good, "%s: %d runs of budgets ending anywhere, breakpoints "
+	    "changing between them: as the reference%s%s", name, i,
+	    good ? "" : ": ", why);
+	/* the rest, as micdb run runs it */
+	r.max_steps = 100000000;
+	r.nbps = 0;
+	before = engine_native_translated(&p.e[1]);
+	for (int k = 0; k < 2 && good; k++)
+		good = p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) == 0;
+	if (!good) {
+		tap_diag("%s: %s", name, cause != NULL ? cause : "");
+		free(cause);
+	}
+	good = good && st[0].reason == st[1].reason &&
+	    st[0].steps_run == st[1].steps_run &&
+	    same_state(&p, why, sizeof why);
+	ok(good, "%s: the rest in one run: as the reference%s%s", name,
+	    good ? "" : ": ", why);
+	*whole += st[1].steps_run;
+	*jit += engine_native_translated(&p.e[1]) - before;
+	free(bps);
+	pair_close(&p);
+	program_free(&prog);
+}
+
+int
+main(void)
+{
+	const char *top = getenv("top_srcdir");
+	uint64_t whole = 0, jit = 0;
+	int exec = exec_memory();
+
+	if (top == NULL)
+		top = ".";
+	for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++)
+		test_sample(top, samples[i], &whole, &jit);
+	tap_diag("whole runs: %llu steps, %llu of them translated",
+	    (unsigned long long)whole, (unsigned long long)jit);
+	if (exec)
+		ok(whole > 0 && jit > whole / 2, "with executable memory, "
+		    "the translated code ran most of the whole runs' steps");
+	else
+		ok(jit == 0, "without executable memory, the interpreter "
+		    "ran every step");
+	return done_testing();
+}
