@@ -233,8 +233,19 @@ emit_slot(struct emit *e, const struct nat_insn *in, uint32_t pc)
 		x64_incdec(b, 0, 0, R_SP);
 		x64_store(b, 32, S_AT(0), R_TOS);
 		return 0;
+	case H_ISTORE0:
+	case H_IINC0:
+		/* local 0 of main's frame (a method's is its link: the
+		 * interpreter's, which looks the frame up again) */
+		x64_jcc(b, X64_CC_B, stop);
+		x64_alu_ri(b, 0, X64_CMP, R_LV, MM_STACK_BASE);
+		x64_jcc(b, X64_CC_NE, stop);
+		if (in->h == H_ISTORE0)
+			goto store;
+		goto inc;
 	case H_ISTORE:
 		x64_jcc(b, X64_CC_B, stop);
+store:
 		need(e, stop, 1, 0);
 		need_local(e, stop, in->a);
 		x64_store(b, 32, LOCAL(in->a), R_TOS);
@@ -243,6 +254,7 @@ emit_slot(struct emit *e, const struct nat_insn *in, uint32_t pc)
 		return 0;
 	case H_IINC:
 		x64_jcc(b, X64_CC_B, stop);
+inc:
 		need_local(e, stop, in->a);
 		x64_alu_mi(b, 0, X64_ADD, LOCAL(in->a), in->b);
 		x64_load(b, X64_LD_32, R_TOS, S_AT(0));  /* it may be TOS */
