@@ -69,24 +69,22 @@ pair_open(struct pair *p, const struct program *prog)
 {
 	struct machine_config cfg = { 1, STACK_WORDS, HEAP_WORDS, 32 };
 	char *cause = NULL;
+	int rc = 0;
 
 	memset(p, 0, sizeof *p);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && rc == 0; k++) {
 		p->progs[k][0] = prog;
-		if (machine_init(&p->m[k], &cfg, p->progs[k], 1, NULL,
-		    &cause) != 0) {
-			tap_diag("%s", cause);
-			free(cause);
-			return -1;
-		}
+		rc = machine_init(&p->m[k], &cfg, p->progs[k], 1, NULL, &cause);
 	}
-	if (engine_ref_create(&p->e[0], &p->m[0], &cause) != 0 ||
-	    engine_native_create(&p->e[1], &p->m[1], &cause) != 0) {
-		tap_diag("%s", cause);
+	if (rc == 0)
+		rc = engine_ref_create(&p->e[0], &p->m[0], &cause);
+	if (rc == 0)
+		rc = engine_native_create(&p->e[1], &p->m[1], &cause);
+	if (rc != 0) {
+		tap_diag("%s", cause != NULL ? cause : "?");
 		free(cause);
-		return -1;
 	}
-	return 0;
+	return rc;
 }
 
 static void
@@ -132,6 +130,18 @@ same_state(const struct pair *p, char *why, size_t n)
 		return 0;
 	}
 	return 1;
+}
+
+/* The two stops alike (the reference's, the native one's). */
+static int
+same_stop(const struct engine_stop *st, char *why, size_t n)
+{
+	if (st[0].reason == st[1].reason && st[0].steps_run == st[1].steps_run)
+		return 1;
+	snprintf(why, n, "stop %d/%d after %llu/%llu steps", st[0].reason,
+	    st[1].reason, (unsigned long long)st[0].steps_run,
+	    (unsigned long long)st[1].steps_run);
+	return 0;
 }
 
 /* Breakpoint set k on every slot of the text: none, the even slots,
@@ -193,15 +203,8 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 				cause = NULL;
 				good = 0;
 			}
-		if (good && (st[0].reason != st[1].reason ||
-		    st[0].steps_run != st[1].steps_run)) {
-			snprintf(why, sizeof why, "stop %d/%d after %llu/%llu "
-			    "steps", st[0].reason, st[1].reason,
-			    (unsigned long long)st[0].steps_run,
-			    (unsigned long long)st[1].steps_run);
-			good = 0;
-		}
-		good = good && same_state(&p, why, sizeof why);
+		good = good && same_stop(st, why, sizeof why) &&
+		    same_state(&p, why, sizeof why);
 		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
 			break;
 	}
@@ -212,14 +215,14 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	r.max_steps = 100000000;
 	r.nbps = 0;
 	before = engine_native_translated(&p.e[1]);
+	good = 1;
 	for (int k = 0; k < 2 && good; k++)
-		good = p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) == 0;
-	if (!good) {
-		tap_diag("%s: %s", name, cause != NULL ? cause : "");
-		free(cause);
-	}
-	good = good && st[0].reason == st[1].reason &&
-	    st[0].steps_run == st[1].steps_run &&
+		if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
+			snprintf(why, sizeof why, "%s", cause);
+			free(cause);
+			good = 0;
+		}
+	good = good && same_stop(st, why, sizeof why) &&
 	    same_state(&p, why, sizeof why);
 	ok(good, "%s: the rest in one run: as the reference%s%s", name,
 	    good ? "" : ": ", why);

@@ -26,6 +26,16 @@
  * handler of each slot with a breakpoint to BP, which checks the
  * breakpoint's cores and otherwise runs the slot's real handler.
  *
+ * A lone core's own run (nothing watched, no private run, no fork-join)
+ * goes through a translation of its program into x86-64 code
+ * (native-jit.c, doc/performance.md section 24.6) with the same checks:
+ * it stops before every instruction it does not translate, whose checks
+ * fail, or that a breakpoint patched when it was built, with the
+ * registers written back, and this loop runs that one instruction and
+ * enters it again.  A run whose breakpoints are not those it was built
+ * with builds it again; where there is no executable memory (or no
+ * x86-64), this interpreter runs alone.
+ *
  * Cores and steps (doc/manycore.md section 4): when one core alone can run
  * (the others halted, faulted, waiting or masked), every step is one
  * instruction of that core and it runs a long slice in the threaded
@@ -369,6 +379,19 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	if (UNLIKELY(sp - (pops) < floor ||				\
 	    sp + (grow) > end))						\
 		goto slow;						\
+} while (0)
+/* The one instruction between two of the translated code's has run (or
+ * stopped the run): the budget held back is the run's again, and at its
+ * end the translated code goes on (again: its state in the locals or,
+ * after ref_exec, in the core). */
+#define UNSTASH(again) do {						\
+	if (stash > 0) {						\
+		budget += stash;					\
+		left += stash;						\
+		stash = 0;						\
+		if (*ev == EV_BUDGET)					\
+			goto again;					\
+	}								\
 } while (0)
 
 	*ev = EV_BUDGET;
@@ -771,14 +794,7 @@ slow_exec: {
 	}
 
 out:
-	if (stash > 0) {
-		/* the one instruction between two of the translated code's */
-		budget += stash;
-		left += stash;
-		stash = 0;
-		if (*ev == EV_BUDGET)
-			goto translated;
-	}
+	UNSTASH(translated);
 	if (ip != NULL)
 		c->pc = (int32_t)(ip - code);
 	c->sp = sp;
@@ -789,13 +805,7 @@ out:
 	n->nlocals[core] = nlocals;
 	n->fvalid[core] = 1;
 out_regs_done:
-	if (stash > 0) {
-		budget += stash;
-		left += stash;
-		stash = 0;
-		if (*ev == EV_BUDGET)
-			goto reload;
-	}
+	UNSTASH(reload);
 	c->steps += FAST();
 	return budget - left;
 #undef S
@@ -804,6 +814,7 @@ out_regs_done:
 #undef FAST
 #undef NEED
 #undef WCHECK
+#undef UNSTASH
 #undef NAT_CASE
 #undef DISPATCH
 #undef DISPATCH_REAL

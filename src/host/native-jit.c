@@ -114,14 +114,6 @@ need(struct emit *e, size_t stop, int pops, int grow)
 	}
 }
 
-/* Local a exists in the frame. */
-static void
-need_local(struct emit *e, size_t stop, int32_t a)
-{
-	x64_alu_ri(e->b, 0, X64_CMP, R_NL, a);
-	x64_jcc(e->b, X64_CC_BE, stop);
-}
-
 /* The return (H_IRETURN): the caller's frame as ref_frame_at finds it
  * (LV and its link in the region), the return address in the text, SP
  * (our LV) at or above the caller's floor; otherwise a stop, and the
@@ -203,77 +195,88 @@ emit_call(struct emit *e, const struct nat_insn *in, uint32_t pc,
 	jump_slot(e, -1, (uint32_t)in->a + 4);
 }
 
+/* What each translated handler pops and pushes at most (NEED's
+ * arguments in nat_exec) and whether it reads or writes a local; the
+ * other handlers are the interpreter's. */
+static const struct shape {
+	uint8_t	on;       /* translated */
+	int8_t	pops, grow;
+	uint8_t	local;    /* checks its local index */
+} shapes[] = {
+	[H_NOP] = { 1, 0, 0, 0 },	[H_BIPUSH] = { 1, 0, 1, 0 },
+	[H_PUSHK] = { 1, 0, 1, 0 },	[H_ILOAD] = { 1, 0, 1, 1 },
+	[H_ISTORE] = { 1, 1, 0, 1 },	[H_ISTORE0] = { 1, 1, 0, 1 },
+	[H_IINC] = { 1, 0, 0, 1 },	[H_IINC0] = { 1, 0, 0, 1 },
+	[H_POP] = { 1, 1, 0, 0 },	[H_DUP] = { 1, 1, 1, 0 },
+	[H_SWAP] = { 1, 2, 0, 0 },	[H_IADD] = { 1, 2, 0, 0 },
+	[H_ISUB] = { 1, 2, 0, 0 },	[H_IAND] = { 1, 2, 0, 0 },
+	[H_IOR] = { 1, 2, 0, 0 },	[H_IFEQ] = { 1, 1, 0, 0 },
+	[H_IFLT] = { 1, 1, 0, 0 },	[H_ICMPEQ] = { 1, 2, 0, 0 },
+	[H_GOTO] = { 1, 0, 0, 0 },	[H_INVOKE] = { 1, 0, 0, 0 },
+	[H_IRETURN] = { 1, 0, 0, 0 },	[H_SYNC] = { 0, 0, 0, 0 },
+};
+
 /* Slot pc's code; 0 if it falls through to pc + len. */
 static int
 emit_slot(struct emit *e, const struct nat_insn *in, uint32_t pc)
 {
 	struct x64_buf *b = e->b;
 	size_t stop = e->stop[pc];
-	enum x64_cc cc;
+	const struct shape *sh = &shapes[in->h];
+	enum x64_alu op;
 
 	/* its step (a spent budget borrows: the stop gives it back) */
 	x64_alu_ri(b, 1, X64_SUB, R_LEFT, 1);
+	if (!sh->on) {
+		/* the interpreter's (a patched breakpoint, a device, the
+		 * golden model, ...) */
+		x64_jmp(b, stop);
+		return 1;
+	}
+	x64_jcc(b, X64_CC_B, stop);
+	if (in->h == H_ISTORE0 || in->h == H_IINC0) {
+		/* local 0 of main's frame only (a method's is its link: the
+		 * interpreter's, which looks the frame up again) */
+		x64_alu_ri(b, 0, X64_CMP, R_LV, MM_STACK_BASE);
+		x64_jcc(b, X64_CC_NE, stop);
+	}
+	need(e, stop, sh->pops, sh->grow);
+	if (sh->local) {
+		x64_alu_ri(b, 0, X64_CMP, R_NL, in->a);
+		x64_jcc(b, X64_CC_BE, stop);
+	}
 	switch (in->h) {
-	case H_NOP:
-		x64_jcc(b, X64_CC_B, stop);
-		return 0;
 	case H_BIPUSH:
 	case H_PUSHK:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 0, 1);
 		x64_incdec(b, 0, 0, R_SP);
 		x64_store_i(b, 0, S_AT(0), in->a);
 		x64_mov_ri32(b, R_TOS, (uint32_t)in->a);
 		return 0;
 	case H_ILOAD:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 0, 1);
-		need_local(e, stop, in->a);
 		x64_load(b, X64_LD_32, R_TOS, LOCAL(in->a));
 		x64_incdec(b, 0, 0, R_SP);
 		x64_store(b, 32, S_AT(0), R_TOS);
 		return 0;
-	case H_ISTORE0:
-	case H_IINC0:
-		/* local 0 of main's frame (a method's is its link: the
-		 * interpreter's, which looks the frame up again) */
-		x64_jcc(b, X64_CC_B, stop);
-		x64_alu_ri(b, 0, X64_CMP, R_LV, MM_STACK_BASE);
-		x64_jcc(b, X64_CC_NE, stop);
-		if (in->h == H_ISTORE0)
-			goto store;
-		goto inc;
 	case H_ISTORE:
-		x64_jcc(b, X64_CC_B, stop);
-store:
-		need(e, stop, 1, 0);
-		need_local(e, stop, in->a);
+	case H_ISTORE0:
 		x64_store(b, 32, LOCAL(in->a), R_TOS);
 		x64_incdec(b, 0, 1, R_SP);
 		x64_load(b, X64_LD_32, R_TOS, S_AT(0));
 		return 0;
 	case H_IINC:
-		x64_jcc(b, X64_CC_B, stop);
-inc:
-		need_local(e, stop, in->a);
+	case H_IINC0:
 		x64_alu_mi(b, 0, X64_ADD, LOCAL(in->a), in->b);
 		x64_load(b, X64_LD_32, R_TOS, S_AT(0));  /* it may be TOS */
 		return 0;
 	case H_POP:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 1, 0);
 		x64_incdec(b, 0, 1, R_SP);
 		x64_load(b, X64_LD_32, R_TOS, S_AT(0));
 		return 0;
 	case H_DUP:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 1, 1);
 		x64_incdec(b, 0, 0, R_SP);
 		x64_store(b, 32, S_AT(0), R_TOS);
 		return 0;
 	case H_SWAP:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 2, 0);
 		x64_load(b, X64_LD_32, R_T, S_AT(-4));
 		x64_store(b, 32, S_AT(-4), R_TOS);
 		x64_store(b, 32, S_AT(0), R_T);
@@ -282,36 +285,29 @@ inc:
 	case H_IADD:
 	case H_IAND:
 	case H_IOR:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 2, 0);
+		op = in->h == H_IADD ? X64_ADD : in->h == H_IAND ? X64_AND :
+		    X64_OR;
 		x64_incdec(b, 0, 1, R_SP);
-		x64_alu_rm(b, 0, in->h == H_IADD ? X64_ADD : in->h == H_IAND ?
-		    X64_AND : X64_OR, R_TOS, S_AT(0));
+		x64_alu_rm(b, 0, op, R_TOS, S_AT(0));
 		x64_store(b, 32, S_AT(0), R_TOS);
 		return 0;
 	case H_ISUB:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 2, 0);
+		/* tos = S(sp - 1) - tos */
+		x64_unary(b, 0, X64_NEG, R_TOS);
 		x64_incdec(b, 0, 1, R_SP);
-		x64_load(b, X64_LD_32, R_T, S_AT(0));
-		x64_alu_rr(b, 0, X64_SUB, R_T, R_TOS);
-		x64_mov_rr(b, 0, R_TOS, R_T);
-		x64_store(b, 32, S_AT(0), R_T);
+		x64_alu_rm(b, 0, X64_ADD, R_TOS, S_AT(0));
+		x64_store(b, 32, S_AT(0), R_TOS);
 		return 0;
 	case H_IFEQ:
 	case H_IFLT:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 1, 0);
 		x64_mov_rr(b, 0, R_T, R_TOS);
 		x64_incdec(b, 0, 1, R_SP);
 		x64_load(b, X64_LD_32, R_TOS, S_AT(0));
 		x64_test_rr(b, 0, R_T, R_T);
-		cc = in->h == H_IFEQ ? X64_CC_Z : X64_CC_S;
-		jump_slot(e, (int)cc, (uint32_t)in->a);
+		jump_slot(e, in->h == H_IFEQ ? X64_CC_Z : X64_CC_S,
+		    (uint32_t)in->a);
 		return 0;
 	case H_ICMPEQ:
-		x64_jcc(b, X64_CC_B, stop);
-		need(e, stop, 2, 0);
 		x64_load(b, X64_LD_32, R_T, S_AT(-4));
 		x64_alu_ri(b, 0, X64_SUB, R_SP, 2);
 		x64_alu_rr(b, 0, X64_CMP, R_T, R_TOS);
@@ -319,23 +315,16 @@ inc:
 		jump_slot(e, X64_CC_E, (uint32_t)in->a);
 		return 0;
 	case H_GOTO:
-		x64_jcc(b, X64_CC_B, stop);
 		jump_slot(e, -1, (uint32_t)in->a);
 		return 1;
 	case H_INVOKE:
-		x64_jcc(b, X64_CC_B, stop);
 		emit_call(e, in, pc, stop);
 		return 1;
 	case H_IRETURN:
-		x64_jcc(b, X64_CC_B, stop);
 		emit_return(e, stop);
 		return 1;
-	default:
-		/* the interpreter's (a patched breakpoint, a device, the
-		 * golden model, ...) */
-		x64_jmp(b, stop);
-		return 1;
 	}
+	return 0;	/* H_NOP */
 }
 
 /* The slots to translate: those reached from 0 (fall-throughs, branch
