@@ -407,16 +407,46 @@ jit_block(struct mic1_jit *j, uint32_t w, uint32_t p,
 	}
 }
 
+/* The pending sets each word can start with, as bits (1 << set): its
+ * predecessors' memory operations, over every present word's successors
+ * (a constant one, either side of a JAM, any of a JMPC's 256).  Only
+ * those pairs get a block; the loop interprets any other that it meets
+ * (a cycle, and the code takes over after it). */
+static void
+jit_reach(const struct mic1_store *cs, uint8_t *reach)
+{
+	memset(reach, 0, MIC1_STORE_WORDS);
+	for (uint32_t w = 0; w < MIC1_STORE_WORDS; w++) {
+		uint64_t v = cs->word[w];
+		uint32_t mem = mic1_mem(v), jam = mic1_jam(v);
+		uint32_t next = mic1_next(v) & (MIC1_STORE_WORDS - 1);
+		uint8_t bit = (uint8_t)(1u << (((mem & MIC1_MEM_READ) ?
+		    MIC1_PEND_READ : 0) | ((mem & MIC1_MEM_FETCH) ?
+		    MIC1_PEND_FETCH : 0)));
+
+		if (!cs->present[w])
+			continue;
+		for (uint32_t b = 0; b < ((jam & MIC1_JAM_PC) ? 256u : 1u); b++) {
+			reach[next | b] |= bit;
+			if (jam & (MIC1_JAM_N | MIC1_JAM_Z))
+				reach[(next | b) | 1u << MIC1_BIT_NEXT_JAM] |=
+				    bit;
+		}
+	}
+}
+
 struct mic1_jit *
 mic1_jit_create(const struct mic1_store *cs, const uint8_t *ok)
 {
 	struct mic1_jit *j = xcalloc(1, sizeof *j);
+	uint8_t reach[MIC1_STORE_WORDS];
 
-	if (x64_buf_init(&j->b, (size_t)4 << 20) != 0) {
+	if (x64_buf_init(&j->b, (size_t)1 << 20) != 0) {
 		free(j);
 		return NULL;
 	}
 	jit_frame_code(j);
+	jit_reach(cs, reach);
 	for (uint32_t id = 0; id < NID; id++)
 		jit_stub(j, id);
 	for (uint32_t w = 0; w < MIC1_STORE_WORDS; w++) {
@@ -433,7 +463,8 @@ mic1_jit_create(const struct mic1_store *cs, const uint8_t *ok)
 		    !jit_can(&d))
 			continue;
 		for (uint32_t p = 0; p < NPEND; p++)
-			jit_block(j, w, p, &d);
+			if (reach[w] & (1u << p))
+				jit_block(j, w, p, &d);
 	}
 	for (uint32_t id = 0; id < NID; id++)
 		jit_resolve(j, id);
