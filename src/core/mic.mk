@@ -58,13 +58,13 @@ mic_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
 unit_tests += tests/test-mal tests/test-mic1 tests/test-mic-diff
 # The Mic-1 translation into host code ran, and ran right (and under
 # tests/nojit.so, that none ran: tests/nojit.sh).
+mic_jit_test = tests/test-mic-jit.c tests/tap.h tests/micro-diff-lib.c \
+	tests/micro-diff-lib.h
 unit_tests += tests/test-mic-jit
-tests_test_mic_jit_SOURCES = tests/test-mic-jit.c tests/tap.h \
-	tests/micro-diff-lib.c tests/micro-diff-lib.h
-tests_test_mic_jit_LDADD = src/core/libcore.a
 san_tests += tests/test-mic-jit-asan
-tests_test_mic_jit_asan_SOURCES = tests/test-mic-jit.c tests/tap.h \
-	tests/micro-diff-lib.c tests/micro-diff-lib.h
+tests_test_mic_jit_SOURCES = $(mic_jit_test)
+tests_test_mic_jit_LDADD = src/core/libcore.a
+tests_test_mic_jit_asan_SOURCES = $(mic_jit_test)
 tests_test_mic_jit_asan_LDADD = tests/libcoresan.a
 tests_test_mic_jit_asan_CFLAGS = $(san_cflags)
 tests_test_mic_jit_asan_LDFLAGS = $(SAN_CFLAGS)

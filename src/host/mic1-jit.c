@@ -50,8 +50,6 @@ mic1_jit_cycles(void)
 	return __atomic_load_n(&mic1_jit_ran, __ATOMIC_RELAXED);
 }
 
-#if X64_AVAILABLE
-
 /* (word, pending set) as one index. */
 #define NPEND		4
 #define ID(w, p)	((w) * NPEND + (p))
@@ -74,19 +72,14 @@ enum {
 _Static_assert(sizeof(struct mic1_jx) % 8 == 0, "mic1_jx: whole qwords");
 
 /* The registers as struct mic1_jx holds them. */
+#define JR(r, field)	{ r, offsetof(struct mic1_jx, field) }
 static const struct {
 	int		reg;
 	uint32_t	off;
 } jit_regs[] = {
-	{ REG_H, offsetof(struct mic1_jx, h) },
-	{ REG_MAR, offsetof(struct mic1_jx, mar) },
-	{ REG_MDR, offsetof(struct mic1_jx, mdr) },
-	{ REG_PC, offsetof(struct mic1_jx, pc) },
-	{ REG_SP, offsetof(struct mic1_jx, sp) },
-	{ REG_LV, offsetof(struct mic1_jx, lv) },
-	{ REG_TOS, offsetof(struct mic1_jx, tos) },
-	{ REG_OPC, offsetof(struct mic1_jx, opc) },
-	{ REG_OUT, offsetof(struct mic1_jx, out) },
+	JR(REG_H, h), JR(REG_MAR, mar), JR(REG_MDR, mdr), JR(REG_PC, pc),
+	JR(REG_SP, sp), JR(REG_LV, lv), JR(REG_TOS, tos), JR(REG_OPC, opc),
+	JR(REG_OUT, out),
 };
 
 /* C field bit i's register (mic1-word.h's enum mic1_cbit order). */
@@ -479,10 +472,10 @@ mic1_jit_create(const struct mic1_store *cs, const uint8_t *ok)
 void
 mic1_jit_free(struct mic1_jit *j)
 {
-	if (j == NULL)
-		return;
-	x64_buf_free(&j->b);
-	free(j->fix);
+	if (j != NULL) {
+		x64_buf_free(&j->b);
+		free(j->fix);
+	}
 	free(j);
 }
 
@@ -515,36 +508,3 @@ mic1_jit_run(const struct mic1_jit *j, struct mic1_jx *x)
 	return left - x->left;
 }
 
-#else
-
-struct mic1_jit *
-mic1_jit_create(const struct mic1_store *cs, const uint8_t *ok)
-{
-	(void)cs;
-	(void)ok;
-	return NULL;
-}
-
-void
-mic1_jit_free(struct mic1_jit *j)
-{
-	(void)j;
-}
-
-int
-mic1_jit_traps(struct mic1_jit *j, const uint8_t *trap)
-{
-	(void)j;
-	(void)trap;
-	return -1;
-}
-
-uint64_t
-mic1_jit_run(const struct mic1_jit *j, struct mic1_jx *x)
-{
-	(void)j;
-	(void)x;
-	return 0;
-}
-
-#endif
