@@ -47,7 +47,7 @@ under_shim native "$top_builddir/tests/test-native-mic"
 ok $rc "the Mic-1 differential test under the shim (exit $rc)"
 [ "$rc" -eq 0 ] || diag "$(grep '^not ok' "$TMP/native.out" | head -20)"
 
-for s in fib bubble decimal; do
+for s in fib decimal gcd; do
 	"$IJVM_AS" "$PROGRAMS/$s.jas" -o "$TMP/$s.ijvm" || exit 1
 	under_shim "$s" "$MICDB" run --level mic \
 	    --microcode "$top_srcdir/tests/textbook.mal" "$TMP/$s.ijvm"

@@ -142,7 +142,7 @@ int
 main(void)
 {
 	static const char *const names[] = { "bubble", "fib", "decimal",
-		"gcd", "sieve", "wide", "recsum", "echo" };
+		"gcd", "factorial", "multiply", "recsum", "echo" };
 	struct microcode mc = { .level = LEVEL_MIC };
 	char *path = md_path("tests/textbook.mal"), *cause = NULL;
 	uint64_t before = mic1_jit_cycles(), ran;
