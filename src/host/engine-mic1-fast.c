@@ -24,7 +24,11 @@
  * word's function after another with no other test between cycles:
  * a word with a trap has a shape of its own (tshape, MF1_SHAPE_TRAP)
  * whose function runs nothing, which sends the loop back to its tests
- * (doc/performance.md section 24.3).
+ * (doc/performance.md section 24.3).  Where the store could be
+ * translated into host code (mic1-jit.h, x86-64 with executable memory),
+ * that loop hands the core to the translation after each cycle it runs
+ * itself, and runs itself only the cycles the translation leaves to it
+ * (doc/performance.md section 24.4).
 
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
