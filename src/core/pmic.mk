@@ -4,7 +4,8 @@
 #
 # src/core gains the PMIC encoding (pmic-enc.c), src/model its simulator
 # (pmic-sim.c), src/asm the compiler of the PMIC language (pmc.c) and
-# src/host the fast loop of its host engine (engine-pmic-fast.c);
+# src/host the fast loop of its host engine (engine-pmic-fast.c) and
+# that loop's translation into x86-64 code (pmic-jit.c);
 # src/pmic-cc is the compiler's command line.  Every unit test is built twice, plain and
 # with ASan/UBSan, as mic.mk does.
 
@@ -16,7 +17,9 @@ core_sources += \
 	src/asm/pmc.h \
 	src/model/pmic-sim.c \
 	src/model/pmic.h \
-	src/host/engine-pmic-fast.c
+	src/host/engine-pmic-fast.c \
+	src/host/pmic-jit.c \
+	src/host/pmic-jit.h
 
 bin_PROGRAMS += src/pmic-cc
 src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \

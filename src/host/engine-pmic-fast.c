@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "micro-fast.h"
+#include "pmic-jit.h"
 #include "pmic.h"
 
 #ifdef __GNUC__
@@ -49,11 +50,7 @@
 #define UNLIKELY(x) (x)
 #endif
 
-/* The register file: enum pmic_reg's numbers, 24..31 reading 0, then
- * a sink that the unused first two C slots of a unit write. */
-#define MFP_ZERO	31	/* reads 0: a sum's unused input */
-#define MFP_SINK	32
-#define MFP_NREG	33
+/* The register file: pmic-jit.h's MFP_NREG registers. */
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
 
 /* C field bit i's register. */
@@ -113,6 +110,7 @@ struct mfp {
 	struct mfp_op	op[PMIC_STORE_WORDS];
 	struct micro_fast_pcs pcs;      /* of the current run */
 	struct micro_fast_watch *watch; /* the engine's */
+	struct pmic_jit	*jit;           /* NULL: the loop alone */
 };
 
 /* Unit u's operation as a sum, when it is one. */
@@ -145,6 +143,9 @@ mfp_sum(struct mfp_cu *u)
 	u->bi = 0u - sum[u->alu][3];
 	u->cin = sum[u->alu][4];
 }
+
+static struct pmic_jit *mfp_jit_traps(struct mfp *f, struct pmic_jit *j,
+	    const struct pmic_store *cs);
 
 static void *
 mfp_create(const void *csv)
@@ -196,13 +197,32 @@ mfp_create(const void *csv)
 		    op->jam ? MFP_J_NZ : MFP_J_NEXT);
 		op->tshape = op->trap ? MFP_SHAPE_TRAP : op->shape;
 	}
+	f->jit = mfp_jit_traps(f, NULL, cs);
 	return f;
+}
+
+/* The words with a trap, to the translation (made where cs is not NULL:
+ * the one at create, NULL where it cannot be had). */
+static struct pmic_jit *
+mfp_jit_traps(struct mfp *f, struct pmic_jit *j, const struct pmic_store *cs)
+{
+	uint8_t trapped[PMIC_STORE_WORDS];
+
+	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
+		trapped[a] = f->op[a].trap != 0;
+	if (cs != NULL)
+		return pmic_jit_new(cs, trapped);
+	pmic_jit_traps(j, trapped);
+	return j;
 }
 
 static void
 mfp_free(void *fx)
 {
-	free(fx);
+	struct mfp *f = fx;
+
+	pmic_jit_free(f->jit);
+	free(f);
 }
 
 static void
@@ -239,6 +259,7 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
 		f->op[a].tshape = f->op[a].trap ? MFP_SHAPE_TRAP :
 		    f->op[a].shape;
+	mfp_jit_traps(f, f->jit, NULL);
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -302,15 +323,6 @@ mfp_store(uint32_t *R, const struct mfp_cu *u, uint32_t v, int wide)
 	for (uint32_t j = 2; UNLIKELY(wide) && j < u->nc; j++)
 		R[u->ct[j]] = v;
 }
-
-/* A core's state while the loop runs it, in one record that the loop
- * and the shape functions share (engine-mic1-fast.c's struct mf1_x). */
-struct mfp_x {
-	uint32_t	 R[MFP_NREG];
-	uint32_t	 n, z, valid, entry;
-	int32_t		 mbr_addr, insn_pc;
-	struct micro_fast_ctx	 u;         /* what it looks up */
-};
 
 /* A FETCH of the four bytes at pc. */
 MFP_INLINE void
@@ -555,6 +567,20 @@ reload:
 			 * MBR0, so the test holds for the words after it.
 			 */
 			next = mfp_fns[op->shape](&x, op, mpc);
+			if (f->jit != NULL && next < MFP_SLOW && left > 1) {
+				uint64_t ran;
+
+				/* the words after it translated (pmic-jit.h),
+				 * up to one the loop runs itself */
+				mpc = next;
+				left--;
+				ran = pmic_jit_run(f->jit, &x, &mpc, left);
+				if (ran > 0) {
+					left -= ran;
+					mfp_mbr_views(x.R, x.R[PMIC_R_MBR]);
+				}
+				continue;
+			}
 			while (next < MFP_SLOW) {
 				mpc = next;
 				if (UNLIKELY(--left == 0))
