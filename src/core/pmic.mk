@@ -93,3 +93,15 @@ tests_test_native_mic_asan_CFLAGS = $(san_cflags)
 tests_test_native_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_native_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
+
+# The translation into x86-64 code runs, and the interpreter under
+# tests/nojit.so (tests/pmic-jit.sh runs both).
+unit_tests += tests/test-pmic-jit
+san_tests += tests/test-pmic-jit-asan
+tests_test_pmic_jit_SOURCES = tests/test-pmic-jit.c tests/tap.h
+tests_test_pmic_jit_LDADD = src/core/libcore.a
+tests_test_pmic_jit_asan_SOURCES = tests/test-pmic-jit.c tests/tap.h
+tests_test_pmic_jit_asan_LDADD = tests/libcoresan.a
+tests_test_pmic_jit_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_jit_asan_LDFLAGS = $(SAN_CFLAGS)
+shell_tests += tests/pmic-jit.sh
