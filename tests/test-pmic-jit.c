@@ -64,8 +64,9 @@ same(struct machine *m, struct engine *e, const char *what)
 	free(v[1]);
 	if (memcmp(m[0].stacks, m[1].stacks, m[0].cfg.stack_words *
 	    sizeof *m[0].stacks) != 0 || m[0].io[0].out.len !=
-	    m[1].io[0].out.len || memcmp(m[0].io[0].out.data,
-	    m[1].io[0].out.data, m[0].io[0].out.len) != 0) {
+	    m[1].io[0].out.len || (m[0].io[0].out.len > 0 &&
+	    memcmp(m[0].io[0].out.data, m[1].io[0].out.data,
+	    m[0].io[0].out.len) != 0)) {
 		good = 0;
 		tap_diag("%s: the stack or the output differs", what);
 	}
