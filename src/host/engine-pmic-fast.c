@@ -53,16 +53,6 @@
 /* The register file: pmic-jit.h's MFP_NREG registers. */
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
 
-/* C field bit i's register. */
-static const uint8_t mfp_cidx[PMIC_NC] = {
-	[PMIC_CB_MAR] = PMIC_R_MAR, [PMIC_CB_MDR] = PMIC_R_MDR,
-	[PMIC_CB_PC] = PMIC_R_PC, [PMIC_CB_SP] = PMIC_R_SP,
-	[PMIC_CB_LV] = PMIC_R_LV, [PMIC_CB_CPP] = PMIC_R_CPP,
-	[PMIC_CB_TOS] = PMIC_R_TOS, [PMIC_CB_OPC] = PMIC_R_OPC,
-	[PMIC_CB_H] = PMIC_R_H, [PMIC_CB_G0] = PMIC_R_G0,
-	[PMIC_CB_G1] = PMIC_R_G1,
-};
-
 /*
  * A word's shape: its enabled units, memory operations and next-address
  * kind as one number (MFP_SHAPE), which picks the cycle's function.
@@ -173,7 +163,7 @@ mfp_create(const void *csv)
 			u->ct[0] = u->ct[1] = MFP_SINK;
 			for (int j = 0; j < PMIC_NC; j++)
 				if (cb & (1u << j))
-					u->ct[u->nc++] = mfp_cidx[j];
+					u->ct[u->nc++] = pmic_jit_creg[j];
 			if (cb & PMIC_C_MAR)
 				op->mar_cu = op->ncu;
 			if (cb & PMIC_C_PC)

@@ -73,8 +73,7 @@ static const uint8_t pj_pinned[] = {
 	PMIC_R_TOS, PMIC_R_H, PMIC_R_OPC,
 };
 
-/* C field bit i's register. */
-static const uint8_t pj_cidx[PMIC_NC] = {
+const uint8_t pmic_jit_creg[PMIC_NC] = {
 	[PMIC_CB_MAR] = PMIC_R_MAR, [PMIC_CB_MDR] = PMIC_R_MDR,
 	[PMIC_CB_PC] = PMIC_R_PC, [PMIC_CB_SP] = PMIC_R_SP,
 	[PMIC_CB_LV] = PMIC_R_LV, [PMIC_CB_CPP] = PMIC_R_CPP,
@@ -369,14 +368,15 @@ pj_word(struct pmic_jit *j, uint32_t w, int ent)
 		uint32_t cb = PMIC_CU_C(mi->cu[i]);
 
 		for (int k = 0; en[i] && k < PMIC_NC; k++) {
-			int h = pj_pin(pj_cidx[k]);
+			int h = pj_pin(pmic_jit_creg[k]);
 
 			if (!(cb & (1u << k)))
 				continue;
 			if (h >= 0)
 				x64_mov_rr(b, 0, h, hout[i]);
 			else
-				x64_store(b, 32, PJ_R(pj_cidx[k]), hout[i]);
+				x64_store(b, 32, PJ_R(pmic_jit_creg[k]),
+				    hout[i]);
 		}
 	}
 	if (wr)

@@ -30,6 +30,9 @@
 #define MFP_SINK	32
 #define MFP_NREG	33
 
+/* C field bit i's register (enum pmic_cbit to enum pmic_reg). */
+extern const uint8_t pmic_jit_creg[PMIC_NC];
+
 /* What the translated code reads and writes besides the registers: set
  * by pmic_jit_run around each call. */
 struct pmic_jit_io {
