@@ -27,12 +27,14 @@
  * A block, in MFP_CYCLE's order: the budget (its end leaves before the
  * word), the units, the tests that could send the cycle to the loop (a
  * READ or WRITE outside the core's stack, a READ outside it and the
- * constant pool, a FETCH past the text's last four bytes), then
+ * constant pool, a FETCH at or past the text's end), then
  * what it writes.  Every test comes before anything is written, so that
  * leaving there leaves the state before the word: the loop then runs the
  * word itself, through the golden model where it must.  Inside the
- * translated code MBR always holds four bytes of the text (the loop
- * enters only so), which is what a JMPC needs.
+ * translated code MBR0 always comes from the text (the loop enters only
+ * so, and a FETCH at or past the text's end leaves), which is what a
+ * JMPC needs; a FETCH of the text's last bytes reads them out of line
+ * and notes which it read (valid), as mfp_fetch does.
  */
 #include <stdatomic.h>
 #include <stddef.h>
@@ -316,13 +318,43 @@ pj_next(struct pmic_jit *j, const struct pmic_mi *mi)
 	x64_jmp_m(b, X64_MX(X64_RDX, X64_RCX, 8, 0));
 }
 
+/* A FETCH of the text's last one to three bytes (jumped to from part,
+ * back to back): MBR0 first, the bytes past the end 0, valid's bits
+ * those of the bytes there (mfp_fetch). */
+static void
+pj_part(struct pmic_jit *j, size_t part, size_t back)
+{
+	struct x64_buf *b = &j->buf;
+	int mbr = pj_pin(PMIC_R_MBR), pc = pj_pin(PMIC_R_PC);
+	size_t end[2];
+
+	x64_patch(b, part, x64_here(b));
+	x64_load(b, X64_LD_64, X64_RAX, PJ_X(j.text));
+	x64_load(b, X64_LD_U8, mbr, X64_MX(X64_RAX, pc, 1, 0));
+	x64_shift_ri(b, 0, X64_SHL, mbr, 24);
+	x64_mov_ri32(b, X64_RDX, 0x8);
+	for (int i = 1; i <= 2; i++) {
+		x64_lea(b, 0, X64_RCX, X64_M(pc, i));
+		x64_alu_rm(b, 0, X64_CMP, X64_RCX, PJ_X(u.tsize));
+		end[i - 1] = x64_jcc(b, X64_CC_AE, X64_FWD);
+		x64_load(b, X64_LD_U8, X64_RCX, X64_MX(X64_RAX, pc, 1, i));
+		x64_shift_ri(b, 0, X64_SHL, X64_RCX, (uint8_t)(24 - 8 * i));
+		x64_alu_rr(b, 0, X64_OR, mbr, X64_RCX);
+		x64_mov_ri32(b, X64_RDX, i == 1 ? 0xC : 0xE);
+	}
+	x64_patch(b, end[0], x64_here(b));
+	x64_patch(b, end[1], x64_here(b));
+	x64_store(b, 32, PJ_X(valid), X64_RDX);
+	x64_jmp(b, back);
+}
+
 /* Word w's block (ent: as a dispatch enters it). */
 static void
 pj_word(struct pmic_jit *j, uint32_t w, int ent)
 {
 	struct x64_buf *b = &j->buf;
 	const struct pmic_mi *mi = &j->cs->mi[w];
-	size_t out[8], nf = 0, skip;
+	size_t out[8], nf = 0, skip, part = 0, back = 0;
 	int mar_cu = -1, pc_cu = -1, en[PMIC_NCU];
 	int f = (int)PMIC_CU_MEM(mi->cu[0]), rd = (int)PMIC_CU_MEM(mi->cu[1]);
 	int wr = (int)PMIC_CU_MEM(mi->cu[2]);
@@ -349,10 +381,10 @@ pj_word(struct pmic_jit *j, uint32_t w, int ent)
 	if (rd || wr)
 		pj_mem(j, mar_cu >= 0 ? hout[mar_cu] : pj_pin(PMIC_R_MAR), rd,
 		    wr, out, &nf);
-	if (f) {
+	if (f) {	/* a FETCH at or past the text's end: a JMPC faults */
 		x64_alu_rm(b, 0, X64_CMP, pc_cu >= 0 ? hout[pc_cu] :
-		    pj_pin(PMIC_R_PC), PJ_X(j.flim));
-		out[nf++] = x64_jcc(b, X64_CC_A, X64_FWD);
+		    pj_pin(PMIC_R_PC), PJ_X(u.tsize));
+		out[nf++] = x64_jcc(b, X64_CC_AE, X64_FWD);
 	}
 	/* an instruction boundary: a dispatch to MBR0 from MBR's address */
 	if (ent) {
@@ -383,11 +415,15 @@ pj_word(struct pmic_jit *j, uint32_t w, int ent)
 		x64_store(b, 32, X64_M(HT, 0), pj_pin(PMIC_R_MDR));
 	if (rd)
 		x64_load(b, X64_LD_32, pj_pin(PMIC_R_MDR), X64_M(HT, 0));
-	if (f) {
+	if (f) {	/* four bytes, or fewer at the end (pj_part) */
+		x64_alu_rm(b, 0, X64_CMP, pj_pin(PMIC_R_PC), PJ_X(j.flim));
+		part = x64_jcc(b, X64_CC_A, X64_FWD);
 		x64_load(b, X64_LD_64, X64_RAX, PJ_X(j.text));
 		x64_load(b, X64_LD_32, pj_pin(PMIC_R_MBR),
 		    X64_MX(X64_RAX, pj_pin(PMIC_R_PC), 1, 0));
 		x64_bswap(b, 0, pj_pin(PMIC_R_MBR));
+		x64_store_i(b, 0, PJ_X(valid), 0xF);
+		back = x64_here(b);
 		x64_store(b, 32, PJ_X(mbr_addr), pj_pin(PMIC_R_PC));
 	}
 	pj_next(j, mi);
@@ -396,6 +432,8 @@ pj_word(struct pmic_jit *j, uint32_t w, int ent)
 		x64_patch(b, out[i], x64_here(b));
 	x64_alu_ri(b, 1, X64_ADD, HLEFT, 1);
 	pj_leave(j, w, ent);
+	if (f)
+		pj_part(j, part, back);
 }
 
 /* The entry (the function C calls: RDI the record, RSI the block) and
@@ -512,9 +550,10 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 		j->broken = 1;	/* the loop alone from now on */
 		return 0;
 	}
-	/* the states the blocks assume: four bytes of the text in MBR, a
-	 * dispatch's MPC its MBR0, N and Z from one value */
-	if (x->valid != 0xF || x->u.tsize < 4 || (x->n && x->z) ||
+	/* the states the blocks assume: MBR0 from the text, a dispatch's
+	 * MPC its MBR0, N and Z from one value, a text of four bytes or
+	 * more */
+	if (!(x->valid & 8) || x->u.tsize < 4 || (x->n && x->z) ||
 	    w >= PMIC_STORE_WORDS || (x->entry && w != x->R[PMIC_R_MBR] >> 24))
 		return 0;
 	x->j.stack = x->u.stack;

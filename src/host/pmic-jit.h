@@ -10,7 +10,7 @@
  * the most used registers in host registers, and returns before the
  * first word it does not run - one with a trap (a breakpoint, an absent
  * word), a memory operation outside the core's stack and constant pool,
- * a FETCH that would not read four bytes of the text, or the end of the
+ * a FETCH at or past the end of the text, or the end of the
  * budget - with the record written back as the loop would have left it
  * there: the loop then runs that word itself.  Where no executable
  * memory can be had (not x86-64, a kernel that refuses PROT_EXEC)
