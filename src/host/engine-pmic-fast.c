@@ -192,7 +192,7 @@ mfp_create(const void *csv)
 }
 
 /* The words with a trap, to the translation (made where cs is not NULL:
- * the one at create, NULL where it cannot be had). */
+ * the one at create, NULL off x86-64). */
 static struct pmic_jit *
 mfp_jit_traps(struct mfp *f, struct pmic_jit *j, const struct pmic_store *cs)
 {
@@ -557,7 +557,8 @@ reload:
 			 * MBR0, so the test holds for the words after it.
 			 */
 			next = mfp_fns[op->shape](&x, op, mpc);
-			if (f->jit != NULL && next < MFP_SLOW && left > 1) {
+			if (next < MFP_SLOW && left > 1 &&
+			    pmic_jit_usable(f->jit)) {
 				uint64_t ran;
 
 				/* the words after it translated (pmic-jit.h),

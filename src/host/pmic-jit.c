@@ -507,15 +507,23 @@ pj_translate(struct pmic_jit *j)
 struct pmic_jit *
 pmic_jit_new(const struct pmic_store *cs, const uint8_t *trapped)
 {
-	struct pmic_jit *j = xcalloc(1, sizeof *j);
+	struct pmic_jit *j;
 
+	if (!X64_AVAILABLE)
+		return NULL;
+	/* translated at the first run that can use it (pmic_jit_run):
+	 * the engines of many cores or of a few steps never do */
+	j = xcalloc(1, sizeof *j);
 	j->cs = cs;
 	memcpy(j->trapped, trapped, sizeof j->trapped);
-	if (x64_buf_init(&j->buf, PJ_CODE) != 0 || pj_translate(j) != 0) {
-		pmic_jit_free(j);
-		return NULL;
-	}
+	j->stale = 1;
 	return j;
+}
+
+int
+pmic_jit_usable(const struct pmic_jit *j)
+{
+	return j != NULL && !j->broken;
 }
 
 void
@@ -546,7 +554,8 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	uint32_t w = *mpc;
 	uint64_t ran;
 
-	if (j->broken || (j->stale && pj_translate(j) != 0)) {
+	if (j->broken || (j->stale && ((j->buf.mem == NULL &&
+	    x64_buf_init(&j->buf, PJ_CODE) != 0) || pj_translate(j) != 0))) {
 		j->broken = 1;	/* the loop alone from now on */
 		return 0;
 	}

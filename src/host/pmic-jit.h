@@ -13,8 +13,8 @@
  * a FETCH at or past the end of the text, or the end of the
  * budget - with the record written back as the loop would have left it
  * there: the loop then runs that word itself.  Where no executable
- * memory can be had (not x86-64, a kernel that refuses PROT_EXEC)
- * pmic_jit_new gives NULL and the loop alone runs.
+ * memory can be had (not x86-64, a kernel that refuses PROT_EXEC) the
+ * loop alone runs (pmic_jit_usable).
  */
 #ifndef MICDB_PMIC_JIT_H
 #define MICDB_PMIC_JIT_H
@@ -60,10 +60,14 @@ struct mfp_x {
 struct pmic_jit;
 
 /* The translation of cs (not owned; must outlive it) with the words
- * trapped[a] != 0 left to the loop, or NULL where none can be had. */
+ * trapped[a] != 0 left to the loop, made at its first run, or NULL off
+ * x86-64. */
 struct pmic_jit *pmic_jit_new(const struct pmic_store *cs,
 	    const uint8_t *trapped);
 void	 pmic_jit_free(struct pmic_jit *j);
+/* j is there and has not failed to translate (no executable memory):
+ * the loop calls pmic_jit_run. */
+int	 pmic_jit_usable(const struct pmic_jit *j);
 /* The words with a trap now (the engine's patch): translated again
  * before the next run where they changed. */
 void	 pmic_jit_traps(struct pmic_jit *j, const uint8_t *trapped);
