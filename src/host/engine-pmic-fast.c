@@ -23,7 +23,11 @@
  * loop took longer than the suite may (doc/performance.md 24, 24.2).
  * As at Mic-1, a run with nothing watched calls one word's function
  * after another, a word with a trap having a shape whose function runs
- * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).
+ * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).  On x86-64
+ * such a run hands the core, after each word it runs itself, to the
+ * control store translated into machine code (pmic-jit.c), which runs
+ * the words after it up to one it leaves to this loop, in this loop's
+ * record (struct mfp_x, pmic-jit.h; doc/performance.md 24.5).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
