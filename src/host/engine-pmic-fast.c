@@ -203,7 +203,7 @@ mfp_jit_traps(struct mfp *f, struct pmic_jit *j, const struct pmic_store *cs)
 	uint8_t trapped[PMIC_STORE_WORDS];
 
 	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
-		trapped[a] = f->op[a].trap != 0;
+		trapped[a] = f->op[a].trap;
 	if (cs != NULL)
 		return pmic_jit_new(cs, trapped);
 	pmic_jit_traps(j, trapped);
@@ -562,11 +562,15 @@ reload:
 			 */
 			next = mfp_fns[op->shape](&x, op, mpc);
 			if (next < MFP_SLOW && left > 1 &&
+			    !(f->op[next].trap & (x.entry ? 0xFF :
+			    MF_TRAP_SLOW | MF_TRAP_BP)) &&
 			    pmic_jit_usable(f->jit)) {
 				uint64_t ran;
 
 				/* the words after it translated (pmic-jit.h),
-				 * up to one the loop runs itself */
+				 * up to one the loop runs itself; not where
+				 * that is the next one (its trap: a PC
+				 * breakpoint's only after a dispatch) */
 				mpc = next;
 				left--;
 				ran = pmic_jit_run(f->jit, &x, &mpc, left);

@@ -11,9 +11,12 @@
  * have a second block that counts the ISA instruction boundary first,
  * so that whether a core came by a dispatch is where it runs, not a
  * flag it tests; the table's upper half holds those.  A word with a
- * trap is a block that leaves at once; when the engine's patch changes
- * which words have one, the store is translated again before the next
- * run that uses it.
+ * trap is a block that leaves at once (a PC breakpoint's only as a
+ * dispatch enters it: MF_TRAPS looks at it only there); when the
+ * engine's patch changes the traps, the store is translated again
+ * before the next run that uses it, into the other of two buffers, so
+ * that runs with a breakpoint and without it, alternating as a
+ * debugger's do, translate once each.
  *
  * Host registers: the record (struct mfp_x) in RBX, the budget in RBP,
  * N and Z as the value CU0 last gave (N its sign, Z its being 0) in R8,
@@ -90,17 +93,27 @@ const uint8_t pmic_jit_creg[PMIC_NC] = {
 #define PJ_FIX		(4 * PMIC_STORE_WORDS)   /* jumps to patch */
 #define PJ_CODE		(1u << 20)               /* the buffer's bytes */
 
-struct pmic_jit {
-	const struct pmic_store	*cs;
+/* A translation of the store with one set of traps. */
+struct pj_code {
 	struct x64_buf	 buf;
-	uint8_t		 trapped[PMIC_STORE_WORDS];   /* as translated */
-	int		 stale;     /* the traps changed since */
-	int		 broken;    /* translating again failed: none */
+	uint8_t		 trapped[PMIC_STORE_WORDS];   /* MF_TRAP_* bits */
+	int		 made;      /* translated, sealed */
 	size_t		 exit_at;   /* the common exit */
 	/* each word's blocks: [0] as reached by a jump, [1] by a dispatch */
 	size_t		 at[2][PMIC_STORE_WORDS];
 	/* the dispatch table: [0, 512) plain blocks, [512, 1024) entries */
 	const void	*tab[2 * PMIC_STORE_WORDS];
+};
+
+/* The last two translations are kept: a debugger's runs with a
+ * breakpoint and without it, one after another, translate once each. */
+struct pmic_jit {
+	const struct pmic_store	*cs;
+	struct pj_code	 code[2];
+	struct pj_code	*c;         /* the one in use (or being made) */
+	uint8_t		 want[PMIC_STORE_WORDS];      /* the traps now */
+	int		 stale;     /* want is not c's */
+	int		 broken;    /* translating failed: none */
 	size_t		 nfix;
 	struct { size_t at; uint32_t word; } fix[PJ_FIX];
 };
@@ -225,7 +238,7 @@ static void
 pj_goto(struct pmic_jit *j, size_t fixup, uint32_t w)
 {
 	if (j->nfix == PJ_FIX) {
-		j->buf.err = 1;
+		j->c->buf.err = 1;
 		return;
 	}
 	j->fix[j->nfix].at = fixup;
@@ -236,9 +249,9 @@ pj_goto(struct pmic_jit *j, size_t fixup, uint32_t w)
 static void
 pj_leave(struct pmic_jit *j, uint32_t w, int ent)
 {
-	x64_mov_ri32(&j->buf, X64_RAX, w);
-	x64_mov_ri32(&j->buf, X64_RCX, (uint32_t)ent);
-	x64_jmp(&j->buf, j->exit_at);
+	x64_mov_ri32(&j->c->buf, X64_RAX, w);
+	x64_mov_ri32(&j->c->buf, X64_RCX, (uint32_t)ent);
+	x64_jmp(&j->c->buf, j->c->exit_at);
 }
 
 /* A READ or WRITE's test: RSI = the word's address, or leave (the
@@ -247,7 +260,7 @@ static void
 pj_mem(struct pmic_jit *j, int mar, int rd, int wr, size_t *out,
     size_t *nf)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b = &j->c->buf;
 	size_t cp = 0, ok = 0;
 
 	x64_lea(b, 0, HT, X64_M(mar, -MM_STACK_BASE));
@@ -275,7 +288,7 @@ pj_mem(struct pmic_jit *j, int mar, int rd, int wr, size_t *out,
 static void
 pj_next(struct pmic_jit *j, const struct pmic_mi *mi)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b = &j->c->buf;
 	uint32_t next = PMIC_NEXT_ADDR(mi->next);
 	int jamn = PMIC_TEST(mi->next, PMIC_BIT_JAMN);
 	int jamz = PMIC_TEST(mi->next, PMIC_BIT_JAMZ);
@@ -295,7 +308,7 @@ pj_next(struct pmic_jit *j, const struct pmic_mi *mi)
 	/* JMPC: next | MBR0, a dispatch where that is MBR0 */
 	x64_mov_rr(b, 0, X64_RAX, mbr);
 	x64_shift_ri(b, 0, X64_SHR, X64_RAX, 24);
-	x64_mov_ri(b, 1, X64_RDX, (uint64_t)(uintptr_t)j->tab);
+	x64_mov_ri(b, 1, X64_RDX, (uint64_t)(uintptr_t)j->c->tab);
 	if (next == 0 && !jamn && !jamz) {
 		x64_jmp_m(b, X64_MX(X64_RDX, X64_RAX, 8,
 		    8 * PMIC_STORE_WORDS));
@@ -324,7 +337,7 @@ pj_next(struct pmic_jit *j, const struct pmic_mi *mi)
 static void
 pj_part(struct pmic_jit *j, size_t part, size_t back)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b = &j->c->buf;
 	int mbr = pj_pin(PMIC_R_MBR), pc = pj_pin(PMIC_R_PC);
 	size_t end[2];
 
@@ -352,15 +365,17 @@ pj_part(struct pmic_jit *j, size_t part, size_t back)
 static void
 pj_word(struct pmic_jit *j, uint32_t w, int ent)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b = &j->c->buf;
 	const struct pmic_mi *mi = &j->cs->mi[w];
 	size_t out[8], nf = 0, skip, part = 0, back = 0;
 	int mar_cu = -1, pc_cu = -1, en[PMIC_NCU];
 	int f = (int)PMIC_CU_MEM(mi->cu[0]), rd = (int)PMIC_CU_MEM(mi->cu[1]);
 	int wr = (int)PMIC_CU_MEM(mi->cu[2]);
 
-	j->at[ent][w] = x64_here(b);
-	if (j->trapped[w]) {
+	j->c->at[ent][w] = x64_here(b);
+	/* a PC breakpoint's word stops only a core that a dispatch
+	 * brought there (MF_TRAPS) */
+	if (j->c->trapped[w] & (ent ? 0xFF : MF_TRAP_SLOW | MF_TRAP_BP)) {
 		pj_leave(j, w, ent);
 		return;
 	}
@@ -442,7 +457,7 @@ pj_word(struct pmic_jit *j, uint32_t w, int ent)
 static void
 pj_frame(struct pmic_jit *j)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b = &j->c->buf;
 	static const int saved[] = { X64_RBX, X64_RBP, X64_R12, X64_R13,
 		X64_R14, X64_R15 };
 	size_t n = sizeof saved / sizeof saved[0];
@@ -457,7 +472,7 @@ pj_frame(struct pmic_jit *j)
 		    PJ_R(pj_pinned[i]));
 	x64_jmp_r(b, X64_RSI);
 
-	j->exit_at = x64_here(b);
+	j->c->exit_at = x64_here(b);
 	x64_store(b, 32, PJ_X(j.mpc), X64_RAX);
 	x64_store(b, 32, PJ_X(entry), X64_RCX);
 	x64_store(b, 64, PJ_X(j.left), HLEFT);
@@ -475,13 +490,19 @@ pj_frame(struct pmic_jit *j)
 	x64_ret(b);
 }
 
-/* Translate the whole store with the traps in j->trapped: 0 or -1. */
+/* Translate the whole store with the traps in j->want, into the
+ * translation not in use (which then is): 0 or -1. */
 static int
 pj_translate(struct pmic_jit *j)
 {
-	struct x64_buf *b = &j->buf;
+	struct x64_buf *b;
 
-	if (x64_reset(b) != 0)
+	j->c = j->c == &j->code[0] ? &j->code[1] : &j->code[0];
+	b = &j->c->buf;
+	j->c->made = 0;
+	memcpy(j->c->trapped, j->want, sizeof j->want);
+	if ((b->mem == NULL && x64_buf_init(b, PJ_CODE) != 0) ||
+	    x64_reset(b) != 0)
 		return -1;
 	j->nfix = 0;
 	pj_frame(j);
@@ -492,16 +513,34 @@ pj_translate(struct pmic_jit *j)
 			x64_align(b, 16);
 			pj_word(j, w, 1);
 		} else
-			j->at[1][w] = j->at[0][w];
+			j->c->at[1][w] = j->c->at[0][w];
 	}
 	for (size_t i = 0; i < j->nfix && !b->err; i++)
-		x64_patch(b, j->fix[i].at, j->at[0][j->fix[i].word]);
+		x64_patch(b, j->fix[i].at, j->c->at[0][j->fix[i].word]);
 	for (uint32_t w = 0; w < PMIC_STORE_WORDS; w++)
 		for (int e = 0; e < 2; e++)
-			j->tab[e * PMIC_STORE_WORDS + w] =
-			    b->mem + j->at[e][w];
+			j->c->tab[e * PMIC_STORE_WORDS + w] =
+			    b->mem + j->c->at[e][w];
+	if (x64_seal(b) != 0)
+		return -1;
+	j->c->made = 1;
+	return 0;
+}
+
+/* j->c made for the traps wanted now: 0, or -1 where it cannot be. */
+static int
+pj_ready(struct pmic_jit *j)
+{
+	struct pj_code *o = j->c == &j->code[0] ? &j->code[1] : &j->code[0];
+
+	if (!j->stale)
+		return 0;
 	j->stale = 0;
-	return x64_seal(b);
+	if (o->made && memcmp(o->trapped, j->want, sizeof j->want) == 0) {
+		j->c = o;	/* the other one kept */
+		return 0;
+	}
+	return pj_translate(j);
 }
 
 struct pmic_jit *
@@ -515,7 +554,8 @@ pmic_jit_new(const struct pmic_store *cs, const uint8_t *trapped)
 	 * the engines of many cores or of a few steps never do */
 	j = xcalloc(1, sizeof *j);
 	j->cs = cs;
-	memcpy(j->trapped, trapped, sizeof j->trapped);
+	j->c = &j->code[0];
+	memcpy(j->want, trapped, sizeof j->want);
 	j->stale = 1;
 	return j;
 }
@@ -531,17 +571,19 @@ pmic_jit_free(struct pmic_jit *j)
 {
 	if (j == NULL)
 		return;
-	x64_buf_free(&j->buf);
+	x64_buf_free(&j->code[0].buf);
+	x64_buf_free(&j->code[1].buf);
 	free(j);
 }
 
 void
 pmic_jit_traps(struct pmic_jit *j, const uint8_t *trapped)
 {
-	if (j == NULL || memcmp(j->trapped, trapped, sizeof j->trapped) == 0)
+	if (j == NULL || memcmp(j->want, trapped, sizeof j->want) == 0)
 		return;
-	memcpy(j->trapped, trapped, sizeof j->trapped);
-	j->stale = 1;
+	memcpy(j->want, trapped, sizeof j->want);
+	j->stale = !j->c->made ||
+	    memcmp(j->c->trapped, trapped, sizeof j->want) != 0;
 }
 
 typedef void pj_fn(struct mfp_x *x, const void *block);
@@ -554,8 +596,7 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	uint32_t w = *mpc;
 	uint64_t ran;
 
-	if (j->broken || (j->stale && ((j->buf.mem == NULL &&
-	    x64_buf_init(&j->buf, PJ_CODE) != 0) || pj_translate(j) != 0))) {
+	if (j->broken || pj_ready(j) != 0) {
 		j->broken = 1;	/* the loop alone from now on */
 		return 0;
 	}
@@ -573,7 +614,7 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	x->j.flim = x->u.tsize - 4;
 	x->j.nz = x->n ? 0x80000000u : x->z ? 0 : 1;
 	x->j.left = left;
-	((pj_fn *)x64_fn_at(&j->buf, 0))(x, j->tab[(x->entry ? 1 : 0) *
+	((pj_fn *)x64_fn_at(&j->c->buf, 0))(x, j->c->tab[(x->entry ? 1 : 0) *
 	    PMIC_STORE_WORDS + w]);
 	*mpc = x->j.mpc;
 	ran = left - x->j.left;

@@ -60,16 +60,17 @@ struct mfp_x {
 struct pmic_jit;
 
 /* The translation of cs (not owned; must outlive it) with the words
- * trapped[a] != 0 left to the loop, made at its first run, or NULL off
- * x86-64. */
+ * whose trap bits trapped[a] (MF_TRAP_*) say so left to the loop, made
+ * at its first run, or NULL off x86-64. */
 struct pmic_jit *pmic_jit_new(const struct pmic_store *cs,
 	    const uint8_t *trapped);
 void	 pmic_jit_free(struct pmic_jit *j);
 /* j is there and has not failed to translate (no executable memory):
  * the loop calls pmic_jit_run. */
 int	 pmic_jit_usable(const struct pmic_jit *j);
-/* The words with a trap now (the engine's patch): translated again
- * before the next run where they changed. */
+/* The words' trap bits now (the engine's patch): translated again
+ * before the next run where they changed (the last two translations
+ * kept). */
 void	 pmic_jit_traps(struct pmic_jit *j, const uint8_t *trapped);
 /*
  * Run x's core from word *mpc (not trapped, x->entry as the loop has
