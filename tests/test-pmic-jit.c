@@ -11,7 +11,8 @@
  * run it to the end in slices of SLICES' sizes (each slice's end inside
  * the translated run), then with an MPC breakpoint on the word of IADD
  * for a few hits and on to the end (the engine's patch makes the store
- * be translated again), every core register, counter, the side state
+ * be translated again), then from the start with a PC breakpoint on the
+ * IADD that stopped first, every core register, counter, the side state
  * (ops->save), the stack and the output compared after each run.  The
  * translated cycles (pmic_jit_cycles) must be most of the run's on
  * x86-64, none elsewhere, and none with `--none`, which
@@ -95,6 +96,60 @@ both(struct engine *e, const struct engine_run *r)
 	return st[1].reason == STOP_BREAKPOINT;
 }
 
+/* Both machines' core back at its start, on fresh engines: 0 or -1. */
+static int
+reopen(struct machine *m, struct engine *e, const void *cs, int fresh,
+    const char *name)
+{
+	char *cause = NULL;
+
+	for (int k = 0; k < 2; k++) {
+		if (!fresh) {
+			machine_reset_core(&m[k], 0);
+			m[k].io[0].out.len = 0;
+			engine_free(&e[k]);
+		}
+		if ((k == 0 ? engine_micro_create(&e[k], &m[k], LEVEL_PMIC, cs,
+		    &cause) : engine_micro_native_create(&e[k], &m[k],
+		    LEVEL_PMIC, cs, &cause)) != 0) {
+			ok(0, "%s: %s", name, cause);
+			free(cause);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Runs to bp, up to nhit hits (*hits of them; *pc the core's PC at the
+ * first), then on to the end without it: 1 where every run ended as
+ * the golden model's. */
+static int
+bp_runs(struct machine *m, struct engine *e, const struct engine_bp *bp,
+    int nhit, int *hits, int32_t *pc)
+{
+	int good = 1;
+
+	*hits = 0;
+	for (int n = 0; good && n < nhit &&
+	    m[1].cores[0].status == CORE_RUNNING; n++) {
+		struct engine_run r = { .max_steps = 100000000,
+			.stop_on_fault = 1, .bps = bp, .nbps = 1 };
+		int rc = both(e, &r);
+
+		if (rc == 1 && (*hits)++ == 0)
+			*pc = m[1].cores[0].pc;
+		good = rc >= 0 && same(m, e, "to a breakpoint");
+	}
+	for (int n = 0; good && n < 100 &&
+	    m[1].cores[0].status == CORE_RUNNING; n++) {
+		struct engine_run r = { .max_steps = 100000000,
+			.stop_on_fault = 1 };
+
+		good = both(e, &r) == 0 && same(m, e, "to the end");
+	}
+	return good && m[1].cores[0].status != CORE_RUNNING;
+}
+
 /* Sample name at one core; none: no cycle may be translated. */
 static void
 test_sample(const char *top, const void *cs, const char *name, int none)
@@ -108,7 +163,8 @@ test_sample(const char *top, const void *cs, const char *name, int none)
 		.pc = 0x60 };	/* IADD's word (its opcode) */
 	char path[1024], *cause = NULL;
 	uint64_t before = pmic_jit_cycles(), ran;
-	int good = 1, hits = 0;
+	int good = 1, hits = 0, none_ran = none || !X64_AVAILABLE;
+	int32_t pc = -1;
 
 	snprintf(path, sizeof path, "%s/programs/%s", top, name);
 	if (program_load_file(&prog, path, &cause) != 0) {
@@ -117,14 +173,13 @@ test_sample(const char *top, const void *cs, const char *name, int none)
 		return;
 	}
 	for (int k = 0; k < 2; k++)
-		if (machine_init(&m[k], &cfg, progs, 1, NULL, &cause) != 0 ||
-		    (k == 0 ? engine_micro_create(&e[k], &m[k], LEVEL_PMIC, cs,
-		    &cause) : engine_micro_native_create(&e[k], &m[k],
-		    LEVEL_PMIC, cs, &cause)) != 0) {
+		if (machine_init(&m[k], &cfg, progs, 1, NULL, &cause) != 0) {
 			ok(0, "%s: %s", name, cause);
 			free(cause);
 			return;
 		}
+	if (reopen(m, e, cs, 1, name) != 0)
+		return;
 	/* in slices, each ending inside a translated run */
 	for (size_t i = 0, n = 0; good && n < 1000 &&
 	    m[1].cores[0].status == CORE_RUNNING; n++,
@@ -138,7 +193,7 @@ test_sample(const char *top, const void *cs, const char *name, int none)
 	ran = pmic_jit_cycles() - before;
 	ok(good, "%s: the native engine's translated runs end as the "
 	    "golden model's, in slices of 1 to 10^8 cycles", name);
-	if (none || !X64_AVAILABLE)
+	if (none_ran)
 		ok(ran == 0, "%s: no cycle translated (%llu)", name,
 		    (unsigned long long)ran);
 	else
@@ -147,43 +202,30 @@ test_sample(const char *top, const void *cs, const char *name, int none)
 		    (unsigned long long)ran,
 		    (unsigned long long)m[1].cores[0].cycles);
 
-	/* a breakpoint patched in (the store translated again), a few
-	 * hits, then out and to the end */
-	for (int k = 0; k < 2; k++) {
-		machine_reset_core(&m[k], 0);
-		m[k].io[0].out.len = 0;
-		engine_free(&e[k]);
-		if ((k == 0 ? engine_micro_create(&e[k], &m[k], LEVEL_PMIC, cs,
-		    &cause) : engine_micro_native_create(&e[k], &m[k],
-		    LEVEL_PMIC, cs, &cause)) != 0) {
-			ok(0, "%s: %s", name, cause);
-			free(cause);
-			return;
-		}
-	}
+	/* an MPC breakpoint patched in (the store translated again), a
+	 * few hits, then out and to the end */
+	if (reopen(m, e, cs, 0, name) != 0)
+		return;
 	before = pmic_jit_cycles();
-	good = 1;
-	for (int hit = 0; good && hit < 5 &&
-	    m[1].cores[0].status == CORE_RUNNING; hit++) {
-		struct engine_run r = { .max_steps = 100000000,
-			.stop_on_fault = 1, .bps = &bp, .nbps = 1 };
-
-		int rc = both(e, &r);
-
-		hits += rc == 1;
-		good = rc >= 0 && same(m, e, "to a breakpoint");
-	}
-	for (int n = 0; good && n < 100 &&
-	    m[1].cores[0].status == CORE_RUNNING; n++) {
-		struct engine_run r = { .max_steps = 100000000,
-			.stop_on_fault = 1 };
-
-		good = both(e, &r) == 0 && same(m, e, "to the end");
-	}
+	good = bp_runs(m, e, &bp, 5, &hits, &pc);
 	ran = pmic_jit_cycles() - before;
-	ok(good && hits == 5 && (none || !X64_AVAILABLE ? ran == 0 :
-	    ran > 0), "%s: an MPC breakpoint's hits (%d), then on to the end "
-	    "without it: the same state, %llu cycles translated", name, hits,
+	ok(good && hits == 5 && (none_ran ? ran == 0 : ran > 0), "%s: an "
+	    "MPC breakpoint's hits (%d), then on to the end without it: the "
+	    "same state, %llu cycles translated", name, hits,
+	    (unsigned long long)ran);
+
+	/* a PC breakpoint on that IADD (the translation leaves only where
+	 * a dispatch enters a word): the same from the start */
+	if (reopen(m, e, cs, 0, name) != 0)
+		return;
+	bp.on = ENGINE_BP_ON_PC;
+	bp.pc = pc;
+	before = pmic_jit_cycles();
+	good = bp_runs(m, e, &bp, 3, &hits, &pc);
+	ran = pmic_jit_cycles() - before;
+	ok(good && hits >= 1 && (none_ran ? ran == 0 : ran > 0), "%s: a PC "
+	    "breakpoint's hits (%d), then on to the end without it: the "
+	    "same state, %llu cycles translated", name, hits,
 	    (unsigned long long)ran);
 	for (int k = 0; k < 2; k++) {
 		engine_free(&e[k]);
