@@ -14,10 +14,12 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 static unsigned long refused;
 
@@ -25,12 +27,13 @@ static void
 report(void)
 {
 	const char *path = getenv("NOJIT_REPORT");
-	FILE *f;
+	int fd = path != NULL ? open(path, O_WRONLY | O_APPEND | O_CREAT,
+	    0644) : -1;
 
-	if (path == NULL || (f = fopen(path, "a")) == NULL)
-		return;
-	fprintf(f, "refused %lu\n", refused);
-	fclose(f);
+	if (fd >= 0) {
+		dprintf(fd, "refused %lu\n", refused);
+		close(fd);
+	}
 }
 
 __attribute__((constructor)) static void

@@ -21,6 +21,7 @@ core_sources += \
 	src/model/micro-sim.c src/model/micro-sim.h \
 	src/host/engine-micro.c src/host/engine-micro.h \
 	src/host/engine-mic1-fast.c src/host/micro-ahead.c \
+	src/host/mic1-jit.c src/host/mic1-jit.h \
 	src/host/micro-fast.h
 
 bin_PROGRAMS += src/mic1-as
@@ -55,6 +56,18 @@ dist_imul_DATA = \
 mic_cppflags = $(AM_CPPFLAGS) -I$(srcdir)/src/dbg
 
 unit_tests += tests/test-mal tests/test-mic1 tests/test-mic-diff
+# The Mic-1 translation into host code ran, and ran right (and under
+# tests/nojit.so, that none ran: tests/nojit.sh).
+mic_jit_test = tests/test-mic-jit.c tests/tap.h tests/micro-diff-lib.c \
+	tests/micro-diff-lib.h
+unit_tests += tests/test-mic-jit
+san_tests += tests/test-mic-jit-asan
+tests_test_mic_jit_SOURCES = $(mic_jit_test)
+tests_test_mic_jit_LDADD = src/core/libcore.a
+tests_test_mic_jit_asan_SOURCES = $(mic_jit_test)
+tests_test_mic_jit_asan_LDADD = tests/libcoresan.a
+tests_test_mic_jit_asan_CFLAGS = $(san_cflags)
+tests_test_mic_jit_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_mal_SOURCES = tests/test-mal.c tests/tap.h
 tests_test_mal_LDADD = src/core/libcore.a
 tests_test_mic1_SOURCES = tests/test-mic1.c tests/tap.h \

@@ -24,7 +24,11 @@
  * word's function after another with no other test between cycles:
  * a word with a trap has a shape of its own (tshape, MF1_SHAPE_TRAP)
  * whose function runs nothing, which sends the loop back to its tests
- * (doc/performance.md section 24.3).
+ * (doc/performance.md section 24.3).  Where the store could be
+ * translated into host code (mic1-jit.h, x86-64 with executable memory),
+ * that loop hands the core to the translation after each cycle it runs
+ * itself, and runs itself only the cycles the translation leaves to it
+ * (doc/performance.md section 24.4).
 
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
@@ -45,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mic1-jit.h"
 #include "mic1.h"
 #include "micro-fast.h"
 
@@ -156,6 +161,8 @@ struct mf1 {
 	const struct mic1_store	*cs;
 	struct micro_fast_pcs	 pcs;      /* of the current run */
 	struct micro_fast_watch	*watch;    /* the engine's */
+	struct mic1_jit		*jit;      /* the store translated, or NULL
+					      (mic1-jit.h) */
 	struct mf1_op		 op[MIC1_STORE_WORDS];
 };
 
@@ -174,6 +181,18 @@ mf1_shape(const struct mf1_op *op)
 			return (uint8_t)(j == MF1_NJ ? MF1_SHAPE_ANY :
 			    MF1_SHAPE(j, i));
 	return MF1_SHAPE_ANY;
+}
+
+/* Translate the words with a shape of their own (not MF1_SHAPE_ANY);
+ * without a translation the loop interprets every cycle. */
+static void
+mf1_jit_create(struct mf1 *f)
+{
+	uint8_t ok[MIC1_STORE_WORDS];
+
+	for (uint32_t a = 0; a < MIC1_STORE_WORDS; a++)
+		ok[a] = f->op[a].trap == 0 && f->op[a].shape != MF1_SHAPE_ANY;
+	f->jit = mic1_jit_create(f->cs, ok);
 }
 
 static void *
@@ -228,13 +247,17 @@ mf1_create(const void *csv)
 		op->shape = mf1_shape(op);
 		op->tshape = op->trap ? MF1_SHAPE_TRAP : op->shape;
 	}
+	mf1_jit_create(f);
 	return f;
 }
 
 static void
 mf1_free(void *fx)
 {
-	free(fx);
+	struct mf1 *f = fx;
+
+	mic1_jit_free(f->jit);
+	free(f);
 }
 
 static void
@@ -263,6 +286,17 @@ mf1_patch(void *fx, const struct engine_run *r, int on)
 			f->op[a].trap &= (uint8_t)~bit;
 		f->op[a].tshape = f->op[a].trap ? MF1_SHAPE_TRAP :
 		    f->op[a].shape;
+	}
+	if (f->jit != NULL && r->nbps > 0) {
+		uint8_t trap[MIC1_STORE_WORDS];
+
+		for (uint32_t a = 0; a < MIC1_STORE_WORDS; a++)
+			trap[a] = f->op[a].trap != 0;
+		if (mic1_jit_traps(f->jit, trap) != 0) {
+			/* the code could not be patched: interpret */
+			mic1_jit_free(f->jit);
+			f->jit = NULL;
+		}
 	}
 }
 
@@ -476,6 +510,53 @@ static mf1_fn *const mf1_fns[MF1_SHAPE_TRAP + 4] = {
 	[MF1_SHAPE_TRAP | 2] = mf1_trapped, [MF1_SHAPE_TRAP | 3] = mf1_trapped,
 };
 
+/*
+ * Run x's core in the translated code (mic1-jit.h) from word mpc, at
+ * most *left cycles: the word where it stopped (MIC1_HALT_MPC: the core
+ * halted), the state in x as the interpreter would have left it there,
+ * *left and *last updated.  Nothing runs unless MBR is fetched and a
+ * pending READ's word known, as the code requires; the loop then runs
+ * the cycle itself.
+ */
+static uint32_t
+mf1_jit_go(const struct mf1 *f, struct mf1_x *x, uint32_t mpc,
+    uint64_t *left, const struct mf1_op **last)
+{
+	struct mic1_jx j;
+
+	if (x->mbr_state != MIC1_MBR_FETCHED ||
+	    x->mbr != (int32_t)x->R[R_MBRU] ||
+	    ((x->pend & MIC1_PEND_READ) && x->rdp == NULL))
+		return mpc;
+	j.h = x->R[R_H]; j.mar = x->R[R_MAR]; j.mdr = x->R[R_MDR];
+	j.pc = x->R[R_PC]; j.sp = x->R[R_SP]; j.lv = x->R[R_LV];
+	j.tos = x->R[R_TOS]; j.opc = x->R[R_OPC]; j.cpp = x->R[R_CPP];
+	j.mbru = x->R[R_MBRU]; j.out = x->out;
+	j.pc_latch = x->pc_latch; j.mar_latch = x->mar_latch;
+	j.mbr_addr = x->mbr_addr; j.insn_pc = x->insn_pc;
+	j.mpc = mpc; j.pend = x->pend; j.rdp = x->rdp;
+	j.stack = x->u.stack;
+	j.swords = x->u.stack != NULL ? x->u.swords : 0;
+	j.cp = x->u.prog->cp; j.cpsize = x->u.prog->cp_size;
+	j.text = x->u.text; j.tsize = x->u.tsize;
+	j.left = *left; j.steps = 0;
+	if (mic1_jit_run(f->jit, &j) == 0)
+		return mpc;
+	x->R[R_H] = j.h; x->R[R_MAR] = j.mar; x->R[R_MDR] = j.mdr;
+	x->R[R_PC] = j.pc; x->R[R_SP] = j.sp; x->R[R_LV] = j.lv;
+	x->R[R_TOS] = j.tos; x->R[R_OPC] = j.opc; x->R[R_CPP] = j.cpp;
+	x->R[R_MBRU] = j.mbru;
+	x->R[R_MBR] = (uint32_t)(int32_t)(int8_t)j.mbru;
+	x->mbr = (int32_t)j.mbru; x->out = j.out;
+	x->pc_latch = j.pc_latch; x->mar_latch = j.mar_latch;
+	x->mbr_addr = j.mbr_addr; x->insn_pc = j.insn_pc;
+	x->pend = j.pend; x->rdp = j.rdp;
+	x->u.steps += j.steps;
+	*left = j.left;
+	*last = &f->op[j.last];
+	return j.mpc;
+}
+
 MF_LOOP
 mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
     uint32_t core, uint64_t budget, int first, int ahead, uint32_t pw,
@@ -560,6 +641,22 @@ reload:
 				op = &f->op[next];
 				if (UNLIKELY(--left == 0))
 					break;
+				if (f->jit != NULL) {
+					/* the translated code, as far as
+					 * it goes (mic1-jit.h) */
+					next = mf1_jit_go(f, &x, next, &left,
+					    &last);
+					op = &f->op[next];
+					if (UNLIKELY(next == MIC1_HALT_MPC)) {
+						mpc = next;
+						SAVE();
+						c->status = CORE_HALTED;
+						*ev = MF_EV_STATUS;
+						return budget - left;
+					}
+					if (left == 0)
+						break;
+				}
 				next = mf1_fns[op->tshape | x.pend](&x, op);
 			}
 			mpc = (uint32_t)(op - f->op);

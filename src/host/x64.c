@@ -289,17 +289,29 @@ x64_alu_rr(struct x64_buf *b, int w64, enum x64_alu op, int dst, int src)
 	enc_r(b, 0, w64, 0, (uint32_t)(op << 3 | 1), 1, src, dst);
 }
 
+/* Group 1 with an immediate on register dst, or on m where dst is
+ * X64_NOREG: opcode 0x83 with a byte where imm fits one, else 0x81. */
+static void
+alu_imm(struct x64_buf *b, int w64, enum x64_alu op, int dst,
+    struct x64_mem m, int32_t imm)
+{
+	uint32_t opc = fits8(imm) ? 0x83 : 0x81;
+
+	if (dst != X64_NOREG)
+		enc_r(b, 0, w64, 0, opc, 1, op, dst);
+	else
+		enc_m(b, 0, w64, 0, opc, 1, op, m);
+	if (opc == 0x83)
+		x64_byte(b, (uint8_t)(int8_t)imm);
+	else
+		x64_u32(b, (uint32_t)imm);
+}
+
 void
 x64_alu_ri(struct x64_buf *b, int w64, enum x64_alu op, int dst,
     int32_t imm)
 {
-	if (fits8(imm)) {
-		enc_r(b, 0, w64, 0, 0x83, 1, op, dst);
-		x64_byte(b, (uint8_t)(int8_t)imm);
-	} else {
-		enc_r(b, 0, w64, 0, 0x81, 1, op, dst);
-		x64_u32(b, (uint32_t)imm);
-	}
+	alu_imm(b, w64, op, dst, X64_M(X64_NOREG, 0), imm);
 }
 
 void
@@ -320,13 +332,7 @@ void
 x64_alu_mi(struct x64_buf *b, int w64, enum x64_alu op, struct x64_mem m,
     int32_t imm)
 {
-	if (fits8(imm)) {
-		enc_m(b, 0, w64, 0, 0x83, 1, op, m);
-		x64_byte(b, (uint8_t)(int8_t)imm);
-	} else {
-		enc_m(b, 0, w64, 0, 0x81, 1, op, m);
-		x64_u32(b, (uint32_t)imm);
-	}
+	alu_imm(b, w64, op, X64_NOREG, m, imm);
 }
 
 void
