@@ -4,7 +4,8 @@
 #
 # src/core gains the PMIC encoding (pmic-enc.c), src/model its simulator
 # (pmic-sim.c), src/asm the compiler of the PMIC language (pmc.c) and
-# src/host the fast loop of its host engine (engine-pmic-fast.c);
+# src/host the fast loop of its host engine (engine-pmic-fast.c) and
+# that loop's translation into x86-64 code (pmic-jit.c);
 # src/pmic-cc is the compiler's command line.  Every unit test is built twice, plain and
 # with ASan/UBSan, as mic.mk does.
 
@@ -16,7 +17,9 @@ core_sources += \
 	src/asm/pmc.h \
 	src/model/pmic-sim.c \
 	src/model/pmic.h \
-	src/host/engine-pmic-fast.c
+	src/host/engine-pmic-fast.c \
+	src/host/pmic-jit.c \
+	src/host/pmic-jit.h
 
 bin_PROGRAMS += src/pmic-cc
 src_pmic_cc_SOURCES = src/tools/pmic-cc.c src/tools/ucode-cli.c \
@@ -90,3 +93,15 @@ tests_test_native_mic_asan_CFLAGS = $(san_cflags)
 tests_test_native_pmic_asan_CFLAGS = $(san_cflags)
 tests_test_native_mic_asan_LDFLAGS = $(SAN_CFLAGS)
 tests_test_native_pmic_asan_LDFLAGS = $(SAN_CFLAGS)
+
+# The translation into x86-64 code runs, and the interpreter under
+# tests/nojit.so (tests/pmic-jit.sh runs both).
+unit_tests += tests/test-pmic-jit
+san_tests += tests/test-pmic-jit-asan
+tests_test_pmic_jit_SOURCES = tests/test-pmic-jit.c tests/tap.h
+tests_test_pmic_jit_LDADD = src/core/libcore.a
+tests_test_pmic_jit_asan_SOURCES = tests/test-pmic-jit.c tests/tap.h
+tests_test_pmic_jit_asan_LDADD = tests/libcoresan.a
+tests_test_pmic_jit_asan_CFLAGS = $(san_cflags)
+tests_test_pmic_jit_asan_LDFLAGS = $(SAN_CFLAGS)
+shell_tests += tests/pmic-jit.sh

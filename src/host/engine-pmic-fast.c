@@ -23,7 +23,11 @@
  * loop took longer than the suite may (doc/performance.md 24, 24.2).
  * As at Mic-1, a run with nothing watched calls one word's function
  * after another, a word with a trap having a shape whose function runs
- * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).
+ * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).  On x86-64
+ * such a run hands the core, after each word it runs itself, to the
+ * control store translated into machine code (pmic-jit.c), which runs
+ * the words after it up to one it leaves to this loop, in this loop's
+ * record (struct mfp_x, pmic-jit.h; doc/performance.md 24.5).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
@@ -41,6 +45,7 @@
 #include <string.h>
 
 #include "micro-fast.h"
+#include "pmic-jit.h"
 #include "pmic.h"
 
 #ifdef __GNUC__
@@ -49,22 +54,8 @@
 #define UNLIKELY(x) (x)
 #endif
 
-/* The register file: enum pmic_reg's numbers, 24..31 reading 0, then
- * a sink that the unused first two C slots of a unit write. */
-#define MFP_ZERO	31	/* reads 0: a sum's unused input */
-#define MFP_SINK	32
-#define MFP_NREG	33
+/* The register file: pmic-jit.h's MFP_NREG registers. */
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
-
-/* C field bit i's register. */
-static const uint8_t mfp_cidx[PMIC_NC] = {
-	[PMIC_CB_MAR] = PMIC_R_MAR, [PMIC_CB_MDR] = PMIC_R_MDR,
-	[PMIC_CB_PC] = PMIC_R_PC, [PMIC_CB_SP] = PMIC_R_SP,
-	[PMIC_CB_LV] = PMIC_R_LV, [PMIC_CB_CPP] = PMIC_R_CPP,
-	[PMIC_CB_TOS] = PMIC_R_TOS, [PMIC_CB_OPC] = PMIC_R_OPC,
-	[PMIC_CB_H] = PMIC_R_H, [PMIC_CB_G0] = PMIC_R_G0,
-	[PMIC_CB_G1] = PMIC_R_G1,
-};
 
 /*
  * A word's shape: its enabled units, memory operations and next-address
@@ -113,6 +104,7 @@ struct mfp {
 	struct mfp_op	op[PMIC_STORE_WORDS];
 	struct micro_fast_pcs pcs;      /* of the current run */
 	struct micro_fast_watch *watch; /* the engine's */
+	struct pmic_jit	*jit;           /* NULL: the loop alone */
 };
 
 /* Unit u's operation as a sum, when it is one. */
@@ -146,6 +138,9 @@ mfp_sum(struct mfp_cu *u)
 	u->cin = sum[u->alu][4];
 }
 
+static struct pmic_jit *mfp_jit_traps(struct mfp *f, struct pmic_jit *j,
+	    const struct pmic_store *cs);
+
 static void *
 mfp_create(const void *csv)
 {
@@ -172,7 +167,7 @@ mfp_create(const void *csv)
 			u->ct[0] = u->ct[1] = MFP_SINK;
 			for (int j = 0; j < PMIC_NC; j++)
 				if (cb & (1u << j))
-					u->ct[u->nc++] = mfp_cidx[j];
+					u->ct[u->nc++] = pmic_jit_creg[j];
 			if (cb & PMIC_C_MAR)
 				op->mar_cu = op->ncu;
 			if (cb & PMIC_C_PC)
@@ -196,13 +191,32 @@ mfp_create(const void *csv)
 		    op->jam ? MFP_J_NZ : MFP_J_NEXT);
 		op->tshape = op->trap ? MFP_SHAPE_TRAP : op->shape;
 	}
+	f->jit = mfp_jit_traps(f, NULL, cs);
 	return f;
+}
+
+/* The words with a trap, to the translation (made where cs is not NULL:
+ * the one at create, NULL off x86-64). */
+static struct pmic_jit *
+mfp_jit_traps(struct mfp *f, struct pmic_jit *j, const struct pmic_store *cs)
+{
+	uint8_t trapped[PMIC_STORE_WORDS];
+
+	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
+		trapped[a] = f->op[a].trap;
+	if (cs != NULL)
+		return pmic_jit_new(cs, trapped);
+	pmic_jit_traps(j, trapped);
+	return j;
 }
 
 static void
 mfp_free(void *fx)
 {
-	free(fx);
+	struct mfp *f = fx;
+
+	pmic_jit_free(f->jit);
+	free(f);
 }
 
 static void
@@ -239,6 +253,7 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 	for (uint32_t a = 0; a < PMIC_STORE_WORDS; a++)
 		f->op[a].tshape = f->op[a].trap ? MFP_SHAPE_TRAP :
 		    f->op[a].shape;
+	mfp_jit_traps(f, f->jit, NULL);
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -302,15 +317,6 @@ mfp_store(uint32_t *R, const struct mfp_cu *u, uint32_t v, int wide)
 	for (uint32_t j = 2; UNLIKELY(wide) && j < u->nc; j++)
 		R[u->ct[j]] = v;
 }
-
-/* A core's state while the loop runs it, in one record that the loop
- * and the shape functions share (engine-mic1-fast.c's struct mf1_x). */
-struct mfp_x {
-	uint32_t	 R[MFP_NREG];
-	uint32_t	 n, z, valid, entry;
-	int32_t		 mbr_addr, insn_pc;
-	struct micro_fast_ctx	 u;         /* what it looks up */
-};
 
 /* A FETCH of the four bytes at pc. */
 MFP_INLINE void
@@ -555,6 +561,25 @@ reload:
 			 * MBR0, so the test holds for the words after it.
 			 */
 			next = mfp_fns[op->shape](&x, op, mpc);
+			if (next < MFP_SLOW && left > 1 &&
+			    !(f->op[next].trap & (x.entry ? 0xFF :
+			    MF_TRAP_SLOW | MF_TRAP_BP)) &&
+			    pmic_jit_usable(f->jit)) {
+				uint64_t ran;
+
+				/* the words after it translated (pmic-jit.h),
+				 * up to one the loop runs itself; not where
+				 * that is the next one (its trap: a PC
+				 * breakpoint's only after a dispatch) */
+				mpc = next;
+				left--;
+				ran = pmic_jit_run(f->jit, &x, &mpc, left);
+				if (ran > 0) {
+					left -= ran;
+					mfp_mbr_views(x.R, x.R[PMIC_R_MBR]);
+				}
+				continue;
+			}
 			while (next < MFP_SLOW) {
 				mpc = next;
 				if (UNLIKELY(--left == 0))

@@ -505,3 +505,13 @@ x64_call_abs(struct x64_buf *b, x64_fn *fn, int scratch)
 	x64_mov_ri(b, 1, scratch, (uint64_t)(uintptr_t)fn);
 	x64_call_r(b, scratch);
 }
+
+/* ---- added for the PMIC translation (pmic-jit.c) ------------------------ */
+
+void
+x64_bswap(struct x64_buf *b, int w64, int r)
+{
+	rex(b, w64, 0, -1, r, 0);
+	x64_byte(b, 0x0F);
+	x64_byte(b, (uint8_t)(0xC8 + (r & 7)));
+}

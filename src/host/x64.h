@@ -208,4 +208,9 @@ void	 x64_call_m(struct x64_buf *b, struct x64_mem m);
  * and the System V argument registers. */
 void	 x64_call_abs(struct x64_buf *b, x64_fn *fn, int scratch);
 
+/* ---- added for the PMIC translation (pmic-jit.c) ---------------------- */
+
+/* bswap dst: its bytes reversed (a big-endian word loaded). */
+void	 x64_bswap(struct x64_buf *b, int w64, int r);
+
 #endif
