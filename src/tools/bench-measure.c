@@ -21,7 +21,9 @@
  * 4, ... global steps in all) until the machine is done or the marginal
  * cost of the steps (the difference of two successive chunks, so that
  * what every run() pays once, such as a checkpoint, does not count; two
- * such estimates must agree) says that a run of that many steps lasts
+ * such estimates must agree, and at many cores a native engine's come
+ * only from chunks of at least AHEAD_MIN steps, the shortest it runs
+ * in windows) says that a run of that many steps lasts
  * --run-seconds, or calibrating took 8 times that; the timed runs then
  * run exactly that many steps (or to completion), so every repetition
  * retires the same instructions.  The single workload always runs to
@@ -54,6 +56,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ahead.h"
 #include "bench-int.h"
 #include "bench.h"
 #include "engine-ocl.h"
@@ -244,6 +247,12 @@ warm_up(struct bench *b, const struct workload *w,
 	double elapsed = 0, prev = 0, prev_step = 0;
 	int rc = -1;
 
+	/* A native engine runs a run of many cores shorter than AHEAD_MIN
+	 * steps in lockstep (ahead.h), at 16 threads 35 times slower a
+	 * step than the windows of a longer run: costs of chunks that short
+	 * say nothing of a timed run's (doc/performance.md section 24.7). */
+	uint64_t least = kind == ENGINE_NATIVE && n > 1 ? AHEAD_MIN : 1;
+
 	memset(wu, 0, sizeof *wu);
 	if (bench_work_open(b, w, wp, n, kind, K, &m, &e, cause) != 0)
 		return -1;
@@ -276,7 +285,8 @@ warm_up(struct bench *b, const struct workload *w,
 		 * in one chunk (the first checkpoint's allocation) cannot end
 		 * the calibration; stop when a run of `boundary` steps costs
 		 * run_s by both, or when calibrating has taken long enough. */
-		per_step = boundary >= 4 && secs > prev ? (secs - prev) /
+		per_step = boundary >= 4 && boundary / 4 >= least &&
+		    secs > prev ? (secs - prev) /
 		    (double)(boundary / 4) : 0;
 		if ((per_step < prev_step ? per_step : prev_step) *
 		    (double)boundary >= b->o.run_s ||
