@@ -71,6 +71,9 @@ encodings(void)
 	    x64_cmov(&B, 0, X64_CC_NE, X64_RAX, X64_RDX));
 	ENC("lea rax, [rdi+rsi*2+3]", "\x48\x8d\x44\x77\x03",
 	    x64_lea(&B, 1, X64_RAX, X64_MX(X64_RDI, X64_RSI, 2, 3)));
+	ENC("bswap eax", "\x0f\xc8", x64_bswap(&B, 0, X64_RAX));
+	ENC("bswap r10d", "\x41\x0f\xca", x64_bswap(&B, 0, X64_R10));
+	ENC("bswap rax", "\x48\x0f\xc8", x64_bswap(&B, 1, X64_RAX));
 	ENC("mov [r12+0x100], r9d", "\x45\x89\x8c\x24\x00\x01\x00\x00",
 	    x64_store(&B, 32, X64_M(X64_R12, 0x100), X64_R9));
 	ENC("movsx r10d, byte [rbp-1]", "\x44\x0f\xbe\x55\xff",
