@@ -13,7 +13,9 @@
 # is the kind of fast path any later one would be): a breakpoint on each
 # pair's second slot (tests/run/pairs.jas), budgets that end between the
 # two, and watches on the locals a pair's ISTORE writes must stop where
-# the reference does too.  The sanitizer build runs the same transcripts.
+# the reference does too, and an IRETURN through a link a push overwrote
+# faults as the reference's.  The sanitizer build runs the same
+# transcripts.
 . "$(dirname "$0")/lib.sh"
 
 # fast_loops LEVEL MICROCODE WORD: the transcript of both engines
@@ -144,7 +146,30 @@ EOC
 	no_sanitizer_report "isa pairs"
 }
 
+# A link that a push overwrote (tests/run/corrupt-link.jas): the one run
+# from the start must fault as the reference does, through the
+# translation and, under tests/nojit.so, the interpreter alone; neither
+# may read through the link (both once did, and crashed).
+isa_link() {
+	jas=$top_srcdir/tests/run/corrupt-link.jas
+	"$MICDB" run --engine ref "$jas" >"$TMP/lref" 2>&1
+	echo $? >>"$TMP/lref"
+	for pre in "" "$top_builddir/tests/nojit.so"; do
+		LD_PRELOAD=$pre "$MICDB" run --engine native "$jas" \
+			>"$TMP/lnat" 2>&1
+		echo $? >>"$TMP/lnat"
+		cmp -s "$TMP/lref" "$TMP/lnat"
+		ok $? "isa corrupted link${pre:+ (nojit.so)}: the native engine faults as the reference"
+		cmp -s "$TMP/lref" "$TMP/lnat" ||
+			diag "$(diff "$TMP/lref" "$TMP/lnat" | head -5)"
+	done
+	grep -q 'corrupted link pointer' "$TMP/lref" &&
+		[ "$(tail -1 "$TMP/lref")" -eq 1 ]
+	ok $? "isa corrupted link: the reference names the fault, exit status 1"
+}
+
 isa_pairs
+isa_link
 fast_loops mic tests/textbook.mal iadd2
 fast_loops mic microcode/mic1.mal iadd2
 fast_loops pmic microcode/pmic.pm iadd3

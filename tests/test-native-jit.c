@@ -2,8 +2,9 @@
  * The native ISA engine's translation into x86-64 code (native-jit.c,
  * doc/performance.md section 24.6) against the reference engine, on one
  * core, where the translated code runs: the samples, the pairs program
- * (tests/run/pairs.jas) and tests/run/iinc-tos.jas (an IINC of the local
- * that is TOS) run in runs whose budgets end anywhere
+ * (tests/run/pairs.jas), tests/run/iinc-tos.jas (an IINC of the local
+ * that is TOS) and tests/run/corrupt-link.jas (an IRETURN through a link
+ * a push overwrote) run in runs whose budgets end anywhere
  * (1, 2, 3, 5, 8, ... steps) while the breakpoints change from run to
  * run (none, every even slot, every seventh: each set a translation of
  * its own), and every stop and the whole state (registers, counters,
@@ -34,7 +35,8 @@
 #define RUNS		3000
 
 static const char *const samples[] = {
-	"tests/run/pairs.jas", "tests/run/iinc-tos.jas", "programs/fib.jas",
+	"tests/run/pairs.jas", "tests/run/iinc-tos.jas",
+	"tests/run/corrupt-link.jas", "programs/fib.jas",
 	"programs/recsum.jas",
 	"programs/wide.jas", "programs/gcd.jas", "programs/factorial.jas",
 	"programs/bubble.jas", "programs/sieve.jas", "programs/multiply.jas",

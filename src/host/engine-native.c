@@ -650,7 +650,14 @@ dispatch:
 
 		if (UNLIKELY(lv == MM_STACK_BASE || sp - 1 < floor))
 			goto slow;
-		link = S(lv);	/* FRAME proved link, link + 1 in the region */
+		link = S(lv);
+		/* FRAME proved the link in the region when it found the
+		 * frame, but a push since may have overwritten it (after an
+		 * ISTORE 0 of an address below LV, the floor is under it):
+		 * the golden model's fault then */
+		if (UNLIKELY((uint32_t)link - MM_STACK_BASE >=
+		    m->cfg.stack_words - 1))
+			goto slow;
 		v = S(link);
 		link = S(link + 1);	/* the saved LV, read before the store */
 		if (UNLIKELY(link == MM_STACK_BASE && (c->fork & FJ_IN)))

@@ -128,6 +128,11 @@ emit_return(struct emit *e, size_t stop)
 	x64_jcc(b, X64_CC_E, stop);
 	need(e, stop, 1, 0);
 	x64_load(b, X64_LD_32, R_T, LOCAL(0));                  /* link */
+	/* in the region: a push may have overwritten it since the frame
+	 * was found (engine-native.c's H_IRETURN) */
+	x64_lea(b, 0, R_D, X64_M(R_T, -MM_STACK_BASE));
+	x64_alu_ri(b, 0, X64_CMP, R_D, (int32_t)e->stack_words - 1);
+	x64_jcc(b, X64_CC_AE, stop);
 	x64_load(b, X64_LD_32, R_B, X64_MX(R_STK, R_T, 4, 0));  /* PC */
 	x64_load(b, X64_LD_32, R_C, X64_MX(R_STK, R_T, 4, 4));  /* LV */
 	x64_alu_ri(b, 0, X64_CMP, R_B, (int32_t)e->size);
