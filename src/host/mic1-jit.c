@@ -146,14 +146,10 @@ jit_resolve(struct mic1_jit *j, uint32_t id)
 static void
 jit_frame_code(struct mic1_jit *j)
 {
-	static const int saved[] = { X64_RBX, X64_RBP, X64_R12, X64_R13,
-		X64_R14, X64_R15 };
 	struct x64_buf *b = &j->b;
-	const int n = (int)(sizeof saved / sizeof saved[0]);
 
 	/* entry (rdi: the struct, rsi: the code) */
-	for (int i = 0; i < n; i++)
-		x64_push(b, saved[i]);
+	x64_save_callee(b);
 	x64_mov_rr(b, 1, T0, X64_RSI);
 	x64_alu_ri(b, 1, X64_SUB, X64_RSP, F_SIZE);
 	for (int32_t o = 0; o < F_SELF; o += 8) {
@@ -189,9 +185,7 @@ jit_frame_code(struct mic1_jit *j)
 	x64_shift_ri(b, 0, X64_SHR, T0, 16);
 	x64_store(b, 32, X64_M(T1, offsetof(struct mic1_jx, pend)), T0);
 	x64_alu_ri(b, 1, X64_ADD, X64_RSP, F_SIZE);
-	for (int i = n - 1; i >= 0; i--)
-		x64_pop(b, saved[i]);
-	x64_ret(b);
+	x64_restore_ret(b);
 }
 
 /* Exit at the start of pair id (its SX stub). */

@@ -46,9 +46,6 @@ enum {
 	R_D = X64_R14,
 };
 
-/* The callee-saved registers the code uses, pushed in this order. */
-static const int saved[] = { X64_RBX, X64_R12, X64_R13, X64_R14 };
-
 /* A slot's code at most (the return's, the longest, is about 150). */
 #define JIT_SLOT_MAX	256
 
@@ -379,8 +376,7 @@ emit_frame(struct emit *e, const struct nat_jit *j, size_t *entry)
 	size_t common;
 
 	*entry = x64_here(b);
-	for (size_t i = 0; i < sizeof saved / sizeof saved[0]; i++)
-		x64_push(b, saved[i]);
+	x64_save_callee(b);
 	x64_load(b, X64_LD_64, R_STK,
 	    X64_M(R_CTX, offsetof(struct nat_jctx, stk)));
 	x64_load(b, X64_LD_64, R_LEFT,
@@ -407,9 +403,7 @@ emit_frame(struct emit *e, const struct nat_jit *j, size_t *entry)
 	    R_FL1);
 	x64_store(b, 32, X64_M(R_CTX, offsetof(struct nat_jctx, nlocals)),
 	    R_NL);
-	for (size_t i = sizeof saved / sizeof saved[0]; i-- > 0; )
-		x64_pop(b, saved[i]);
-	x64_ret(b);
+	x64_restore_ret(b);
 	for (uint32_t pc = 0; pc <= e->size; pc++) {
 		e->stop[pc] = x64_here(b);
 		x64_store_i(b, 0, X64_M(R_CTX, offsetof(struct nat_jctx, pc)),

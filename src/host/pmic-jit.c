@@ -458,12 +458,8 @@ static void
 pj_frame(struct pmic_jit *j)
 {
 	struct x64_buf *b = &j->c->buf;
-	static const int saved[] = { X64_RBX, X64_RBP, X64_R12, X64_R13,
-		X64_R14, X64_R15 };
-	size_t n = sizeof saved / sizeof saved[0];
 
-	for (size_t i = 0; i < n; i++)
-		x64_push(b, saved[i]);
+	x64_save_callee(b);
 	x64_mov_rr(b, 1, HX, X64_RDI);
 	x64_load(b, X64_LD_64, HLEFT, PJ_X(j.left));
 	x64_load(b, X64_LD_32, HNZ, PJ_X(j.nz));
@@ -485,9 +481,7 @@ pj_frame(struct pmic_jit *j)
 	x64_test_rr(b, 0, HNZ, HNZ);
 	x64_setcc(b, X64_CC_Z, X64_RAX);
 	x64_store(b, 32, PJ_X(z), X64_RAX);
-	for (size_t i = n; i-- > 0;)
-		x64_pop(b, saved[i]);
-	x64_ret(b);
+	x64_restore_ret(b);
 }
 
 /* Translate the whole store with the traps in j->want, into the

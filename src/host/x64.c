@@ -410,6 +410,25 @@ x64_pop(struct x64_buf *b, int r)
 	x64_byte(b, (uint8_t)(0x58 + (r & 7)));
 }
 
+static const int x64_callee[] = {
+	X64_RBX, X64_RBP, X64_R12, X64_R13, X64_R14, X64_R15
+};
+
+void
+x64_save_callee(struct x64_buf *b)
+{
+	for (size_t i = 0; i < sizeof x64_callee / sizeof x64_callee[0]; i++)
+		x64_push(b, x64_callee[i]);
+}
+
+void
+x64_restore_ret(struct x64_buf *b)
+{
+	for (size_t i = sizeof x64_callee / sizeof x64_callee[0]; i-- > 0;)
+		x64_pop(b, x64_callee[i]);
+	x64_ret(b);
+}
+
 void
 x64_ret(struct x64_buf *b)
 {

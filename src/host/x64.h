@@ -184,6 +184,12 @@ void	 x64_cmov(struct x64_buf *b, int w64, enum x64_cc cc, int dst,
 
 void	 x64_push(struct x64_buf *b, int r);
 void	 x64_pop(struct x64_buf *b, int r);
+/* Entry into and return from translated code called as a C function:
+ * push the System V ABI's callee-saved registers (rbx, rbp, r12 to r15:
+ * an even count, so the stack keeps its alignment), and pop them and
+ * return.  Every translation saves all six, used or not. */
+void	 x64_save_callee(struct x64_buf *b);
+void	 x64_restore_ret(struct x64_buf *b);
 void	 x64_ret(struct x64_buf *b);
 void	 x64_ud2(struct x64_buf *b);
 
