@@ -11,6 +11,13 @@
  * status and fault, the stack region, globals, output) must be the
  * reference's after every run.
  *
+ * Then many cores in run-ahead windows, whose private runs run the same
+ * translation with the window's stack bound (doc/performance.md section
+ * 24.10): the bench workloads and samples on WCORES cores, on one and on
+ * two threads, in runs of window-sized budgets with breakpoints
+ * changing (a breakpoint in a window undoes it), every core's state the
+ * reference's after every run.
+ *
  * And that the translated code ran: where this process can have
  * executable memory on x86-64, most of a whole run's steps are the
  * translated code's (engine_native_translated); where it cannot (under
@@ -33,6 +40,14 @@
 #define STACK_WORDS	1024
 #define HEAP_WORDS	4096
 #define RUNS		3000
+#define WCORES		64
+
+/* The windowed runs' programs. */
+static const char *const wsamples[] = {
+	"programs/bench/divergent.jas", "programs/bench/uniform.jas",
+	"programs/bench/barrier.jas", "tests/run/pairs.jas",
+	"programs/recsum.jas", "programs/sieve.jas",
+};
 
 static const char *const samples[] = {
 	"tests/run/pairs.jas", "tests/run/iinc-tos.jas",
@@ -68,10 +83,12 @@ struct pair {
 	const struct program *progs[2][1];
 };
 
+/* ncores cores each; the native engine on threads threads. */
 static int
-pair_open(struct pair *p, const struct program *prog)
+pair_open(struct pair *p, const struct program *prog, uint32_t ncores,
+    uint32_t threads)
 {
-	struct machine_config cfg = { 1, STACK_WORDS, HEAP_WORDS, 32 };
+	struct machine_config cfg = { ncores, STACK_WORDS, HEAP_WORDS, 32 };
 	char *cause = NULL;
 	int rc = 0;
 
@@ -84,6 +101,8 @@ pair_open(struct pair *p, const struct program *prog)
 		rc = engine_ref_create(&p->e[0], &p->m[0], &cause);
 	if (rc == 0)
 		rc = engine_native_create(&p->e[1], &p->m[1], &cause);
+	if (rc == 0)
+		engine_set_threads(&p->e[1], threads);
 	if (rc != 0) {
 		tap_diag("%s", cause != NULL ? cause : "?");
 		free(cause);
@@ -106,20 +125,31 @@ static int
 same_state(const struct pair *p, char *why, size_t n)
 {
 	const struct machine *a = &p->m[0], *b = &p->m[1];
-	const struct core *x = &a->cores[0], *y = &b->cores[0];
 
-	if (x->pc != y->pc || x->sp != y->sp || x->lv != y->lv ||
-	    x->tos != y->tos || x->status != y->status ||
-	    x->fault != y->fault || x->fault_pc != y->fault_pc ||
-	    x->fault_op != y->fault_op || x->steps != y->steps) {
-		snprintf(why, n, "registers: pc %d/%d sp %d/%d lv %d/%d "
-		    "tos %d/%d status %d/%d steps %llu/%llu", x->pc, y->pc,
-		    x->sp, y->sp, x->lv, y->lv, x->tos, y->tos, x->status,
-		    y->status, (unsigned long long)x->steps,
-		    (unsigned long long)y->steps);
-		return 0;
+	for (uint32_t i = 0; i < a->cfg.ncores; i++) {
+		const struct core *x = &a->cores[i], *y = &b->cores[i];
+
+		if (x->pc != y->pc || x->sp != y->sp || x->lv != y->lv ||
+		    x->tos != y->tos || x->status != y->status ||
+		    x->fault != y->fault || x->fault_pc != y->fault_pc ||
+		    x->fault_op != y->fault_op || x->steps != y->steps) {
+			snprintf(why, n, "core %u's registers: pc %d/%d sp "
+			    "%d/%d lv %d/%d tos %d/%d status %d/%d steps "
+			    "%llu/%llu", i, x->pc, y->pc, x->sp, y->sp, x->lv,
+			    y->lv, x->tos, y->tos, x->status, y->status,
+			    (unsigned long long)x->steps,
+			    (unsigned long long)y->steps);
+			return 0;
+		}
+		if (a->io[i].out.len != b->io[i].out.len ||
+		    (a->io[i].out.len > 0 && memcmp(a->io[i].out.data,
+		    b->io[i].out.data, a->io[i].out.len) != 0)) {
+			snprintf(why, n, "core %u's output", i);
+			return 0;
+		}
 	}
-	if (memcmp(a->stacks, b->stacks, STACK_WORDS * 4) != 0) {
+	if (memcmp(a->stacks, b->stacks, (size_t)a->cfg.ncores *
+	    STACK_WORDS * 4) != 0) {
 		snprintf(why, n, "the stack region");
 		return 0;
 	}
@@ -127,10 +157,9 @@ same_state(const struct pair *p, char *why, size_t n)
 		snprintf(why, n, "globals");
 		return 0;
 	}
-	if (a->io[0].out.len != b->io[0].out.len ||
-	    (a->io[0].out.len > 0 && memcmp(a->io[0].out.data,
-	    b->io[0].out.data, a->io[0].out.len) != 0)) {
-		snprintf(why, n, "output");
+	if (a->heap_top != b->heap_top || memcmp(a->heap, b->heap,
+	    HEAP_WORDS * 4) != 0) {
+		snprintf(why, n, "the heap");
 		return 0;
 	}
 	return 1;
@@ -189,7 +218,7 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 		free(cause);
 		return;
 	}
-	if (pair_open(&p, &prog) != 0) {
+	if (pair_open(&p, &prog, 1, 1) != 0) {
 		ok(0, "%s: machines", name);
 		program_free(&prog);
 		return;
@@ -237,6 +266,74 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	program_free(&prog);
 }
 
+/*
+ * prog on WCORES cores and threads threads: runs of budgets from one to
+ * a few windows, breakpoints changing (none, every seventh slot: a
+ * window that reaches one is undone and its steps run in lockstep),
+ * then the rest in one run.  The steps of the runs without breakpoints,
+ * and how many of them the translated code ran, go to *whole and *jit.
+ */
+static void
+test_windows(const char *top, const char *name, uint32_t threads,
+    uint64_t *whole, uint64_t *jit)
+{
+	static const uint64_t budgets[] = { 64, 100, 1500, 333, 5000 };
+	struct program prog;
+	struct pair p;
+	struct engine_bp *bps;
+	struct engine_run r = { 0 };
+	struct engine_stop st[2];
+	char path[1024], why[256] = "", *cause = NULL;
+	int good = 1, i, last = 0, runs = 0;
+
+	snprintf(path, sizeof path, "%s/%s", top, name);
+	if (program_load_file(&prog, path, &cause) != 0) {
+		ok(0, "load %s: %s", name, cause);
+		free(cause);
+		return;
+	}
+	if (pair_open(&p, &prog, WCORES, threads) != 0) {
+		ok(0, "%s: machines", name);
+		program_free(&prog);
+		return;
+	}
+	bps = xcalloc((size_t)prog.text_size + 1, sizeof *bps);
+	r.stop_on_fault = 1;
+	r.bps = bps;
+	for (i = 0; good && !last; i++) {
+		uint64_t before = engine_native_translated(&p.e[1]);
+
+		runs++;
+		last = i == 40;
+		r.max_steps = last ? 100000000 :
+		    budgets[i % (sizeof budgets / sizeof budgets[0])];
+		r.nbps = last ? 0 : bp_set(bps, prog.text_size, i % 4 == 3 ?
+		    2 : 0);
+		for (int k = 0; k < 2; k++)
+			if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
+				tap_diag("%s: %s", name, cause);
+				free(cause);
+				cause = NULL;
+				good = 0;
+			}
+		good = good && same_stop(st, why, sizeof why) &&
+		    same_state(&p, why, sizeof why);
+		if (r.nbps == 0) {
+			*whole += st[1].steps_run * WCORES;
+			*jit += engine_native_translated(&p.e[1]) - before;
+		}
+		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
+			break;
+	}
+	ok(good, "%s on %u cores, %u threads: %d runs of one to a few "
+	    "windows, breakpoints changing, then the rest: as the "
+	    "reference%s%s", name, WCORES, threads, runs, good ? "" : ": ",
+	    why);
+	free(bps);
+	pair_close(&p);
+	program_free(&prog);
+}
+
 int
 main(void)
 {
@@ -256,5 +353,20 @@ main(void)
 	else
 		ok(jit == 0, "without executable memory, the interpreter "
 		    "ran every step");
+	whole = jit = 0;
+	for (uint32_t t = 1; t <= 2; t++)
+		for (size_t i = 0; i < sizeof wsamples / sizeof wsamples[0];
+		    i++)
+			test_windows(top, wsamples[i], t, &whole, &jit);
+	tap_diag("windowed runs without breakpoints: about %llu core steps, "
+	    "%llu of them translated", (unsigned long long)whole,
+	    (unsigned long long)jit);
+	if (exec)
+		ok(whole > 0 && jit > whole / 2, "with executable memory, "
+		    "the translated code ran most of the windowed runs' core "
+		    "steps");
+	else
+		ok(jit == 0, "without executable memory, the windows' "
+		    "private runs were the interpreter's");
 	return done_testing();
 }

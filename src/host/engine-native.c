@@ -328,12 +328,14 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 	int watchslow = n->wglobals || n->wheap, wloc = n->wlocal[core];
 	const struct nat_insn *ip0;
 	struct nat_prog *np = &n->progs[c->prog];
-	/* The translated code runs a lone core's own run (native-jit.c):
-	 * nothing watched, no private run, no fork-join.  Between its
-	 * stops, this loop runs one instruction with the rest of the budget
-	 * (stash) held back, then enters it again. */
-	int jit = !priv && !watchslow && !wloc && budget > 1 && !np->nojit &&
-	    (c->fork & (FJ_ON | FJ_IN)) == 0;
+	/* The translated code runs a lone core's own run and a window's
+	 * private run (native-jit.c): nothing watched, no fork-join.
+	 * Between its stops, this loop runs one instruction with the rest
+	 * of the budget (stash) held back, then enters it again.  A private
+	 * run finds it built (nat_ahead) or none to be had: private runs
+	 * run at the same time and must not build it. */
+	int jit = !watchslow && !wloc && budget > 1 && !np->nojit &&
+	    (c->fork & (FJ_ON | FJ_IN)) == 0 && (!priv || np->jit != NULL);
 	uint64_t stash = 0;
 
 /* Stack word a; the checks before each use keep it in the region. */
@@ -436,10 +438,9 @@ translated:
 		if (floor == INT32_MAX || sp < floor || sp > end ||
 		    (c->fork & (FJ_ON | FJ_IN)) != 0)
 			jit = 0;	/* the interpreter's from here */
-		else if (np->jit == NULL &&
-		    (np->jit = nat_jit_build(np, m->progs[c->prog]->main_nlocals,
-		    m->cfg.stack_words)) == NULL)
-			jit = 0, np->nojit = 1;
+		else if (!nat_jit_ready(np, m->progs[c->prog]->main_nlocals,
+		    m->cfg.stack_words))
+			jit = 0;
 		if (!jit)
 			goto interp;
 		x.stk = (uintptr_t)st - (uintptr_t)MM_STACK_BASE * sizeof *st;
@@ -450,8 +451,14 @@ translated:
 		x.floor1 = floor + 1;
 		x.nlocals = (int32_t)nlocals;
 		x.pc = (int32_t)(ip - code);
+		x.end = end;
 		nat_jit_run(np->jit, &x);
-		n->translated += left - x.left;
+		/* private runs add theirs at the same time */
+		if (priv)
+			__atomic_fetch_add(&n->translated, left - x.left,
+			    __ATOMIC_RELAXED);
+		else
+			n->translated += left - x.left;
 		ip = code + x.pc;
 		sp = x.sp;
 		lv = x.lv;

@@ -112,6 +112,11 @@ nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
 	uint64_t k;
 
 	n->ahead.pool = n->pool;
+	/* the private runs run translated (native-jit.h): built here,
+	 * before they start on the pool's threads */
+	for (size_t i = 0; i < e->m->nprogs; i++)
+		nat_jit_ready(&n->progs[i], e->m->progs[i]->main_nlocals,
+		    e->m->cfg.stack_words);
 	k = ahead_window(&n->ahead, e->m, r, &nat_ahead_ops, e, NULL, 0, h,
 	    stop_at);
 

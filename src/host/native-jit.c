@@ -8,7 +8,9 @@
  *   rdi  the context (struct nat_jctx)    r8   the address of word 0
  *   r9   SP     r10  LV     r11  TOS      rcx  the frame's floor + 1
  *   rdx  the frame's local count          rsi  the steps left
- *   r12  the slots' entry table           rax, rbx, r13, r14  scratch
+ *   r12  the slots' entry table           r15  the last stack word a
+ *                                              store may touch
+ *   rax, rbx, r13, r14  scratch
  *
  * TOS is kept in memory as well (the interpreter's S(sp) == tos), so
  * that a stop writes back registers only.  Each slot's code starts by
@@ -42,8 +44,8 @@
 enum {
 	R_CTX = X64_RDI, R_STK = X64_R8, R_SP = X64_R9, R_LV = X64_R10,
 	R_TOS = X64_R11, R_FL1 = X64_RCX, R_NL = X64_RDX, R_LEFT = X64_RSI,
-	R_TAB = X64_R12, R_T = X64_RAX, R_B = X64_RBX, R_C = X64_R13,
-	R_D = X64_R14,
+	R_TAB = X64_R12, R_END = X64_R15, R_T = X64_RAX, R_B = X64_RBX,
+	R_C = X64_R13, R_D = X64_R14,
 };
 
 /* A slot's code at most (the return's, the longest, is about 150). */
@@ -69,7 +71,6 @@ struct emit {
 	size_t		*stop;     /* per slot: its stop's offset */
 	struct fixup	*fix;
 	size_t		 nfix, capfix;
-	int32_t		 end;      /* the last stack word */
 	uint32_t	 stack_words, main_n, size;
 };
 
@@ -97,7 +98,9 @@ jump_slot(struct emit *e, int cc, uint32_t slot)
 
 /* The checks of NEED(pops, grow) in nat_exec, as far as they can fail
  * here: SP is at or above the floor and at or below the end on entry,
- * and every instruction translated keeps it so. */
+ * and every instruction translated keeps it so.  The end is the run's
+ * (struct nat_jctx): a private run's is the window's copy, so one
+ * translation serves both. */
 static void
 need(struct emit *e, size_t stop, int pops, int grow)
 {
@@ -106,7 +109,9 @@ need(struct emit *e, size_t stop, int pops, int grow)
 		x64_jcc(e->b, pops == 1 ? X64_CC_L : X64_CC_LE, stop);
 	}
 	if (grow > 0) {
-		x64_alu_ri(e->b, 0, X64_CMP, R_SP, e->end - grow + 1);
+		/* SP + grow > end */
+		x64_lea(e->b, 0, R_T, X64_M(R_SP, grow - 1));
+		x64_alu_rr(e->b, 0, X64_CMP, R_T, R_END);
 		x64_jcc(e->b, X64_CC_GE, stop);
 	}
 }
@@ -183,7 +188,8 @@ emit_call(struct emit *e, const struct nat_insn *in, uint32_t pc,
 	x64_jcc(b, X64_CC_L, stop);
 	x64_alu_ri(b, 0, X64_CMP, R_T, MM_STACK_BASE);
 	x64_jcc(b, X64_CC_E, stop);
-	x64_alu_ri(b, 0, X64_CMP, R_SP, e->end - nloc - 2);
+	x64_lea(b, 0, R_B, X64_M(R_SP, nloc + 2));      /* the link's top */
+	x64_alu_rr(b, 0, X64_CMP, R_B, R_END);
 	x64_jcc(b, X64_CC_G, stop);
 	x64_lea(b, 0, R_B, X64_M(R_SP, nloc + 1));              /* link */
 	x64_store_i(b, 0, X64_MX(R_STK, R_B, 4, 0), (int32_t)pc + in->len);
@@ -389,6 +395,8 @@ emit_frame(struct emit *e, const struct nat_jit *j, size_t *entry)
 	    X64_M(R_CTX, offsetof(struct nat_jctx, floor1)));
 	x64_load(b, X64_LD_32, R_NL,
 	    X64_M(R_CTX, offsetof(struct nat_jctx, nlocals)));
+	x64_load(b, X64_LD_32, R_END,
+	    X64_M(R_CTX, offsetof(struct nat_jctx, end)));
 	x64_mov_ri(b, 1, R_TAB, (uint64_t)(uintptr_t)j->entry);
 	x64_load(b, X64_LD_32, R_T, X64_M(R_CTX, offsetof(struct nat_jctx, pc)));
 	x64_jmp_m(b, X64_MX(R_TAB, R_T, 8, 0));
@@ -412,7 +420,7 @@ emit_frame(struct emit *e, const struct nat_jit *j, size_t *entry)
 	}
 }
 
-struct nat_jit *
+static struct nat_jit *
 nat_jit_build(const struct nat_prog *np, uint32_t main_nlocals,
     uint32_t stack_words)
 {
@@ -430,7 +438,6 @@ nat_jit_build(const struct nat_prog *np, uint32_t main_nlocals,
 	j->entry = xcalloc((size_t)np->size + 1, sizeof *j->entry);
 	j->bp = xcalloc((size_t)np->size + 1, 1);
 	e.b = &j->buf;
-	e.end = MM_STACK_BASE + (int32_t)stack_words - 1;
 	e.stack_words = stack_words;
 	e.main_n = main_nlocals;
 	e.size = np->size;
@@ -475,6 +482,16 @@ nat_jit_build(const struct nat_prog *np, uint32_t main_nlocals,
 		return NULL;
 	}
 	return j;
+}
+
+int
+nat_jit_ready(struct nat_prog *np, uint32_t main_nlocals,
+    uint32_t stack_words)
+{
+	if (np->jit == NULL && !np->nojit &&
+	    (np->jit = nat_jit_build(np, main_nlocals, stack_words)) == NULL)
+		np->nojit = 1;
+	return np->jit != NULL;
 }
 
 int

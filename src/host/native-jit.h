@@ -1,9 +1,10 @@
 /*
  * The native ISA engine's translation of a program into x86-64 code
- * (native-jit.c; doc/performance.md section 24.6), as nat_exec uses it:
- * built lazily for a program, run for a core's own run (nothing
- * watched, no private run, no fork-join), and left with the core's
- * registers written back exactly wherever it stops.
+ * (native-jit.c; doc/performance.md sections 24.6 and 24.10), as nat_exec
+ * uses it: built for a program when a run first needs it, run for a
+ * core's own run or a window's private run (nothing watched, no
+ * fork-join), and left with the core's registers written back exactly
+ * wherever it stops.
  */
 #ifndef MICDB_NATIVE_JIT_H
 #define MICDB_NATIVE_JIT_H
@@ -22,14 +23,18 @@ struct nat_jctx {
 	int32_t		floor1;   /* the frame's floor + 1 */
 	int32_t		nlocals;  /* the frame's local count */
 	int32_t		pc;       /* the slot it starts at, then stopped at */
+	int32_t		end;      /* the last stack word a store may touch:
+				     the region's, or a private run's copy */
 };
 
-/* The translation of np as its slots' handlers are now (a patched
- * breakpoint is a stop), for frames whose main has main_nlocals locals
- * in stacks of stack_words words; NULL where there is none to be had
- * (not x86-64, executable memory refused, out of memory). */
-struct nat_jit *nat_jit_build(const struct nat_prog *np,
-	    uint32_t main_nlocals, uint32_t stack_words);
+/* np's translation (np->jit) built if there is none yet and none was
+ * refused, as its slots' handlers are now (a patched breakpoint is a
+ * stop), for frames whose main has main_nlocals locals in stacks of
+ * stack_words words; 1 if np->jit is there (none off x86-64, where
+ * executable memory is refused, or out of memory: np->nojit).  Private runs may run at the same time and
+ * never build it: nat_ahead calls this before the window. */
+int	nat_jit_ready(struct nat_prog *np, uint32_t main_nlocals,
+	    uint32_t stack_words);
 /* 1 if j stops at exactly the slots np's breakpoints patch now (nbps:
  * the run's breakpoints; none, and none when j was built, is quick). */
 int	nat_jit_fits(const struct nat_jit *j, const struct nat_prog *np,
