@@ -311,13 +311,21 @@ ahead_when(const struct ahead *a, uint32_t core)
 	return a->at[core] == AT_STATUS ? a->t[core] - 1 : a->t[core];
 }
 
+/* Cores copied and then run at a time by ahead_first_part: their stacks
+ * and registers (about 40 KiB at 128 stack words) stay in the caches
+ * from the copy to the run. */
+#define AHEAD_FIRST_BLOCK 64
+
 /*
- * The window's copy of cores [lo, hi), then their first private runs.
- * Until the first shared step a core's private run changes only its own
- * state (the top of the file), so copying each core's part just before
- * it runs copies what a copy of all cores before any run would: one pass
- * over the cores' memory instead of two, on the same thread and while
- * that memory is in its caches.
+ * The window's copy of cores [lo, hi), then their first private runs,
+ * a block of cores at a time.  Until the first shared step a core's
+ * private run changes only its own state (the top of the file), so
+ * copying each core's part just before it runs copies what a copy of
+ * all cores before any run would: one pass over the cores' memory
+ * instead of two, on the same thread and while that memory is in its
+ * caches (copying a whole part first, one thread's part being every
+ * core, made each run miss on what the copy had loaded:
+ * doc/performance.md 24.10).
  */
 static void
 ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
@@ -326,13 +334,17 @@ ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
 	struct ahead *a = x->a;
 	struct machine *m = x->m;
 
-	ahead_copy_part(x, lo, hi);
-	for (uint64_t i = lo; i < hi; i++) {
-		a->t[i] = 0;
-		a->at[i] = AT_IDLE;
-		if (m->cores[i].status == CORE_RUNNING &&
-		    (x->r->mask == NULL || x->r->mask[i]))
-			ahead_core(a, m, x->ops, x->arg, (uint32_t)i, x->h, 1);
+	for (uint64_t b = lo, e; b < hi; b = e) {
+		e = hi - b > AHEAD_FIRST_BLOCK ? b + AHEAD_FIRST_BLOCK : hi;
+		ahead_copy_part(x, b, e);
+		for (uint64_t i = b; i < e; i++) {
+			a->t[i] = 0;
+			a->at[i] = AT_IDLE;
+			if (m->cores[i].status == CORE_RUNNING &&
+			    (x->r->mask == NULL || x->r->mask[i]))
+				ahead_core(a, m, x->ops, x->arg, (uint32_t)i,
+				    x->h, 1);
+		}
 	}
 }
 

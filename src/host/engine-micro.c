@@ -197,7 +197,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 
 			em->ahead.pool = em->pool;
 			k = micro_ahead(e, &em->ahead, em->md, em->st, mf,
-			    em->fx, r, left < window ? left : window, &to);
+			    em->fx, r, ahead_next_steps(left, window), &to);
 			if (k == 0) {
 				/* undone: lockstep up to the stop */
 				lockstep_to = stop->steps_run + to;

@@ -453,12 +453,11 @@ translated:
 		x.pc = (int32_t)(ip - code);
 		x.end = end;
 		nat_jit_run(np->jit, &x);
-		/* private runs add theirs at the same time */
-		if (priv)
-			__atomic_fetch_add(&n->translated, left - x.left,
-			    __ATOMIC_RELAXED);
-		else
-			n->translated += left - x.left;
+		/* private runs run at the same time: each core's count is
+		 * its own (one shared counter, a cache line that every
+		 * private run wrote, cost more than the runs at many
+		 * threads) */
+		n->translated[core] += left - x.left;
 		ip = code + x.pc;
 		sp = x.sp;
 		lv = x.lv;
@@ -904,7 +903,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 		if (ahead_opens(nrun, r, left, stop->steps_run, lockstep_to)) {
 			uint64_t to = 0;
 
-			k = nat_ahead(e, r, left < window ? left : window, &to);
+			k = nat_ahead(e, r, ahead_next_steps(left, window), &to);
 			if (k == 0) {
 				lockstep_to = stop->steps_run + to;
 				continue;
@@ -987,6 +986,7 @@ nat_free(struct engine *e)
 		free(n->floor);
 		free(n->nlocals);
 		free(n->fvalid);
+		free(n->translated);
 		free(n->writers);
 		free(n);
 	}
@@ -1046,7 +1046,12 @@ static const struct engine_ops nat_ops = {
 uint64_t
 engine_native_translated(const struct engine *e)
 {
-	return ((const struct native *)e->impl)->translated;
+	const struct native *n = e->impl;
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < e->m->cfg.ncores; i++)
+		sum += n->translated[i];
+	return sum;
 }
 
 int
@@ -1064,6 +1069,7 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->seen = xcalloc(m->cfg.ncores, 1);
 	n->wlocal = xcalloc(m->cfg.ncores, 1);
 	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
+	n->translated = xcalloc(m->cfg.ncores, sizeof *n->translated);
 	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
 	n->fvalid = xcalloc(m->cfg.ncores, 1);
 	e->ops = &nat_ops;
