@@ -270,12 +270,14 @@ test_sample(const char *top, const char *name, uint64_t *whole,
  * prog on WCORES cores and threads threads: runs of budgets from one to
  * a few windows, breakpoints changing (none, every seventh slot: a
  * window that reaches one is undone and its steps run in lockstep),
- * then the rest in one run.  The steps of the runs without breakpoints,
- * and how many of them the translated code ran, go to *whole and *jit.
+ * then the rest in one run; or (at_once) every step in one run, whose
+ * budget (UINT64_MAX) the windows split.  The steps of the runs without
+ * breakpoints, and how many of them the translated code ran, go to
+ * *whole and *jit.
  */
 static void
 test_windows(const char *top, const char *name, uint32_t threads,
-    uint64_t *whole, uint64_t *jit)
+    int at_once, uint64_t *whole, uint64_t *jit)
 {
 	static const uint64_t budgets[] = { 64, 100, 1500, 333, 5000 };
 	struct program prog;
@@ -284,7 +286,7 @@ test_windows(const char *top, const char *name, uint32_t threads,
 	struct engine_run r = { 0 };
 	struct engine_stop st[2];
 	char path[1024], why[256] = "", *cause = NULL;
-	int good = 1, i, last = 0, runs = 0;
+	int good = 1, i, last = 0;
 
 	snprintf(path, sizeof path, "%s/%s", top, name);
 	if (program_load_file(&prog, path, &cause) != 0) {
@@ -303,9 +305,8 @@ test_windows(const char *top, const char *name, uint32_t threads,
 	for (i = 0; good && !last; i++) {
 		uint64_t before = engine_native_translated(&p.e[1]);
 
-		runs++;
-		last = i == 40;
-		r.max_steps = last ? 100000000 :
+		last = i == 40 || at_once;
+		r.max_steps = last ? UINT64_MAX :
 		    budgets[i % (sizeof budgets / sizeof budgets[0])];
 		r.nbps = last ? 0 : bp_set(bps, prog.text_size, i % 4 == 3 ?
 		    2 : 0);
@@ -325,10 +326,10 @@ test_windows(const char *top, const char *name, uint32_t threads,
 		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
 			break;
 	}
-	ok(good, "%s on %u cores, %u threads: %d runs of one to a few "
-	    "windows, breakpoints changing, then the rest: as the "
-	    "reference%s%s", name, WCORES, threads, runs, good ? "" : ": ",
-	    why);
+	ok(good, "%s on %u cores, %u threads: %s: as the reference%s%s",
+	    name, WCORES, threads, at_once ? "every step in one run" :
+	    "runs of one to a few windows, breakpoints changing, then the "
+	    "rest", good ? "" : ": ", why);
 	free(bps);
 	pair_close(&p);
 	program_free(&prog);
@@ -354,10 +355,11 @@ main(void)
 		ok(jit == 0, "without executable memory, the interpreter "
 		    "ran every step");
 	whole = jit = 0;
-	for (uint32_t t = 1; t <= 2; t++)
+	for (uint32_t t = 1; t <= 3; t++)
 		for (size_t i = 0; i < sizeof wsamples / sizeof wsamples[0];
 		    i++)
-			test_windows(top, wsamples[i], t, &whole, &jit);
+			test_windows(top, wsamples[i], t < 3 ? t : 2, t == 3,
+			    &whole, &jit);
 	tap_diag("windowed runs without breakpoints: about %llu core steps, "
 	    "%llu of them translated", (unsigned long long)whole,
 	    (unsigned long long)jit);

@@ -173,8 +173,10 @@ ahead_next_steps(uint64_t left, uint64_t window)
 
 	if (left <= window)
 		return left;
-	n = (left + window - 1) / window;
-	return (left + n - 1) / n;
+	/* rounded up without left + window, which a run of every step
+	 * (UINT64_MAX) overflows */
+	n = left / window + (left % window != 0);
+	return left / n + (left % n != 0);
 }
 
 #endif
