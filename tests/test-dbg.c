@@ -1108,21 +1108,26 @@ rule_native(uint32_t ratio, uint32_t t, uint32_t n,
 static void
 test_engine_rule(void)
 {
-	static const struct level_device xeon = { 1, 1, 16, 32 },
-	    epyc = { 1, 1, 2, 32 }, h200 = { 1, 0, 132, 128 },
-	    none = { 0, 0, 0, 0 };
+	static const struct level_device xeon = { 1, 1, 16, 32, 0 },
+	    epyc = { 1, 1, 2, 32, 0 }, h200 = { 1, 0, 132, 128, 0 },
+	    none = { 0, 0, 0, 0, 0 }, xeon_tr = { 1, 1, 16, 32, 1 },
+	    big_tr = { 1, 1, 64, 32, 1 };
 	static const enum level lv[] = { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 	int agree = 1;
 
 	/* a CPU device: the closed form is the definition's first loss */
 	for (size_t l = 0; l < 3; l++)
-		for (uint32_t t = 1; t <= 20; t++) {
-			uint32_t x = level_engine_crossover(lv[l], t, &xeon);
+		for (uint32_t t = 1; t <= 20; t++)
+			for (int k = 0; k < 2; k++) {
+				const struct level_device *d = k ? &big_tr :
+				    &xeon;
+				uint32_t x = level_engine_crossover(lv[l], t, d);
 
-			for (uint32_t n = 1; n <= 4096; n++)
-				agree &= rule_native(LEVEL_CPU_RATIO(lv[l]), t,
-				    n, &xeon) == (n < x);
-		}
+				for (uint32_t n = 1; n <= 4096; n++)
+					agree &= rule_native(LEVEL_CPU_RATIO(
+					    lv[l], d->translated), t, n, d) ==
+					    (n < x);
+			}
 	ok(agree, "engine rule: a CPU device's crossover is where its full "
 	    "units first outweigh the threads");
 	ok(level_engine_crossover(LEVEL_ISA, 16, &xeon) == UINT32_MAX &&
@@ -1134,6 +1139,13 @@ test_engine_rule(void)
 	    level_engine_crossover(LEVEL_MIC, 4, &xeon) < 4096 &&
 	    level_engine_crossover(LEVEL_ISA, 4, &xeon) == UINT32_MAX,
 	    "engine rule: POCL where its units outnumber the threads");
+	ok(level_engine_crossover(LEVEL_ISA, 1, &xeon_tr) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_MIC, 1, &xeon_tr) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_PMIC, 1, &xeon_tr) == UINT32_MAX &&
+	    level_engine_crossover(LEVEL_MIC, 2, &big_tr) < 4096 &&
+	    level_engine_crossover(LEVEL_ISA, 2, &big_tr) == UINT32_MAX,
+	    "engine rule: translated native engines, many times faster a "
+	    "thread, keep even one thread ahead of 16 POCL units");
 	ok(level_engine_crossover(LEVEL_ISA, 16, &h200) ==
 	    16 * LEVEL_GPU_LANES(LEVEL_ISA) &&
 	    level_engine_crossover(LEVEL_MIC, 1, &h200) ==

@@ -8,6 +8,7 @@
 #include "levels.h"
 #include "par.h"
 #include "util.h"
+#include "x64.h"
 #ifdef HAVE_ENGINE_OCL
 #include "engine-ocl.h"
 #include "engine-ocl-mic.h"
@@ -48,7 +49,7 @@ level_engine_crossover(enum level level, uint32_t threads,
 		 * has cores for fewer than t threads, POCL has them for
 		 * fewer units (its groups are larger), so it can win only
 		 * where its full units outweigh the t threads */
-		r = LEVEL_CPU_RATIO(level) * t;
+		r = LEVEL_CPU_RATIO(level, dev->translated) * t;
 		if (dev->units <= r)
 			return UINT32_MAX;
 		r = r * (dev->group > 0 ? dev->group : 1) + 1;
@@ -61,6 +62,7 @@ void
 level_engine_device(const char *device_sel, struct level_device *dev)
 {
 	memset(dev, 0, sizeof *dev);
+	dev->translated = x64_usable();
 #ifdef HAVE_ENGINE_OCL
 	{
 		int cpu;
@@ -93,7 +95,7 @@ level_engine_choose(enum level level, enum engine_kind kind,
 	 * only a machine that large asks the device (a small one opens no
 	 * OpenCL platform) */
 	if (ncores < level_engine_crossover(level, level_threads(threads),
-	    &(struct level_device){ 0, 0, 0, 0 }))
+	    &(struct level_device){ 0, 0, 0, 0, 0 }))
 		return ENGINE_NATIVE;
 	level_engine_device(device_sel, &dev);
 	/* no OpenCL device and none asked for: the native engines run every

@@ -22,9 +22,10 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * A CPU device (POCL) runs its kernels on the processors the native
  * threads would use, a work-group of cores at a time on each compute
  * unit, each unit running the GPU-shaped kernel LEVEL_CPU_RATIO times
- * slower than a native thread runs the level: its kernels win only where
- * its units outnumber that many times the threads and the cores fill
- * them.  A GPU's lane runs a core LEVEL_GPU_LANES times slower than a
+ * slower than a native thread runs the level (many times more where the
+ * native engines run translated into machine code, x64.h): its kernels
+ * win only where its units outnumber that many times the threads and
+ * the cores fill them.  A GPU's lane runs a core LEVEL_GPU_LANES times slower than a
  * native thread, and a GPU has lanes for far more cores than these: its
  * kernels win from LEVEL_GPU_LANES x threads cores.  Both ratios are
  * properties of the engines' code, not of one machine (doc/performance.md
@@ -36,8 +37,11 @@ struct level_device {
 	int		 cpu;        /* CL_DEVICE_TYPE_CPU */
 	uint32_t	 units;      /* CL_DEVICE_MAX_COMPUTE_UNITS */
 	uint32_t	 group;      /* cores of its work-groups (ocl-engine.h) */
+	int		 translated; /* the native engines run translated
+				        here (x64_usable) */
 };
-#define LEVEL_CPU_RATIO(level) ((level) == LEVEL_ISA ? 4u : 2u)
+#define LEVEL_CPU_RATIO(level, translated) ((translated) ?		\
+	((level) == LEVEL_ISA ? 32u : 16u) : ((level) == LEVEL_ISA ? 4u : 2u))
 #define LEVEL_GPU_LANES(level) ((level) == LEVEL_ISA ? 64u : 32u)
 /* The fewest cores for which the rule picks OpenCL at level on threads
  * (at least 1) host threads and dev; UINT32_MAX: never. */

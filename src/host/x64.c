@@ -9,6 +9,7 @@
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "x64.h"
@@ -70,6 +71,28 @@ x64_seal(struct x64_buf *b)
 	errno = ENOSYS;
 	return -1;
 #endif
+}
+
+int
+x64_usable(void)
+{
+	/* 0 not asked yet, 1 usable, 2 not */
+	static _Atomic int known;
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
+
+	if (k == 0) {
+		struct x64_buf b;
+
+		k = 2;
+		if (x64_buf_init(&b, 1) == 0) {
+			x64_ret(&b);
+			if (x64_seal(&b) == 0)
+				k = 1;
+			x64_buf_free(&b);
+		}
+		atomic_store_explicit(&known, k, memory_order_relaxed);
+	}
+	return k == 1;
 }
 
 int

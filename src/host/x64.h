@@ -110,6 +110,10 @@ void	 x64_buf_free(struct x64_buf *b);
  * buffer ran out of room (errno EACCES/EPERM, or ENOSPC); a buffer
  * that could not be sealed stays writable and must not be run. */
 int	 x64_seal(struct x64_buf *b);
+/* 1 if this process can run code it writes (x86-64, and the kernel
+ * lets a page become executable), tried once: what the translations
+ * need, and what the default engine's rule asks (levels.h). */
+int	 x64_usable(void);
 /* Make it writable again, to patch or append: 0 or -1 (errno). */
 int	 x64_unseal(struct x64_buf *b);
 /* Drop everything emitted (the mapping stays; unsealed). */
