@@ -11,6 +11,18 @@
  * where this process may have executable memory, and none where it may
  * not (tests/nojit.sh runs this test under tests/nojit.so too), so the
  * check fails whichever path silently stopped running.
+ *
+ * The same at 64 cores, with micdb's own microprogram
+ * (microcode/mic1.mal: COREID, ATOMICADD, BARRIER), at 1 and 2 host
+ * threads: the native engine runs those in run-ahead windows, whose
+ * private runs go through the translation (doc/performance.md section
+ * 24.8).  Every core must end each run (budgets that end anywhere, a
+ * breakpoint on a hot word, the program's end) as the golden model's
+ * does, and the translated code must have run most of the native
+ * engine's cycles: of the divergent bench program (stack work and
+ * constant-pool reads), and of recsum, whose recursion pushes past the
+ * part of the stack a window copied (a WRITE there must stop the
+ * private run).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -42,25 +54,42 @@ exec_allowed(void)
 	return yes;
 }
 
-/* The micro-level state of both cores 0, and their output. */
+/* The micro-level state of every core of both machines, and their
+ * output. */
 static int
 same(const struct machine *a, const struct machine *b, const char *what)
 {
-	const struct core *x = &a->cores[0], *y = &b->cores[0];
-
-	if (!md_same_state(a, b, 1, 1) || x->mpc != y->mpc || x->n != y->n ||
-	    x->z != y->z || x->h != y->h || x->opc != y->opc ||
-	    x->mar != y->mar || x->mdr != y->mdr || x->mbr != y->mbr ||
-	    x->cycles != y->cycles || x->steps != y->steps) {
-		tap_diag("%s: golden mpc %u cycles %llu steps %llu, native "
-		    "mpc %u cycles %llu steps %llu", what, x->mpc,
-		    (unsigned long long)x->cycles,
-		    (unsigned long long)x->steps, y->mpc,
-		    (unsigned long long)y->cycles,
-		    (unsigned long long)y->steps);
+	if (!md_same_state(a, b, 1, 1))
 		return 0;
+	for (uint32_t i = 0; i < a->cfg.ncores; i++) {
+		const struct core *x = &a->cores[i], *y = &b->cores[i];
+
+		if (x->mpc != y->mpc || x->n != y->n || x->z != y->z ||
+		    x->h != y->h || x->opc != y->opc || x->mar != y->mar ||
+		    x->mdr != y->mdr || x->mbr != y->mbr ||
+		    x->cycles != y->cycles || x->steps != y->steps) {
+			tap_diag("%s: core %u: golden mpc %u cycles %llu "
+			    "steps %llu, native mpc %u cycles %llu steps "
+			    "%llu", what, i, x->mpc,
+			    (unsigned long long)x->cycles,
+			    (unsigned long long)x->steps, y->mpc,
+			    (unsigned long long)y->cycles,
+			    (unsigned long long)y->steps);
+			return 0;
+		}
 	}
 	return 1;
+}
+
+/* The cycles of every core of m. */
+static uint64_t
+cycles_of(const struct machine *m)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < m->cfg.ncores; i++)
+		n += m->cores[i].cycles;
+	return n;
 }
 
 /* Run both engines with r; 1 when they stop alike in the same state. */
@@ -70,7 +99,7 @@ run_both(struct engine *e, struct machine *m, const struct engine_run *r,
 {
 	struct engine_stop s[2];
 	char *cause = NULL;
-	uint64_t c0 = m[1].cores[0].cycles;
+	uint64_t c0 = cycles_of(&m[1]);
 
 	for (int k = 0; k < 2; k++)
 		if (e[k].ops->run(&e[k], r, &s[k], &cause) != 0) {
@@ -78,7 +107,7 @@ run_both(struct engine *e, struct machine *m, const struct engine_run *r,
 			free(cause);
 			return 0;
 		}
-	native_cycles += m[1].cores[0].cycles - c0;
+	native_cycles += cycles_of(&m[1]) - c0;
 	if (s[0].reason != s[1].reason || s[0].steps_run != s[1].steps_run) {
 		tap_diag("%s: golden stop %d after %llu, native %d after %llu",
 		    what, s[0].reason, (unsigned long long)s[0].steps_run,
@@ -138,6 +167,110 @@ sample(const char *name)
 	sample_free(&s);
 }
 
+/*
+ * Pass when the translated code ran most of the cycles since before
+ * (mic1_jit_cycles) of the native engine's native_cycles, or none where
+ * this process may not run code it writes.
+ */
+static void
+jit_ran(uint64_t before, int allowed, const char *what)
+{
+	uint64_t ran = mic1_jit_cycles() - before;
+
+	tap_diag("%s: translated cycles %llu of %llu", what,
+	    (unsigned long long)ran, (unsigned long long)native_cycles);
+	if (X64_AVAILABLE && allowed)
+		ok(ran > native_cycles / 2,
+		    "%s: the translated code ran most cycles (%llu of %llu)",
+		    what, (unsigned long long)ran,
+		    (unsigned long long)native_cycles);
+	else
+		ok(ran == 0, "%s: no translated code ran without executable "
+		    "memory (%llu cycles)", what, (unsigned long long)ran);
+}
+
+/* The address of label (method#label) in p, or -1. */
+static int32_t
+label_at(const struct program *p, const char *label)
+{
+	for (size_t i = 0; i < p->nlabels; i++)
+		if (strcmp(p->labels[i].name, label) == 0)
+			return (int32_t)p->labels[i].addr;
+	return -1;
+}
+
+/*
+ * 64 cores of dir/name at threads host threads: the native engine's
+ * run-ahead windows, whose private runs the translation runs, against
+ * the golden model's lockstep.  The breakpoint: with label, a PC
+ * breakpoint there on core 0 alone (the others run on past its step in
+ * their private runs, and the window is undone), hit three times;
+ * without, an MPC breakpoint on all cores at the word core 5 stands on,
+ * hit twice.
+ */
+static void
+windows(const void *cs, const char *dir, const char *name,
+    const char *label, uint32_t threads, int allowed)
+{
+	struct sample s;
+	struct machine m[2];
+	struct engine e[2];
+	struct engine_run r = { .stop_on_fault = 1 };
+	struct engine_bp bp = { .id = 1, .on = ENGINE_BP_ON_MPC };
+	uint8_t only0[64] = { 1 };
+	static const uint64_t budgets[] = { 3000, 1, 777, 64, 2500 };
+	uint64_t before = mic1_jit_cycles();
+	char *cause = NULL, what[96];
+	int good = 1;
+
+	snprintf(what, sizeof what, "%s, 64 cores, %u thread%s", name,
+	    threads, threads == 1 ? "" : "s");
+	native_cycles = 0;
+	if (sample_load(&s, dir, name) != 0) {
+		ok(0, "%s: load", what);
+		return;
+	}
+	if (md_machine(&m[0], &s, 64) != 0 || md_machine(&m[1], &s, 64) != 0 ||
+	    engine_micro_create(&e[0], &m[0], LEVEL_MIC, cs, &cause) != 0 ||
+	    engine_micro_native_create(&e[1], &m[1], LEVEL_MIC, cs,
+	    &cause) != 0) {
+		ok(0, "%s: engines: %s", what, cause ? cause : "?");
+		free(cause);
+		sample_free(&s);
+		return;
+	}
+	engine_set_threads(&e[1], threads);
+	for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
+		r.max_steps = budgets[i];
+		good &= run_both(e, m, &r, "a windowed budget");
+	}
+	bp.pc = m[0].cores[5].mpc;
+	if (label != NULL) {
+		bp.on = ENGINE_BP_ON_PC;
+		bp.pc = label_at(s.ptr[0], label);
+		bp.cores = only0;
+	}
+	r.bps = &bp;
+	r.nbps = 1;
+	r.max_steps = label != NULL ? UINT64_C(1) << 40 : 4000;
+	for (int i = 0; i < (label != NULL ? 3 : 2); i++)
+		good &= run_both(e, m, &r, "a windowed breakpoint");
+	r.bps = NULL;
+	r.nbps = 0;
+	r.max_steps = 3000;
+	good &= run_both(e, m, &r, "windows after the breakpoint");
+	r.max_steps = UINT64_C(1) << 40;
+	good &= run_both(e, m, &r, "windows to the end");
+	ok(good, "%s: the native engine's windows are the golden model's",
+	    what);
+	jit_ran(before, allowed, what);
+	for (int k = 0; k < 2; k++) {
+		engine_free(&e[k]);
+		machine_free(&m[k]);
+	}
+	sample_free(&s);
+}
+
 int
 main(void)
 {
@@ -145,29 +278,35 @@ main(void)
 		"gcd", "factorial", "multiply", "recsum", "echo" };
 	struct microcode mc = { .level = LEVEL_MIC };
 	char *path = md_path("tests/textbook.mal"), *cause = NULL;
-	uint64_t before = mic1_jit_cycles(), ran;
+	uint64_t before = mic1_jit_cycles();
 	int allowed = exec_allowed();
 
 	if (microcode_load(&mc, LEVEL_MIC, path, &cause) != 0) {
 		ok(0, "load %s: %s", path, cause);
+		free(cause);
+		free(path);
 		printf("1..%d\n", tap_n);
 		return 1;
 	}
 	cstore = microcode_store(&mc);
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		sample(names[i]);
-	ran = mic1_jit_cycles() - before;
-	tap_diag("translated cycles %llu of %llu", (unsigned long long)ran,
-	    (unsigned long long)native_cycles);
-	if (X64_AVAILABLE && allowed)
-		ok(ran > native_cycles / 2,
-		    "the translated code ran most cycles (%llu of %llu)",
-		    (unsigned long long)ran,
-		    (unsigned long long)native_cycles);
-	else
-		ok(ran == 0, "no translated code ran without executable "
-		    "memory (%llu cycles)", (unsigned long long)ran);
+	jit_ran(before, allowed, "one core");
 	microcode_free(&mc);
+	free(path);
+	path = md_path("microcode/mic1.mal");
+	if (microcode_load(&mc, LEVEL_MIC, path, &cause) != 0) {
+		ok(0, "load %s: %s", path, cause);
+		free(cause);
+	} else {
+		for (uint32_t t = 1; t <= 2; t++) {
+			windows(microcode_store(&mc), "programs/bench",
+			    "divergent", NULL, t, allowed);
+			windows(microcode_store(&mc), "programs", "recsum",
+			    "sum#zero", t, allowed);
+		}
+		microcode_free(&mc);
+	}
 	free(path);
 	printf("1..%d\n", tap_n);
 	return tap_failed != 0;
