@@ -21,8 +21,11 @@
  * does, and the translated code must have run most of the native
  * engine's cycles: of the divergent bench program (stack work and
  * constant-pool reads), and of recsum, whose recursion pushes past the
- * part of the stack a window copied (a WRITE there must stop the
- * private run).
+ * part of the stack a window copied.  Last, a private run's bound
+ * itself (micro_fast.ahead): recsum's one core run privately with the
+ * copied part ending a few words above its stack's top, again and
+ * again, must never change a word above it, and must end each run
+ * where the golden model ends after as many cycles.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +34,7 @@
 
 #include "engine-micro.h"
 #include "mic1-jit.h"
+#include "micro-fast.h"
 #include "microcode.h"
 #include "micro-diff-lib.h"
 #include "tap.h"
@@ -271,6 +275,88 @@ windows(const void *cs, const char *dir, const char *name,
 	sample_free(&s);
 }
 
+/*
+ * Private runs (mic1_fast.ahead) of recsum's one core, whose recursion
+ * pushes on and on, each with pw (the words the window copied) ending
+ * PW_ROOM words above its stack's top: no word from pw up may change (a
+ * WRITE there is another step's, which the run must stop before:
+ * MF_EV_SYNC), and the run must end where the golden model does after
+ * as many cycles.  The golden model then runs the cycle it stopped
+ * before on both, as the window's shared step would.
+ */
+#define PW_ROOM	3
+static void
+private_bound(const void *cs, int allowed)
+{
+	struct sample s;
+	struct machine m[2];
+	struct engine e = { 0 };
+	struct engine_run r = { .stop_on_fault = 1 };
+	void *st[2] = { NULL, NULL }, *fx;
+	uint64_t before = mic1_jit_cycles(), runs = 0, syncs = 0;
+	int32_t *above;
+	int good = 1;
+
+	native_cycles = 0;
+	if (sample_load(&s, "programs", "recsum") != 0) {
+		ok(0, "private runs: load");
+		return;
+	}
+	if (md_machine(&m[0], &s, 1) != 0 || md_machine(&m[1], &s, 1) != 0) {
+		ok(0, "private runs: machines");
+		sample_free(&s);
+		return;
+	}
+	for (int k = 0; k < 2; k++) {
+		st[k] = xcalloc(1, mic1_model.state_size);
+		mic1_model.state_init(st[k], &m[k], cs);
+		mic1_model.start_core(st[k], &m[k], 0);
+	}
+	fx = mic1_fast.create(cs);
+	e.m = &m[1];
+	above = xcalloc(m[1].cfg.stack_words, sizeof *above);
+	while (good && m[1].cores[0].status == CORE_RUNNING) {
+		const struct core *c = &m[1].cores[0];
+		int32_t top = c->sp > c->lv ? c->sp : c->lv;
+		uint32_t pw = (uint32_t)(top - MM_STACK_BASE + 1 + PW_ROOM);
+		size_t n = pw < m[1].cfg.stack_words ?
+		    m[1].cfg.stack_words - pw : 0;
+		enum micro_fast_ev ev;
+		uint64_t k;
+
+		memcpy(above, m[1].stacks + pw, n * sizeof *above);
+		k = mic1_fast.ahead(&e, fx, st[1], &r, 0, 5000, 1, pw, &ev);
+		native_cycles += k;
+		runs++;
+		for (uint64_t i = 0; i < k; i++)
+			mic1_model.cycle(st[0], &m[0], 0);
+		if (memcmp(above, m[1].stacks + pw, n * sizeof *above) != 0) {
+			tap_diag("private run %llu wrote above its %u words",
+			    (unsigned long long)runs, pw);
+			good = 0;
+		}
+		good &= same(&m[0], &m[1], "a private run");
+		if (ev == MF_EV_SYNC) {
+			syncs++;
+			for (int j = 0; j < 2; j++)
+				mic1_model.cycle(st[j], &m[j], 0);
+		}
+	}
+	tap_diag("private runs %llu, stopped before a shared cycle %llu",
+	    (unsigned long long)runs, (unsigned long long)syncs);
+	ok(good && syncs > 0 && m[0].cores[0].status == CORE_HALTED,
+	    "private runs keep below their bound and end as the golden model");
+	jit_ran(before, allowed, "private runs");
+	free(above);
+	mic1_fast.free(fx);
+	for (int k = 0; k < 2; k++) {
+		mic1_model.state_free(st[k]);
+		free(st[k]);
+		machine_free(&m[k]);
+	}
+	sample_free(&s);
+}
+
 int
 main(void)
 {
@@ -305,6 +391,7 @@ main(void)
 			windows(microcode_store(&mc), "programs", "recsum",
 			    "sum#zero", t, allowed);
 		}
+		private_bound(microcode_store(&mc), allowed);
 		microcode_free(&mc);
 	}
 	free(path);
