@@ -121,6 +121,43 @@ run_both(struct engine *e, struct machine *m, const struct engine_run *r,
 	return same(&m[0], &m[1], what);
 }
 
+/* Sample dir/name on ncores cores of two machines, the golden model's
+ * engine over m[0] and the native one over m[1] (store cs): 0, or -1
+ * reported as a failure of what. */
+static int
+open_both(struct sample *s, const char *dir, const char *name,
+    uint32_t ncores, const void *cs, struct machine *m, struct engine *e,
+    const char *what)
+{
+	char *cause = NULL;
+
+	if (sample_load(s, dir, name) != 0) {
+		ok(0, "%s: load", what);
+		return -1;
+	}
+	if (md_machine(&m[0], s, ncores) != 0 ||
+	    md_machine(&m[1], s, ncores) != 0 ||
+	    engine_micro_create(&e[0], &m[0], LEVEL_MIC, cs, &cause) != 0 ||
+	    engine_micro_native_create(&e[1], &m[1], LEVEL_MIC, cs,
+	    &cause) != 0) {
+		ok(0, "%s: engines: %s", what, cause ? cause : "?");
+		free(cause);
+		sample_free(s);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+close_both(struct sample *s, struct machine *m, struct engine *e)
+{
+	for (int k = 0; k < 2; k++) {
+		engine_free(&e[k]);
+		machine_free(&m[k]);
+	}
+	sample_free(s);
+}
+
 static void
 sample(const char *name)
 {
@@ -129,22 +166,10 @@ sample(const char *name)
 	struct engine e[2];
 	struct engine_run r = { .max_steps = 5000, .stop_on_fault = 1 };
 	struct engine_bp bp = { .id = 1, .on = ENGINE_BP_ON_MPC };
-	char *cause = NULL;
 	int good = 1;
 
-	if (sample_load(&s, "programs", name) != 0) {
-		ok(0, "%s: load", name);
+	if (open_both(&s, "programs", name, 1, cstore, m, e, name) != 0)
 		return;
-	}
-	if (md_machine(&m[0], &s, 1) != 0 || md_machine(&m[1], &s, 1) != 0 ||
-	    engine_micro_create(&e[0], &m[0], LEVEL_MIC, cstore, &cause) != 0 ||
-	    engine_micro_native_create(&e[1], &m[1], LEVEL_MIC, cstore,
-	    &cause) != 0) {
-		ok(0, "%s: engines: %s", name, cause ? cause : "?");
-		free(cause);
-		sample_free(&s);
-		return;
-	}
 	/* 5,000 cycles, then a breakpoint where the core stands (a word
 	 * the program comes back to), three times, then cleared */
 	good &= run_both(e, m, &r, "5000 cycles");
@@ -164,11 +189,7 @@ sample(const char *name)
 	r.max_steps = UINT64_C(1) << 40;
 	good &= run_both(e, m, &r, "to the end");
 	ok(good, "%s: the native engine's runs are the golden model's", name);
-	for (int k = 0; k < 2; k++) {
-		engine_free(&e[k]);
-		machine_free(&m[k]);
-	}
-	sample_free(&s);
+	close_both(&s, m, e);
 }
 
 /*
@@ -224,25 +245,14 @@ windows(const void *cs, const char *dir, const char *name,
 	uint8_t only0[64] = { 1 };
 	static const uint64_t budgets[] = { 3000, 1, 777, 64, 2500 };
 	uint64_t before = mic1_jit_cycles();
-	char *cause = NULL, what[96];
+	char what[96];
 	int good = 1;
 
 	snprintf(what, sizeof what, "%s, 64 cores, %u thread%s", name,
 	    threads, threads == 1 ? "" : "s");
 	native_cycles = 0;
-	if (sample_load(&s, dir, name) != 0) {
-		ok(0, "%s: load", what);
+	if (open_both(&s, dir, name, 64, cs, m, e, what) != 0)
 		return;
-	}
-	if (md_machine(&m[0], &s, 64) != 0 || md_machine(&m[1], &s, 64) != 0 ||
-	    engine_micro_create(&e[0], &m[0], LEVEL_MIC, cs, &cause) != 0 ||
-	    engine_micro_native_create(&e[1], &m[1], LEVEL_MIC, cs,
-	    &cause) != 0) {
-		ok(0, "%s: engines: %s", what, cause ? cause : "?");
-		free(cause);
-		sample_free(&s);
-		return;
-	}
 	engine_set_threads(&e[1], threads);
 	for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++) {
 		r.max_steps = budgets[i];
@@ -268,11 +278,7 @@ windows(const void *cs, const char *dir, const char *name,
 	ok(good, "%s: the native engine's windows are the golden model's",
 	    what);
 	jit_ran(before, allowed, what);
-	for (int k = 0; k < 2; k++) {
-		engine_free(&e[k]);
-		machine_free(&m[k]);
-	}
-	sample_free(&s);
+	close_both(&s, m, e);
 }
 
 /*

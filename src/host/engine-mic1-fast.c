@@ -28,8 +28,11 @@
  * translated into host code (mic1-jit.h, x86-64 with executable memory),
  * that loop hands the core to the translation after each cycle it runs
  * itself, and runs itself only the cycles the translation leaves to it
- * (doc/performance.md section 24.4).
-
+ * (doc/performance.md section 24.4).  A private run of a run-ahead
+ * window (ahead) does the same with the translation's write bound at
+ * the window's copy (pw), and interprets (mf1_any_ahead) only the
+ * cycles the code stops before (doc/performance.md section 24.8).
+ *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
  * issued address ordinary words (machine_word_at, the map itself), and
@@ -479,7 +482,8 @@ static uint32_t
 mf1_any(struct mf1_x *x, const struct mf1_op *op)
 MF1_CYCLE(x->pend, op->mem, MF1_NJ, 0)
 
-/* The same in a private run: every cycle of one goes here. */
+/* The same in a private run: every cycle of one that the translation
+ * does not run goes here (every cycle where there is none). */
 static uint32_t
 mf1_any_ahead(struct mf1_x *x, const struct mf1_op *op)
 MF1_CYCLE(x->pend, op->mem, MF1_NJ, 1)
