@@ -25,7 +25,8 @@
  * itself (micro_fast.ahead): recsum's one core run privately with the
  * copied part ending a few words above its stack's top, again and
  * again, must never change a word above it, and must end each run
- * where the golden model ends after as many cycles.
+ * where the golden model ends after as many cycles; bubble's, whose
+ * array is on the heap, must complete no READ of a shared word.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 
 #include "engine-micro.h"
 #include "mic1-jit.h"
+#include "mic1.h"
 #include "micro-fast.h"
 #include "microcode.h"
 #include "micro-diff-lib.h"
@@ -281,19 +283,36 @@ windows(const void *cs, const char *dir, const char *name,
 	close_both(&s, m, e);
 }
 
+/* Does core 0's next cycle (st: the golden model's state) complete no
+ * READ, or one of a word a private run may read (micro-fast.h)? */
+static int
+read_private(struct machine *m, const struct mic1_state *st)
+{
+	const struct mic1_core *k = &st->core[0];
+	uint32_t a = (uint32_t)k->mar_latch;
+
+	return !(k->pending & MIC1_PEND_READ) ||
+	    micro_fast_private(micro_fast_stack(m, 0), a, m->cfg.stack_words) ||
+	    micro_fast_const(m->progs[m->cores[0].prog], a);
+}
+
 /*
- * Private runs (mic1_fast.ahead) of recsum's one core, whose recursion
- * pushes on and on, each with pw (the words the window copied) ending
- * PW_ROOM words above its stack's top: no word from pw up may change (a
- * WRITE there is another step's, which the run must stop before:
- * MF_EV_SYNC), and the run must end where the golden model does after
- * as many cycles.  The golden model then runs the cycle it stopped
- * before on both, as the window's shared step would.
+ * Private runs (mic1_fast.ahead) of the one core of programs/name, each
+ * with pw (the words the window copied) ending PW_ROOM words above its
+ * stack's top: no word from pw up may change (a WRITE there is another
+ * step's, which the run must stop before: MF_EV_SYNC), no cycle it ran
+ * may complete a READ of a shared word (the heap, a global), and the run
+ * must end where the golden model does after as many cycles.  The golden
+ * model then runs the cycle it stopped before on both, as the window's
+ * shared step would.  recsum's recursion pushes on and on; bubble sorts
+ * an array on the heap.
  */
 #define PW_ROOM	3
 static void
-private_bound(const void *cs, int allowed)
+private_bound(const void *cs, const char *name, int allowed)
 {
+	char what[64];
+
 	struct sample s;
 	struct machine m[2];
 	struct engine e = { 0 };
@@ -303,13 +322,14 @@ private_bound(const void *cs, int allowed)
 	int32_t *above;
 	int good = 1;
 
+	snprintf(what, sizeof what, "%s's private runs", name);
 	native_cycles = 0;
-	if (sample_load(&s, "programs", "recsum") != 0) {
-		ok(0, "private runs: load");
+	if (sample_load(&s, "programs", name) != 0) {
+		ok(0, "%s: load", what);
 		return;
 	}
 	if (md_machine(&m[0], &s, 1) != 0 || md_machine(&m[1], &s, 1) != 0) {
-		ok(0, "private runs: machines");
+		ok(0, "%s: machines", what);
 		sample_free(&s);
 		return;
 	}
@@ -334,8 +354,16 @@ private_bound(const void *cs, int allowed)
 		k = mic1_fast.ahead(&e, fx, st[1], &r, 0, 5000, 1, pw, &ev);
 		native_cycles += k;
 		runs++;
-		for (uint64_t i = 0; i < k; i++)
+		for (uint64_t i = 0; i < k; i++) {
+			if (!read_private(&m[0], st[0])) {
+				tap_diag("private run %llu completed a READ of "
+				    "shared word 0x%x", (unsigned long long)runs,
+				    (unsigned)((struct mic1_state *)st[0])->
+				    core[0].mar_latch);
+				good = 0;
+			}
 			mic1_model.cycle(st[0], &m[0], 0);
+		}
 		if (memcmp(above, m[1].stacks + pw, n * sizeof *above) != 0) {
 			tap_diag("private run %llu wrote above its %u words",
 			    (unsigned long long)runs, pw);
@@ -348,11 +376,11 @@ private_bound(const void *cs, int allowed)
 				mic1_model.cycle(st[j], &m[j], 0);
 		}
 	}
-	tap_diag("private runs %llu, stopped before a shared cycle %llu",
+	tap_diag("%s: %llu, stopped before a shared cycle %llu", what,
 	    (unsigned long long)runs, (unsigned long long)syncs);
 	ok(good && syncs > 0 && m[0].cores[0].status == CORE_HALTED,
-	    "private runs keep below their bound and end as the golden model");
-	jit_ran(before, allowed, "private runs");
+	    "%s keep to their own words and end as the golden model", what);
+	jit_ran(before, allowed, what);
 	free(above);
 	mic1_fast.free(fx);
 	for (int k = 0; k < 2; k++) {
@@ -397,7 +425,8 @@ main(void)
 			windows(microcode_store(&mc), "programs", "recsum",
 			    "sum#zero", t, allowed);
 		}
-		private_bound(microcode_store(&mc), allowed);
+		private_bound(microcode_store(&mc), "recsum", allowed);
+		private_bound(microcode_store(&mc), "bubble", allowed);
 		microcode_free(&mc);
 	}
 	free(path);
