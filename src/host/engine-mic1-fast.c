@@ -28,8 +28,11 @@
  * translated into host code (mic1-jit.h, x86-64 with executable memory),
  * that loop hands the core to the translation after each cycle it runs
  * itself, and runs itself only the cycles the translation leaves to it
- * (doc/performance.md section 24.4).
-
+ * (doc/performance.md section 24.4).  A private run of a run-ahead
+ * window (ahead) does the same with the translation's write bound at
+ * the window's copy (pw), and interprets (mf1_any_ahead) only the
+ * cycles the code stops before (doc/performance.md section 24.8).
+ *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, the READ completing and the READ/WRITE
  * issued address ordinary words (machine_word_at, the map itself), and
@@ -479,7 +482,8 @@ static uint32_t
 mf1_any(struct mf1_x *x, const struct mf1_op *op)
 MF1_CYCLE(x->pend, op->mem, MF1_NJ, 0)
 
-/* The same in a private run: every cycle of one goes here. */
+/* The same in a private run: every cycle of one that the translation
+ * does not run goes here (every cycle where there is none). */
 static uint32_t
 mf1_any_ahead(struct mf1_x *x, const struct mf1_op *op)
 MF1_CYCLE(x->pend, op->mem, MF1_NJ, 1)
@@ -516,17 +520,23 @@ static mf1_fn *const mf1_fns[MF1_SHAPE_TRAP + 4] = {
  * halted), the state in x as the interpreter would have left it there,
  * *left and *last updated.  Nothing runs unless MBR is fetched and a
  * pending READ's word known, as the code requires; the loop then runs
- * the cycle itself.
+ * the cycle itself.  In a private run (ahead) the code writes the stack
+ * only below x->u.pw and is not entered with a READ pending that
+ * MF1_CYCLE's private path would not complete (a shared word): it
+ * stops where that path stops, and the loop's mf1_any_ahead decides.
  */
 static uint32_t
 mf1_jit_go(const struct mf1 *f, struct mf1_x *x, uint32_t mpc,
-    uint64_t *left, const struct mf1_op **last)
+    uint64_t *left, const struct mf1_op **last, int ahead)
 {
 	struct mic1_jx j;
 
 	if (x->mbr_state != MIC1_MBR_FETCHED ||
 	    x->mbr != (int32_t)x->R[R_MBRU] ||
-	    ((x->pend & MIC1_PEND_READ) && x->rdp == NULL))
+	    ((x->pend & MIC1_PEND_READ) && (x->rdp == NULL || (ahead &&
+	    !micro_fast_private(x->u.stack, (uint32_t)x->mar_latch,
+	    x->u.swords) && !micro_fast_const(x->u.prog,
+	    (uint32_t)x->mar_latch)))))
 		return mpc;
 	j.h = x->R[R_H]; j.mar = x->R[R_MAR]; j.mdr = x->R[R_MDR];
 	j.pc = x->R[R_PC]; j.sp = x->R[R_SP]; j.lv = x->R[R_LV];
@@ -537,6 +547,7 @@ mf1_jit_go(const struct mf1 *f, struct mf1_x *x, uint32_t mpc,
 	j.mpc = mpc; j.pend = x->pend; j.rdp = x->rdp;
 	j.stack = x->u.stack;
 	j.swords = x->u.stack != NULL ? x->u.swords : 0;
+	j.wwords = ahead && x->u.pw < j.swords ? x->u.pw : j.swords;
 	j.cp = x->u.prog->cp; j.cpsize = x->u.prog->cp_size;
 	j.text = x->u.text; j.tsize = x->u.tsize;
 	j.left = *left; j.steps = 0;
@@ -572,6 +583,8 @@ mf1_loop(struct engine *e, void *fx, void *stv, const struct engine_run *r,
 	uint32_t mpc;
 	uint64_t left = budget, mark;
 	uint32_t id;
+	int stopped = 0;    /* a private run's translated code stopped at
+			       mpc (the ahead branch below) */
 	MF_WATCH_LOCALS;
 
 	/* N and Z are the last cycle's ALU output's (x.out, while last
@@ -645,7 +658,7 @@ reload:
 					/* the translated code, as far as
 					 * it goes (mic1-jit.h) */
 					next = mf1_jit_go(f, &x, next, &left,
-					    &last);
+					    &last, 0);
 					op = &f->op[next];
 					if (UNLIKELY(next == MIC1_HALT_MPC)) {
 						mpc = next;
@@ -662,9 +675,35 @@ reload:
 			mpc = (uint32_t)(op - f->op);
 			if (next < MF1_SLOW || next == MF1_TRAP)
 				continue;
+		} else if (ahead) {
+			/*
+			 * A private run: the translated code as far as it
+			 * goes, which stops before every cycle this path
+			 * would not run (mf1_jit_go); the loop's tests then
+			 * look at the word it stopped at (stopped: the code
+			 * would stop there again), and only a cycle the
+			 * code did not run is interpreted here
+			 * (doc/performance.md section 24.8).
+			 */
+			if (f->jit != NULL && !watching && !stopped) {
+				uint64_t had = left;
+
+				mpc = mf1_jit_go(f, &x, mpc, &left, &last, 1);
+				if (left != had) {
+					if (UNLIKELY(mpc == MIC1_HALT_MPC)) {
+						SAVE();
+						c->status = CORE_HALTED;
+						*ev = MF_EV_STATUS;
+						return budget - left;
+					}
+					stopped = 1;
+					continue;
+				}
+			}
+			stopped = 0;
+			next = mf1_any_ahead(&x, op);
 		} else
-			next = ahead ? mf1_any_ahead(&x, op) :
-			    mf1_fns[op->shape | x.pend](&x, op);
+			next = mf1_fns[op->shape | x.pend](&x, op);
 		if (UNLIKELY(next >= MF1_SLOW)) {
 			if (next == MF1_SLOW)
 				goto slow;

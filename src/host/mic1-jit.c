@@ -17,8 +17,9 @@
  * state at the start of that cycle; one stub per (word, set), "exit at
  * the start of this cycle" (SX); and one block per translated (word,
  * set).  A block first does every test that can send the cycle back to
- * the interpreter - a pending FETCH outside the text, a READ or WRITE
- * outside the stack (or a READ outside the constant pool) - jumping to
+ * the interpreter - a pending FETCH outside the text, a READ outside the
+ * stack and the constant pool, a WRITE outside the stack's first wwords
+ * words (a private run's bound, mic1-jit.h) - jumping to
  * its SX with nothing changed, then writes the cycle's results in
  * engine-mic1-fast.c's order (C bus, the READ completing, the WRITE,
  * the FETCH completing, the new latches), counts the budget down and
@@ -306,7 +307,8 @@ jit_block(struct mic1_jit *j, uint32_t w, uint32_t p,
 	}
 	if (rw) {	/* the word MAR names: the stack's, else cold */
 		x64_lea(b, 0, T1, X64_M(mar1, -MM_STACK_BASE));
-		x64_alu_rm(b, 0, X64_CMP, T1, F(swords));
+		x64_alu_rm(b, 0, X64_CMP, T1, (d->mem & MIC1_MEM_WRITE) ?
+		    F(wwords) : F(swords));
 		cold = x64_jcc(b, X64_CC_AE, X64_FWD);
 		x64_load(b, X64_LD_64, T2, F(stack));
 		x64_lea(b, 1, T2, X64_MX(T2, T1, 4, 0));

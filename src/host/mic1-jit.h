@@ -2,7 +2,9 @@
  * The Mic-1 control store translated into x86-64 code (mic1-jit.c,
  * doc/performance.md section 24.4), which the fast loop of
  * engine-mic1-fast.c runs where it would otherwise call one shape
- * function a cycle: a lone core, nothing watched, no private run.
+ * function a cycle: a lone core with nothing watched, and a core's
+ * private run in a run-ahead window (micro-ahead.c; doc/performance.md
+ * section 24.8).
  *
  * The translation is of (word, pending READ/FETCH set) pairs: the set a
  * word starts with is its predecessor's memory operations, so a word
@@ -16,12 +18,21 @@
  * (engine-mic1-fast.c's MF1_CYCLE) and leaves, with the state written
  * back as it was at the start of that cycle, before anything else: a
  * word it does not translate (mic1_jit_create's ok), a trapped word
- * (mic1_jit_traps), the halt word, a READ or WRITE that is not a word of
- * the core's stack (or, for a READ, of its constant pool), a FETCH
- * outside the text, or the end of the budget.  The caller then runs
- * that cycle its own way.  It is entered only with MBR fetched (the MBR
- * state MIC1_MBR_FETCHED, MBR its byte) and a pending READ's word known,
- * which it keeps so.
+ * (mic1_jit_traps), the halt word, a READ of a word that is neither
+ * one of the core's stack (swords) nor of its constant pool, a WRITE of
+ * a word that is not one of its stack below wwords, a FETCH outside the
+ * text, or the end of the budget.  The caller then runs that cycle its
+ * own way.  A lone core may write its whole stack (wwords = swords); a
+ * private run only the part the window copied (wwords = pw), so that a
+ * WRITE above it stops the run as micro_fast.ahead's path does.  It is
+ * entered only with MBR fetched (the MBR state MIC1_MBR_FETCHED, MBR its
+ * byte) and a pending READ's word known (in a private run, a word it may
+ * read), which it keeps so.
+ *
+ * Private runs run on several threads at once: a run writes only its
+ * struct mic1_jx, its core's stack below wwords and, once, the atomic
+ * count of cycles (mic1_jit_cycles); the code and its tables are only
+ * read, and change (mic1_jit_traps) only between windows.
  *
  * None of it exists off x86-64 or where executable memory is refused:
  * mic1_jit_create returns NULL and the interpreter runs.
@@ -50,7 +61,7 @@ struct mic1_jx {
 	uint32_t	 swords;     /* stack words (0 with no stack) */
 	uint32_t	 cpsize;     /* constant pool words */
 	uint32_t	 tsize;      /* text bytes */
-	uint32_t	 pad_;
+	uint32_t	 wwords;     /* stack words it may write (<= swords) */
 	uint64_t	 left;       /* in: cycles allowed (>= 1); out: left */
 	uint64_t	 steps;      /* out: instruction boundaries passed */
 };

@@ -30,7 +30,12 @@
  * loop's private run writes only its core's struct core, its entry of
  * the level's state (st->core[core]) and its stack below pw; it reads
  * the decoded store, which a run does not change, and the watch record,
- * empty during a window; micro_ahead_run is read-only to it.
+ * empty during a window; micro_ahead_run is read-only to it.  Where the
+ * level's store is translated into host code (mic1-jit.h), the private
+ * run runs in that code as well, which the engine built when it
+ * decoded the store and patches for breakpoints only between runs, on
+ * the calling thread; the run adds its cycles to the translation's
+ * atomic count once (doc/performance.md section 24.8).
  */
 #include <stdint.h>
 
