@@ -247,7 +247,7 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	/* the rest, as micdb run runs it */
 	r.max_steps = 100000000;
 	r.nbps = 0;
-	before = engine_native_translated(&p.e[1]);
+	before = engine_native_translated();
 	good = 1;
 	for (int k = 0; k < 2 && good; k++)
 		if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
@@ -260,7 +260,7 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	ok(good, "%s: the rest in one run: as the reference%s%s", name,
 	    good ? "" : ": ", why);
 	*whole += st[1].steps_run;
-	*jit += engine_native_translated(&p.e[1]) - before;
+	*jit += engine_native_translated() - before;
 	free(bps);
 	pair_close(&p);
 	program_free(&prog);
@@ -303,7 +303,7 @@ test_windows(const char *top, const char *name, uint32_t threads,
 	r.stop_on_fault = 1;
 	r.bps = bps;
 	for (i = 0; good && !last; i++) {
-		uint64_t before = engine_native_translated(&p.e[1]);
+		uint64_t before = engine_native_translated();
 
 		last = i == 40 || at_once;
 		r.max_steps = last ? UINT64_MAX :
@@ -321,7 +321,7 @@ test_windows(const char *top, const char *name, uint32_t threads,
 		    same_state(&p, why, sizeof why);
 		if (r.nbps == 0) {
 			*whole += st[1].steps_run * WCORES;
-			*jit += engine_native_translated(&p.e[1]) - before;
+			*jit += engine_native_translated() - before;
 		}
 		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
 			break;

@@ -274,9 +274,9 @@ int	engine_ref_create(struct engine *e, struct machine *m, char **cause);
  * on the host, over m (not owned). */
 int	engine_native_create(struct engine *e, struct machine *m,
 	    char **cause);
-/* The steps a native ISA engine's translated code has run
- * (doc/performance.md section 24.6): 0 where there is none. */
-uint64_t engine_native_translated(const struct engine *e);
+/* The steps the native ISA engines' translated code has run in this
+ * process (doc/performance.md section 24.6): 0 where there is none. */
+uint64_t engine_native_translated(void);
 
 /*
  * The watched word core's next instruction may store to, given which

@@ -453,11 +453,6 @@ translated:
 		x.pc = (int32_t)(ip - code);
 		x.end = end;
 		nat_jit_run(np->jit, &x);
-		/* private runs run at the same time: each core's count is
-		 * its own (one shared counter, a cache line that every
-		 * private run wrote, cost more than the runs at many
-		 * threads) */
-		n->translated[core] += left - x.left;
 		ip = code + x.pc;
 		sp = x.sp;
 		lv = x.lv;
@@ -986,7 +981,6 @@ nat_free(struct engine *e)
 		free(n->floor);
 		free(n->nlocals);
 		free(n->fvalid);
-		free(n->translated);
 		free(n->writers);
 		free(n);
 	}
@@ -1044,14 +1038,9 @@ static const struct engine_ops nat_ops = {
 };
 
 uint64_t
-engine_native_translated(const struct engine *e)
+engine_native_translated(void)
 {
-	const struct native *n = e->impl;
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < e->m->cfg.ncores; i++)
-		sum += n->translated[i];
-	return sum;
+	return nat_jit_steps();
 }
 
 int
@@ -1069,7 +1058,6 @@ engine_native_create(struct engine *e, struct machine *m, char **cause)
 	n->seen = xcalloc(m->cfg.ncores, 1);
 	n->wlocal = xcalloc(m->cfg.ncores, 1);
 	n->floor = xcalloc(m->cfg.ncores, sizeof *n->floor);
-	n->translated = xcalloc(m->cfg.ncores, sizeof *n->translated);
 	n->nlocals = xcalloc(m->cfg.ncores, sizeof *n->nlocals);
 	n->fvalid = xcalloc(m->cfg.ncores, 1);
 	e->ops = &nat_ops;

@@ -39,16 +39,18 @@
 #include "memmap.h"
 #include "mic1-jit.h"
 #include "mic1.h"
+#include "par.h"
 #include "util.h"
 #include "x64.h"
 
-/* The cycles translated code ran, all translations together. */
-static uint64_t mic1_jit_ran;
+/* The cycles translated code ran, all translations together: a
+ * window's private runs add at the same time (par.h). */
+static struct par_count mic1_jit_ran;
 
 uint64_t
 mic1_jit_cycles(void)
 {
-	return __atomic_load_n(&mic1_jit_ran, __ATOMIC_RELAXED);
+	return par_count_sum(&mic1_jit_ran);
 }
 
 /* (word, pending set) as one index. */
@@ -500,7 +502,7 @@ mic1_jit_run(const struct mic1_jit *j, struct mic1_jx *x)
 
 	x->last = -1;
 	j->enter(x, j->tab[x->pend][x->mpc]);
-	__atomic_fetch_add(&mic1_jit_ran, left - x->left, __ATOMIC_RELAXED);
+	par_count_add(&mic1_jit_ran, left - x->left);
 	return left - x->left;
 }
 

@@ -72,8 +72,6 @@ struct native {
 			    uint64_t budget, int first, enum nat_ev *ev,
 			    int priv);
 	struct par_pool	*pool;         /* their threads (NULL: one) */
-	uint64_t	*translated;   /* per core: steps the translated code
-					  ran (the tests' proof that it did) */
 };
 
 /* engine-native.c: run core for at most budget instructions (see there). */

@@ -38,6 +38,7 @@
 
 #include "memmap.h"
 #include "native-int.h"
+#include "par.h"
 #include "x64.h"
 
 /* The registers (see above). */
@@ -506,10 +507,23 @@ nat_jit_fits(const struct nat_jit *j, const struct nat_prog *np,
 	return 1;
 }
 
+/* Steps of nat_jit_run: a window's private runs add at the same time
+ * (par.h). */
+static struct par_count nat_jit_ran;
+
 void
 nat_jit_run(const struct nat_jit *j, struct nat_jctx *x)
 {
+	uint64_t left = x->left;
+
 	j->run(x);
+	par_count_add(&nat_jit_ran, left - x->left);
+}
+
+uint64_t
+nat_jit_steps(void)
+{
+	return par_count_sum(&nat_jit_ran);
 }
 
 void

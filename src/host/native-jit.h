@@ -43,6 +43,9 @@ int	nat_jit_fits(const struct nat_jit *j, const struct nat_prog *np,
  * frame valid: nat_exec checks); it stops before an instruction it does
  * not translate, whose checks fail, or at the budget's end. */
 void	nat_jit_run(const struct nat_jit *j, struct nat_jctx *x);
+/* The steps translated code ran, all translations together (the
+ * tests' proof that it did). */
+uint64_t nat_jit_steps(void);
 void	nat_jit_free(struct nat_jit *j);
 
 #endif

@@ -476,3 +476,30 @@ par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 	if (p->adapt)
 		p->last_end = par_now_ns();
 }
+
+/* This thread's slot of every struct par_count (PAR_COUNT_SLOTS: none
+ * yet): threads take them in turn. */
+static _Thread_local uint32_t par_count_slot = PAR_COUNT_SLOTS;
+
+void
+par_count_add(struct par_count *c, uint64_t n)
+{
+	static _Atomic uint32_t taken;
+
+	if (par_count_slot == PAR_COUNT_SLOTS)
+		par_count_slot = atomic_fetch_add_explicit(&taken, 1,
+		    memory_order_relaxed) % PAR_COUNT_SLOTS;
+	atomic_fetch_add_explicit(&c->slot[par_count_slot].n, n,
+	    memory_order_relaxed);
+}
+
+uint64_t
+par_count_sum(const struct par_count *c)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < PAR_COUNT_SLOTS; i++)
+		sum += atomic_load_explicit(&c->slot[i].n,
+		    memory_order_relaxed);
+	return sum;
+}

@@ -90,4 +90,22 @@ uint32_t par_pool_threads(const struct par_pool *p);
 void	 par_pool_run(struct par_pool *p, uint64_t n, uint64_t grain,
 	    void (*fn)(void *arg, uint64_t lo, uint64_t hi), void *arg);
 
+/*
+ * A count that many threads add to at once, as the translations count
+ * the steps their code ran (the tests' proof that it did): a slot per
+ * thread, each on a cache line of its own.  One shared count, a line
+ * that every private run of a window wrote, cost more than the runs at
+ * 16 threads (doc/performance.md 24.10).  More threads than slots share
+ * them, which the atomic add allows.
+ */
+#define PAR_COUNT_SLOTS 64
+struct par_count {
+	struct {
+		_Alignas(64) _Atomic uint64_t n;
+	} slot[PAR_COUNT_SLOTS];
+};
+
+void	 par_count_add(struct par_count *c, uint64_t n);
+uint64_t par_count_sum(const struct par_count *c);
+
 #endif
