@@ -121,12 +121,40 @@ struct pmic_jit {
 	struct { size_t at; uint32_t word; } fix[PJ_FIX];
 };
 
-static _Atomic uint64_t pj_ran;
+/*
+ * The cycles translated, a count per thread, each on a cache line of
+ * its own: a window's private runs add theirs at the same time, and
+ * one shared count, a line that every private run wrote, would cost
+ * more than the runs at many threads (doc/performance.md 24.9).  More
+ * threads than PJ_SLOTS share slots, which the atomic add allows.
+ */
+#define PJ_SLOTS	64
+static struct {
+	_Alignas(64) _Atomic uint64_t n;
+} pj_ran[PJ_SLOTS];
+static _Atomic uint32_t pj_nslots;
+static _Thread_local uint32_t pj_slot = UINT32_MAX;
 
 uint64_t
 pmic_jit_cycles(void)
 {
-	return atomic_load_explicit(&pj_ran, memory_order_relaxed);
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < PJ_SLOTS; i++)
+		sum += atomic_load_explicit(&pj_ran[i].n,
+		    memory_order_relaxed);
+	return sum;
+}
+
+/* This thread's cycles translated, ran more. */
+static void
+pj_count(uint64_t ran)
+{
+	if (pj_slot == UINT32_MAX)
+		pj_slot = atomic_fetch_add_explicit(&pj_nslots, 1,
+		    memory_order_relaxed) % PJ_SLOTS;
+	atomic_fetch_add_explicit(&pj_ran[pj_slot].n, ran,
+	    memory_order_relaxed);
 }
 
 /* dst = register r as a unit reads it. */
@@ -631,6 +659,6 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	    PMIC_STORE_WORDS + w]);
 	*mpc = x->j.mpc;
 	ran = left - x->j.left;
-	atomic_fetch_add_explicit(&pj_ran, ran, memory_order_relaxed);
+	pj_count(ran);
 	return ran;
 }
