@@ -388,7 +388,12 @@ test_windows(const char *top, const void *cs, const char *const name[2],
 			for (uint32_t c = 0; c < WCORES; c++)
 				c0 += m[k].cores[c].cycles;
 			memset(&st[k], 0, sizeof st[k]);
-			good = e[k].ops->run(&e[k], &r, &st[k], &cause) == 0;
+			if (e[k].ops->run(&e[k], &r, &st[k], &cause) != 0) {
+				tap_diag("run: %s", cause);
+				free(cause);
+				good = 0;
+				break;
+			}
 			if (at)
 				continue;
 			ran[k] += pmic_jit_cycles() - before;

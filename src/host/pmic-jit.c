@@ -576,8 +576,9 @@ pmic_jit_new(const struct pmic_store *cs, const uint8_t *trapped)
 
 	if (!X64_AVAILABLE)
 		return NULL;
-	/* translated at the first run that can use it (pmic_jit_run):
-	 * the engines of many cores or of a few steps never do */
+	/* translated before the first run that can use it (a lone
+	 * core's pmic_jit_run, pmic_jit_prepare before windows): an
+	 * engine of a few steps, or only watched runs, never is */
 	j = xcalloc(1, sizeof *j);
 	j->cs = cs;
 	j->c = &j->code[0];
