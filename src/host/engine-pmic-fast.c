@@ -24,10 +24,13 @@
  * As at Mic-1, a run with nothing watched calls one word's function
  * after another, a word with a trap having a shape whose function runs
  * nothing (tshape, MFP_SHAPE_TRAP; doc/performance.md 24.3).  On x86-64
- * such a run hands the core, after each word it runs itself, to the
- * control store translated into machine code (pmic-jit.c), which runs
- * the words after it up to one it leaves to this loop, in this loop's
- * record (struct mfp_x, pmic-jit.h; doc/performance.md 24.5).
+ * such a run, and a run-ahead window's private run, hands the core,
+ * after each word it runs itself, to the control store translated into
+ * machine code (pmic-jit.c), which runs the words after it up to one it
+ * leaves to this loop, in this loop's record (struct mfp_x, pmic-jit.h;
+ * doc/performance.md 24.5, 24.9): a private run's code stores only to
+ * the stack words below its pw and leaves before any cycle another core
+ * may see, which this loop then stops before (MF_EV_SYNC).
  *
  * A cycle runs on the fast path when it can neither fault nor reach a
  * device: its word is present, its READ and WRITE address ordinary
@@ -44,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ahead.h"
 #include "micro-fast.h"
 #include "pmic-jit.h"
 #include "pmic.h"
@@ -254,6 +258,11 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 		f->op[a].tshape = f->op[a].trap ? MFP_SHAPE_TRAP :
 		    f->op[a].shape;
 	mfp_jit_traps(f, f->jit, NULL);
+	/* a window's private runs, on the pool's threads, may not
+	 * translate: where this run may open one, here, on the calling
+	 * thread (a lone core's would at its first run anyway) */
+	if (on && ahead_opens(2, r, r->max_steps, 0, 0))
+		pmic_jit_prepare(f->jit);
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -550,7 +559,7 @@ reload:
 		first = 0;
 		if (UNLIKELY(x.entry && !(x.valid & 8)))
 			goto slow;	/* entered with PC outside the text */
-		if (!ahead && !watching) {
+		if (!watching) {
 			/*
 			 * The run's own words, one after another, until a
 			 * word with a trap (its tshape's function returns
@@ -559,21 +568,29 @@ reload:
 			 * section 24.3).  This word passed MF_TRAPS and the
 			 * test above; a fast JMPC enters only with a valid
 			 * MBR0, so the test holds for the words after it.
+			 * A private run runs its words one by one, each
+			 * through MF_TRAPS, where nothing is translated.
 			 */
-			next = mfp_fns[op->shape](&x, op, mpc);
+			next = ahead ? mfp_any_ahead(&x, op, mpc) :
+			    mfp_fns[op->shape](&x, op, mpc);
 			if (next < MFP_SLOW && left > 1 &&
 			    !(f->op[next].trap & (x.entry ? 0xFF :
 			    MF_TRAP_SLOW | MF_TRAP_BP)) &&
-			    pmic_jit_usable(f->jit)) {
+			    (ahead ? pmic_jit_ready(f->jit) :
+			    pmic_jit_usable(f->jit))) {
 				uint64_t ran;
 
 				/* the words after it translated (pmic-jit.h),
 				 * up to one the loop runs itself; not where
 				 * that is the next one (its trap: a PC
-				 * breakpoint's only after a dispatch) */
+				 * breakpoint's only after a dispatch).  A
+				 * private run's code stores only below pw
+				 * and leaves before every other cycle that
+				 * mfp_any_ahead would not run (a sync) */
 				mpc = next;
 				left--;
-				ran = pmic_jit_run(f->jit, &x, &mpc, left);
+				ran = pmic_jit_run(f->jit, &x, &mpc, left,
+				    ahead ? pw : x.u.swords);
 				if (ran > 0) {
 					left -= ran;
 					mfp_mbr_views(x.R, x.R[PMIC_R_MBR]);
@@ -582,7 +599,7 @@ reload:
 			}
 			while (next < MFP_SLOW) {
 				mpc = next;
-				if (UNLIKELY(--left == 0))
+				if (UNLIKELY(--left == 0) || ahead)
 					break;
 				op = &f->op[mpc];
 				next = mfp_fns[op->tshape](&x, op, mpc);

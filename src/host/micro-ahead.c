@@ -31,11 +31,13 @@
  * the level's state (st->core[core]) and its stack below pw; it reads
  * the decoded store, which a run does not change, and the watch record,
  * empty during a window; micro_ahead_run is read-only to it.  Where the
- * level's store is translated into host code (mic1-jit.h), the private
- * run runs in that code as well, which the engine built when it
- * decoded the store and patches for breakpoints only between runs, on
- * the calling thread; the run adds its cycles to the translation's
- * atomic count once (doc/performance.md section 24.8).
+ * level's store is translated into host code (mic1-jit.h, pmic-jit.h),
+ * the private run runs in that code as well, which the engine built
+ * (Mic-1: when it decoded the store; PMIC: in its patch before a run
+ * that may open a window) and patches for breakpoints only between
+ * runs, on the calling thread; the run adds its cycles to the
+ * translation's atomic count once (doc/performance.md sections 24.8,
+ * 24.9).
  */
 #include <stdint.h>
 

@@ -3,7 +3,8 @@
  * doc/performance.md section 24.5), built with the shared emitter
  * (x64.h).
  *
- * Every word is translated once, when the engine is made, into a block
+ * Every word is translated once, before the first run that uses it
+ * (a lone core's, or a run that may open run-ahead windows), into a block
  * that runs one cycle as MFP_CYCLE (engine-pmic-fast.c) does and then
  * goes to the next word's block: a constant next address is a jump, JAMN
  * and JAMZ a test and a jump, JMPC a jump through a table of the blocks.
@@ -29,8 +30,10 @@
  *
  * A block, in MFP_CYCLE's order: the budget (its end leaves before the
  * word), the units, the tests that could send the cycle to the loop (a
- * READ or WRITE outside the core's stack, a READ outside it and the
- * constant pool, a FETCH at or past the text's end), then
+ * WRITE outside the stack words the caller lets it write: the core's
+ * stack, or a window's private run's words below pw, doc/manycore.md
+ * section 4; a READ outside the core's stack and the constant pool; a
+ * FETCH at or past the text's end), then
  * what it writes.  Every test comes before anything is written, so that
  * leaving there leaves the state before the word: the loop then runs the
  * word itself, through the golden model where it must.  Inside the
@@ -118,12 +121,40 @@ struct pmic_jit {
 	struct { size_t at; uint32_t word; } fix[PJ_FIX];
 };
 
-static _Atomic uint64_t pj_ran;
+/*
+ * The cycles translated, a count per thread, each on a cache line of
+ * its own: a window's private runs add theirs at the same time, and
+ * one shared count, a line that every private run wrote, would cost
+ * more than the runs at many threads (doc/performance.md 24.9).  More
+ * threads than PJ_SLOTS share slots, which the atomic add allows.
+ */
+#define PJ_SLOTS	64
+static struct {
+	_Alignas(64) _Atomic uint64_t n;
+} pj_ran[PJ_SLOTS];
+static _Atomic uint32_t pj_nslots;
+static _Thread_local uint32_t pj_slot = UINT32_MAX;
 
 uint64_t
 pmic_jit_cycles(void)
 {
-	return atomic_load_explicit(&pj_ran, memory_order_relaxed);
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < PJ_SLOTS; i++)
+		sum += atomic_load_explicit(&pj_ran[i].n,
+		    memory_order_relaxed);
+	return sum;
+}
+
+/* This thread's cycles translated, ran more. */
+static void
+pj_count(uint64_t ran)
+{
+	if (pj_slot == UINT32_MAX)
+		pj_slot = atomic_fetch_add_explicit(&pj_nslots, 1,
+		    memory_order_relaxed) % PJ_SLOTS;
+	atomic_fetch_add_explicit(&pj_ran[pj_slot].n, ran,
+	    memory_order_relaxed);
 }
 
 /* dst = register r as a unit reads it. */
@@ -255,7 +286,8 @@ pj_leave(struct pmic_jit *j, uint32_t w, int ent)
 }
 
 /* A READ or WRITE's test: RSI = the word's address, or leave (the
- * fixups into *nf). */
+ * fixups into *nf).  A WRITE's word must be below wwords (a private
+ * run's pw; a READ and WRITE of one word in a cycle, the same). */
 static void
 pj_mem(struct pmic_jit *j, int mar, int rd, int wr, size_t *out,
     size_t *nf)
@@ -264,7 +296,7 @@ pj_mem(struct pmic_jit *j, int mar, int rd, int wr, size_t *out,
 	size_t cp = 0, ok = 0;
 
 	x64_lea(b, 0, HT, X64_M(mar, -MM_STACK_BASE));
-	x64_alu_rm(b, 0, X64_CMP, HT, PJ_X(j.swords));
+	x64_alu_rm(b, 0, X64_CMP, HT, wr ? PJ_X(j.wwords) : PJ_X(j.swords));
 	if (rd && !wr)
 		cp = x64_jcc(b, X64_CC_AE, X64_FWD);
 	else
@@ -544,8 +576,9 @@ pmic_jit_new(const struct pmic_store *cs, const uint8_t *trapped)
 
 	if (!X64_AVAILABLE)
 		return NULL;
-	/* translated at the first run that can use it (pmic_jit_run):
-	 * the engines of many cores or of a few steps never do */
+	/* translated before the first run that can use it (a lone
+	 * core's pmic_jit_run, pmic_jit_prepare before windows): an
+	 * engine of a few steps, or only watched runs, never is */
 	j = xcalloc(1, sizeof *j);
 	j->cs = cs;
 	j->c = &j->code[0];
@@ -558,6 +591,19 @@ int
 pmic_jit_usable(const struct pmic_jit *j)
 {
 	return j != NULL && !j->broken;
+}
+
+void
+pmic_jit_prepare(struct pmic_jit *j)
+{
+	if (j != NULL && !j->broken && pj_ready(j) != 0)
+		j->broken = 1;	/* the loop alone from now on */
+}
+
+int
+pmic_jit_ready(const struct pmic_jit *j)
+{
+	return pmic_jit_usable(j) && !j->stale;
 }
 
 void
@@ -584,16 +630,17 @@ typedef void pj_fn(struct mfp_x *x, const void *block);
 
 uint64_t
 pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
-    uint64_t left)
+    uint64_t left, uint32_t wwords)
 {
 	const struct program *p = x->u.prog;
 	uint32_t w = *mpc;
 	uint64_t ran;
 
-	if (j->broken || pj_ready(j) != 0) {
-		j->broken = 1;	/* the loop alone from now on */
+	/* a lone core's first usable run translates here; a private run
+	 * comes only where that is done (pmic_jit_ready) */
+	pmic_jit_prepare(j);
+	if (j->broken)
 		return 0;
-	}
 	/* the states the blocks assume: MBR0 from the text, a dispatch's
 	 * MPC its MBR0, N and Z from one value, a text of four bytes or
 	 * more */
@@ -602,6 +649,7 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 		return 0;
 	x->j.stack = x->u.stack;
 	x->j.swords = x->u.stack != NULL ? x->u.swords : 0;
+	x->j.wwords = wwords < x->j.swords ? wwords : x->j.swords;
 	x->j.cp = p->cp;
 	x->j.cpsize = p->cp_size;
 	x->j.text = x->u.text;
@@ -612,6 +660,6 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	    PMIC_STORE_WORDS + w]);
 	*mpc = x->j.mpc;
 	ran = left - x->j.left;
-	atomic_fetch_add_explicit(&pj_ran, ran, memory_order_relaxed);
+	pj_count(ran);
 	return ran;
 }

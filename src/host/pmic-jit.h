@@ -10,11 +10,18 @@
  * the most used registers in host registers, and returns before the
  * first word it does not run - one with a trap (a breakpoint, an absent
  * word), a memory operation outside the core's stack and constant pool,
- * a FETCH at or past the end of the text, or the end of the
- * budget - with the record written back as the loop would have left it
- * there: the loop then runs that word itself.  Where no executable
- * memory can be had (not x86-64, a kernel that refuses PROT_EXEC) the
- * loop alone runs (pmic_jit_usable).
+ * a WRITE above the stack words it may write, a FETCH at or past the
+ * end of the text, or the end of the budget - with the record written
+ * back as the loop would have left it there: the loop then runs that
+ * word itself.  Where no executable memory can be had (not x86-64, a
+ * kernel that refuses PROT_EXEC) the loop alone runs (pmic_jit_usable).
+ *
+ * The same code runs a lone core and a run-ahead window's private runs
+ * (micro-ahead.c), on several threads at once: those may write only
+ * the stack words below the window's pw, so the words it may write are
+ * the caller's to say, and the translation is made beforehand on the
+ * calling thread (pmic_jit_prepare), since a private run must not
+ * translate (pmic_jit_ready).
  */
 #ifndef MICDB_PMIC_JIT_H
 #define MICDB_PMIC_JIT_H
@@ -41,6 +48,7 @@ struct pmic_jit_io {
 	const uint8_t	*text;
 	uint64_t	 left;      /* the budget, in and out */
 	uint32_t	 swords, cpsize;
+	uint32_t	 wwords;    /* a WRITE below this stack word */
 	uint32_t	 flim;      /* a FETCH at PC <= flim reads 4 bytes */
 	uint32_t	 nz;        /* N and Z as a value CU0 gives them */
 	uint32_t	 mpc;       /* out: the word not run */
@@ -68,21 +76,28 @@ void	 pmic_jit_free(struct pmic_jit *j);
 /* j is there and has not failed to translate (no executable memory):
  * the loop calls pmic_jit_run. */
 int	 pmic_jit_usable(const struct pmic_jit *j);
+/* Translate now, for the traps as they are, where that is still to do
+ * (on the calling thread, before a window's private runs). */
+void	 pmic_jit_prepare(struct pmic_jit *j);
+/* j is usable and translated for the traps as they are: a private run,
+ * which must not translate, may call pmic_jit_run. */
+int	 pmic_jit_ready(const struct pmic_jit *j);
 /* The words' trap bits now (the engine's patch): translated again
  * before the next run where they changed (the last two translations
  * kept). */
 void	 pmic_jit_traps(struct pmic_jit *j, const uint8_t *trapped);
 /*
  * Run x's core from word *mpc (not trapped, x->entry as the loop has
- * it) for at most *left cycles: the cycles run, 0 where the translation
- * cannot start here (the loop runs the word).  *mpc and *left come back
- * as the loop goes on from; the registers in x->R, N, Z, entry,
- * mbr_addr, insn_pc and x->u.steps as the loop would leave them, except
- * the MBR views (R[PMIC_R_MBR0] ...), which the caller derives from
- * R[PMIC_R_MBR].
+ * it) for at most *left cycles, storing only to the stack words below
+ * wwords (the stack's, or a private run's pw): the cycles run, 0 where
+ * the translation cannot start here (the loop runs the word).  *mpc and
+ * *left come back as the loop goes on from; the registers in x->R, N,
+ * Z, entry, mbr_addr, insn_pc and x->u.steps as the loop would leave
+ * them, except the MBR views (R[PMIC_R_MBR0] ...), which the caller
+ * derives from R[PMIC_R_MBR].
  */
 uint64_t pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
-	    uint64_t left);
+	    uint64_t left, uint32_t wwords);
 /* Cycles the translated code ran in this process (a test's proof that
  * it ran). */
 uint64_t pmic_jit_cycles(void);
