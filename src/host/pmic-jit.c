@@ -42,11 +42,11 @@
  * JMPC needs; a FETCH of the text's last bytes reads them out of line
  * and notes which it read (valid), as mfp_fetch does.
  */
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "par.h"
 #include "pmic-jit.h"
 #include "x64.h"
 
@@ -121,40 +121,14 @@ struct pmic_jit {
 	struct { size_t at; uint32_t word; } fix[PJ_FIX];
 };
 
-/*
- * The cycles translated, a count per thread, each on a cache line of
- * its own: a window's private runs add theirs at the same time, and
- * one shared count, a line that every private run wrote, would cost
- * more than the runs at many threads (doc/performance.md 24.9).  More
- * threads than PJ_SLOTS share slots, which the atomic add allows.
- */
-#define PJ_SLOTS	64
-static struct {
-	_Alignas(64) _Atomic uint64_t n;
-} pj_ran[PJ_SLOTS];
-static _Atomic uint32_t pj_nslots;
-static _Thread_local uint32_t pj_slot = UINT32_MAX;
+/* The cycles translated, all translations together: a window's
+ * private runs add at the same time (par.h). */
+static struct par_count pj_ran;
 
 uint64_t
 pmic_jit_cycles(void)
 {
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < PJ_SLOTS; i++)
-		sum += atomic_load_explicit(&pj_ran[i].n,
-		    memory_order_relaxed);
-	return sum;
-}
-
-/* This thread's cycles translated, ran more. */
-static void
-pj_count(uint64_t ran)
-{
-	if (pj_slot == UINT32_MAX)
-		pj_slot = atomic_fetch_add_explicit(&pj_nslots, 1,
-		    memory_order_relaxed) % PJ_SLOTS;
-	atomic_fetch_add_explicit(&pj_ran[pj_slot].n, ran,
-	    memory_order_relaxed);
+	return par_count_sum(&pj_ran);
 }
 
 /* dst = register r as a unit reads it. */
@@ -660,6 +634,6 @@ pmic_jit_run(struct pmic_jit *j, struct mfp_x *x, uint32_t *mpc,
 	    PMIC_STORE_WORDS + w]);
 	*mpc = x->j.mpc;
 	ran = left - x->j.left;
-	pj_count(ran);
+	par_count_add(&pj_ran, ran);
 	return ran;
 }
