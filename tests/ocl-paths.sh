@@ -16,15 +16,21 @@ if grep -q "no OpenCL platform" "$err"; then
 fi
 
 # The default engine (micdb(1), --engine; levels.h): with a device
-# selection that matches nothing, as with a GPU, the native engines below 64 (ISA) or 32 (micro levels)
-# cores per host thread, OpenCL from there; a device selection that
-# matches nothing fails the OpenCL engine and is ignored by the others.
-# On a CPU device the native engines unless its compute units outnumber
-# 4 (ISA) or 2 x the threads, and then OpenCL above 32 cores a unit of
-# those (tests/test-dbg checks the rule at other unit counts).  Small
-# stacks keep 32769 cores cheap.
+# selection that matches nothing, as with a GPU, the native engines below
+# 128 (ISA) or 256 (micro levels) cores per host thread where they run
+# translated (x86-64: this suite runs where executable memory is
+# allowed), 64 or 32 where they interpret, OpenCL from there; a device
+# selection that matches nothing fails the OpenCL engine and is ignored
+# by the others.  On a CPU device the native engines unless its compute
+# units outnumber 32 (ISA) or 16 x the threads (4 or 2 interpreted), and
+# then OpenCL above 32 cores a unit of those (tests/test-dbg checks the
+# rule at other unit counts).  Small stacks keep 32769 cores cheap.
 for level in isa mic pmic; do
-	x=32; [ $level = isa ] && x=64
+	if [ "$(uname -m)" = x86_64 ]; then
+		x=256; [ $level = isa ] && x=128
+	else
+		x=32; [ $level = isa ] && x=64
+	fi
 	run_cmd o e env MICDB_DEVICE=nosuch-device "$MICDB" run \
 	    --level $level --threads 2 --cores $((2 * x)) "$PROGRAMS/hello.jas"
 	expect_rc 2 "--level $level: from $x cores a thread and no device, the default is OpenCL"

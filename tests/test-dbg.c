@@ -1111,7 +1111,7 @@ test_engine_rule(void)
 	static const struct level_device xeon = { 1, 1, 16, 32, 0 },
 	    epyc = { 1, 1, 2, 32, 0 }, h200 = { 1, 0, 132, 128, 0 },
 	    none = { 0, 0, 0, 0, 0 }, xeon_tr = { 1, 1, 16, 32, 1 },
-	    big_tr = { 1, 1, 64, 32, 1 };
+	    big_tr = { 1, 1, 64, 32, 1 }, h200_tr = { 1, 0, 132, 128, 1 };
 	static const enum level lv[] = { LEVEL_ISA, LEVEL_MIC, LEVEL_PMIC };
 	int agree = 1;
 
@@ -1147,11 +1147,13 @@ test_engine_rule(void)
 	    "engine rule: translated native engines, many times faster a "
 	    "thread, keep even one thread ahead of 16 POCL units");
 	ok(level_engine_crossover(LEVEL_ISA, 16, &h200) ==
-	    16 * LEVEL_GPU_LANES(LEVEL_ISA) &&
+	    16 * LEVEL_GPU_LANES(LEVEL_ISA, 0) &&
 	    level_engine_crossover(LEVEL_MIC, 1, &h200) ==
-	    LEVEL_GPU_LANES(LEVEL_MIC) &&
+	    LEVEL_GPU_LANES(LEVEL_MIC, 0) &&
 	    level_engine_crossover(LEVEL_PMIC, 0, &none) ==
-	    LEVEL_GPU_LANES(LEVEL_PMIC),
+	    LEVEL_GPU_LANES(LEVEL_PMIC, 0) &&
+	    level_engine_crossover(LEVEL_ISA, 16, &h200_tr) == 2048 &&
+	    level_engine_crossover(LEVEL_MIC, 16, &h200_tr) == 4096,
 	    "engine rule: a GPU (or none) from lanes x threads cores");
 	ok(level_engine_crossover(LEVEL_ISA, UINT32_MAX, &h200) ==
 	    UINT32_MAX, "engine rule: a crossover past 2^32 cores is never");

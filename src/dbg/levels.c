@@ -54,7 +54,7 @@ level_engine_crossover(enum level level, uint32_t threads,
 			return UINT32_MAX;
 		r = r * (dev->group > 0 ? dev->group : 1) + 1;
 	} else	/* a GPU, another kind, or none (OpenCL then says why) */
-		r = LEVEL_GPU_LANES(level) * t;
+		r = (uint64_t)LEVEL_GPU_LANES(level, dev->translated) * t;
 	return r < UINT32_MAX ? (uint32_t)r : UINT32_MAX;
 }
 

@@ -25,12 +25,12 @@ enum engine_kind level_engine_kind(enum level level, enum engine_kind kind);
  * slower than a native thread runs the level (many times more where the
  * native engines run translated into machine code, x64.h): its kernels
  * win only where its units outnumber that many times the threads and
- * the cores fill them.  A GPU's lane runs a core LEVEL_GPU_LANES times slower than a
- * native thread, and a GPU has lanes for far more cores than these: its
- * kernels win from LEVEL_GPU_LANES x threads cores.  Both ratios are
- * properties of the engines' code, not of one machine (doc/performance.md
- * section 23 has them on two CPUs and a GPU); micdb bench reports the
- * crossover it measures beside the rule's.
+ * the cores fill them.  A GPU's lane runs a core LEVEL_GPU_LANES times
+ * slower than a native thread, and a GPU has lanes for far more cores
+ * than these: its kernels win from LEVEL_GPU_LANES x threads cores.  Both
+ * ratios are properties of the engines' code, not of one machine
+ * (doc/performance.md sections 23 and 24.10 have them on two CPUs and a
+ * GPU); micdb bench reports the crossover it measures beside the rule's.
  */
 struct level_device {
 	int		 present;    /* 0: no usable OpenCL device */
@@ -42,7 +42,9 @@ struct level_device {
 };
 #define LEVEL_CPU_RATIO(level, translated) ((translated) ?		\
 	((level) == LEVEL_ISA ? 32u : 16u) : ((level) == LEVEL_ISA ? 4u : 2u))
-#define LEVEL_GPU_LANES(level) ((level) == LEVEL_ISA ? 64u : 32u)
+#define LEVEL_GPU_LANES(level, translated) ((translated) ?		\
+	((level) == LEVEL_ISA ? 128u : 256u) :				\
+	((level) == LEVEL_ISA ? 64u : 32u))
 /* The fewest cores for which the rule picks OpenCL at level on threads
  * (at least 1) host threads and dev; UINT32_MAX: never. */
 uint32_t level_engine_crossover(enum level level, uint32_t threads,
