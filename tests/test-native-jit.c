@@ -177,6 +177,45 @@ same_stop(const struct engine_stop *st, char *why, size_t n)
 	return 0;
 }
 
+/* top/name loaded, and both engines on ncores cores (the native one on
+ * threads threads): 0, or -1 after a failing test point. */
+static int
+sample_open(const char *top, const char *name, uint32_t ncores,
+    uint32_t threads, struct program *prog, struct pair *p)
+{
+	char path[1024], *cause = NULL;
+
+	snprintf(path, sizeof path, "%s/%s", top, name);
+	if (program_load_file(prog, path, &cause) != 0) {
+		ok(0, "load %s: %s", name, cause);
+		free(cause);
+		return -1;
+	}
+	if (pair_open(p, prog, ncores, threads) != 0) {
+		ok(0, "%s: machines", name);
+		program_free(prog);
+		return -1;
+	}
+	return 0;
+}
+
+/* One run of both engines: 1 if both ran and stopped alike in the same
+ * state; else 0 and why says where they part. */
+static int
+pair_run(struct pair *p, const struct engine_run *r, struct engine_stop *st,
+    char *why, size_t n)
+{
+	char *cause = NULL;
+
+	for (int k = 0; k < 2; k++)
+		if (p->e[k].ops->run(&p->e[k], r, &st[k], &cause) != 0) {
+			snprintf(why, n, "%s", cause);
+			free(cause);
+			return 0;
+		}
+	return same_stop(st, why, n) && same_state(p, why, n);
+}
+
 /* Breakpoint set k on every slot of the text: none, the even slots,
  * every seventh. */
 static size_t
@@ -208,36 +247,19 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	struct engine_bp *bps;
 	struct engine_run r = { 0 };
 	struct engine_stop st[2];
-	char path[1024], why[256] = "", *cause = NULL;
+	char why[256] = "";
 	int good = 1, i;
 	uint64_t before;
 
-	snprintf(path, sizeof path, "%s/%s", top, name);
-	if (program_load_file(&prog, path, &cause) != 0) {
-		ok(0, "load %s: %s", name, cause);
-		free(cause);
+	if (sample_open(top, name, 1, 1, &prog, &p) != 0)
 		return;
-	}
-	if (pair_open(&p, &prog, 1, 1) != 0) {
-		ok(0, "%s: machines", name);
-		program_free(&prog);
-		return;
-	}
 	bps = xcalloc((size_t)prog.text_size + 1, sizeof *bps);
 	r.stop_on_fault = 1;
 	for (i = 0; i < RUNS && good; i++) {
 		r.max_steps = budgets[i % (sizeof budgets / sizeof budgets[0])];
 		r.bps = bps;
 		r.nbps = bp_set(bps, prog.text_size, (i / 3) % 3);
-		for (int k = 0; k < 2; k++)
-			if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
-				tap_diag("%s: %s", name, cause);
-				free(cause);
-				cause = NULL;
-				good = 0;
-			}
-		good = good && same_stop(st, why, sizeof why) &&
-		    same_state(&p, why, sizeof why);
+		good = pair_run(&p, &r, st, why, sizeof why);
 		if (st[0].reason == STOP_DONE || st[0].reason == STOP_FAULT)
 			break;
 	}
@@ -248,15 +270,7 @@ test_sample(const char *top, const char *name, uint64_t *whole,
 	r.max_steps = 100000000;
 	r.nbps = 0;
 	before = engine_native_translated();
-	good = 1;
-	for (int k = 0; k < 2 && good; k++)
-		if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
-			snprintf(why, sizeof why, "%s", cause);
-			free(cause);
-			good = 0;
-		}
-	good = good && same_stop(st, why, sizeof why) &&
-	    same_state(&p, why, sizeof why);
+	good = pair_run(&p, &r, st, why, sizeof why);
 	ok(good, "%s: the rest in one run: as the reference%s%s", name,
 	    good ? "" : ": ", why);
 	*whole += st[1].steps_run;
@@ -285,20 +299,11 @@ test_windows(const char *top, const char *name, uint32_t threads,
 	struct engine_bp *bps;
 	struct engine_run r = { 0 };
 	struct engine_stop st[2];
-	char path[1024], why[256] = "", *cause = NULL;
+	char why[256] = "";
 	int good = 1, i, last = 0;
 
-	snprintf(path, sizeof path, "%s/%s", top, name);
-	if (program_load_file(&prog, path, &cause) != 0) {
-		ok(0, "load %s: %s", name, cause);
-		free(cause);
+	if (sample_open(top, name, WCORES, threads, &prog, &p) != 0)
 		return;
-	}
-	if (pair_open(&p, &prog, WCORES, threads) != 0) {
-		ok(0, "%s: machines", name);
-		program_free(&prog);
-		return;
-	}
 	bps = xcalloc((size_t)prog.text_size + 1, sizeof *bps);
 	r.stop_on_fault = 1;
 	r.bps = bps;
@@ -310,15 +315,7 @@ test_windows(const char *top, const char *name, uint32_t threads,
 		    budgets[i % (sizeof budgets / sizeof budgets[0])];
 		r.nbps = last ? 0 : bp_set(bps, prog.text_size, i % 4 == 3 ?
 		    2 : 0);
-		for (int k = 0; k < 2; k++)
-			if (p.e[k].ops->run(&p.e[k], &r, &st[k], &cause) != 0) {
-				tap_diag("%s: %s", name, cause);
-				free(cause);
-				cause = NULL;
-				good = 0;
-			}
-		good = good && same_stop(st, why, sizeof why) &&
-		    same_state(&p, why, sizeof why);
+		good = pair_run(&p, &r, st, why, sizeof why);
 		if (r.nbps == 0) {
 			*whole += st[1].steps_run * WCORES;
 			*jit += engine_native_translated() - before;
