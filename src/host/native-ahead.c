@@ -4,8 +4,10 @@
  * nothing is watched): the window itself is ahead.c's; here, the ISA
  * level's part.  A private run is nat_exec over pcode, where every
  * instruction that touches shared state (globals, the heap, devices,
- * status) is SYNC and a store above the window's stack copy is slow;
- * before a shared instruction, the stack copy grows to what it may store
+ * status) is SYNC and a store above the window's stack copy is slow
+ * (most of it in the program's translation, native-jit.h, which nat_ahead
+ * builds before the window's private runs start); before a shared
+ * instruction, the stack copy grows to what it may store
  * and the shared words it may write go to the undo log (nat_undo_note).
  *
  * Private runs may run on several threads at once (ahead.c): nat_exec
