@@ -26,9 +26,10 @@
  * handler of each slot with a breakpoint to BP, which checks the
  * breakpoint's cores and otherwise runs the slot's real handler.
  *
- * A lone core's own run (nothing watched, no private run, no fork-join)
- * goes through a translation of its program into x86-64 code
- * (native-jit.c, doc/performance.md section 24.6) with the same checks:
+ * A lone core's own run and a window's private run (nothing watched, no
+ * fork-join) go through a translation of its program into x86-64 code
+ * (native-jit.c, doc/performance.md sections 24.6 and 24.10; a private
+ * run's with the window's stack copy as its end) with the same checks:
  * it stops before every instruction it does not translate, whose checks
  * fail, or that a breakpoint patched when it was built, with the
  * registers written back, and this loop runs that one instruction and
