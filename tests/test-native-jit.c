@@ -16,7 +16,10 @@
  * 24.10): the bench workloads and samples on WCORES cores, on one and on
  * two threads, in runs of window-sized budgets with breakpoints
  * changing (a breakpoint in a window undoes it), every core's state the
- * reference's after every run.
+ * reference's after every run.  And runs that stop at breakpoints of
+ * core 0 alone while the other cores ran ahead into recsum's deep calls,
+ * past the window's stack copy: a private run's store above the copy
+ * survives the undo, which only this shows.
  *
  * And that the translated code ran: where this process can have
  * executable memory on x86-64, most of a whole run's steps are the
@@ -332,6 +335,51 @@ test_windows(const char *top, const char *name, uint32_t threads,
 	program_free(&prog);
 }
 
+/*
+ * prog on WCORES cores, threads threads, with breakpoints for core 0
+ * alone: each run stops where core 0 reaches one, inside a window whose
+ * other cores ran ahead of it, which the window's undo then takes back.
+ * A private run that stored above the window's stack copy (recsum's
+ * calls go deeper than the copy's margin in a window) leaves words of
+ * the future behind in those cores' stacks, which the reference's do
+ * not hold.
+ */
+static void
+test_undo(const char *top, const char *name, uint32_t threads)
+{
+	struct program prog;
+	struct pair p;
+	struct engine_bp *bps;
+	struct engine_run r = { 0 };
+	struct engine_stop st[2];
+	uint8_t only0[WCORES] = { 1 };
+	char why[256] = "";
+	int good = 1, i;
+	size_t n;
+
+	if (sample_open(top, name, WCORES, threads, &prog, &p) != 0)
+		return;
+	bps = xcalloc((size_t)prog.text_size + 1, sizeof *bps);
+	n = bp_set(bps, prog.text_size, 2);
+	for (size_t k = 0; k < n; k++)
+		bps[k].cores = only0;
+	r.stop_on_fault = 1;
+	r.bps = bps;
+	r.nbps = n;
+	r.max_steps = UINT64_MAX;
+	for (i = 0; good && i < 2000; i++) {
+		good = pair_run(&p, &r, st, why, sizeof why);
+		if (st[0].reason != STOP_BREAKPOINT)
+			break;
+	}
+	ok(good && i > 10, "%s on %u cores, %u threads: stops at core 0's "
+	    "breakpoints (%d), other cores undone: as the reference%s%s",
+	    name, WCORES, threads, i, good ? "" : ": ", why);
+	free(bps);
+	pair_close(&p);
+	program_free(&prog);
+}
+
 int
 main(void)
 {
@@ -367,5 +415,7 @@ main(void)
 	else
 		ok(jit == 0, "without executable memory, the windows' "
 		    "private runs were the interpreter's");
+	for (uint32_t t = 1; t <= 2; t++)
+		test_undo(top, "programs/recsum.jas", t);
 	return done_testing();
 }

@@ -31,8 +31,9 @@ struct nat_jctx {
  * refused, as its slots' handlers are now (a patched breakpoint is a
  * stop), for frames whose main has main_nlocals locals in stacks of
  * stack_words words; 1 if np->jit is there (none off x86-64, where
- * executable memory is refused, or out of memory: np->nojit).  Private runs may run at the same time and
- * never build it: nat_ahead calls this before the window. */
+ * executable memory is refused, or out of memory: np->nojit).  Private
+ * runs may run at the same time and never build it: nat_ahead calls
+ * this before the window. */
 int	nat_jit_ready(struct nat_prog *np, uint32_t main_nlocals,
 	    uint32_t stack_words);
 /* 1 if j stops at exactly the slots np's breakpoints patch now (nbps:
