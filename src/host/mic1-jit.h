@@ -30,8 +30,9 @@
  * read), which it keeps so.
  *
  * Private runs run on several threads at once: a run writes only its
- * struct mic1_jx, its core's stack below wwords and, once, the atomic
- * count of cycles (mic1_jit_cycles); the code and its tables are only
+ * struct mic1_jx, its core's stack below wwords and, at each entry, its
+ * thread's slot of the count of cycles (mic1_jit_cycles, par.h's
+ * par_count); the code and its tables are only
  * read, and change (mic1_jit_traps) only between windows.
  *
  * None of it exists off x86-64 or where executable memory is refused:

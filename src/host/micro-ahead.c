@@ -35,9 +35,9 @@
  * the private run runs in that code as well, which the engine built
  * (Mic-1: when it decoded the store; PMIC: in its patch before a run
  * that may open a window) and patches for breakpoints only between
- * runs, on the calling thread; the run adds its cycles to the
- * translation's atomic count once (doc/performance.md sections 24.8,
- * 24.9).
+ * runs, on the calling thread; each entry into the code adds its cycles
+ * to the translation's count, a slot per thread (par_count, par.h;
+ * doc/performance.md sections 24.8 to 24.10).
  */
 #include <stdint.h>
 
