@@ -288,9 +288,13 @@ warm_up(struct bench *b, const struct workload *w,
 		per_step = boundary >= 4 && boundary / 4 >= least &&
 		    secs > prev ? (secs - prev) /
 		    (double)(boundary / 4) : 0;
-		if ((per_step < prev_step ? per_step : prev_step) *
+		/* nor may the budget stay below it: a timed run that short
+		 * would time the lockstep, not the windows (a PMIC run of
+		 * 32 steps at 65,536 cores on two threads here) */
+		if (boundary >= least &&
+		    ((per_step < prev_step ? per_step : prev_step) *
 		    (double)boundary >= b->o.run_s ||
-		    elapsed >= CALIBRATE_MAX * b->o.run_s)
+		    elapsed >= CALIBRATE_MAX * b->o.run_s))
 			break;
 		prev = secs;
 		prev_step = per_step;
