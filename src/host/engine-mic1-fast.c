@@ -386,9 +386,8 @@ struct mf1_x {
 	if ((P) & MIC1_PEND_READ) {					\
 		if (UNLIKELY(x->rdp == NULL))				\
 			return MF1_SLOW;	/* a device word */	\
-		if ((AH) && !micro_fast_private(x->u.stack,		\
-		    (uint32_t)x->mar_latch, x->u.swords) &&		\
-		    !micro_fast_const(x->u.prog, (uint32_t)x->mar_latch))	\
+		if ((AH) && !micro_fast_readable(&x->u,			\
+		    (uint32_t)x->mar_latch))				\
 			return MF1_SLOW;	/* a shared word */	\
 	}								\
 	alu = mf1_alu(op, (x->R[R_H] & op->amask) ^ op->ainv,		\
@@ -534,9 +533,7 @@ mf1_jit_go(const struct mf1 *f, struct mf1_x *x, uint32_t mpc,
 	if (x->mbr_state != MIC1_MBR_FETCHED ||
 	    x->mbr != (int32_t)x->R[R_MBRU] ||
 	    ((x->pend & MIC1_PEND_READ) && (x->rdp == NULL || (ahead &&
-	    !micro_fast_private(x->u.stack, (uint32_t)x->mar_latch,
-	    x->u.swords) && !micro_fast_const(x->u.prog,
-	    (uint32_t)x->mar_latch)))))
+	    !micro_fast_readable(&x->u, (uint32_t)x->mar_latch)))))
 		return mpc;
 	j.h = x->R[R_H]; j.mar = x->R[R_MAR]; j.mdr = x->R[R_MDR];
 	j.pc = x->R[R_PC]; j.sp = x->R[R_SP]; j.lv = x->R[R_LV];

@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ahead.h"
 #include "micro-fast.h"
 #include "pmic-jit.h"
 #include "pmic.h"
@@ -258,11 +257,14 @@ mfp_patch(void *fx, const struct engine_run *r, int on)
 		f->op[a].tshape = f->op[a].trap ? MFP_SHAPE_TRAP :
 		    f->op[a].shape;
 	mfp_jit_traps(f, f->jit, NULL);
-	/* a window's private runs, on the pool's threads, may not
-	 * translate: where this run may open one, here, on the calling
-	 * thread (a lone core's would at its first run anyway) */
-	if (on && ahead_opens(2, r, r->max_steps, 0, 0))
-		pmic_jit_prepare(f->jit);
+}
+
+/* Before a window (micro_fast.prepare): the translation for the traps
+ * as they are, which its private runs may not make (pmic_jit_ready). */
+static void
+mfp_prepare(void *fx)
+{
+	pmic_jit_prepare(((struct mfp *)fx)->jit);
 }
 
 /* The core stands on a marked word (engine_check_bps then decides). */
@@ -386,9 +388,8 @@ _Static_assert(PMIC_NCU == 3, "MFP_CYCLE unrolls three units");
 		    mar1, (WR));					\
 		if (UNLIKELY(wp == NULL))				\
 			return MFP_SLOW;	/* a device or a fault */ \
-		if ((AH) && !micro_fast_private(x->u.stack, mar1,		\
-		    (WR) ? x->u.pw : x->u.swords) && ((WR) ||		\
-		    !micro_fast_const(x->u.prog, mar1)))			\
+		if ((AH) && ((WR) ? !micro_fast_private(x->u.stack,	\
+		    mar1, x->u.pw) : !micro_fast_readable(&x->u, mar1)))	\
 			return MFP_SLOW;	/* sync */		\
 	}								\
 	if ((J) == MFP_J_PC && UNLIKELY((F) ? pc1 >= x->u.tsize :		\
@@ -643,5 +644,6 @@ const struct micro_fast pmic_fast = {
 	.set_watch = mfp_set_watch,
 	.exec = mfp_exec,
 	.ahead = mfp_ahead,
+	.prepare = mfp_prepare,
 	.lockstep = mfp_lockstep,
 };

@@ -33,8 +33,8 @@
  * empty during a window; micro_ahead_run is read-only to it.  Where the
  * level's store is translated into host code (mic1-jit.h, pmic-jit.h),
  * the private run runs in that code as well, which the engine built
- * (Mic-1: when it decoded the store; PMIC: in its patch before a run
- * that may open a window) and patches for breakpoints only between
+ * (Mic-1: when it decoded the store; PMIC: micro_fast.prepare, which
+ * micro_ahead calls before each window) and patches for breakpoints only between
  * runs, on the calling thread; each entry into the code adds its cycles
  * to the translation's count, a slot per thread (par_count, par.h;
  * doc/performance.md sections 24.8 to 24.10).
@@ -114,6 +114,9 @@ micro_ahead(struct engine *e, struct ahead *a, const struct micro_model *md,
 	struct micro_ahead_run x = { e, a, md, st, mf, fx, r };
 	size_t bytes;
 	void *side = md->side(st, &bytes);
+
+	if (mf->prepare != NULL)
+		mf->prepare(fx);
 
 	return ahead_window(a, e->m, r, &micro_ahead_ops, &x, side, bytes, h,
 	    stop_at);

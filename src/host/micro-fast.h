@@ -151,6 +151,11 @@ struct micro_fast {
 	uint64_t (*ahead)(struct engine *e, void *fx, void *st,
 		    const struct engine_run *r, uint32_t core, uint64_t budget,
 		    int first, uint32_t pw, enum micro_fast_ev *ev);
+	/* Before a window, on the calling thread: make what its private
+	 * runs use and, running at the same time, must not make
+	 * themselves (a translation for the traps as they are); NULL
+	 * where there is nothing to make. */
+	void	 (*prepare)(void *fx);
 	/* One global step's cycles: one of every RUNNING core that r's
 	 * mask allows, in core order, as exec with budget 1 would run
 	 * them (|= MF_EV_STATUS into *changed, MF_EV_MARKED into *atbp).
@@ -224,6 +229,16 @@ struct micro_fast_ctx {
 	int			 wnote;    /* a WRITE stored to a watched
 					      word */
 };
+
+/* A word a private run may read: one of its core's stack or of its
+ * constant pool (what the level's loop and its translation both ask
+ * before a READ completes in a private run). */
+static inline int
+micro_fast_readable(const struct micro_fast_ctx *u, uint32_t addr)
+{
+	return micro_fast_private(u->stack, addr, u->swords) ||
+	    micro_fast_const(u->prog, addr);
+}
 
 static inline void
 micro_fast_ctx_init(struct micro_fast_ctx *u, struct machine *m,

@@ -4,7 +4,7 @@
  * (x64.h).
  *
  * Every word is translated once, before the first run that uses it
- * (a lone core's, or a run that may open run-ahead windows), into a block
+ * (a lone core's, or a run-ahead window's), into a block
  * that runs one cycle as MFP_CYCLE (engine-pmic-fast.c) does and then
  * goes to the next word's block: a constant next address is a jump, JAMN
  * and JAMZ a test and a jump, JMPC a jump through a table of the blocks.
