@@ -130,6 +130,20 @@ see "paste during a run: then the 100 lines run, in order" pr \
     "\$100 = 7100" 60
 type_line pr "print 9 * 9"
 see "paste during a run: the session answers" pr "= 81" 60
+# a line typed during a run that opens the pager gets the keys typed
+# after it when they run after the stop, as it does when they are typed
+# at the prompt (they once went to the command line instead: End moved
+# readline's cursor, the help stayed at its first page)
+type_line pr "continue"
+see "pager after a run: the run goes" pr "RUNNING" 60
+type_line pr "help"
+keys pr End
+keys pr C-c
+see_re "pager after a run: End, typed ahead, went to the pager" pr \
+    "Help  lines [0-9]+-([0-9]+) of \\1 " 60
+keys pr q
+wait_gone pr "> Help"
+ok $? "pager after a run: q closes it"
 # more than micdb keeps (65,536 keys): the rest are dropped, said once
 type_line pr "continue"
 see "typeahead overflow: the run goes" pr "RUNNING" 60

@@ -959,7 +959,10 @@ run_pending(struct tui *t)
 /*
  * After a stop, the keys typed during the run, as if typed now: one at a
  * time, each line run as soon as it is complete, until one runs the
- * machine again (the rest wait for that run's stop).
+ * machine again (the rest wait for that run's stop).  As typed now means
+ * the pager first: a line that opens it ("help", then End read in the
+ * same batch of keys, as a loaded machine delivers them) hands it the
+ * keys that follow, as the main loop does.
  */
 static void
 run_typeahead(struct tui *t)
@@ -967,7 +970,10 @@ run_typeahead(struct tui *t)
 	size_t used = 0;
 
 	while (!t->quit && !t->running && used < t->ntypeahead) {
-		key_stopped(t, t->typeahead[used++]);
+		int key = t->typeahead[used++];
+
+		if (!pager_key(t, key))
+			key_stopped(t, key);
 		run_pending(t);
 	}
 	if (used > 0) {
