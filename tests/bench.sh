@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$TMP" || exit 1
-HEADER='device,level,workload,cores,steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,step_latency_ms,render_ms,bytes_per_core,simd_efficiency,cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine'
+HEADER='device,level,workload,cores,steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,step_latency_ms,render_ms,bytes_per_core,simd_efficiency,cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine,native_threads'
 
 # --- the short run ------------------------------------------------------
 run_cmd out.txt err.txt "$MICDB" bench --quick --cores 1,33 \
@@ -24,8 +24,8 @@ ok $? "CSV has one row per workload and core count"
 for w in uniform divergent; do
 	for n in 1 33; do
 		# the device name may hold commas (quoted): count from the end
-		[ "$(awk -F, -v w=$w -v n=$n 'NR > 1 && $(NF-13) == w &&
-		    $(NF-12) == n' b.csv | wc -l)" -eq 1 ]
+		[ "$(awk -F, -v w=$w -v n=$n 'NR > 1 && $(NF-14) == w &&
+		    $(NF-13) == n' b.csv | wc -l)" -eq 1 ]
 		ok $? "CSV row for $w on $n cores"
 	done
 done
@@ -33,41 +33,42 @@ done
 # Every row: the level, numbers where figures apply, empty where not.
 awk -F, 'NR > 1 {
 	pos = "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$"
-	if ($(NF-14) != "isa") bad = bad " level"
-	if ($(NF-11) !~ pos || $(NF-11) + 0 < 1) bad = bad " steps_per_launch"
-	if ($(NF-10) !~ pos || $(NF-10) + 0 <= 0) bad = bad " instr_per_s"
-	if ($(NF-9) !~ pos || $(NF-9) + 0 <= 0) bad = bad " ref_instr_per_s"
-	if ($(NF-8) !~ pos || $(NF-8) + 0 <= 0) bad = bad " ratio_vs_ref"
-	if ($(NF-7) !~ pos || $(NF-7) + 0 <= 0) bad = bad " step_latency_ms"
-	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " render_ms"
-	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0) bad = bad " bytes_per_core"
-	if ($(NF-4) !~ pos || $(NF-4) + 0 <= 0 || $(NF-4) + 0 > 1)
+	if ($(NF-15) != "isa") bad = bad " level"
+	if ($(NF-12) !~ pos || $(NF-12) + 0 < 1) bad = bad " steps_per_launch"
+	if ($(NF-11) !~ pos || $(NF-11) + 0 <= 0) bad = bad " instr_per_s"
+	if ($(NF-10) !~ pos || $(NF-10) + 0 <= 0) bad = bad " ref_instr_per_s"
+	if ($(NF-9) !~ pos || $(NF-9) + 0 <= 0) bad = bad " ratio_vs_ref"
+	if ($(NF-8) !~ pos || $(NF-8) + 0 <= 0) bad = bad " step_latency_ms"
+	if ($(NF-7) !~ pos || $(NF-7) + 0 <= 0) bad = bad " render_ms"
+	if ($(NF-6) !~ pos || $(NF-6) + 0 <= 0) bad = bad " bytes_per_core"
+	if ($(NF-5) !~ pos || $(NF-5) + 0 <= 0 || $(NF-5) + 0 > 1)
 		bad = bad " simd_efficiency"
-	if ($(NF-3) != "") bad = bad " cycles_per_instr"
-	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " native_instr_per_s"
-	if ($(NF-1) !~ pos || $(NF-1) + 0 <= 0) bad = bad " native_vs_ref"
-	if ($NF != "native") bad = bad " default_engine"
-	if (NF < 16) bad = bad " field count"
+	if ($(NF-4) != "") bad = bad " cycles_per_instr"
+	if ($(NF-3) !~ pos || $(NF-3) + 0 <= 0) bad = bad " native_instr_per_s"
+	if ($(NF-2) !~ pos || $(NF-2) + 0 <= 0) bad = bad " native_vs_ref"
+	if ($(NF-1) != "native") bad = bad " default_engine"
+	if ($NF !~ /^[1-9][0-9]*$/) bad = bad " native_threads"
+	if (NF < 17) bad = bad " field count"
 	if (bad != "") { print "row " NR ":" bad; bad = "" ; fail = 1 }
 } END { exit fail }' b.csv >fields.txt
 ok $? "CSV figures parse: positive where they apply, empty where not"
 [ -s fields.txt ] && diag "$(cat fields.txt)"
 
 # ratio_vs_ref is the ratio of the two throughputs it sits between
-awk -F, 'NR > 1 { r = $(NF-10) / $(NF-9); d = r - $(NF-8);
+awk -F, 'NR > 1 { r = $(NF-11) / $(NF-10); d = r - $(NF-9);
 	if (d < 0) d = -d; if (d > 0.001 * r + 0.0001) exit 1 }' b.csv
 ok $? "ratio_vs_ref = instr_per_s / ref_instr_per_s"
-awk -F, 'NR > 1 { r = $(NF-2) / $(NF-9); d = r - $(NF-1);
+awk -F, 'NR > 1 { r = $(NF-3) / $(NF-10); d = r - $(NF-2);
 	if (d < 0) d = -d; if (d > 0.001 * r + 0.0001) exit 1 }' b.csv
 ok $? "native_vs_ref = native_instr_per_s / ref_instr_per_s"
 
-u=$(awk -F, 'NR > 1 && $(NF-13) == "uniform" && $(NF-12) == 33 {
-	print $(NF-4) }' b.csv)
-d=$(awk -F, 'NR > 1 && $(NF-13) == "divergent" && $(NF-12) == 33 {
-	print $(NF-4) }' b.csv)
+u=$(awk -F, 'NR > 1 && $(NF-14) == "uniform" && $(NF-13) == 33 {
+	print $(NF-5) }' b.csv)
+d=$(awk -F, 'NR > 1 && $(NF-14) == "divergent" && $(NF-13) == 33 {
+	print $(NF-5) }' b.csv)
 awk -v u="$u" -v d="$d" 'BEGIN { exit !(u + 0 >= d + 0 && u != "") }'
 ok $? "uniform's SIMD efficiency ($u) >= divergent's ($d) at 33 cores"
-w1=$(awk -F, 'NR > 1 && $(NF-12) == 1 { print $(NF-4); exit }' b.csv)
+w1=$(awk -F, 'NR > 1 && $(NF-13) == 1 { print $(NF-5); exit }' b.csv)
 awk -v e="$w1" 'BEGIN { exit !(e + 0 > 0.031 && e + 0 < 0.032) }'
 ok $? "one core in a warp of 32: SIMD efficiency 1/32 ($w1)"
 
@@ -110,9 +111,9 @@ ok $? "crossover: a measured one per workload"
 run_cmd s.out s.err "$MICDB" bench --quick --no-ref --workloads single \
 	--levels isa --cores 1 --csv s.csv
 expect_rc 0 "bench --workloads single"
-[ "$(awk -F, 'NR > 1 { printf "%s ", $(NF-12) }' s.csv)" = "1 2 4 32 " ]
+[ "$(awk -F, 'NR > 1 { printf "%s ", $(NF-13) }' s.csv)" = "1 2 4 32 " ]
 ok $? "single runs on 1, 2, 4 and 32 cores, whatever --cores says"
-awk -F, 'NR > 1 && !($(NF-2) + 0 > 0 && $(NF-1) == "") { exit 1 }' s.csv
+awk -F, 'NR > 1 && !($(NF-3) + 0 > 0 && $(NF-2) == "") { exit 1 }' s.csv
 ok $? "single: a native figure on every row, no ratio without --no-ref's reference"
 grep -qE '^isa +single +32 .* native ' s.out
 ok $? "single: the table's 32-core row names its default engine"
@@ -143,6 +144,47 @@ for t in '>1<' '>10<' '>100<'; do
 	ok $? "decade tick label $t on the cores axis"
 done
 
+# --- thread scaling (--scaling) -------------------------------------------
+# uniform on 40 cores, --threads 3: rows at 1, 2 and 3 threads, copies
+# from 2 on; single (one core) has no scaling rows
+run_cmd sc.txt sc.err "$MICDB" bench --quick --no-ref --cores 40 \
+	--workloads uniform,single --threads 3 --csv sc.csv \
+	--scaling-svg sc.svg
+expect_rc 0 "bench --scaling-svg on 3 threads"
+# the rows between the header and the footnote; the level, workload and
+# cores columns are blank after a row's first line
+awk '/^level workload     cores threads/ { on = 1; next }
+    /^speedup:/ { on = 0 } on' sc.txt >sc.rows
+[ "$(awk '{ print $($1 ~ /^[a-z]/ ? 4 : 2) }' sc.rows | tr '\n' ' ')" = "1 2 3 " ]
+ok $? "--scaling: one row per thread count, 1, 2 and 3 (one workload)"
+diag "$(cat sc.rows)"
+grep -q '^isa   uniform  *40  *1  ' sc.rows
+ok $? "--scaling: the first row names level, workload and cores"
+# 1 thread: speedup 1.00 and no copies; 2 and 3: a rate, two speedups
+# and a share, which is native / copies to the table's precision
+awk 'NR == 1 { if ($8 != "1.00" || $9 != "-" || $NF != "-") bad = 1; next }
+    { if ($6 !~ /^[0-9.]+$/ || $NF !~ /^[0-9.]+$/ || $(NF-1) !~ /^[0-9.]+$/)
+	    bad = 1
+      # share = speedup / copies speedup (both against one thread)
+      d = $6 / $(NF-1) - $NF; if (d < 0) d = -d
+      if (d > 0.02 + 0.01 * $NF) bad = 1 }
+    END { exit bad }' sc.rows
+ok $? "--scaling: speedups, copies and share = native / copies"
+grep -q '^single' sc.rows
+[ $? -ne 0 ]
+ok $? "--scaling: the one-core workload has no scaling rows"
+[ "$(grep -c '<polyline' sc.svg)" -eq 3 ]
+ok $? "--scaling-svg: threads, copies and the ideal line (3 polylines)"
+grep -q '>isa uniform, 40 cores: native threads<' sc.svg &&
+	grep -q '>isa uniform, 40 cores: one-thread copies' sc.svg &&
+	grep -q '>ideal: speedup = threads<' sc.svg
+ok $? "--scaling-svg: the legend names the row's two series and the ideal"
+awk -F, 'NR > 1 && $NF != 3 { exit 1 }' sc.csv
+ok $? "CSV native_threads is --threads (3)"
+t=$(sed -n 's/.*native: .*, on \([0-9]*\) host threads\{0,1\} .*/\1/p' out.txt)
+awk -F, -v t="$t" 'NR > 1 && $NF != t { exit 1 }' b.csv && [ -n "$t" ]
+ok $? "CSV native_threads is the threads the table names ($t)"
+
 # --- bad input: one line, exit 2 ------------------------------------------
 bad() {
 	# bad DESCRIPTION EXPECTED-MESSAGE ARGS...
@@ -170,7 +212,7 @@ ok $? "--levels mic,pmic runs"
 # the native column: a figure where the level has a native engine, else
 # empty with the reason under the table
 for l in mic pmic; do
-	v=$(awk -F, -v l=$l 'NR > 1 && $(NF-14) == l { print $(NF-2) }' \
+	v=$(awk -F, -v l=$l 'NR > 1 && $(NF-15) == l { print $(NF-3) }' \
 	    "$TMP/lv.csv")
 	if [ -n "$v" ]; then
 		awk -v v="$v" 'BEGIN { exit !(v + 0 > 0) }'
@@ -179,7 +221,7 @@ for l in mic pmic; do
 	fi
 	ok $? "--levels mic,pmic: $l's native figure or why there is none"
 done
-awk -F, 'NR > 1 && $NF !~ /^(native|opencl|ref)$/ { exit 1 }' "$TMP/lv.csv"
+awk -F, 'NR > 1 && $(NF-1) !~ /^(native|opencl|ref)$/ { exit 1 }' "$TMP/lv.csv"
 ok $? "--levels mic,pmic: default_engine names an engine"
 grep -q '^pmic  *uniform  *1 ' "$TMP/lv.out"
 ok $? "--levels mic,pmic: a pmic row"
@@ -196,6 +238,11 @@ bad "unwritable CSV" "cannot write the CSV to /nonexistent/b.csv" \
 	$B --csv /nonexistent/b.csv
 bad "unwritable SVG" "cannot write the plot to /nonexistent/b.svg" \
 	$B --svg /nonexistent/b.svg
+bad "unwritable scaling SVG" \
+	"cannot write the scaling plot to /nonexistent/s.svg" \
+	$B --scaling-svg /nonexistent/s.svg
+bad "scaling SVG without a file" "option --scaling-svg needs a value" \
+	$B --scaling-svg
 bad "unknown device" "--device nosuch-device" $B --device nosuch-device
 mkdir -p no-icd
 bad "no OpenCL platform" "install pocl-opencl-icd" \
@@ -206,7 +253,7 @@ bad "missing workload" "cannot load workload uniform" \
 run_cmd o.txt e.txt "$MICDB" bench --help
 expect_rc 0 "--help"
 for opt in --levels --workloads --cores --steps-per-launch --device --reps \
-    --csv --svg --no-ref --quick; do
+    --csv --svg --no-ref --quick --threads --scaling --scaling-svg; do
 	grep -q -- "$opt" o.txt
 	ok $? "--help names $opt"
 done
@@ -217,6 +264,11 @@ if [ -x "$MICDB_ASAN" ]; then
 		--workloads uniform,mimd --csv a.csv --svg a.svg
 	expect_rc 0 "ASan build: a short run"
 	no_sanitizer_report "ASan build: a short run"
+	# --scaling forks its copies: each one's end is checked too
+	run_cmd o.txt e.txt "$MICDB_ASAN" bench --quick --no-ref --cores 33 \
+		--workloads uniform --threads 2 --scaling-svg a2.svg
+	expect_rc 0 "ASan build: --scaling"
+	no_sanitizer_report "ASan build: --scaling"
 	run_cmd o.txt e.txt "$MICDB_ASAN" bench --cores 1,x --csv a.csv
 	expect_rc 2 "ASan build: a bad core list"
 	no_sanitizer_report "ASan build: a bad core list"

@@ -89,6 +89,8 @@ struct bench_opts {
 	unsigned	 reps;
 	const char	*csv_path;
 	const char	*svg_path;
+	int		 scaling;         /* --scaling: the thread table */
+	const char	*scaling_svg_path;
 	int		 no_ref;
 	int		 quick;
 	uint32_t	 stack_words;
@@ -151,6 +153,36 @@ struct result {
 	struct memuse	 mem;
 };
 
+/* A warm-up (bench-measure.c): instructions retired at every chunk
+ * boundary 2^k, and the budget the timed runs then run. */
+struct warm {
+	uint64_t	marks[MAX_CHUNKS];
+	int		nmarks;
+	int		done;     /* ran to completion */
+	uint64_t	steps;    /* global steps run (the budget if !done) */
+	uint64_t	instr;
+};
+
+/* Thread scaling (--scaling, bench-scaling.c): one thread count of a
+ * row, its native engine's rate on that many threads and, from two
+ * threads on, the rate of as many one-thread runs at once in separate
+ * processes: what the host gives that many independent jobs. */
+#define SCALE_MAX_POINTS 10    /* 1, 2, 4, ..., 256 and --threads */
+struct scale_point {
+	uint32_t	 threads;
+	struct spread	 ips;
+	int		 have_copies;
+	struct spread	 copies;
+};
+
+struct scale_row {
+	size_t		   wl;
+	size_t		   lv;
+	uint32_t	   ncores;
+	struct scale_point pts[SCALE_MAX_POINTS];
+	size_t		   npts;
+};
+
 /* The device, as the output names it. */
 struct bench_device {
 	char		*name;        /* "platform / device" */
@@ -180,8 +212,12 @@ struct bench {
 	FILE			*svg;         /* svg_file.f, NULL: none */
 	struct atomic_file	 csv_file;    /* written whole or not at */
 	struct atomic_file	 svg_file;    /* all (util.h) */
+	FILE			*scaling_svg;
+	struct atomic_file	 scaling_svg_file;
 	struct result		*res;
 	size_t			 nres;
+	struct scale_row	*scale;       /* --scaling's rows */
+	size_t			 nscale;
 	size_t			 done;        /* measurements finished */
 	size_t			 total;       /* measurements planned */
 	int			 tty;         /* stderr is a terminal */
@@ -268,6 +304,27 @@ double		 bench_now(void);
 /* Median, min and max of v[0..n-1] (n >= 1); sorts v. */
 struct spread	 bench_spread(double *, size_t);
 
+/* The native engine of a workload's level on n cores and `threads`
+ * threads: a warm-up (*wu, its budget) and --reps timed runs (*ips). */
+int		 bench_measure_threads(struct bench *, const struct workload *,
+		     const struct wl_progs *, uint32_t, uint32_t,
+		     struct warm *, struct spread *, char **);
+/* `copies` one-thread runs of that engine at once, each in a process of
+ * its own, of wu's budget (a one-thread warm-up; one_ips its rate), each
+ * repeated up to --run-seconds: their instructions over the time from
+ * their common start to the last one's end, --reps times (*rate). */
+int		 bench_measure_copies(struct bench *, const struct workload *,
+		     const struct wl_progs *, uint32_t, uint32_t,
+		     const struct warm *, double, struct spread *, char **);
+
+/* bench-scaling.c: --scaling's thread counts (1, 2, 4, ... below max,
+ * then max: at most SCALE_MAX_POINTS), measurements, table and plot */
+size_t		 bench_scaling_counts(uint32_t, uint32_t *);
+int		 bench_scaling_measure(struct bench *, size_t, size_t,
+		     uint32_t, const struct wl_progs *, char **);
+void		 bench_scaling_table(const struct bench *);
+int		 bench_scaling_svg(const struct bench *, char **);
+
 /* bench-report.c: progress, table, CSV and SVG */
 extern const char bench_report_csv_header[];
 /* A CSV field, quoted when it has to be (RFC 4180). */
@@ -277,11 +334,18 @@ int		 bench_report_csv_row(const struct bench *,
 void		 bench_report_progress(struct bench *, const struct result *,
 		     int);
 void		 bench_report_table(const struct bench *);
+/* A rate's "MED [MIN, MAX]", as the table writes it ("1.23G"). */
+void		 bench_report_rates(char *, size_t, const struct spread *);
 /* The table's first two lines: "micdb bench WHAT: DEVICE (...)" and
  * its version and driver (what: "" or " debugger"). */
 void		 bench_report_device(const char *what,
 		     const struct bench_device *dev);
 void		 bench_report_micro(const struct bench *);
 int		 bench_report_svg(const struct bench *, char **);
+struct svg_plot;
+/* Write p to f, then free what the plots allocate: p's series, title and
+ * subtitle, each label of labels[0..nseries-1], labels, xs and ys. */
+int		 bench_report_plot(FILE *, const struct svg_plot *, char **,
+		     double *, double *, char **);
 
 #endif

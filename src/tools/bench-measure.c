@@ -50,11 +50,16 @@
  * host's), or whose buffer exceeds the device's largest, are skipped with
  * a note.
  */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <poll.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "ahead.h"
 #include "bench-int.h"
@@ -63,15 +68,6 @@
 #include "levels.h"
 #include "ijvm.h"
 #include "util.h"
-
-/* A warm-up: instructions retired at every chunk boundary 2^k. */
-struct warm {
-	uint64_t	marks[MAX_CHUNKS];
-	int		nmarks;
-	int		done;     /* ran to completion */
-	uint64_t	steps;    /* global steps run (the budget if !done) */
-	uint64_t	instr;
-};
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -731,4 +727,237 @@ fail_native:
 	    bench_levels[lv].name, w->name, n, msg);
 	free(msg);
 	return -1;
+}
+
+/* ---- thread scaling (--scaling, bench-scaling.c) ------------------------ */
+
+int
+bench_measure_threads(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, uint32_t threads, struct warm *wu,
+    struct spread *ips, char **cause)
+{
+	uint32_t was = b->o.threads;
+	struct timed t;
+	int rc;
+
+	memset(&t, 0, sizeof t);
+	b->o.threads = threads;
+	rc = warm_up(b, w, wp, n, ENGINE_NATIVE, 0, wu, cause) != 0 ||
+	    timed_runs(b, w, wp, n, ENGINE_NATIVE, 0, wu, &t, cause) != 0 ?
+	    -1 : 0;
+	b->o.threads = was;
+	*ips = t.ips;
+	return rc;
+}
+
+/* What a copy sends back: one write of less than PIPE_BUF bytes, so
+ * that the copies' records never interleave in the one pipe. */
+struct copy_record {
+	int	ok;
+	double	end;      /* bench_now() when its run ended */
+	char	why[240];
+};
+
+/* One copy, in its own process: its runs' machines and engines made
+ * before the start, then the runs back to back, each of the budget, and
+ * its record. */
+static void
+copy_main(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, const struct warm *wu,
+    unsigned runs, int ready, int go, int res)
+{
+	struct copy_record rec;
+	struct machine *m = xcalloc(runs, sizeof *m);
+	struct engine *e = xcalloc(runs, sizeof *e);
+	char *msg = NULL, c = 0;
+	unsigned made = 0;
+
+	memset(&rec, 0, sizeof rec);
+	b->o.threads = 1;
+	while (made < runs && bench_work_open(b, w, wp, n, ENGINE_NATIVE, 0,
+	    &m[made], &e[made], &msg) == 0)
+		made++;
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	for (unsigned i = 0; made == runs && i < runs; i++) {
+		uint64_t ran;
+		int done;
+		double secs;
+
+		if (drive(b, &e[i], wu->done ? 0 : wu->steps, &ran, &done,
+		    &secs, &msg) != 0)
+			break;
+		if (ran != wu->steps || done != wu->done ||
+		    bench_work_instructions(&m[i]) != wu->instr) {
+			msg = xasprintf("a copy ran %llu steps, the warm-up "
+			    "%llu: the native engine is not deterministic",
+			    (unsigned long long)ran,
+			    (unsigned long long)wu->steps);
+			break;
+		}
+		if (i + 1 == runs) {
+			rec.ok = 1;
+			rec.end = bench_now();
+		}
+	}
+	if (!rec.ok)
+		snprintf(rec.why, sizeof rec.why, "%s", msg != NULL ? msg :
+		    "the copy failed");
+	/* nothing freed: the process ends */
+	_exit(write(res, &rec, sizeof rec) == (ssize_t)sizeof rec ? 0 : 1);
+}
+
+/* One repetition: `copies` processes, started together once each has
+ * made its machine (so that none runs alone while the others allocate),
+ * and their instructions over the time from the start to the last one's
+ * end (the monotonic clock is the system's, the same in every process):
+ * not the sum of each one's rate, which counts a copy that ran while the
+ * others waited for a processor as if it had run beside them. */
+static int
+copies_once(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, uint32_t copies,
+    const struct warm *wu, unsigned runs, double *rate, char **cause)
+{
+	int ready[2], go[2], res[2], rc = -1;
+	pid_t *pids = xcalloc(copies, sizeof *pids);
+	uint32_t started = 0, got = 0, nready = 0;
+	struct copy_record rec;
+	struct sigaction ign, was;
+	double t0 = 0, last = 0;
+	char c = 0;
+
+	*rate = 0;
+	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(res) != 0) {
+		*cause = xasprintf("cannot make a pipe for the copies: %s",
+		    strerror(errno));
+		free(pids);
+		return -1;
+	}
+	/* the children's stdio buffers must not be written twice; a copy
+	 * gone when the start is written must fail the figure, not kill
+	 * bench with SIGPIPE */
+	fflush(NULL);
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &was);
+	for (; started < copies; started++) {
+		pids[started] = fork();
+		if (pids[started] < 0)
+			break;
+		if (pids[started] == 0) {
+			close(ready[0]);
+			close(go[1]);
+			close(res[0]);
+			copy_main(b, w, wp, n, wu, runs, ready[1], go[0],
+			    res[1]);
+		}
+	}
+	close(ready[1]);
+	close(go[0]);
+	close(res[1]);
+	if (started < copies) {
+		*cause = xasprintf("cannot start copy %u of %u: %s",
+		    started + 1, copies, strerror(errno));
+		goto out;
+	}
+	/* a copy that dies before it is ready (the others, waiting to
+	 * start, keep the pipe open) is seen by waitpid */
+	while (nready < copies) {
+		struct pollfd pf = { ready[0], POLLIN, 0 };
+		int st;
+
+		if (poll(&pf, 1, 200) > 0) {
+			if (read(ready[0], &c, 1) != 1) {
+				*cause = xasprintf("the one-thread copies "
+				    "ended before their start");
+				goto out;
+			}
+			nready++;
+			continue;
+		}
+		for (uint32_t k = 0; k < copies; k++)
+			if (pids[k] > 0 && waitpid(pids[k], &st, WNOHANG) ==
+			    pids[k]) {
+				pids[k] = -1;
+				*cause = xasprintf("a one-thread copy ended "
+				    "before its start (%s %d)",
+				    WIFSIGNALED(st) ? "signal" : "status",
+				    WIFSIGNALED(st) ? WTERMSIG(st) :
+				    WEXITSTATUS(st));
+				goto out;
+			}
+	}
+	t0 = bench_now();
+	for (uint32_t i = 0; i < copies; i++)
+		if (write(go[1], &c, 1) != 1) {
+			*cause = xasprintf("cannot start the copies: %s",
+			    strerror(errno));
+			goto out;
+		}
+	while (got < copies && read(res[0], &rec, sizeof rec) ==
+	    (ssize_t)sizeof rec) {
+		got++;
+		if (!rec.ok) {
+			rec.why[sizeof rec.why - 1] = '\0';
+			*cause = xasprintf("one of %u one-thread copies: %s",
+			    copies, rec.why);
+			goto out;
+		}
+		if (rec.end > last)
+			last = rec.end;
+	}
+	if (got < copies) {
+		*cause = xasprintf("%u of %u one-thread copies ended without "
+		    "a figure (crashed?)", copies - got, copies);
+		goto out;
+	}
+	*rate = (double)copies * runs * (double)wu->instr / (last - t0 >
+	    1e-9 ?
+	    last - t0 : 1e-9);
+	rc = 0;
+out:
+	close(ready[0]);
+	close(go[1]);
+	close(res[0]);
+	for (uint32_t i = 0; i < started; i++) {
+		int st;
+
+		if (pids[i] < 0)
+			continue;
+		if (rc != 0)
+			kill(pids[i], SIGKILL);
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(pids);
+	sigaction(SIGPIPE, &was, NULL);
+	return rc;
+}
+
+/* A copy runs the budget `runs` times, so that it lasts --run-seconds
+ * even where the budget is a whole program of a millisecond: what one
+ * copy starts later than another (a wake-up, a time slice) must not be
+ * most of the figure. */
+#define COPY_MAX_RUNS 64
+
+int
+bench_measure_copies(struct bench *b, const struct workload *w,
+    const struct wl_progs *wp, uint32_t n, uint32_t copies,
+    const struct warm *wu, double one_ips, struct spread *rate,
+    char **cause)
+{
+	double *v = xcalloc(b->o.reps, sizeof *v);
+	double one_s = one_ips > 0 ? (double)wu->instr / one_ips : 0;
+	unsigned runs = one_s > 0 && one_s < b->o.run_s ?
+	    (unsigned)ceil(b->o.run_s / one_s) : 1;
+	int rc = 0;
+
+	if (runs > COPY_MAX_RUNS)
+		runs = COPY_MAX_RUNS;
+	for (unsigned i = 0; i < b->o.reps && rc == 0; i++)
+		rc = copies_once(b, w, wp, n, copies, wu, runs, &v[i], cause);
+	if (rc == 0)
+		*rate = bench_spread(v, b->o.reps);
+	free(v);
+	return rc;
 }

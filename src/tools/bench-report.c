@@ -62,6 +62,12 @@ spread_text(char *buf, size_t len, int have, const struct spread *s,
 	snprintf(buf, len, "%s [%s, %s]", x[0], x[1], x[2]);
 }
 
+void
+bench_report_rates(char *buf, size_t len, const struct spread *s)
+{
+	spread_text(buf, len, 1, s, si);
+}
+
 /* ---- output ----------------------------------------------------------- */
 
 /*
@@ -167,7 +173,8 @@ bench_report_csv_field(FILE *f, const char *s)
 const char bench_report_csv_header[] = "device,level,workload,cores,"
     "steps_per_launch,instr_per_s,ref_instr_per_s,ratio_vs_ref,"
     "step_latency_ms,render_ms,bytes_per_core,simd_efficiency,"
-    "cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine\n";
+    "cycles_per_instr,native_instr_per_s,native_vs_ref,default_engine,"
+    "native_threads\n";
 
 static uint64_t
 bytes_per_core(const struct result *r)
@@ -215,7 +222,10 @@ bench_report_csv_row(const struct bench *b, const struct result *r,
 	fputc(',', f);
 	if (r->have_native && r->have_ref)
 		fprintf(f, "%.4f", r->native_ips.med / r->ref_ips.med);
-	fprintf(f, ",%s\n", bench_work_engine_name(r->chosen));
+	fprintf(f, ",%s,", bench_work_engine_name(r->chosen));
+	if (r->have_native)
+		fprintf(f, "%u", level_threads(b->o.threads));
+	fputc('\n', f);
 	if (fflush(f) != 0 || ferror(f)) {
 		*cause = xasprintf("cannot write %s: %s", b->o.csv_path,
 		    strerror(errno));
@@ -491,9 +501,7 @@ bench_report_svg(const struct bench *b, char **cause)
 	double *ys = xcalloc(2 * b->nres + 1, sizeof *ys);
 	char **labels = xcalloc(2 * b->nres + 1, sizeof *labels);
 	size_t ns = 0, np = 0;
-	struct svg_plot p;
 	char *title, *sub;
-	int rc;
 
 	for (int ref = 0; ref < 2; ref++)
 		for (size_t i = 0; i < b->nres; i++) {
@@ -553,23 +561,25 @@ next:			;
 	sub = xasprintf("micdb bench, driver %s; median of %u runs; solid: "
 	    "OpenCL engine, dashed: C reference interpreter", b->dev.driver,
 	    b->o.reps);
-	memset(&p, 0, sizeof p);
-	p.title = title;
-	p.subtitle = sub;
-	p.xlabel = "emulated cores N";
-	p.ylabel = "time per instruction T(N) = t / instructions";
-	p.xkind = SVG_AXIS_COUNT;
-	p.ykind = SVG_AXIS_SECONDS;
-	p.series = se;
-	p.nseries = ns;
-	rc = svg_write_loglog(b->svg, &p, cause);
-	for (size_t i = 0; i < ns; i++)
+	return bench_report_plot(b->svg, &(struct svg_plot){ title, sub,
+	    "emulated cores N", "time per instruction T(N) = t / "
+	    "instructions", SVG_AXIS_COUNT, SVG_AXIS_SECONDS, se, ns },
+	    labels, xs, ys, cause);
+}
+
+int
+bench_report_plot(FILE *f, const struct svg_plot *p, char **labels,
+    double *xs, double *ys, char **cause)
+{
+	int rc = svg_write_loglog(f, p, cause);
+
+	for (size_t i = 0; i < p->nseries; i++)
 		free(labels[i]);
 	free(labels);
-	free(se);
+	free((void *)p->series);
 	free(xs);
 	free(ys);
-	free(title);
-	free(sub);
+	free((void *)p->title);
+	free((void *)p->subtitle);
 	return rc;
 }

@@ -66,6 +66,10 @@ static const char bench_usage[] =
 "  --warp-width W         warp width, 1..64 (default 32)\n"
 "  --csv FILE             write the figures as CSV\n"
 "  --svg FILE             plot time per instruction against cores (SVG)\n"
+"  --scaling              after the table, each row's native engine on 1,\n"
+"                         2, 4, ... threads up to --threads, beside as\n"
+"                         many one-thread runs at once (the host's ceiling)\n"
+"  --scaling-svg FILE     plot that scaling (SVG; implies --scaling)\n"
 "  --no-ref               do not run the reference interpreter\n"
 "  --quick                a short run: default cores 1,32,1024, short budgets\n"
 "  -h, --help             show this help\n"
@@ -77,7 +81,8 @@ static const char bench_usage[] =
 enum {
 	OPT_LEVELS = 256, OPT_WORKLOADS, OPT_CORES, OPT_SPL, OPT_DEVICE,
 	OPT_REPS, OPT_CSV, OPT_SVG, OPT_NOREF, OPT_QUICK, OPT_RUNSEC,
-	OPT_STACK, OPT_HEAP, OPT_WARP, OPT_THREADS,
+	OPT_STACK, OPT_HEAP, OPT_WARP, OPT_THREADS, OPT_SCALING,
+	OPT_SCALING_SVG,
 };
 
 static const struct option bench_longopts[] = {
@@ -90,6 +95,8 @@ static const struct option bench_longopts[] = {
 	{ "reps",             required_argument, NULL, OPT_REPS },
 	{ "csv",              required_argument, NULL, OPT_CSV },
 	{ "svg",              required_argument, NULL, OPT_SVG },
+	{ "scaling",          no_argument,       NULL, OPT_SCALING },
+	{ "scaling-svg",      required_argument, NULL, OPT_SCALING_SVG },
 	{ "no-ref",           no_argument,       NULL, OPT_NOREF },
 	{ "quick",            no_argument,       NULL, OPT_QUICK },
 	{ "run-seconds",      required_argument, NULL, OPT_RUNSEC },
@@ -263,6 +270,13 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 		case OPT_SVG:
 			o->svg_path = optarg;
 			break;
+		case OPT_SCALING:
+			o->scaling = 1;
+			break;
+		case OPT_SCALING_SVG:
+			o->scaling = 1;
+			o->scaling_svg_path = optarg;
+			break;
 		case OPT_NOREF:
 			o->no_ref = 1;
 			break;
@@ -341,6 +355,7 @@ bench_free(struct bench *b)
 		free(b->res[i].native_note);
 	}
 	free(b->res);
+	free(b->scale);
 	free(b->o.cores);
 	free(b->o.spl);
 	free(b->dir);
@@ -350,6 +365,7 @@ bench_free(struct bench *b)
 	/* a bench that failed or was stopped leaves the old files */
 	atomic_abort(&b->csv_file);
 	atomic_abort(&b->svg_file);
+	atomic_abort(&b->scaling_svg_file);
 }
 
 /* The CSV and the plot go to temporaries renamed into place when the
@@ -382,6 +398,10 @@ commit_outputs(struct bench *b, char **cause)
 	if (b->svg != NULL && atomic_commit(&b->svg_file, cause) != 0)
 		return -1;
 	b->svg = NULL;
+	if (b->scaling_svg != NULL &&
+	    atomic_commit(&b->scaling_svg_file, cause) != 0)
+		return -1;
+	b->scaling_svg = NULL;
 	return 0;
 }
 
@@ -405,7 +425,9 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	    open_output(b.o.csv_path, "CSV", &b.csv_file, &b.csv,
 	    &cause) != 0 ||
 	    open_output(b.o.svg_path, "plot", &b.svg_file, &b.svg,
-	    &cause) != 0)
+	    &cause) != 0 ||
+	    open_output(b.o.scaling_svg_path, "scaling plot",
+	    &b.scaling_svg_file, &b.scaling_svg, &cause) != 0)
 		goto usage;
 	if (b.csv != NULL && (fputs(bench_report_csv_header, b.csv) == EOF ||
 	    fflush(b.csv) != 0)) {
@@ -443,7 +465,11 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 				    b.o.cores[c];
 
 				if (bench_measure(&b, b.o.wl[i], b.o.lv[l], n,
-				    &wp, &cause) != 0) {
+				    &wp, &cause) != 0 ||
+				    (b.o.scaling && !w->one_core && n > 1 &&
+				    b.res[b.nres - 1].have_native &&
+				    bench_scaling_measure(&b, b.o.wl[i],
+				    b.o.lv[l], n, &wp, &cause) != 0)) {
 					bench_work_free(&wp);
 					goto failed;
 				}
@@ -452,12 +478,14 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	}
 	bench_report_table(&b);
 	bench_report_micro(&b);
+	bench_scaling_table(&b);
 	if (fflush(stdout) != 0) {
 		cause = xasprintf("cannot write the table: %s",
 		    strerror(errno));
 		goto failed;
 	}
 	if ((b.svg != NULL && bench_report_svg(&b, &cause) != 0) ||
+	    (b.scaling_svg != NULL && bench_scaling_svg(&b, &cause) != 0) ||
 	    commit_outputs(&b, &cause) != 0)
 		goto failed;
 	bench_free(&b);
