@@ -23,8 +23,9 @@
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
 /* Stack words a window copies above each core's SP or LV; a window of
- * at least 4 x this many steps pays for the copy.  A shorter window
- * copies as many as it has steps: a private step pushes at most one word
+ * at least 4 x this many steps pays for the copy (full windows are
+ * longer still: AHEAD_WINDOW_MIN).  A shorter window copies as many as
+ * it has steps: a private step pushes at most one word
  * (a store beyond the copy is correct anyway, as a shared step), and
  * micdb run's engine runs at many cores are short windows
  * (doc/performance.md section 19.3). */
@@ -147,15 +148,23 @@ ahead_opens(uint32_t nrun, const struct engine_run *r, uint64_t left,
 	    done >= lockstep_to;
 }
 
-/* A window's length at most: its copy costs the stacks, so many steps
- * pay for it (4 lone-core slices of slice steps over the cores, at least
- * 4 x AHEAD_STACK_MARGIN). */
+/* The shortest full window.  A window pays a fixed cost (its copy of the
+ * cores, its rounds, the queue's pass) that 16 threads share badly: on
+ * the 16-core Xeon, windows of 4,096 steps ran the ISA level 18-41% and
+ * Mic-1 33-35% faster than windows of 1,024, and 8,192 no faster again
+ * (doc/performance.md section 24.11).  A run shorter than this is one
+ * window of its own length, so the callers' runs, sized in time, still
+ * bound how long a window lasts. */
+#define AHEAD_WINDOW_MIN (16 * AHEAD_STACK_MARGIN)
+
+/* A window's length at most: 4 lone-core slices of slice steps over the
+ * cores, at least AHEAD_WINDOW_MIN. */
 static inline uint64_t
 ahead_window_steps(uint64_t slice, uint32_t ncores)
 {
 	uint64_t w = 4 * slice / ncores;
 
-	return w < 4 * AHEAD_STACK_MARGIN ? 4 * AHEAD_STACK_MARGIN : w;
+	return w < AHEAD_WINDOW_MIN ? AHEAD_WINDOW_MIN : w;
 }
 
 /*
