@@ -849,11 +849,15 @@ key_stopped(struct tui *t, int key)
 }
 
 /* Keep a key typed during a run for after the stop; beyond
- * TYPEAHEAD_MAX keys are dropped, said once a run. */
+ * TYPEAHEAD_MAX keys are dropped, said once a run.  A key typed after
+ * the stop, behind kept keys or lines that wait for their turn, is never
+ * dropped: the cap bounds what a run's paste can pile up, not what a
+ * user types at the prompt (under load "C-u" typed as the stop was drawn
+ * fell behind 65,536 kept keys and was lost). */
 static void
 typeahead_push(struct tui *t, int key)
 {
-	if (t->ntypeahead >= TYPEAHEAD_MAX) {
+	if (t->running && t->ntypeahead >= TYPEAHEAD_MAX) {
 		if (t->typeahead_lost++ == 0) {
 			beep();
 			tui_message(t, 1, "more than %d keys typed during the "
@@ -1021,8 +1025,14 @@ main_loop(struct tui *t)
 			t->dirty |= DIRTY_PANE(PANE_LOG);
 		run_pending(t);
 		run_typeahead(t);
-		if (t->running && !t->quit)
+		if (t->running && !t->quit) {
 			run_slice(t);
+			/* a stop hands the kept keys over before the screen
+			 * says "stopped", so that what is typed on seeing it
+			 * comes after them */
+			if (!t->running)
+				run_typeahead(t);
+		}
 	}
 }
 
