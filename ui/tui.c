@@ -849,11 +849,11 @@ key_stopped(struct tui *t, int key)
 }
 
 /* Keep a key typed during a run for after the stop; beyond
- * TYPEAHEAD_MAX keys are dropped, said once a run.  A key typed after
- * the stop, behind kept keys or lines that wait for their turn, is never
- * dropped: the cap bounds what a run's paste can pile up, not what a
- * user types at the prompt (under load "C-u" typed as the stop was drawn
- * fell behind 65,536 kept keys and was lost). */
+ * TYPEAHEAD_MAX keys are dropped, said once a run.  A key typed while
+ * stopped, behind a line that waits for its turn (a paste at the
+ * prompt), is never dropped: the cap bounds what a run's paste can pile
+ * up, not what is typed at the prompt.  (Kept keys are replayed as a run
+ * stops, main_loop, so none wait when the screen says "stopped".) */
 static void
 typeahead_push(struct tui *t, int key)
 {

@@ -150,21 +150,28 @@ ahead_opens(uint32_t nrun, const struct engine_run *r, uint64_t left,
 
 /* The shortest full window.  A window pays a fixed cost (its copy of the
  * cores, its rounds, the queue's pass) that 16 threads share badly: on
- * the 16-core Xeon, windows of 4,096 steps ran the ISA level 18-41% and
- * Mic-1 33-35% faster than windows of 1,024, and 8,192 no faster again
- * (doc/performance.md section 24.11).  A run shorter than this is one
- * window of its own length, so the callers' runs, sized in time, still
- * bound how long a window lasts. */
-#define AHEAD_WINDOW_MIN (16 * AHEAD_STACK_MARGIN)
+ * the 16-core Xeon, windows of 4,096 steps ran the ISA level 11-50% and
+ * Mic-1 33-36% faster than windows of 1,024 (three rounds and one), and
+ * 8,192 no faster again (doc/performance.md section 24.11).  A run
+ * shorter than this is one window of its own length, so the callers'
+ * runs, sized in time, still bound how long a window lasts.  A run with
+ * breakpoints keeps AHEAD_WINDOW_BP: a hit undoes the window and reruns
+ * it in lockstep up to the hit, dozens of times slower a step at many
+ * cores, and a debugger's runs (DAP's are 4,096 steps) should not pay
+ * four times that per hit. */
+#define AHEAD_WINDOW_MIN 4096
+#define AHEAD_WINDOW_BP  1024
 
 /* A window's length at most: 4 lone-core slices of slice steps over the
- * cores, at least AHEAD_WINDOW_MIN. */
+ * cores, at least AHEAD_WINDOW_MIN (AHEAD_WINDOW_BP for a run with
+ * breakpoints). */
 static inline uint64_t
-ahead_window_steps(uint64_t slice, uint32_t ncores)
+ahead_window_steps(uint64_t slice, uint32_t ncores, int bps)
 {
-	uint64_t w = 4 * slice / ncores;
+	uint64_t w = 4 * slice / ncores, least = bps ? AHEAD_WINDOW_BP :
+	    AHEAD_WINDOW_MIN;
 
-	return w < AHEAD_WINDOW_MIN ? AHEAD_WINDOW_MIN : w;
+	return w < least ? least : w;
 }
 
 /*

@@ -175,7 +175,7 @@ micro_fast_run(struct engine *e, const struct engine_run *r,
 		max = 1;
 	mf->patch(em->fx, r, 1);
 	micro_watch_begin(em, m, r);
-	window = ahead_window_steps(MICRO_SLICE, m->cfg.ncores);
+	window = ahead_window_steps(MICRO_SLICE, m->cfg.ncores, r->nbps > 0);
 	while (stop->steps_run < max) {
 		uint64_t left = max - stop->steps_run, k;
 		uint32_t executed = 0, faulted = sum.faulted;

@@ -877,7 +877,7 @@ nat_run(struct engine *e, const struct engine_run *r,
 	memset(n->fvalid, 0, m->cfg.ncores);	/* the host may have edited */
 	changed = 1;
 	nat_patch(n, m, r, 1);
-	window = ahead_window_steps(NAT_SLICE, m->cfg.ncores);
+	window = ahead_window_steps(NAT_SLICE, m->cfg.ncores, r->nbps > 0);
 
 	while (stop->steps_run < r->max_steps) {
 		uint64_t left = r->max_steps - stop->steps_run, k;

@@ -181,6 +181,7 @@ struct scale_row {
 	uint32_t	   ncores;
 	struct scale_point pts[SCALE_MAX_POINTS];
 	size_t		   npts;
+	char		  *note;   /* why a figure is missing, or NULL */
 };
 
 /* The device, as the output names it. */
@@ -312,7 +313,9 @@ int		 bench_measure_threads(struct bench *, const struct workload *,
 /* `copies` one-thread runs of that engine at once, each in a process of
  * its own, of wu's budget (a one-thread warm-up; one_ips its rate), each
  * repeated up to --run-seconds: their instructions over the time from
- * their common start to the last one's end, --reps times (*rate). */
+ * their common start to the last one's end, --reps times (*rate).  0;
+ * 1 and *cause when they would not fit in memory (a note, no figure);
+ * -1 and *cause when they failed. */
 int		 bench_measure_copies(struct bench *, const struct workload *,
 		     const struct wl_progs *, uint32_t, uint32_t,
 		     const struct warm *, double, struct spread *, char **);
@@ -323,6 +326,8 @@ size_t		 bench_scaling_counts(uint32_t, uint32_t *);
 int		 bench_scaling_measure(struct bench *, size_t, size_t,
 		     uint32_t, const struct wl_progs *, char **);
 void		 bench_scaling_table(const struct bench *);
+/* The plot to b->scaling_svg: 0; 1 when no row has a figure (nothing
+ * written); -1 and *cause when writing failed. */
 int		 bench_scaling_svg(const struct bench *, char **);
 
 /* bench-report.c: progress, table, CSV and SVG */

@@ -65,6 +65,7 @@
 #include "bench-int.h"
 #include "bench.h"
 #include "engine-ocl.h"
+#include "hostmem.h"
 #include "levels.h"
 #include "ijvm.h"
 #include "util.h"
@@ -805,12 +806,17 @@ copy_main(struct bench *b, const struct workload *w,
 			break;
 		if (ran != wu->steps || done != wu->done ||
 		    bench_work_instructions(&m[i]) != wu->instr) {
-			msg = xasprintf("a copy ran %llu steps, the warm-up "
-			    "%llu: the native engine is not deterministic",
+			msg = xasprintf("a copy ran %llu steps and retired "
+			    "%llu instructions, the warm-up %llu and %llu: "
+			    "the native engine is not deterministic",
 			    (unsigned long long)ran,
-			    (unsigned long long)wu->steps);
+			    (unsigned long long)bench_work_instructions(&m[i]),
+			    (unsigned long long)wu->steps,
+			    (unsigned long long)wu->instr);
 			break;
 		}
+		if (bench_work_check(&m[i], w, done, &msg) != 0)
+			break;
 		if (i + 1 == runs) {
 			rec.ok = 1;
 			rec.end = bench_now();
@@ -832,9 +838,14 @@ copy_main(struct bench *b, const struct workload *w,
 static int
 copies_once(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, uint32_t copies,
-    const struct warm *wu, unsigned runs, double *rate, char **cause)
+    const struct warm *wu, unsigned runs, double one_s, double *rate,
+    char **cause)
 {
-	int ready[2], go[2], res[2], rc = -1;
+	int ready[2] = { -1, -1 }, go[2] = { -1, -1 }, res[2] = { -1, -1 };
+	int rc = -1;
+	/* a copy that hangs must not hang bench: ten times its runs'
+	 * expected time, and a minute */
+	double deadline;
 	pid_t *pids = xcalloc(copies, sizeof *pids);
 	uint32_t started = 0, got = 0, nready = 0;
 	struct copy_record rec;
@@ -846,6 +857,14 @@ copies_once(struct bench *b, const struct workload *w,
 	if (pipe(ready) != 0 || pipe(go) != 0 || pipe(res) != 0) {
 		*cause = xasprintf("cannot make a pipe for the copies: %s",
 		    strerror(errno));
+		for (int k = 0; k < 2; k++) {
+			if (ready[k] >= 0)
+				close(ready[k]);
+			if (go[k] >= 0)
+				close(go[k]);
+			if (res[k] >= 0)
+				close(res[k]);
+		}
 		free(pids);
 		return -1;
 	}
@@ -910,8 +929,20 @@ copies_once(struct bench *b, const struct workload *w,
 			    strerror(errno));
 			goto out;
 		}
-	while (got < copies && read(res[0], &rec, sizeof rec) ==
-	    (ssize_t)sizeof rec) {
+	deadline = t0 + 60 + 10 * runs * one_s;
+	while (got < copies) {
+		struct pollfd pf = { res[0], POLLIN, 0 };
+		double left = deadline - bench_now();
+
+		if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) == 0) {
+			*cause = xasprintf("%u of %u one-thread copies took "
+			    "over %.0f s (ten times their expected time and a "
+			    "minute): stopped", copies - got, copies,
+			    deadline - t0);
+			goto out;
+		}
+		if (read(res[0], &rec, sizeof rec) != (ssize_t)sizeof rec)
+			break;
 		got++;
 		if (!rec.ok) {
 			rec.why[sizeof rec.why - 1] = '\0';
@@ -927,9 +958,8 @@ copies_once(struct bench *b, const struct workload *w,
 		    "a figure (crashed?)", copies - got, copies);
 		goto out;
 	}
-	*rate = (double)copies * runs * (double)wu->instr / (last - t0 >
-	    1e-9 ?
-	    last - t0 : 1e-9);
+	*rate = (double)copies * runs * (double)wu->instr /
+	    (last - t0 > 1e-9 ? last - t0 : 1e-9);
 	rc = 0;
 out:
 	close(ready[0]);
@@ -962,16 +992,42 @@ bench_measure_copies(struct bench *b, const struct workload *w,
     const struct warm *wu, double one_ips, struct spread *rate,
     char **cause)
 {
-	double *v = xcalloc(b->o.reps, sizeof *v);
+	double *v;
 	double one_s = one_ips > 0 ? (double)wu->instr / one_ips : 0;
 	unsigned runs = one_s > 0 && one_s < b->o.run_s ?
 	    (unsigned)ceil(b->o.run_s / one_s) : 1;
+	struct memuse mu;
+	struct hostmem hm;
+	char *why = NULL, have[16], need[16];
+	uint64_t room;
 	int rc = 0;
 
 	if (runs > COPY_MAX_RUNS)
 		runs = COPY_MAX_RUNS;
+	/* every copy keeps its runs' machines: at most half of what the
+	 * host can give now (hostmem.h), fewer runs before no copies */
+	mem_estimate(b, wp, n, &mu);
+	if (hostmem_probe("/", &hm, &why) != 0) {
+		*cause = xasprintf("cannot tell the host's memory for the "
+		    "copies: %s", why);
+		free(why);
+		return -1;
+	}
+	room = hm.bytes / 2 / copies / (mu.host > 0 ? mu.host : 1);
+	if (room == 0) {
+		*cause = xasprintf("%u one-thread copies of %u cores need "
+		    "%s, the host gives %s (%s)", copies, n,
+		    hostmem_size((uint64_t)copies * mu.host, need,
+		    sizeof need), hostmem_size(hm.bytes / 2, have,
+		    sizeof have), hm.name);
+		return 1;
+	}
+	if (runs > room)
+		runs = (unsigned)room;
+	v = xcalloc(b->o.reps, sizeof *v);
 	for (unsigned i = 0; i < b->o.reps && rc == 0; i++)
-		rc = copies_once(b, w, wp, n, copies, wu, runs, &v[i], cause);
+		rc = copies_once(b, w, wp, n, copies, wu, runs, one_s, &v[i],
+		    cause);
 	if (rc == 0)
 		*rate = bench_spread(v, b->o.reps);
 	free(v);

@@ -37,6 +37,12 @@ bench_scaling_counts(uint32_t max, uint32_t *out)
 	return n;
 }
 
+/*
+ * A row's points; a point that fails (a copy that crashed or hung, fork
+ * refused, copies that would not fit in memory) ends the row with a note
+ * under the table instead of ending bench, whose main table is measured
+ * already.
+ */
 int
 bench_scaling_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
     const struct wl_progs *wp, char **cause)
@@ -47,7 +53,9 @@ bench_scaling_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 	struct warm one, wu;
 	struct scale_row *row;
 	char *msg = NULL;
+	int rc;
 
+	(void)cause;
 	b->scale = xreallocarray(b->scale, b->nscale + 1, sizeof *b->scale);
 	row = &b->scale[b->nscale++];
 	memset(row, 0, sizeof *row);
@@ -65,45 +73,60 @@ bench_scaling_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		pt->threads = counts[i];
 		if (bench_measure_threads(b, w, wp, n, counts[i],
 		    i == 0 ? &one : &wu, &pt->ips, &msg) != 0)
-			goto fail;
+			break;
 		if (i > 0) {
 			if (b->tty)
 				fprintf(stderr, "\r\033[Kbench: scaling %s %s, "
 				    "%u cores: %u one-thread copies ...",
 				    bench_levels[lv].name, w->name, n,
 				    counts[i]);
-			if (bench_measure_copies(b, w, wp, n, counts[i], &one,
-			    row->pts[0].ips.med, &pt->copies, &msg) != 0)
-				goto fail;
-			pt->have_copies = 1;
+			rc = bench_measure_copies(b, w, wp, n, counts[i], &one,
+			    row->pts[0].ips.med, &pt->copies, &msg);
+			if (rc < 0)
+				break;
+			pt->have_copies = rc == 0;
+			if (rc > 0 && row->note == NULL) {
+				row->note = msg;
+				msg = NULL;
+			}
+			free(msg);
+			msg = NULL;
 		}
 		row->npts++;
+	}
+	if (msg != NULL) {
+		row->note = xasprintf("at %u thread%s: %s", counts[row->npts],
+		    counts[row->npts] == 1 ? "" : "s", msg);
+		free(msg);
+		b->engine_failed = 0;
 	}
 	if (b->tty)
 		fputs("\r\033[K", stderr);
 	return 0;
-fail:
-	*cause = xasprintf("%s %s on %u cores, thread scaling at %u "
-	    "thread%s: %s", bench_levels[lv].name, w->name, n,
-	    counts[row->npts], counts[row->npts] == 1 ? "" : "s", msg);
-	free(msg);
-	return -1;
 }
 
 void
 bench_scaling_table(const struct bench *b)
 {
-	if (b->nscale == 0)
+	if (!b->o.scaling)
 		return;
+	if (b->nscale == 0) {
+		printf("\nthread scaling: no row to scale (it needs a workload "
+		    "of many cores, not single,\nwith a native figure: up to "
+		    "%u cores)\n", BENCH_NATIVE_MAX_CORES);
+		return;
+	}
 	printf("\nthread scaling of the native engines (--scaling; "
 	    "instructions per second,\nmedians of %u runs):\n", b->o.reps);
-	printf("level workload     cores threads  native [min, max]"
-	    "              speedup  copies [min, max]              speedup"
+	printf("level workload      cores threads  native [min, max]"
+	    "             speedup  copies [min, max]             speedup"
 	    "  share\n");
 	for (size_t i = 0; i < b->nscale; i++) {
 		const struct scale_row *r = &b->scale[i];
 		double one = r->pts[0].ips.med;
 
+		if (r->npts == 0)
+			continue;
 		for (size_t k = 0; k < r->npts; k++) {
 			const struct scale_point *p = &r->pts[k];
 			char cell[96];
@@ -124,6 +147,12 @@ bench_scaling_table(const struct bench *b)
 			putchar('\n');
 		}
 	}
+	for (size_t i = 0; i < b->nscale; i++)
+		if (b->scale[i].note != NULL)
+			printf("%s %s, %u cores: %s\n",
+			    bench_levels[b->scale[i].lv].name,
+			    bench_workloads[b->scale[i].wl].name,
+			    b->scale[i].ncores, b->scale[i].note);
 	printf("speedup: against the same engine on one thread; copies: as "
 	    "many one-thread runs\nof the row at once, each in a process of "
 	    "its own (their instructions over the\ntime from their start to "
@@ -144,11 +173,24 @@ bench_scaling_svg(const struct bench *b, char **cause)
 	char **labels = xcalloc(ns, sizeof *labels);
 	uint32_t tmax = 1;
 	char *title, *sub;
+	size_t rows = 0;
+
+	for (size_t i = 0; i < b->nscale; i++)
+		rows += b->scale[i].npts > 0;
+	if (rows == 0) {
+		free(se);
+		free(xs);
+		free(ys);
+		free(labels);
+		return 1;
+	}
 
 	for (size_t i = 0; i < b->nscale; i++) {
 		const struct scale_row *r = &b->scale[i];
 		double one = r->pts[0].ips.med;
 
+		if (r->npts == 0)
+			continue;
 		for (int copies = 0; copies < 2; copies++) {
 			double *x = xs + k * SCALE_MAX_POINTS;
 			double *y = ys + k * SCALE_MAX_POINTS;

@@ -336,6 +336,20 @@ parse_opts(struct bench_opts *o, int argc, char **argv, char **cause)
 		o->spl = xcalloc(1, sizeof *o->spl);
 		o->nspl = 1;
 	}
+	if (o->scaling) {
+		int many = 0, cores = 0;
+
+		for (size_t i = 0; i < o->nwl; i++)
+			many |= !bench_workloads[o->wl[i]].one_core;
+		for (size_t i = 0; i < o->ncores; i++)
+			cores |= o->cores[i] > 1;
+		if (!many || !cores) {
+			*cause = xasprintf("--scaling needs a workload of many "
+			    "cores (uniform, divergent, mimd or barrier) and a "
+			    "core count above 1");
+			return -1;
+		}
+	}
 	if (o->quick) {
 		if (!have_runsec)
 			o->run_s = QUICK_SECONDS;
@@ -355,6 +369,8 @@ bench_free(struct bench *b)
 		free(b->res[i].native_note);
 	}
 	free(b->res);
+	for (size_t i = 0; i < b->nscale; i++)
+		free(b->scale[i].note);
 	free(b->scale);
 	free(b->o.cores);
 	free(b->o.spl);
@@ -484,8 +500,17 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		    strerror(errno));
 		goto failed;
 	}
+	if (b.scaling_svg != NULL && (rc = bench_scaling_svg(&b,
+	    &cause)) != 0) {
+		if (rc < 0)
+			goto failed;
+		/* nothing to plot (the table said why): no file */
+		atomic_abort(&b.scaling_svg_file);
+		b.scaling_svg = NULL;
+		fprintf(stderr, "micdb bench: no thread scaling to plot: %s "
+		    "not written\n", b.o.scaling_svg_path);
+	}
 	if ((b.svg != NULL && bench_report_svg(&b, &cause) != 0) ||
-	    (b.scaling_svg != NULL && bench_scaling_svg(&b, &cause) != 0) ||
 	    commit_outputs(&b, &cause) != 0)
 		goto failed;
 	bench_free(&b);
