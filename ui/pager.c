@@ -6,8 +6,10 @@
  * PgUp/PgDn (and space, b) a page, Home/End the ends, `/` searches
  * (ignoring case) and n / N go to the next / previous match.
  *
- * While open it takes every key first (tui.c's key loop asks pager_key
- * before anything else), so no key meant for it runs a command; a
+ * While open it takes every key first, in the keys' order (tui.c's
+ * key_stopped asks pager_key before anything else, for keys typed now
+ * and keys kept during a run alike), so no key meant for it runs a
+ * command; a
  * resize goes on to the frame, which lays out again and redraws the
  * pager at the new size.  The text is the one --batch prints for the
  * same command: the pager only shows it.

@@ -767,13 +767,16 @@ readline_key(struct tui *t, int key)
 
 #define KEY_CTRL_X 24
 
-/* One key while the machine is stopped. */
+/* One key while the machine is stopped, in its turn (typed now, or kept
+ * during a run and replayed): the pager's while it is open. */
 static void
 key_stopped(struct tui *t, int key)
 {
 	const char *prompt, *line;
 	int point, end;
 
+	if (pager_key(t, key))
+		return;
 	if (t->ask) {
 		answer(t, key);
 		return;
@@ -852,8 +855,9 @@ key_stopped(struct tui *t, int key)
  * TYPEAHEAD_MAX keys are dropped, said once a run.  A key typed while
  * stopped, behind a line that waits for its turn (a paste at the
  * prompt), is never dropped: the cap bounds what a run's paste can pile
- * up, not what is typed at the prompt.  (Kept keys are replayed as a run
- * stops, main_loop, so none wait when the screen says "stopped".) */
+ * up, not what is typed at the prompt.  (Kept keys are replayed in the
+ * loop's turn that stops a run, main_loop, so none wait when the screen
+ * says "stopped".) */
 static void
 typeahead_push(struct tui *t, int key)
 {
@@ -963,10 +967,10 @@ run_pending(struct tui *t)
 /*
  * After a stop, the keys typed during the run, as if typed now: one at a
  * time, each line run as soon as it is complete, until one runs the
- * machine again (the rest wait for that run's stop).  As typed now means
- * the pager first: a line that opens it ("help", then End read in the
- * same batch of keys, as a loaded machine delivers them) hands it the
- * keys that follow, as the main loop does.
+ * machine again (the rest wait for that run's stop).  A line that opens
+ * the pager ("help", then End read in the same batch of keys, as a
+ * loaded machine delivers them) hands it the keys that follow
+ * (key_stopped).
  */
 static void
 run_typeahead(struct tui *t)
@@ -974,10 +978,7 @@ run_typeahead(struct tui *t)
 	size_t used = 0;
 
 	while (!t->quit && !t->running && used < t->ntypeahead) {
-		int key = t->typeahead[used++];
-
-		if (!pager_key(t, key))
-			key_stopped(t, key);
+		key_stopped(t, t->typeahead[used++]);
 		run_pending(t);
 	}
 	if (used > 0) {
@@ -1019,20 +1020,16 @@ main_loop(struct tui *t)
 		if (t->quit)
 			break;
 		while (!t->quit && (key = getch()) != ERR)
-			if (!pager_key(t, key))	/* the pager first */
-				handle_key(t, key);
+			handle_key(t, key);
 		if (term_drain_stderr(&t->log) > 0)
 			t->dirty |= DIRTY_PANE(PANE_LOG);
+		/* the slice before the kept keys: a stop hands them over
+		 * before the screen says "stopped", so that what is typed on
+		 * seeing it comes after them */
+		if (t->running && !t->quit)
+			run_slice(t);
 		run_pending(t);
 		run_typeahead(t);
-		if (t->running && !t->quit) {
-			run_slice(t);
-			/* a stop hands the kept keys over before the screen
-			 * says "stopped", so that what is typed on seeing it
-			 * comes after them */
-			if (!t->running)
-				run_typeahead(t);
-		}
 	}
 }
 

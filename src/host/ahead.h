@@ -149,16 +149,14 @@ ahead_opens(uint32_t nrun, const struct engine_run *r, uint64_t left,
 }
 
 /* The shortest full window.  A window pays a fixed cost (its copy of the
- * cores, its rounds, the queue's pass) that 16 threads share badly: on
- * the 16-core Xeon, windows of 4,096 steps ran the ISA level 11-50% and
- * Mic-1 33-36% faster than windows of 1,024 (three rounds and one), and
- * 8,192 no faster again (doc/performance.md section 24.11).  A run
- * shorter than this is one window of its own length, so the callers'
- * runs, sized in time, still bound how long a window lasts.  A run with
- * breakpoints keeps AHEAD_WINDOW_BP: a hit undoes the window and reruns
- * it in lockstep up to the hit, dozens of times slower a step at many
- * cores, and a debugger's runs (DAP's are 4,096 steps) should not pay
- * four times that per hit. */
+ * cores, its rounds, the queue's pass) that many threads share badly, so
+ * a full window is several times the 4 x AHEAD_STACK_MARGIN that pays
+ * for the copy on one thread (doc/performance.md section 24.11 has the
+ * lengths measured).  A run shorter than this is one window of its own
+ * length, so the callers' runs, sized in time, still bound how long a
+ * window lasts.  A run with breakpoints keeps AHEAD_WINDOW_BP: a hit
+ * undoes the window and reruns it in lockstep up to the hit, many times
+ * slower a step at many cores, and that is paid at every hit. */
 #define AHEAD_WINDOW_MIN 4096
 #define AHEAD_WINDOW_BP  1024
 

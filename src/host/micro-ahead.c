@@ -34,10 +34,10 @@
  * level's store is translated into host code (mic1-jit.h, pmic-jit.h),
  * the private run runs in that code as well, which the engine built
  * (Mic-1: when it decoded the store; PMIC: micro_fast.prepare, which
- * micro_ahead calls before each window) and patches for breakpoints only between
- * runs, on the calling thread; each entry into the code adds its cycles
- * to the translation's count, a slot per thread (par_count, par.h;
- * doc/performance.md sections 24.8 to 24.10).
+ * micro_ahead calls before each window) and patches for breakpoints
+ * only between runs, on the calling thread; each entry into the code
+ * adds its cycles to the translation's count, a slot per thread
+ * (par_count, par.h; doc/performance.md sections 24.8 to 24.10).
  */
 #include <stdint.h>
 

@@ -763,9 +763,8 @@ struct copy_record {
  * the budget and its runs' machines and engines; then the runs back to
  * back, each of the budget, and its record.  The untimed run is the
  * warm-up the parent's timed runs have had: a forked child's first
- * writes to the heap it shares with the parent each copy a page, and
- * the engine's buffers of a first run would pay that inside the time
- * (two copies on the 16-core Xeon ran at 0.5 each without it). */
+ * writes to the heap it shares with the parent each copy a page, which
+ * the engine's buffers of a first run would pay inside the time. */
 static void
 copy_main(struct bench *b, const struct workload *w,
     const struct wl_progs *wp, uint32_t n, const struct warm *wu,
