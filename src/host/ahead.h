@@ -103,18 +103,28 @@ struct ahead {
 	struct par_pool	*pool;
 	/* the steps of the window in progress */
 	uint64_t	 h;
+	/* the stack words a copy holds above SP or LV (0: the default,
+	 * AHEAD_STACK_MARGIN): a level whose private runs grow the copy
+	 * themselves (ahead_grow) copies fewer */
+	uint32_t	 margin;
 };
 
 /* The stack words above SP (or LV) that a copy holds for the private
- * steps to come: AHEAD_STACK_MARGIN, or in a shorter window its steps. */
+ * steps to come: the level's margin (AHEAD_STACK_MARGIN unless it set
+ * one), or in a shorter window its steps. */
 static inline int64_t
 ahead_margin(const struct ahead *a)
 {
-	return a->h < AHEAD_STACK_MARGIN ? (int64_t)a->h : AHEAD_STACK_MARGIN;
+	uint32_t mg = a->margin != 0 ? a->margin : AHEAD_STACK_MARGIN;
+
+	return a->h < mg ? (int64_t)a->h : (int64_t)mg;
 }
 
 void	ahead_free(struct ahead *a);
-/* Grow core's stack copy to the word upto (clamped to its region). */
+/* Grow core's stack copy to the word upto (clamped to its region).
+ * Touches only core's copy and limit, so a private run may grow its own
+ * core's on any thread: the words above the limit are still as they
+ * were at the window's start, since only shared steps store there. */
 void	ahead_grow(struct ahead *a, struct machine *m, uint32_t core,
 	    int64_t upto);
 /* Before a shared step: the n words from w may change. */

@@ -4,16 +4,18 @@
  * nothing is watched): the window itself is ahead.c's; here, the ISA
  * level's part.  A private run is nat_exec over pcode, where every
  * instruction that touches shared state (globals, the heap, devices,
- * status) is SYNC and a store above the window's stack copy is slow
+ * status) is SYNC and a store above the window's stack copy stops it
  * (most of it in the program's translation, native-jit.h, which nat_ahead
- * builds before the window's private runs start); before a shared
+ * builds before the window's private runs start); the private run then
+ * grows its copy and goes on (nat_grow_private).  Before a shared
  * instruction, the stack copy grows to what it may store
  * and the shared words it may write go to the undo log (nat_undo_note).
  *
  * Private runs may run on several threads at once (ahead.c): nat_exec
  * with priv writes only its core's registers, stack, console, step count
  * and frame cache (struct native's floor, nlocals and fvalid, one entry
- * per core); the run's record it reads (n->r, the watch flags) does not
+ * per core), and nat_grow_private only its core's stack copy and limit;
+ * the run's record it reads (n->r, the watch flags) does not
  * change during a window, and a window runs only when nothing is
  * watched, so no writer list grows in one.
  */
@@ -69,15 +71,62 @@ nat_undo_note(struct native *n, struct machine *m, uint32_t core)
 	ahead_note(&n->ahead, w, nw);
 }
 
+/*
+ * The stack words a window copies above each core's SP or LV.  A private
+ * run that would store above its copy grows the copy itself
+ * (nat_grow_private), so the copy need not hold every push of a long
+ * window: most programs use a few words of stack, and copying 256 above
+ * them for every core made the copy a good part of a short window at
+ * many cores (doc/performance.md section 24.13).
+ */
+#define NAT_AHEAD_MARGIN 32
+
+/*
+ * A private run stopped at core's next instruction, a private one, whose
+ * store would pass the window's copy of its stack: grow the copy to hold
+ * it and NAT_AHEAD_MARGIN words more.  Returns 1 to go on, 0 when the
+ * stop was something else (a shared instruction, a fault that room does
+ * not cure) or the copy is at its region's end.
+ */
+static int
+nat_grow_private(struct engine *e, uint32_t core)
+{
+	struct native *n = e->impl;
+	const struct core *c = &e->m->cores[core];
+	const struct nat_prog *np = &n->progs[c->prog];
+	const struct nat_insn *in;
+	int64_t need, lim = n->ahead.lim[core];
+
+	if (c->pc < 0 || (uint32_t)c->pc >= np->size)
+		return 0;
+	in = &np->pcode[c->pc];
+	if (in->h == H_SYNC)
+		return 0;
+	/* its highest store: a push, or a call's frame and link words */
+	need = (int64_t)c->sp + 1;
+	if (in->h == H_INVOKE)
+		need = (int64_t)c->sp + ((uint32_t)in->b >> 16) + 2;
+	if (need <= lim)
+		return 0;
+	ahead_grow(&n->ahead, e->m, core, need + NAT_AHEAD_MARGIN);
+	return n->ahead.lim[core] >= need;
+}
+
 static uint64_t
 nat_priv(void *arg, uint32_t core, uint64_t budget, int first,
     enum ahead_ev *ev)
 {
 	enum nat_ev nev;
 	struct engine *e = arg;
-	uint64_t k = ((struct native *)e->impl)->exec(e, core, budget, first,
-	    &nev, 1);
+	struct native *n = e->impl;
+	uint64_t k = 0;
 
+	for (;;) {
+		k += n->exec(e, core, budget - k, first, &nev, 1);
+		if (k >= budget || nev != EV_SYNC || !nat_grow_private(e, core))
+			break;
+		first = 1;	/* where it stopped: its breakpoints were asked */
+	}
 	*ev = k >= budget ? AHEAD_END : nev == EV_BP ? AHEAD_BP : AHEAD_SYNC;
 	return k;
 }
@@ -114,6 +163,7 @@ nat_ahead(struct engine *e, const struct engine_run *r, uint64_t h,
 	uint64_t k;
 
 	n->ahead.pool = n->pool;
+	n->ahead.margin = NAT_AHEAD_MARGIN;
 	/* the private runs run translated (native-jit.h): built here,
 	 * before they start on the pool's threads */
 	for (size_t i = 0; i < e->m->nprogs; i++)
