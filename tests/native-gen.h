@@ -209,8 +209,9 @@ gen_late_halt(struct subject *g)
 
 /*
  * Core 1 faults at once; every other core first pushes 300 words, far
- * above what a window copies of its stack (AHEAD_STACK_MARGIN over SP),
- * then pops them.  The window that the fault undoes must take back the
+ * above what a window copies of its stack (AHEAD_STACK_MARGIN over SP,
+ * 32 words at the ISA level, whose private runs grow the copy), then
+ * pops them.  The window that the fault undoes must take back the
  * pushes above its copy too: the reference has not made them yet.
  */
 static void

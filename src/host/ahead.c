@@ -18,10 +18,12 @@
  * stop run in lockstep, which stops exactly where the reference does.
  *
  * Stacks are copied only up to a limit per core (lim): a private run
- * treats it as the stack's end, so that its stores stay below it (a
- * store above it is a shared step), and before a shared step the level
- * grows the copy to what that step may store (ahead_grow): words above
- * the limit are still as they were at the window's start.  So a window
+ * treats it as the stack's end, so that its stores stay below it (at a
+ * store above it the run stops, and its level either grows the copy and
+ * goes on, as the ISA level does, or runs that step as a shared one),
+ * and before a shared step the level grows the copy to what that step
+ * may store (ahead_grow): nothing stores above the limit, so the words
+ * there are still as they were at the window's start.  So a window
  * copies the stacks in use, not the whole regions.
  *
  * Threads (doc/performance.md section 19): private runs touch only
@@ -37,8 +39,9 @@
  * that core j's shared step of the same step reads, and nothing that
  * the release reads (a core in a private run stays RUNNING to the
  * others: AHEAD_STATUS), so deferring it to the round's end changes no
- * result.  The undo log, ahead_grow and every status decision stay on
- * the calling thread.  The undo is split by core range over the pool as
+ * result.  The undo log and every status decision stay on the calling
+ * thread; ahead_grow runs wherever its core's private run or copy does
+ * (it touches only that core's copy and limit).  The undo is split by core range over the pool as
  * well.  What stays on the calling thread costs in proportion to the
  * round's cores, not the machine's: the rounds' cores come from a queue,
  * and the barrier's release is looked for only when no core of the

@@ -22,13 +22,15 @@
 
 /* The fewest steps worth a run-ahead window (its copy of the cores). */
 #define AHEAD_MIN 64
-/* Stack words a window copies above each core's SP or LV; a window of
- * at least 4 x this many steps pays for the copy (full windows are
- * longer still: AHEAD_WINDOW_MIN).  A shorter window copies as many as
- * it has steps: a private step pushes at most one word
- * (a store beyond the copy is correct anyway, as a shared step), and
+/* Stack words a window copies above each core's SP or LV unless its
+ * level sets fewer (struct ahead's margin: the ISA level copies 32 and
+ * grows the copy in its private runs); a window of at least 4 x this
+ * many steps pays for the copy (full windows are longer still:
+ * AHEAD_WINDOW_MIN).  A shorter window copies as many as it has steps:
+ * a private step pushes at most one word (a store beyond the copy is
+ * correct anyway, as a shared step or after growing the copy), and
  * micdb run's engine runs at many cores are short windows
- * (doc/performance.md section 19.3). */
+ * (doc/performance.md sections 19.3, 24.13). */
 #define AHEAD_STACK_MARGIN 256
 
 /* Cores per thread below which a round of private runs, or a window's
@@ -123,8 +125,9 @@ ahead_margin(const struct ahead *a)
 void	ahead_free(struct ahead *a);
 /* Grow core's stack copy to the word upto (clamped to its region).
  * Touches only core's copy and limit, so a private run may grow its own
- * core's on any thread: the words above the limit are still as they
- * were at the window's start, since only shared steps store there. */
+ * core's on any thread: nothing stores above the limit (a shared step
+ * grows the copy first), so the words there are still as they were at
+ * the window's start. */
 void	ahead_grow(struct ahead *a, struct machine *m, uint32_t core,
 	    int64_t upto);
 /* Before a shared step: the n words from w may change. */

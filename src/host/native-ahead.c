@@ -85,8 +85,10 @@ nat_undo_note(struct native *n, struct machine *m, uint32_t core)
  * A private run stopped at core's next instruction, a private one, whose
  * store would pass the window's copy of its stack: grow the copy to hold
  * it and NAT_AHEAD_MARGIN words more.  Returns 1 to go on, 0 when the
- * stop was something else (a shared instruction, a fault that room does
- * not cure) or the copy is at its region's end.
+ * store is within the copy (the stop was a shared instruction, or a
+ * fault: a second stop at the same place, after one growth, lands here)
+ * or the copy cannot reach it (the region's end).  Looks at the decoded
+ * handler (real), not at a breakpoint patched over it.
  */
 static int
 nat_grow_private(struct engine *e, uint32_t core)
@@ -100,11 +102,11 @@ nat_grow_private(struct engine *e, uint32_t core)
 	if (c->pc < 0 || (uint32_t)c->pc >= np->size)
 		return 0;
 	in = &np->pcode[c->pc];
-	if (in->h == H_SYNC)
+	if (in->real == H_SYNC)
 		return 0;
 	/* its highest store: a push, or a call's frame and link words */
 	need = (int64_t)c->sp + 1;
-	if (in->h == H_INVOKE)
+	if (in->real == H_INVOKE)
 		need = (int64_t)c->sp + ((uint32_t)in->b >> 16) + 2;
 	if (need <= lim)
 		return 0;
