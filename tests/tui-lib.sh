@@ -56,6 +56,25 @@ screen() {
 	tm capture-pane -p -t "$1" 2>/dev/null
 }
 
+# settled SESSION [SECONDS]: the screen once it stops changing (two
+# captures a fifth of a second apart agree), or as it is after SECONDS
+# (default 10).  One frame of a large screen reaches tmux in pieces, top
+# first, so a capture taken on seeing the status bar change may hold the
+# panes of the frame before (a loaded machine showed it at 200x60); a
+# stopped debugger draws nothing more, so its screen settles.
+settled() {
+	_prev=$(screen "$1")
+	_n=$(( ${2:-10} * 5 ))
+	while [ $_n -gt 0 ]; do
+		sleep 0.2
+		_cur=$(screen "$1")
+		[ "$_cur" = "$_prev" ] && break
+		_prev=$_cur
+		_n=$((_n - 1))
+	done
+	printf '%s\n' "$_prev"
+}
+
 # screen_has SESSION FIXED-STRING, screen_lacks (the opposite),
 # screen_matches SESSION EXTENDED-REGEX: the screen now
 screen_has() {
