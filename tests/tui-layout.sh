@@ -154,7 +154,7 @@ step $step, $counts)"
 		see "$lv $size: stopped where --batch stops" "$s" \
 		    "(micdb core $focus warp 0 lane $focus)"
 		wait_for "$s" "step $step"
-		settled "$s" >"$TMP/scr"
+		synced "$s" >"$TMP/scr"
 
 		# the status bar: the step and the same counts as info cores
 		st=$(sed -n 1p "$TMP/scr")
@@ -243,7 +243,7 @@ for c in "break finished" continue "core 4033"; do
 	type_line big ":$c"
 done
 see "4096 cores: the focus is core 4033" big "(micdb core 4033 warp 126 lane 1)"
-settled big >"$TMP/scr"
+synced big >"$TMP/scr"
 t=$(title_of "$TMP/scr" Code)
 case $t in
 *"core 4033 at $where"*) r=0 ;;

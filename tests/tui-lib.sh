@@ -56,23 +56,19 @@ screen() {
 	tm capture-pane -p -t "$1" 2>/dev/null
 }
 
-# settled SESSION [SECONDS]: the screen once it stops changing (two
-# captures a fifth of a second apart agree), or as it is after SECONDS
-# (default 10).  One frame of a large screen reaches tmux in pieces, top
-# first, so a capture taken on seeing the status bar change may hold the
-# panes of the frame before (a loaded machine showed it at 200x60); a
-# stopped debugger draws nothing more, so its screen settles.
-settled() {
-	_prev=$(screen "$1")
-	_n=$(( ${2:-10} * 5 ))
-	while [ $_n -gt 0 ]; do
-		sleep 0.2
-		_cur=$(screen "$1")
-		[ "$_cur" = "$_prev" ] && break
-		_prev=$_cur
-		_n=$((_n - 1))
-	done
-	printf '%s\n' "$_prev"
+# synced SESSION: the screen once all that micdb drew before the call
+# has reached tmux, then the prompt's line as it was.  One frame of a
+# large screen reaches tmux in pieces, top first, so a capture taken on
+# seeing the status bar change may hold the panes of the frame before
+# (a loaded machine showed it at 200x60).  A key typed now echoes after
+# every byte already written: once its echo shows, the frame before it
+# is whole.  The key is '%' at an empty prompt, taken back with C-u.
+synced() {
+	tm send-keys -t "$1" -l "%"
+	wait_until 30 screen_matches "$1" '\) %$'
+	screen "$1"
+	keys "$1" C-u
+	wait_until 30 screen_lacks "$1" ') %'
 }
 
 # screen_has SESSION FIXED-STRING, screen_lacks (the opposite),
