@@ -41,11 +41,11 @@
  * others: AHEAD_STATUS), so deferring it to the round's end changes no
  * result.  The undo log and every status decision stay on the calling
  * thread; ahead_grow runs wherever its core's private run or copy does
- * (it touches only that core's copy and limit).  The undo is split by core range over the pool as
- * well.  What stays on the calling thread costs in proportion to the
- * round's cores, not the machine's: the rounds' cores come from a queue,
- * and the barrier's release is looked for only when no core of the
- * window runs.
+ * (it touches only that core's copy and limit).  The undo is split by
+ * core range over the pool as well.  What stays on the calling thread
+ * costs in proportion to the round's cores, not the machine's: the
+ * rounds' cores come from a queue, and the barrier's release is looked
+ * for only when no core of the window runs.
  */
 #include <stdlib.h>
 #include <string.h>

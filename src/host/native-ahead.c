@@ -75,9 +75,10 @@ nat_undo_note(struct native *n, struct machine *m, uint32_t core)
  * The stack words a window copies above each core's SP or LV.  A private
  * run that would store above its copy grows the copy itself
  * (nat_grow_private), so the copy need not hold every push of a long
- * window: most programs use a few words of stack, and copying 256 above
- * them for every core made the copy a good part of a short window at
- * many cores (doc/performance.md section 24.13).
+ * window, only what most programs use: a window's copy is paid for every
+ * core, and micdb run's windows at many cores are short (a thousand
+ * steps or so), so it is kept to the words likely to change
+ * (doc/performance.md section 24.13 has the figures).
  */
 #define NAT_AHEAD_MARGIN 32
 
