@@ -89,7 +89,7 @@ static const uint8_t plain_h[256] = {
 	[OP_ISUB] = H_ISUB, [OP_IAND] = H_IAND, [OP_IOR] = H_IOR,
 	[OP_IRETURN] = H_IRETURN, [OP_IALOAD] = H_IALOAD,
 	[OP_COREID] = H_COREID, [OP_NCORES] = H_NCORES, [OP_IN] = H_IN,
-	[OP_OUT] = H_OUT, [OP_HALT] = H_HALT,
+	[OP_OUT] = H_OUT, [OP_HALT] = H_HALT, [OP_BARRIER] = H_BARRIER,
 };
 
 static void
@@ -183,7 +183,10 @@ done:
 		in->b = b;
 	}
 	/* A private run stops before anything another core can see or
-	 * change: shared words, a status change, the golden model. */
+	 * change: shared words, the golden model.  HALT and BARRIER change
+	 * only their core's status, which the window keeps from the others
+	 * until the reference's order reaches that step (ahead.h,
+	 * AHEAD_STATUS): a private run executes them and ends there. */
 	np->pcode = xcalloc((size_t)p->text_size + 1, sizeof *np->pcode);
 	for (uint32_t pc = 0; pc <= p->text_size; pc++) {
 		struct nat_insn *in = &np->pcode[pc];
@@ -194,7 +197,6 @@ done:
 		case H_GETSTATIC:
 		case H_PUTSTATIC:
 		case H_IALOAD:
-		case H_HALT:
 			in->h = in->real = H_SYNC;
 			break;
 		}
@@ -301,7 +303,8 @@ nat_exec(struct engine *e, uint32_t core, uint64_t budget, int first,
 		&&L_H_ISUB, &&L_H_IAND, &&L_H_IOR, &&L_H_IFEQ, &&L_H_IFLT,
 		&&L_H_ICMPEQ, &&L_H_GOTO, &&L_H_GETSTATIC, &&L_H_PUTSTATIC,
 		&&L_H_INVOKE, &&L_H_IRETURN, &&L_H_IALOAD, &&L_H_COREID,
-		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT, &&L_H_SYNC,
+		&&L_H_NCORES, &&L_H_IN, &&L_H_OUT, &&L_H_HALT, &&L_H_BARRIER,
+		&&L_H_SYNC,
 	};
 #define NAT_CASE(x)	case x: L_##x
 #define DISPATCH()	goto *labels[ip->h]
@@ -726,6 +729,13 @@ dispatch:
 	NAT_CASE(H_HALT):
 		left--;
 		c->status = CORE_HALTED;
+		*ev = EV_STATUS;
+		ip++;
+		goto out;
+	NAT_CASE(H_BARRIER):
+		/* the step's end releases it (ref_barrier_release) */
+		left--;
+		c->status = CORE_WAITING;
 		*ev = EV_STATUS;
 		ip++;
 		goto out;

@@ -3,8 +3,10 @@
  * engine-native.c calls nat_ahead when more than one core runs and
  * nothing is watched): the window itself is ahead.c's; here, the ISA
  * level's part.  A private run is nat_exec over pcode, where every
- * instruction that touches shared state (globals, the heap, devices,
- * status) is SYNC and a store above the window's stack copy stops it
+ * instruction that touches shared state (globals, the heap, the golden
+ * model's) is SYNC, HALT and BARRIER end it with their core's new status
+ * for the window to apply in order (AHEAD_STATUS), and a store above the
+ * window's stack copy stops it
  * (most of it in the program's translation, native-jit.h, which nat_ahead
  * builds before the window's private runs start); the private run then
  * grows its copy and goes on (nat_grow_private).  Before a shared
@@ -130,7 +132,10 @@ nat_priv(void *arg, uint32_t core, uint64_t budget, int first,
 			break;
 		first = 1;	/* where it stopped: its breakpoints were asked */
 	}
-	*ev = k >= budget ? AHEAD_END : nev == EV_BP ? AHEAD_BP : AHEAD_SYNC;
+	/* a HALT or BARRIER ran (EV_STATUS): its status waits for the
+	 * reference's order (ahead.h, AHEAD_STATUS) */
+	*ev = nev == EV_STATUS ? AHEAD_STATUS : k >= budget ? AHEAD_END :
+	    nev == EV_BP ? AHEAD_BP : AHEAD_SYNC;
 	return k;
 }
 
