@@ -227,6 +227,10 @@ ahead_touch_part(void *xv, uint64_t lo, uint64_t hi)
 	}
 }
 
+/* Bytes of a core that a round touches (AHEAD_AHEAD): its registers, the line at its
+ * stack's top, its entries in the window's own arrays. */
+#define AHEAD_CORE_BYTES (sizeof(struct core) + 64 + 16)
+
 /* Make ready to copy what a window may change, to undo it: the copy
  * itself is core by core, in the first pass (ahead_first_part). */
 static void
@@ -234,6 +238,7 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 {
 	struct machine *m = x->m;
 	uint32_t nc = m->cfg.ncores;
+	long l2;
 
 	if (a->t == NULL) {	/* only engines that run ahead pay */
 		a->ncores = nc;
@@ -255,6 +260,9 @@ ahead_snap(struct ahead *a, struct ahead_pass *x)
 		    sizeof *a->curbits);
 		if (x->side_bytes > 0)
 			a->sside = xmalloc(x->side_bytes);
+		l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+		a->prefetch = l2 <= 0 ||
+		    (uint64_t)nc * AHEAD_CORE_BYTES > (uint64_t)l2;
 		if (par_pool_threads(a->pool) > 1 &&
 		    nc >= (uint64_t)ahead_par_items * par_pool_threads(a->pool))
 			par_pool_run(a->pool, par_pool_threads(a->pool), 1,
@@ -351,15 +359,52 @@ ahead_first_part(void *xv, uint64_t lo, uint64_t hi)
 	}
 }
 
+/*
+ * How far the loops over a round's cores look ahead.  At many cores the
+ * registers and stacks of a round's cores are not in any cache: each
+ * core's shared step or private run begins with a load of its registers,
+ * then of its stack's top, that waits for memory, one core after the
+ * other.  So the loops ask for both a few cores early: the registers
+ * 2 x AHEAD_AHEAD cores ahead, the line at SP AHEAD_AHEAD ahead (by then
+ * the registers that say where it is have arrived).  Where those lines
+ * of every core fit in a processor's own cache (its L2), they are there
+ * already and the requests only cost: ahead_snap decides once per engine
+ * (doc/performance.md 24.14).
+ */
+#define AHEAD_AHEAD 8
+
+/* Ask for what core k of list (of n) will need: see AHEAD_AHEAD.
+ * Always inlined: GCC finds a function whose only effect is a prefetch
+ * free of side effects and deletes its calls, prefetches and all. */
+static inline __attribute__((always_inline)) void
+ahead_prefetch(const struct ahead *a, const struct machine *m,
+    const uint32_t *list, uint64_t k, uint64_t n)
+{
+	if (!a->prefetch)
+		return;
+	if (k + 2 * AHEAD_AHEAD < n)
+		__builtin_prefetch(&m->cores[list[k + 2 * AHEAD_AHEAD]], 1);
+	if (k + AHEAD_AHEAD < n) {
+		uint32_t i = list[k + AHEAD_AHEAD];
+		uint32_t w = (uint32_t)(m->cores[i].sp - MM_STACK_BASE);
+
+		if (w < m->cfg.stack_words)
+			__builtin_prefetch(m->stacks + (size_t)i *
+			    m->cfg.stack_words + w, 1);
+	}
+}
+
 /* The deferred private runs todo[lo .. hi). */
 static void
 ahead_todo_part(void *xv, uint64_t lo, uint64_t hi)
 {
 	struct ahead_pass *x = xv;
 
-	for (uint64_t k = lo; k < hi; k++)
+	for (uint64_t k = lo; k < hi; k++) {
+		ahead_prefetch(x->a, x->m, x->a->todo, k, hi);
 		ahead_core(x->a, x->m, x->ops, x->arg, x->a->todo[k], x->h,
 		    0);
+	}
 }
 
 /* No core: the end of a queue list. */
@@ -491,6 +536,8 @@ ahead_window(struct ahead *a, struct machine *m, const struct engine_run *r,
 		for (uint32_t j = 0; j < k; j++) {
 			uint32_t i = a->cur[j];
 			struct core *c = &m->cores[i];
+
+			ahead_prefetch(a, m, a->cur, j, k);
 
 			if (a->at[i] == AT_BP)
 				goto undo;

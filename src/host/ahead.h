@@ -109,6 +109,8 @@ struct ahead {
 	 * AHEAD_STACK_MARGIN): a level whose private runs grow the copy
 	 * themselves (ahead_grow) copies fewer */
 	uint32_t	 margin;
+	/* the round loops prefetch the next cores (ahead.c, AHEAD_AHEAD) */
+	int		 prefetch;
 };
 
 /* The stack words above SP (or LV) that a copy holds for the private
