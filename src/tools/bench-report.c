@@ -126,7 +126,8 @@ bench_report_micro(const struct bench *b)
 		}
 	}
 	/* The thesis' figure: Mic-1 cycles per PMIC cycle for the same
-	 * instructions (1.88 measured there, 2.56 in theory). */
+	 * instructions, which doc/pmic.md ("What the project must show")
+	 * gives with the target it sets. */
 	head = 0;
 	for (size_t i = 0; i < b->nres; i++) {
 		const struct result *p = &b->res[i];
