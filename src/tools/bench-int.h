@@ -229,6 +229,10 @@ struct bench {
 	 * creation, a read through it): the OpenCL device failed, which is
 	 * exit status 2 as in micdb run, not a workload's failure (1) */
 	int			 engine_failed;
+	/* the table, the CSV or a plot could not be written (a full
+	 * disk): exit status 2 as a file that cannot be opened, not a
+	 * workload's failure (1) */
+	int			 output_failed;
 };
 
 /* The device's bytes of a measurement's memory: what the report shows
