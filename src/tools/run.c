@@ -855,9 +855,12 @@ run_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 	progress_clear(&r);
 	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
-	if (fflush(stdout) != 0) {
+	/* the error flag too: a write that failed before left fflush
+	 * nothing to fail on */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
-		    strerror(errno));
+		    errno != 0 ? strerror(errno) : "write error");
 		rc = EXIT_USAGE;
 	}
 	if (r.trace != NULL && interrupted && rc != EXIT_USAGE) {
