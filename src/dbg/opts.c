@@ -337,7 +337,9 @@ opts_load(const struct micdb_opts *o, struct loaded *l, char **cause)
 	/* 0xFFFF marks a core no program claims yet. */
 	memset(l->core_prog, 0xFF, (size_t)ncores * sizeof *l->core_prog);
 	if (o->nprogs > 0xFFFE) {
-		*cause = xasprintf("too many programs");
+		*cause = xasprintf("too many programs (%zu --program options, "
+		    "at most 65534): give cores running the same program one "
+		    "--program with several ranges", o->nprogs);
 		goto fail;
 	}
 	for (i = 0; i < o->nprogs; i++) {
