@@ -70,15 +70,14 @@ struct bench_level {
 	enum level	 level;
 };
 
-#define NLEVELS 3
-extern const struct bench_level bench_levels[NLEVELS];
+extern const struct bench_level bench_levels[NLEVEL];
 
 /* ---- options ---------------------------------------------------------- */
 
 struct bench_opts {
 	size_t		 wl[NWORKLOADS];  /* into bench_workloads, as given */
 	size_t		 nwl;
-	size_t		 lv[NLEVELS];     /* indices into bench_levels */
+	size_t		 lv[NLEVEL];     /* indices into bench_levels */
 	size_t		 nlv;
 	uint32_t	*cores;
 	size_t		 ncores;

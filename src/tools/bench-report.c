@@ -319,7 +319,7 @@ bench_report_crossover(const struct bench *b)
 	printf("\ncrossover (default: the rule of levels.h on %u thread%s "
 	    "and this device; measured: OpenCL faster from):\n", t,
 	    t == 1 ? "" : "s");
-	for (size_t lv = 0; lv < NLEVELS; lv++) {
+	for (size_t lv = 0; lv < NLEVEL; lv++) {
 		uint32_t x = level_engine_crossover(bench_levels[lv].level, t,
 		    &dev);
 		int any = 0;

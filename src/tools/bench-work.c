@@ -39,8 +39,8 @@ const struct bench_level bench_levels[] = {
 	{ "mic", 1, LEVEL_MIC },
 	{ "pmic", 1, LEVEL_PMIC },
 };
-_Static_assert(sizeof bench_levels / sizeof bench_levels[0] == NLEVELS,
-    "NLEVELS in bench-int.h counts bench_levels");
+_Static_assert(sizeof bench_levels / sizeof bench_levels[0] == NLEVEL,
+    "bench_levels has a row for every level (engine.h NLEVEL)");
 
 const uint32_t bench_few_cores[NFEW] = { 1, 2, 4, 32 };
 

@@ -153,10 +153,10 @@ parse_levels(struct bench_opts *o, const char *arg, char **cause)
 	while ((item = bench_next_item(&p)) != NULL) {
 		size_t i;
 
-		for (i = 0; i < NLEVELS; i++)
+		for (i = 0; i < NLEVEL; i++)
 			if (strcmp(item, bench_levels[i].name) == 0)
 				break;
-		if (i == NLEVELS) {
+		if (i == NLEVEL) {
 			*cause = xasprintf("unknown level '%s' (use isa, mic "
 			    "or pmic)", item);
 			free(item);
