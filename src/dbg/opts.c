@@ -186,13 +186,7 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 			o->max_steps = v;
 			break;
 		case OPT_LEVEL:
-			if (strcmp(optarg, "isa") == 0)
-				o->level = LEVEL_ISA;
-			else if (strcmp(optarg, "mic") == 0)
-				o->level = LEVEL_MIC;
-			else if (strcmp(optarg, "pmic") == 0)
-				o->level = LEVEL_PMIC;
-			else {
+			if (level_parse(optarg, &o->level) != 0) {
 				*cause = xasprintf("unknown level '%s' (use isa, "
 				    "mic or pmic)", optarg);
 				return -1;
