@@ -193,13 +193,7 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 			}
 			break;
 		case OPT_ENGINE:
-			if (strcmp(optarg, "ref") == 0)
-				o->engine = ENGINE_REF;
-			else if (strcmp(optarg, "opencl") == 0)
-				o->engine = ENGINE_OPENCL;
-			else if (strcmp(optarg, "native") == 0)
-				o->engine = ENGINE_NATIVE;
-			else {
+			if (engine_kind_parse(optarg, &o->engine) != 0) {
 				*cause = xasprintf("unknown engine '%s' (use ref, "
 				    "native or opencl)", optarg);
 				return -1;

@@ -287,7 +287,6 @@ int		 bench_work_open(struct bench *, const struct workload *,
 		     const struct wl_progs *, uint32_t, enum engine_kind,
 		     uint64_t, struct machine *, struct engine *, char **);
 void		 bench_work_close(struct machine *, struct engine *);
-const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,
 		     const struct workload *, int, char **);
 

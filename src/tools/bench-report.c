@@ -223,7 +223,7 @@ bench_report_csv_row(const struct bench *b, const struct result *r,
 	fputc(',', f);
 	if (r->have_native && r->have_ref)
 		fprintf(f, "%.4f", r->native_ips.med / r->ref_ips.med);
-	fprintf(f, ",%s,", bench_work_engine_name(r->chosen));
+	fprintf(f, ",%s,", engine_kind_name(r->chosen));
 	if (r->have_native)
 		fprintf(f, "%u", level_threads(b->o.threads));
 	fputc('\n', f);
@@ -437,7 +437,7 @@ bench_report_table(const struct bench *b)
 			printf("%7.2f ", r->native_ips.med / r->ref_ips.med);
 		else
 			printf("%7s ", "-");
-		printf("%-7s ", bench_work_engine_name(r->chosen));
+		printf("%-7s ", engine_kind_name(r->chosen));
 		if (isfinite(r->simd))
 			printf("%6.3f %6.2f  ", r->simd, r->kpaths);
 		else

@@ -184,21 +184,6 @@ bench_work_engine_kind(struct bench *b, enum engine_kind kind,
 	return 0;
 }
 
-const char *
-bench_work_engine_name(enum engine_kind kind)
-{
-	switch (kind) {
-	case ENGINE_REF:
-		return "ref";
-	case ENGINE_NATIVE:
-		return "native";
-	case ENGINE_OPENCL:
-		return "opencl";
-	default:
-		return "default";
-	}
-}
-
 /*
  * The workload's own verdict on m: no core printed FAIL or faulted, and
  * when the run is complete every program that had cores printed its OK.
