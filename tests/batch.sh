@@ -7,7 +7,7 @@
 # be empty, and the exit status must be the "# exit:" line (default 0).
 # Each script runs again under the ASan/UBSan build of micdb, which must
 # write the same transcript and report nothing.  Then the usage errors of
-# micdb --batch (exit 2).
+# micdb --batch (exit 2), and a transcript that cannot be written (exit 2).
 #
 # MICDB_BATCH / MICDB_BATCH_ASAN name other binaries to test (a
 # developer's build of batch_main).
@@ -162,4 +162,14 @@ run_cmd "$out" "$err" "$BIN" --batch "$TMP/probe.cmd" --cores 0 \
 expect_rc 2 "--cores 0"
 run_cmd "$out" "$err" "$BIN" -x "$TMP/probe.cmd"
 expect_rc 2 "no program"
+
+# A transcript that cannot be written is an error, not a silently
+# truncated file: a full disk gives exit 2 and the reason.
+printf 'info cores\ncontinue\n' >"$TMP/full.cmd"
+"$BIN" --batch "$TMP/full.cmd" "$PROGRAMS/hello.jas" >/dev/full \
+    2>"$err" </dev/null
+rc=$?
+expect_rc 2 "a transcript to a full disk"
+expect_err "cannot write the transcript: No space left on device" \
+    "a transcript to a full disk: the reason is given"
 done_testing

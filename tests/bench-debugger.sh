@@ -74,6 +74,18 @@ bad "two programs" "unexpected argument 'b.jas'" $B a.jas b.jas
 bad "missing program" "cannot read nosuch.jas" $B nosuch.jas
 bad "unwritable CSV" "/nonexistent/d.csv" $B --csv /nonexistent/d.csv
 
+# a table or CSV that cannot be written (a full disk) is exit 2 with the
+# reason, as an unwritable CSV, not a failed command (1)
+"$MICDB" bench debugger --cores 32 >/dev/full 2>e.txt </dev/null
+rc=$?; err=e.txt
+expect_rc 2 "a table to a full disk"
+expect_err "cannot write the table: No space left on device" \
+    "a table to a full disk: says why"
+run_cmd o.txt e.txt "$MICDB" bench debugger --cores 32 --csv /dev/full
+expect_rc 2 "a CSV to a full disk"
+expect_err "cannot write /dev/full: No space left on device" \
+    "a CSV to a full disk: says why"
+
 # a program the session cannot load is bad input like an unreadable one
 # (exit 2, as micdb run); a command the session refuses is exit 1
 printf 'not an instruction\n' >broken.jas

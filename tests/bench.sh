@@ -207,6 +207,13 @@ bad "bad core list" "bad core list '1,x'" $B --cores 1,x
 bad "zero cores" "bad core list '0'" $B --cores 0
 bad "empty core list" "bad core list" $B --cores ''
 bad "trailing comma" "bad core list '1,'" $B --cores 1,
+# A table that cannot be written (a full disk) is exit 2 with the reason,
+# as a file that cannot be opened, not a workload's failure (1).
+$B >/dev/full 2>e.txt </dev/null
+rc=$?; err=e.txt
+expect_rc 2 "a table to a full disk"
+expect_err "cannot write the table: No space left on device" \
+    "a table to a full disk: says why"
 
 # Every level has a kernel: the micro levels' figures and the Mic-1 / PMIC
 # cycle ratio of doc/bench.md.

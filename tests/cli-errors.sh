@@ -161,4 +161,12 @@ run_cmd o e "$M" run --cores 2 partial.jas
 [core 1] Hi" ]
 ok $? "unfinished lines are flushed per core at the end"
 
+# output that cannot be written is an error, not a silently lost one
+"$M" run "$PROGRAMS/hello.jas" >/dev/full 2>e </dev/null
+rc=$?; err=e
+expect_rc 2 "output to a full disk"
+expect_err "cannot write output: No space left on device" \
+    "output to a full disk: the reason is given"
+no_sanitizer_report "output to a full disk"
+
 done_testing

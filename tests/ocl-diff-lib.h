@@ -44,7 +44,9 @@
  * compared on their output (CMP_OUTPUT) run to their end in every mode,
  * at 1 and 33 cores only: at 1,000 cores the bench's MIMD programs took
  * most of the OpenCL tests' time.
- * OCL_DIFF_FULL=1 compares them bit for bit anyway.
+ * OCL_DIFF_FULL=1 compares them bit for bit anyway.  OCL_DIFF_DUMP=1
+ * prints each generated program's source before it runs, to read the one
+ * a failure names (by hand only: the lines are not TAP).
  *
  * Cost (why step mode samples at 1,000 cores): in step mode every step is
  * one launch, and a full comparison reads back the whole device memory

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The OpenCL engine's errors: one clear message and exit 2, never a crash:
 # a bad device selection, no OpenCL platform, a missing or broken kernel,
-# a machine too big for the device.  Drives the engine through
-# tests/ocl-run (a stand-in for micdb run --engine opencl).
+# a machine too big for the device, a device list that cannot be
+# written.  Drives the engine through tests/ocl-run (a stand-in for
+# micdb run --engine opencl).
 . "$(dirname "$0")/lib.sh"
 
 RUN=$top_builddir/tests/ocl-run
@@ -17,6 +18,11 @@ fi
 expect_rc 0 "devices lists the devices"
 grep -q "^\*" "$out"
 ok $? "devices marks the default with *"
+"$RUN" devices >/dev/full 2>"$err" </dev/null
+rc=$?
+expect_rc 2 "devices to a full disk"
+expect_err "cannot write the list: No space left on device" \
+    "devices to a full disk: the reason is given"
 
 # --- device selection ----------------------------------------------------
 run_cmd o e "$RUN" --device nosuch-device "$HELLO"

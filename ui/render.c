@@ -14,6 +14,7 @@
  * frames) is absent; with a session (`micdb bench debugger`), the
  * render reads them as the TUI does after a stop (access_stopped).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,8 @@ render_open(struct tui_render *r, char **cause)
 
 	if ((r->out = fopen("/dev/null", "w")) == NULL ||
 	    (r->in = fopen("/dev/null", "r")) == NULL) {
-		*cause = xasprintf("render: cannot open /dev/null");
+		*cause = xasprintf("render: cannot open /dev/null: %s",
+		    strerror(errno));
 		return -1;
 	}
 	if (env != NULL && *env != '\0')

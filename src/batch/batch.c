@@ -17,10 +17,14 @@
  * flushed.  The script ends at quit or at its end.
  *
  * Exit status: 0; 1 if any command failed; 2 for bad usage or input
- * (options, the script or a program that cannot be read).  Core input:
+ * (options, the script or a program that cannot be read) or a transcript
+ * that cannot be written, which would otherwise pass for a whole one (a
+ * full disk: the script stops at the first command after the failed
+ * write, since what it would print is lost).  Core input:
  * --input FILE for core 0 (given again at every run), and the input
  * command; standard input is not read.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,12 +47,14 @@ static const char batch_usage[] =
 "switches later), --microcode FILE (the micro level's microprogram:\n"
 ".mal or .mic1 for mic, .pm or .pmic for pmic),\n"
 "--fork-join (the fork-join model).\n"
-"Exit status: 0, 1 if a command failed, 2 for bad usage or input.\n";
+"Exit status: 0, 1 if a command failed, 2 for bad usage or input or a\n"
+"transcript that cannot be written.\n";
 
 /* The transcript writer: where core output and messages meet. */
 struct transcript {
 	int		 raw;          /* core bytes pass through */
 	int		 at_bol;       /* stdout is at the start of a line */
+	int		 werr;         /* errno of the first failed write; 0 */
 	struct core_lines lines;       /* unless raw */
 };
 
@@ -68,12 +74,21 @@ on_sigint(int sig)
 	signal(sig, SIG_DFL);
 }
 
+/* Keep the first write error (ok: the write's own verdict). */
+static void
+wrote(struct transcript *t, int ok)
+{
+	if (!ok && t->werr == 0)
+		t->werr = errno != 0 ? errno : EIO;
+}
+
 static void
 put(struct transcript *t, const void *data, size_t len)
 {
 	if (len == 0)
 		return;
-	fwrite(data, 1, len, stdout);
+	errno = 0;
+	wrote(t, fwrite(data, 1, len, stdout) == len);
 	t->at_bol = ((const char *)data)[len - 1] == '\n';
 }
 
@@ -90,7 +105,9 @@ core_line(void *arg, uint32_t core, const uint8_t *p, size_t n)
 	struct transcript *t = arg;
 
 	newline_if_needed(t);
-	printf("[core %u] %.*s\n", core, (int)n, (const char *)p);
+	errno = 0;
+	wrote(t, printf("[core %u] %.*s\n", core, (int)n,
+	    (const char *)p) >= 0);
 	t->at_bol = 1;
 }
 
@@ -112,7 +129,8 @@ flush_pending(struct transcript *t)
 	newline_if_needed(t);
 }
 
-/* Run the script's lines; returns 1 if a command failed. */
+/* Run the script's lines, up to one whose transcript could not be
+ * written; returns 1 if a command failed. */
 static int
 run_script(struct session *s, struct transcript *t, const char *path,
     char *text)
@@ -121,7 +139,7 @@ run_script(struct session *s, struct transcript *t, const char *path,
 	unsigned line = 0;
 	char *p = text;
 
-	while (*p != '\0') {
+	while (*p != '\0' && t->werr == 0) {
 		char *eol = strchr(p, '\n'), *cmd = p, *cause = NULL;
 		struct buf out = { 0 };
 		int rc;
@@ -137,7 +155,8 @@ run_script(struct session *s, struct transcript *t, const char *path,
 		if (*cmd == '\0' || *cmd == '#')
 			continue;
 		newline_if_needed(t);
-		printf("(micdb) %s\n", cmd);
+		errno = 0;
+		wrote(t, printf("(micdb) %s\n", cmd) >= 0);
 		t->at_bol = 1;
 		rc = session_execute(s, cmd, &out, &cause);
 		newline_if_needed(t);
@@ -151,7 +170,9 @@ run_script(struct session *s, struct transcript *t, const char *path,
 		buf_free(&out);
 		if (rc == -1) {
 			newline_if_needed(t);
-			printf("%s:%u: %s\n", path, line, cause);
+			errno = 0;
+			wrote(t, printf("%s:%u: %s\n", path, line,
+			    cause) >= 0);
 			t->at_bol = 1;
 			failed = 1;
 		}
@@ -203,7 +224,14 @@ batch_main(int argc, char **argv)
 	rc = run_script(s, &t, o.batch_path, text) ? 1 : 0;
 	free(text);
 	flush_pending(&t);
-	fflush(stdout);
+	errno = 0;
+	wrote(&t, fflush(stdout) == 0 && !ferror(stdout));
+	if (t.werr != 0) {
+		fprintf(stderr, "micdb: cannot write the transcript: %s "
+		    "(it is incomplete: run the script again with standard "
+		    "output where it can be written)\n", strerror(t.werr));
+		rc = 2;
+	}
 
 	signal(SIGINT, SIG_DFL);
 	batch_interrupt = NULL;

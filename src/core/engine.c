@@ -33,6 +33,29 @@ level_parse(const char *name, enum level *out)
 	return -1;
 }
 
+static const char *const kind_names[] = {
+	[ENGINE_DEFAULT] = "default", [ENGINE_REF] = "ref",
+	[ENGINE_OPENCL] = "opencl", [ENGINE_NATIVE] = "native",
+};
+
+const char *
+engine_kind_name(enum engine_kind kind)
+{
+	return (unsigned)kind < sizeof kind_names / sizeof *kind_names ?
+	    kind_names[kind] : "?";
+}
+
+int
+engine_kind_parse(const char *name, enum engine_kind *out)
+{
+	for (size_t i = 0; i < sizeof kind_names / sizeof *kind_names; i++)
+		if (i != ENGINE_DEFAULT && strcmp(name, kind_names[i]) == 0) {
+			*out = (enum engine_kind)i;
+			return 0;
+		}
+	return -1;
+}
+
 void
 engine_stop_reset(struct engine *e, struct engine_stop *stop)
 {

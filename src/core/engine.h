@@ -399,6 +399,11 @@ int	engine_host_nothing(struct engine *e, char **cause);
 const char	*level_name(enum level level);
 /* 0 and *out, or -1 if name is no level. */
 int		 level_parse(const char *name, enum level *out);
+/* "ref", "native", "opencl" as --engine names them; "default" for
+ * ENGINE_DEFAULT. */
+const char	*engine_kind_name(enum engine_kind kind);
+/* 0 and *out, or -1 if name is no engine (--engine's names only). */
+int		 engine_kind_parse(const char *name, enum engine_kind *out);
 
 /* ops->set_threads where the engine has it. */
 static inline void

@@ -234,8 +234,7 @@ microcode_of(struct dap *d, const char *path, char **cause)
 		*cause = xasprintf("no %s microprogram is loaded (launch with "
 		    "level %s, or set level %s, then set this breakpoint "
 		    "again)", lv == LEVEL_PMIC ? "PMIC" : "Mic-1",
-		    lv == LEVEL_PMIC ? "pmic" : "mic",
-		    lv == LEVEL_PMIC ? "pmic" : "mic");
+		    level_name(lv), level_name(lv));
 		return NULL;
 	}
 	a = dap_abspath(path);

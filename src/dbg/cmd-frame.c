@@ -27,7 +27,6 @@
 #include "mic1.h"
 #include "regs.h"
 
-#define MAX_FRAMES   64
 #define MAX_SHOWN    16    /* locals or stack words shown per frame */
 
 /*
@@ -352,7 +351,7 @@ frames(struct session *s, const char *args, struct buf *out, char **cause)
 	const struct core *c = &s->m.cores[s->focus];
 	int32_t pc = session_core_pc(s, s->focus);
 	int32_t lv = c->lv, sp = c->sp;
-	uint64_t limit = MAX_FRAMES;
+	uint64_t limit = SESSION_MAX_FRAMES;
 	int depth = 0;
 
 	if (*args != '\0' && cmd_count(args, &limit, cause) != 0)
@@ -386,7 +385,7 @@ cmd_info_frame_exec(struct session *s, const struct cmd_call *c,
 	if (*c->args != '\0' && cmd_count(c->args, &level, cause) != 0)
 		return -1;
 	/* walk to it; the frames inside it are not shown */
-	while ((uint64_t)depth < level && depth < MAX_FRAMES) {
+	while ((uint64_t)depth < level && depth < SESSION_MAX_FRAMES) {
 		skip.len = 0;
 		if (!show_frame(s, s->focus, depth, &pc, &lv, &sp, &skip)) {
 			buf_free(&skip);
@@ -570,7 +569,7 @@ frame_count(const struct cmd_call *c, uint64_t dflt, uint32_t *v,
 
 	if (*c->args != '\0' && cmd_count(c->args, &n, cause) != 0)
 		return -1;
-	*v = n > MAX_FRAMES ? MAX_FRAMES : (uint32_t)n;
+	*v = n > SESSION_MAX_FRAMES ? SESSION_MAX_FRAMES : (uint32_t)n;
 	return 0;
 }
 
@@ -582,7 +581,7 @@ cmd_frame_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 
 	if (frame_count(c, s->frame_sel, &level, cause) != 0)
 		return -1;
-	if (*c->args != '\0' && level >= MAX_FRAMES) {
+	if (*c->args != '\0' && level >= SESSION_MAX_FRAMES) {
 		*cause = xasprintf("no frame at level %s (backtrace lists them)",
 		    c->args);
 		return -1;

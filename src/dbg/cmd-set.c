@@ -108,7 +108,9 @@ assign(struct session *s, const char *text, char **cause)
 
 		if (strcmp(end, "]") != 0 || n < 0 ||
 		    (!local && n >= MM_GLOBALS_WORDS)) {
-			*cause = xasprintf("bad name '%s'", w1);
+			*cause = xasprintf("bad name '%s' (write local[N] "
+			    "with N from 0, or global[N] with N from 0 to %d)",
+			    w1, MM_GLOBALS_WORDS - 1);
 			goto out;
 		}
 		if (local)

@@ -54,6 +54,9 @@ enum ibp_kind {
 
 #define IBP_ID   0x80000000u   /* engine_bp ids of internal stops */
 
+/* Core ranges named in one line of a stop's report (hit.c, resume.c). */
+#define DBG_MAX_LISTED 8
+
 /* The run in progress. */
 struct resume {
 	enum resume_kind kind;      /* what the run is for */

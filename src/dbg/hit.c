@@ -29,8 +29,6 @@
 
 #include "dbg.h"
 
-#define MAX_LISTED 8    /* core ranges named in one report line */
-
 void
 session_sync_bps(struct session *s)
 {
@@ -132,7 +130,7 @@ hit_report(struct session *s, const struct bp *b, const uint32_t *cores,
 	if (b->nlocs > 1 && loc < b->nlocs)	/* gdb's N.M */
 		buf_printf(out, ".%zu", loc + 1);
 	buf_printf(out, " hit by ");
-	coreset_format_cores(out, cores, n, MAX_LISTED);
+	coreset_format_cores(out, cores, n, DBG_MAX_LISTED);
 	buf_printf(out, " [%zu of %u] at ", n, s->m.cfg.ncores);
 	if (b->on_mpc) {
 		buf_printf(out, "MPC ");

@@ -178,7 +178,8 @@ resolve_line(const struct loc_env *env, const char *file, const char *num,
 
 	line = strtoul(num, &end, 10);
 	if (*end != '\0' || line == 0 || line > UINT32_MAX) {
-		*cause = xasprintf("bad line number '%s'", num);
+		*cause = xasprintf("bad line number '%s' (a line is a number "
+		    "from 1, as in main.jas:12)", num);
 		return -1;
 	}
 	for (size_t i = 0; i < env->nprogs; i++) {

@@ -186,26 +186,14 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 			o->max_steps = v;
 			break;
 		case OPT_LEVEL:
-			if (strcmp(optarg, "isa") == 0)
-				o->level = LEVEL_ISA;
-			else if (strcmp(optarg, "mic") == 0)
-				o->level = LEVEL_MIC;
-			else if (strcmp(optarg, "pmic") == 0)
-				o->level = LEVEL_PMIC;
-			else {
+			if (level_parse(optarg, &o->level) != 0) {
 				*cause = xasprintf("unknown level '%s' (use isa, "
 				    "mic or pmic)", optarg);
 				return -1;
 			}
 			break;
 		case OPT_ENGINE:
-			if (strcmp(optarg, "ref") == 0)
-				o->engine = ENGINE_REF;
-			else if (strcmp(optarg, "opencl") == 0)
-				o->engine = ENGINE_OPENCL;
-			else if (strcmp(optarg, "native") == 0)
-				o->engine = ENGINE_NATIVE;
-			else {
+			if (engine_kind_parse(optarg, &o->engine) != 0) {
 				*cause = xasprintf("unknown engine '%s' (use ref, "
 				    "native or opencl)", optarg);
 				return -1;
@@ -337,7 +325,9 @@ opts_load(const struct micdb_opts *o, struct loaded *l, char **cause)
 	/* 0xFFFF marks a core no program claims yet. */
 	memset(l->core_prog, 0xFF, (size_t)ncores * sizeof *l->core_prog);
 	if (o->nprogs > 0xFFFE) {
-		*cause = xasprintf("too many programs");
+		*cause = xasprintf("too many programs (%zu --program options, "
+		    "at most 65534): give cores running the same program one "
+		    "--program with several ranges", o->nprogs);
 		goto fail;
 	}
 	for (i = 0; i < o->nprogs; i++) {

@@ -45,8 +45,6 @@
 #include "ijvm.h"
 #include "ref.h"
 
-#define MAX_LISTED 8    /* core ranges named in one report line */
-
 void
 resume_add_ibp(struct session *s, int32_t pc, int32_t lv,
     enum ibp_kind kind)
@@ -417,7 +415,7 @@ report_faults(struct session *s, const struct engine_stop *st,
 				group[n++] = cores[k];
 			}
 		}
-		coreset_format_cores(out, group, n, MAX_LISTED);
+		coreset_format_cores(out, group, n, DBG_MAX_LISTED);
 		if (s->m.cfg.ncores > 1)
 			buf_printf(out, " [%zu of %u]", n, s->m.cfg.ncores);
 		buf_printf(out, " faulted: %s", ijvm_fault_message(ci->fault));
@@ -461,7 +459,7 @@ report_deadlock(struct session *s, struct buf *out)
 		}
 	buf_printf(out, "deadlock: ");
 	if (n > 0) {
-		coreset_format_cores(out, w, n, MAX_LISTED);
+		coreset_format_cores(out, w, n, DBG_MAX_LISTED);
 		buf_printf(out, " %s at a barrier that cannot complete",
 		    n == 1 ? "waits" : "wait");
 	} else

@@ -13,8 +13,6 @@
 
 #include "dbg.h"
 
-#define MAX_FRAMES 64
-
 void
 session_views_free(struct session *s)
 {
@@ -182,8 +180,8 @@ session_frames(struct session *s, uint32_t core, struct session_frame **out,
 	pc = session_core_pc(s, core);
 	lv = c->lv;
 	sp = c->sp;
-	f = xcalloc(MAX_FRAMES, sizeof *f);
-	while (k < MAX_FRAMES && one_frame(s, core, &f[k++], &pc, &lv, &sp))
+	f = xcalloc(SESSION_MAX_FRAMES, sizeof *f);
+	while (k < SESSION_MAX_FRAMES && one_frame(s, core, &f[k++], &pc, &lv, &sp))
 		;
 	*out = f;
 	*n = k;

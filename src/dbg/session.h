@@ -217,10 +217,12 @@ struct session_frame {
 	char		*note;        /* the walk ended here: why; or NULL */
 };
 /*
- * The call frames of core, innermost first (at most 64).  A corrupted
+ * The call frames of core, innermost first (at most SESSION_MAX_FRAMES,
+ * also the deepest frame the frame commands select).  A corrupted
  * frame ends the walk with its note set.  Free with
  * session_frames_free.  0, or -1 + *cause (no such core).
  */
+#define SESSION_MAX_FRAMES 64
 int	 session_frames(struct session *s, uint32_t core,
 	    struct session_frame **out, size_t *n, char **cause);
 void	 session_frames_free(struct session_frame *f, size_t n);

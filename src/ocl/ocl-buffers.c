@@ -475,7 +475,8 @@ ocl_put_stacks(struct ocl_engine *o, const uint32_t *slen,
 	}
 	t = calloc(used * n, 4);
 	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to upload the stacks");
+		*cause = xasprintf("not enough host memory to upload the "
+		    "stacks: lower --cores or --stack-words");
 		return -1;
 	}
 	for (size_t c = 0; c < n; c++) {
@@ -538,7 +539,8 @@ ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
 		return -1;
 	t = malloc((used ? used : 1) * n * 4);
 	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to read the stacks");
+		*cause = xasprintf("not enough host memory to read the stacks: "
+		    "lower --cores or --stack-words");
 		return -1;
 	}
 	/* t: word w of core c at w * n + c (interleaved), c * used + w */
@@ -568,7 +570,8 @@ ocl_get_stacks(struct ocl_engine *o, uint32_t *slen, int32_t **words,
 	out = malloc((total ? total : 1) * sizeof *out);
 	if (out == NULL) {
 		free(t);
-		*cause = xasprintf("not enough host memory to read the stacks");
+		*cause = xasprintf("not enough host memory to read the stacks: "
+		    "lower --cores or --stack-words");
 		return -1;
 	}
 	total = 0;
@@ -631,7 +634,8 @@ ocl_download_stacks(struct ocl_engine *o, char **cause)
 		return ocl_read_buf(o, o->b_stacks, 0, n * 4, m->stacks, cause);
 	t = malloc(n * 4);
 	if (t == NULL) {
-		*cause = xasprintf("not enough host memory to read the stacks");
+		*cause = xasprintf("not enough host memory to read the stacks: "
+		    "lower --cores or --stack-words");
 		return -1;
 	}
 	rc = ocl_read_buf(o, o->b_stacks, 0, n * 4, t, cause);

@@ -25,6 +25,7 @@
  * commands run one after the other on one session, as a user types them.
  * Nothing here is global.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,8 +95,9 @@ static const char dbg_usage[] =
 "  -h, --help             show this help\n"
 "\n"
 "Exit status: 0 measured, 1 a command failed (the session refused it),\n"
-"2 bad usage, an unreadable or bad PROGRAM, no OpenCL device, or the\n"
-"device failed (a command that fails after a device call did included).\n";
+"2 bad usage, an unreadable or bad PROGRAM, a table or CSV that cannot be\n"
+"written, no OpenCL device, or the device failed (a command that fails\n"
+"after a device call did included).\n";
 
 enum {
 	OPT_CORES = 256, OPT_BREAK, OPT_DEVICE, OPT_REPS, OPT_CSV, OPT_QUICK,
@@ -612,12 +614,16 @@ bench_debugger(int argc, char **argv, const struct bench_hooks *hooks)
 			goto failed;
 	}
 	dbg_table(&d);
-	if (fflush(stdout) != 0) {
-		cause = xasprintf("cannot write the table");
-		goto failed;
+	/* a table or CSV that cannot be written (a full disk) is exit 2,
+	 * as a CSV that cannot be opened, not a failed command (1) */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cause = xasprintf("cannot write the table: %s",
+		    errno != 0 ? strerror(errno) : "write error");
+		goto usage;
 	}
 	if (dbg_csv(&d, &cause) != 0)
-		goto failed;
+		goto usage;
 	dbg_free(&d);
 	return 0;
 failed:

@@ -70,15 +70,14 @@ struct bench_level {
 	enum level	 level;
 };
 
-#define NLEVELS 3
-extern const struct bench_level bench_levels[NLEVELS];
+extern const struct bench_level bench_levels[NLEVEL];
 
 /* ---- options ---------------------------------------------------------- */
 
 struct bench_opts {
 	size_t		 wl[NWORKLOADS];  /* into bench_workloads, as given */
 	size_t		 nwl;
-	size_t		 lv[NLEVELS];     /* indices into bench_levels */
+	size_t		 lv[NLEVEL];     /* indices into bench_levels */
 	size_t		 nlv;
 	uint32_t	*cores;
 	size_t		 ncores;
@@ -229,6 +228,10 @@ struct bench {
 	 * creation, a read through it): the OpenCL device failed, which is
 	 * exit status 2 as in micdb run, not a workload's failure (1) */
 	int			 engine_failed;
+	/* the table, the CSV or a plot could not be written (a full
+	 * disk): exit status 2 as a file that cannot be opened, not a
+	 * workload's failure (1) */
+	int			 output_failed;
 };
 
 /* The device's bytes of a measurement's memory: what the report shows
@@ -284,7 +287,6 @@ int		 bench_work_open(struct bench *, const struct workload *,
 		     const struct wl_progs *, uint32_t, enum engine_kind,
 		     uint64_t, struct machine *, struct engine *, char **);
 void		 bench_work_close(struct machine *, struct engine *);
-const char	*bench_work_engine_name(enum engine_kind);
 int		 bench_work_check(const struct machine *,
 		     const struct workload *, int, char **);
 

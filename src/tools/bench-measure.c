@@ -709,8 +709,10 @@ bench_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 		    ENGINE_DEFAULT, n, b->o.threads, b->o.device);
 		b->done++;
 		bench_report_progress(b, r, 0);
-		if (b->csv != NULL && bench_report_csv_row(b, r, cause) != 0)
+		if (b->csv != NULL && bench_report_csv_row(b, r, cause) != 0) {
+			b->output_failed = 1;
 			return -1;
+		}
 	}
 	return 0;
 fail_ref:

@@ -126,7 +126,8 @@ bench_report_micro(const struct bench *b)
 		}
 	}
 	/* The thesis' figure: Mic-1 cycles per PMIC cycle for the same
-	 * instructions (1.88 measured there, 2.56 in theory). */
+	 * instructions, which doc/pmic.md ("What the project must show")
+	 * gives with the target it sets. */
 	head = 0;
 	for (size_t i = 0; i < b->nres; i++) {
 		const struct result *p = &b->res[i];
@@ -222,7 +223,7 @@ bench_report_csv_row(const struct bench *b, const struct result *r,
 	fputc(',', f);
 	if (r->have_native && r->have_ref)
 		fprintf(f, "%.4f", r->native_ips.med / r->ref_ips.med);
-	fprintf(f, ",%s,", bench_work_engine_name(r->chosen));
+	fprintf(f, ",%s,", engine_kind_name(r->chosen));
 	if (r->have_native)
 		fprintf(f, "%u", level_threads(b->o.threads));
 	fputc('\n', f);
@@ -318,7 +319,7 @@ bench_report_crossover(const struct bench *b)
 	printf("\ncrossover (default: the rule of levels.h on %u thread%s "
 	    "and this device; measured: OpenCL faster from):\n", t,
 	    t == 1 ? "" : "s");
-	for (size_t lv = 0; lv < NLEVELS; lv++) {
+	for (size_t lv = 0; lv < NLEVEL; lv++) {
 		uint32_t x = level_engine_crossover(bench_levels[lv].level, t,
 		    &dev);
 		int any = 0;
@@ -436,7 +437,7 @@ bench_report_table(const struct bench *b)
 			printf("%7.2f ", r->native_ips.med / r->ref_ips.med);
 		else
 			printf("%7s ", "-");
-		printf("%-7s ", bench_work_engine_name(r->chosen));
+		printf("%-7s ", engine_kind_name(r->chosen));
 		if (isfinite(r->simd))
 			printf("%6.3f %6.2f  ", r->simd, r->kpaths);
 		else

@@ -39,8 +39,8 @@ const struct bench_level bench_levels[] = {
 	{ "mic", 1, LEVEL_MIC },
 	{ "pmic", 1, LEVEL_PMIC },
 };
-_Static_assert(sizeof bench_levels / sizeof bench_levels[0] == NLEVELS,
-    "NLEVELS in bench-int.h counts bench_levels");
+_Static_assert(sizeof bench_levels / sizeof bench_levels[0] == NLEVEL,
+    "bench_levels has a row for every level (engine.h NLEVEL)");
 
 const uint32_t bench_few_cores[NFEW] = { 1, 2, 4, 32 };
 
@@ -182,21 +182,6 @@ bench_work_engine_kind(struct bench *b, enum engine_kind kind,
 	 * MICDB_OCL_TEST cannot make "auto" a lie */
 	e->ops->set_steps_per_launch(e, K);
 	return 0;
-}
-
-const char *
-bench_work_engine_name(enum engine_kind kind)
-{
-	switch (kind) {
-	case ENGINE_REF:
-		return "ref";
-	case ENGINE_NATIVE:
-		return "native";
-	case ENGINE_OPENCL:
-		return "opencl";
-	default:
-		return "default";
-	}
 }
 
 /*

@@ -76,7 +76,8 @@ static const char bench_usage[] =
 "\n"
 "Exit status: 0 measured, 1 a workload failed its own check (it printed\n"
 "FAIL, faulted, deadlocked, or the engines disagree), 2 bad usage, an\n"
-"unreadable workload, no OpenCL device, or the device failed.\n";
+"unreadable workload, output that cannot be written, no OpenCL device, or\n"
+"the device failed.\n";
 
 enum {
 	OPT_LEVELS = 256, OPT_WORKLOADS, OPT_CORES, OPT_SPL, OPT_DEVICE,
@@ -152,10 +153,10 @@ parse_levels(struct bench_opts *o, const char *arg, char **cause)
 	while ((item = bench_next_item(&p)) != NULL) {
 		size_t i;
 
-		for (i = 0; i < NLEVELS; i++)
+		for (i = 0; i < NLEVEL; i++)
 			if (strcmp(item, bench_levels[i].name) == 0)
 				break;
-		if (i == NLEVELS) {
+		if (i == NLEVEL) {
 			*cause = xasprintf("unknown level '%s' (use isa, mic "
 			    "or pmic)", item);
 			free(item);
@@ -495,15 +496,19 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	bench_report_table(&b);
 	bench_report_micro(&b);
 	bench_scaling_table(&b);
-	if (fflush(stdout) != 0) {
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cause = xasprintf("cannot write the table: %s",
-		    strerror(errno));
+		    errno != 0 ? strerror(errno) : "write error");
+		b.output_failed = 1;
 		goto failed;
 	}
 	if (b.scaling_svg != NULL && (rc = bench_scaling_svg(&b,
 	    &cause)) != 0) {
-		if (rc < 0)
+		if (rc < 0) {
+			b.output_failed = 1;
 			goto failed;
+		}
 		/* nothing to plot (the table said why): no file */
 		atomic_abort(&b.scaling_svg_file);
 		b.scaling_svg = NULL;
@@ -511,8 +516,10 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 		    "not written\n", b.o.scaling_svg_path);
 	}
 	if ((b.svg != NULL && bench_report_svg(&b, &cause) != 0) ||
-	    commit_outputs(&b, &cause) != 0)
+	    commit_outputs(&b, &cause) != 0) {
+		b.output_failed = 1;
 		goto failed;
+	}
 	bench_free(&b);
 	return BENCH_EXIT_OK;
 failed:
@@ -520,7 +527,8 @@ failed:
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "micdb bench: %s\n", cause);
 	free(cause);
-	rc = b.engine_failed ? BENCH_EXIT_USAGE : BENCH_EXIT_FAILED;
+	rc = b.engine_failed || b.output_failed ? BENCH_EXIT_USAGE :
+	    BENCH_EXIT_FAILED;
 	bench_free(&b);
 	return rc;
 usage:

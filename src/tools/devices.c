@@ -4,6 +4,7 @@
  * micdb like run.c's run_main; the listing itself is the device layer's
  * (src/ocl/ocl.h: ocl_devices_list and ocl_devices_select).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,5 +62,12 @@ devices_main(int argc, char **argv)
 		    d->name);
 	}
 	ocl_devices_free(&l);
+	/* a listing cut short by a full disk must not pass for the whole */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "micdb devices: cannot write the list: %s\n",
+		    errno != 0 ? strerror(errno) : "write error");
+		return 2;
+	}
 	return 0;
 }

@@ -113,8 +113,9 @@ static const char run_usage[] =
 "(a core below its frame, a fault they lead to, or the ISA level faulting\n"
 "the same program for one of them) ends with the debugger's note on them.\n"
 "\n"
-"Exit status: 0 every core halted, 1 a core faulted, 2 bad input or usage,\n"
-"3 step limit reached, deadlock or interrupted (SIGTERM: killed by it).\n";
+"Exit status: 0 every core halted, 1 a core faulted, 2 bad input or usage\n"
+"or output that cannot be written, 3 step limit reached, deadlock or\n"
+"interrupted (SIGTERM: killed by it).\n";
 
 /* The progress line: shown after PROGRESS_DELAY seconds, redrawn every
  * PROGRESS_EVERY seconds (a few times a second, as top and rsync do). */
@@ -854,9 +855,12 @@ run_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 	progress_clear(&r);
 	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
-	if (fflush(stdout) != 0) {
+	/* the error flag too: a write that failed before left fflush
+	 * nothing to fail on */
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "micdb: cannot write output: %s\n",
-		    strerror(errno));
+		    errno != 0 ? strerror(errno) : "write error");
 		rc = EXIT_USAGE;
 	}
 	if (r.trace != NULL && interrupted && rc != EXIT_USAGE) {

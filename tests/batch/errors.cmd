@@ -58,5 +58,8 @@ help info
 help info warps
 help set var
 help
+break sum.jas:0
+set var global[65536] = 1
+set var local[-1] = 2
 quit
 print "never run"
