@@ -18,7 +18,8 @@ expect_rc 2 "wrong magic"
 expect_err "bad-magic.ijvm: not an IJVM binary" "wrong magic is explained"
 no_sanitizer_report "wrong magic"
 
-printf '\255\372\352\035\000\001\000\000\000\000\000\000' >swapped.ijvm
+# 0x1DEADFAD written little-endian: AD DF EA 1D
+printf '\255\337\352\035\000\001\000\000\000\000\000\000' >swapped.ijvm
 run_cmd o e "$M" run swapped.ijvm
 expect_rc 2 "byte-swapped magic"
 expect_err "byte-swapped" "byte-swapped magic is explained"
