@@ -5,8 +5,10 @@
  * sees, the same for the screen and --batch: options the debugger cannot
  * honour, then --input, then the programs (opts_load), then the machine
  * and engine (session_create).  The microprogram given with --microcode
- * goes to the level it is for: --level pmic's own, else the Mic-1 level's
- * (so that `set level mic` from the ISA level finds it).  --trace
+ * goes to the level it is for: --level pmic's own, at the ISA level the
+ * PMIC level's when its name says PMIC (.pm, .pmic), else the Mic-1
+ * level's (so that `set level mic` or `set level pmic` from the ISA level
+ * finds it).  --trace
  * (with --trace-format and --trace-cores) starts a trace as the command
  * trace start does, before the first command.
  */
@@ -68,7 +70,11 @@ session_open(struct session **sp, struct loaded *l,
 	cfg.engine = o->engine;
 	cfg.threads = o->threads;
 	cfg.device = o->device;
-	cfg.microcode[o->level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
+	/* at the ISA level a PMIC microprogram (.pm, .pmic) waits for set
+	 * level pmic, any other for set level mic */
+	cfg.microcode[o->level == LEVEL_PMIC || (o->level == LEVEL_ISA &&
+	    o->microcode != NULL && (ends_with(o->microcode, ".pm") ||
+	    ends_with(o->microcode, ".pmic"))) ? LEVEL_PMIC : LEVEL_MIC] =
 	    o->microcode;
 	cfg.output = fe->output;
 	cfg.output_arg = fe->output_arg;
