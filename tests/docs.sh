@@ -153,6 +153,13 @@ while IFS= read -r q; do
 	ok $? "README.md's walkthrough: '$q' is what micdb prints"
 done <"$TMP/walk.quoted"
 
+# The walkthrough's question at set level isa is the one tests/tui.sh
+# sees on the screen.
+q=$(tr '\n' ' ' <"$top_srcdir/README.md" |
+    grep -o 'asks `[^`]*(y/n)`' | sed 's/^asks `//; s/`$//')
+[ -n "$q" ] && grep -qF -- "\"$q\"" "$top_srcdir/tests/tui.sh"
+ok $? "README.md's walkthrough quotes the question the screen asks ('$q')"
+
 # ---- 2. every option, command and request has its man entry ----------------
 
 # man/micdb.1's entries: "SECTION|SUBSECTION|TEXT" for every .TP tag and
