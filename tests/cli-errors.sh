@@ -18,7 +18,8 @@ expect_rc 2 "wrong magic"
 expect_err "bad-magic.ijvm: not an IJVM binary" "wrong magic is explained"
 no_sanitizer_report "wrong magic"
 
-printf '\255\372\352\035\000\001\000\000\000\000\000\000' >swapped.ijvm
+# 0x1DEADFAD written little-endian: AD DF EA 1D
+printf '\255\337\352\035\000\001\000\000\000\000\000\000' >swapped.ijvm
 run_cmd o e "$M" run swapped.ijvm
 expect_rc 2 "byte-swapped magic"
 expect_err "byte-swapped" "byte-swapped magic is explained"
@@ -143,6 +144,34 @@ printf '.main\n\tBIPUSH 3\n\tBIPUSH 4\n\tIMUL\n\tHALT\n.end-main\n' >imul.jas
 run_cmd o e "$M" run imul.ijvm
 expect_rc 1 "unknown (custom) opcode at the ISA level"
 expect_err "--level mic" "says to switch to microcode"
+
+# a microprogram of the other micro level: one line naming the level it
+# is for, not its translator's error for every line of it
+UC=$top_srcdir/microcode
+cp "$top_builddir/microcode/mic1.mic1" other.mic1
+for c in "pmic $UC/mic1.mal pmic:Mic-1:mic" "pmic other.mic1 pmic:Mic-1:mic" \
+    "mic $UC/pmic.pm mic:PMIC:pmic"; do
+	set -- $c
+	run_cmd o e "$M" run --level "$1" --microcode "$2" "$PROGRAMS/hello.jas"
+	expect_rc 2 "--level $1 --microcode $(basename "$2")"
+	IFS=: read -r lv what other <<EOF2
+$3
+EOF2
+	[ "$(wc -l <e)" -eq 1 ] &&
+	    grep -q "is a $what microprogram: the $lv level takes.*use --level $other for this one" e
+	ok $? "--level $1 --microcode $(basename "$2"): one line that names the level"
+done
+# at the ISA level a PMIC microprogram is kept for set level pmic
+printf 'set level pmic\ninfo registers\n' >pm.cmd
+"$top_builddir/src/pmic-cc" "$UC/pmic.pm" -o nosym.pmic 2>e
+run_cmd o e "$M" --batch pm.cmd --microcode nosym.pmic "$PROGRAMS/hello.jas"
+expect_rc 0 "--microcode FILE.pmic at the ISA level, then set level pmic"
+grep -q "^level: pmic (microprogram nosym.pmic)" o
+ok $? "a .pmic given at the ISA level is the PMIC level's"
+# without its symbols the word at MPC is disassembled, not called absent
+grep -q "^core 0 at MPC 0x010: mar,sp = sp+one" o &&
+    grep -q "^MIR  at MPC 0x010: mar,sp" o && ! grep -q "no micro-instruction" o
+ok $? "a .pmic without symbols: stop line and MIR show the word at MPC"
 
 # --- step limit ---------------------------------------------------------
 printf '.main\nl:\tGOTO l\n.end-main\n' >loop.jas

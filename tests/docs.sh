@@ -131,6 +131,35 @@ while IFS= read -r rec; do
 	esac
 done <"$TMP/cmds"
 
+# The walkthrough of README.md quotes the stop lines the debugger prints
+# ("breakpoint 1 hit by ..."): each is what --batch prints for the same
+# steps (its two machines: collatz on 1,024 cores, then on 64 at the
+# micro level).
+printf 'step\nstep\nbreak loop core 8-15\ncontinue\ncore 12\ndelete\nbreak half core 12\ncontinue\n' \
+    >"$TMP/walk1.cmd"
+printf 'step\nstep\nset level mic\nbreak mpc dup1\ncontinue\n' >"$TMP/walk2.cmd"
+{
+	"$MICDB" --batch "$TMP/walk1.cmd" --cores 1024 \
+	    "$top_srcdir/programs/collatz.jas"
+	"$MICDB" --batch "$TMP/walk2.cmd" --cores 64 \
+	    "$top_srcdir/programs/collatz.jas"
+} >"$TMP/walk.out" 2>&1 </dev/null
+grep -oE '^`?breakpoint [0-9]+ hit by [^`]*' "$top_srcdir/README.md" |
+    sed 's/^`//' >"$TMP/walk.quoted"
+[ "$(wc -l <"$TMP/walk.quoted")" -ge 2 ]
+ok $? "README.md's walkthrough quotes stop lines"
+while IFS= read -r q; do
+	grep -qxF -- "$q" "$TMP/walk.out"
+	ok $? "README.md's walkthrough: '$q' is what micdb prints"
+done <"$TMP/walk.quoted"
+
+# The walkthrough's question at set level isa is the one tests/tui.sh
+# sees on the screen.
+q=$(tr '\n' ' ' <"$top_srcdir/README.md" |
+    grep -o 'asks `[^`]*(y/n)`' | sed 's/^asks `//; s/`$//')
+[ -n "$q" ] && grep -qF -- "\"$q\"" "$top_srcdir/tests/tui.sh"
+ok $? "README.md's walkthrough quotes the question the screen asks ('$q')"
+
 # ---- 2. every option, command and request has its man entry ----------------
 
 # man/micdb.1's entries: "SECTION|SUBSECTION|TEXT" for every .TP tag and

@@ -56,7 +56,7 @@ test_hardening(void)
 	static const uint8_t text[] = { 0x10, 0x05, 0xFF };
 	static const int32_t cp[] = { 7, -1 };
 	struct buf b;
-	uint8_t swapped[] = { 0xAD, 0xFA, 0xEA, 0x1D, 0, 1, 0, 0, 0, 0, 0, 0 };
+	uint8_t swapped[] = { 0xAD, 0xDF, 0xEA, 0x1D, 0, 1, 0, 0, 0, 0, 0, 0 };
 	uint8_t wrong[] = { 0xCA, 0xFE, 0xBA, 0xBE };
 
 	bad((const uint8_t *)"", 0, "too short", "an empty file");

@@ -8,7 +8,9 @@
 # at both micro levels, the datapath signals (the ALU's or the compute
 # units' inputs and results, N and Z, the bus enables, the next address)
 # checked against the registers before and after each cycle; a trace across reverse-stepi and set level stays
-# valid; bad paths, formats and core sets are errors that leave no file.
+# valid; bad paths, formats and core sets are errors that leave no file;
+# --trace and its companions are options of the debugger too (debugger.md
+# section 1), and a companion without --trace is an error.
 # tests/trace/check.js reads the files (Node.js, as the DAP tests).
 . "$(dirname "$0")/lib.sh"
 
@@ -33,6 +35,19 @@ run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/b.cmd" --engine ref \
     --cores 4 "$FIB"
 cmp -s "$TMP/run.json" "$TMP/batch.json"
 ok $? "trace start in --batch writes what micdb run writes"
+printf 'continue\n' >"$TMP/c.cmd"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/c.cmd" --engine ref \
+    --cores 4 --trace "$TMP/opt.json" "$FIB"
+expect_rc 0 "micdb --batch --trace FILE (an option shared with micdb run)"
+cmp -s "$TMP/run.json" "$TMP/opt.json"
+ok $? "--batch --trace writes at the session's end what micdb run writes"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --engine ref --cores 4 \
+    --trace "$TMP/run2.vcd" --trace-cores 1-2 "$FIB"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/c.cmd" --engine ref \
+    --cores 4 --trace "$TMP/opt2.x" --trace-format vcd --trace-cores 1-2 \
+    "$FIB"
+cmp -s "$TMP/run2.vcd" "$TMP/opt2.x"
+ok $? "--batch takes --trace-format and --trace-cores as micdb run does"
 timeout 120 node "$CHECK" dap "$MICDB" "$FIB" 4 "$TMP/dap.json" \
     >"$TMP/dap.out" 2>&1
 cmp -s "$TMP/run.json" "$TMP/dap.json"
@@ -253,10 +268,19 @@ expect_rc 2 "--trace-cores 2-9 on 4 cores"
 expect_err "trace cores: " "a bad trace core set says so"
 [ ! -e "$TMP/f.json" ]
 ok $? "a bad trace core set leaves no file"
-run_cmd "$TMP/o" "$TMP/e" "$MICDB" --trace "$TMP/f.json" "$FIB"
-expect_rc 2 "micdb --trace (the debugger)"
-expect_err "in the debugger use trace start FILE" \
-    "the debugger points --trace at trace start"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" run --trace-format vcd "$FIB"
+expect_rc 2 "--trace-format without --trace"
+expect_err "--trace-format needs --trace FILE" \
+    "--trace-format without a file says so, not ignored"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch /dev/null --trace-cores 0 "$FIB"
+expect_rc 2 "--batch --trace-cores without --trace"
+expect_err "--trace-cores needs --trace FILE" \
+    "--trace-cores without a file says so"
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch /dev/null \
+    --trace "$TMP/nodir/f.json" "$FIB"
+expect_rc 2 "--batch --trace into a missing directory"
+expect_err "cannot create $TMP/nodir/f.json" \
+    "the debugger's --trace: a bad path is an error before any command"
 printf 'trace stop\ntrace start\ntrace start %s bogus\ntrace start %s vcd 0 x\ntrace start %s\ntrace start %s\n' \
     "$TMP/f.json" "$TMP/f.json" "$TMP/nodir/t.vcd" "$TMP/f2.json" \
     >"$TMP/e.cmd"

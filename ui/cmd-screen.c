@@ -33,7 +33,9 @@ static void	cmd_view(struct tui *, const char *, const char *);
 static void	cmd_zoom(struct tui *, const char *, const char *);
 static void	cmd_refresh(struct tui *, const char *, const char *);
 
-/* In the order help lists them. */
+/* In the order help lists them.  A name or alias added here goes into
+ * cmd_screen_only (src/dbg/cmd-lookup.c) too, so that --batch and DAP
+ * say it works on the screen. */
 const struct screen_cmd screen_cmds[] = {
 	{ "layout", NULL, "layout NAME",
 	  "default, code (src, asm), cores, warps,\n"

@@ -35,8 +35,30 @@ struct format {
 	uint32_t	 magic, magic_swapped;
 	const char	*suffix;        /* ".mic1" */
 	const char	*source;        /* the default microprogram's file */
+	const char	*source_suffix; /* ".mal" */
+	const char	*machine;       /* "Mic-1", for messages */
 	enum level	 level;         /* parse and translate pick by it */
 };
+
+static const struct format formats[NLEVEL];
+
+/* Is the file (its name, or a control store's magic) another micro
+ * level's?  Its translator would call every line of it an error,
+ * hundreds of lines where one says what to do. */
+static const struct format *
+other_level(const struct format *f, const char *path, uint32_t magic)
+{
+	const struct format *o = &formats[f->level == LEVEL_PMIC ?
+	    LEVEL_MIC : LEVEL_PMIC];
+
+	if (magic == f->magic || magic == f->magic_swapped ||
+	    ends_with(path, f->suffix) || ends_with(path, f->source_suffix))
+		return NULL;
+	if (magic == o->magic || magic == o->magic_swapped ||
+	    ends_with(path, o->suffix) || ends_with(path, o->source_suffix))
+		return o;
+	return NULL;
+}
 
 /* A control store file of the format's level into cs. */
 static int
@@ -68,6 +90,7 @@ load_file(const struct format *f, const char *path, void *cs,
 {
 	struct mal_errors errs, warns;
 	struct mal_syms tmp;
+	const struct format *o;
 	uint8_t *data;
 	size_t len;
 	uint32_t magic;
@@ -78,6 +101,15 @@ load_file(const struct format *f, const char *path, void *cs,
 	if (read_file(path, &data, &len, cause) != 0)
 		return -1;
 	magic = len >= 4 ? get_be32(data) : 0;
+	if ((o = other_level(f, path, magic)) != NULL) {
+		*cause = xasprintf("%s is a %s microprogram: the %s level "
+		    "takes a %s source or control store (%s, %s); use --level "
+		    "%s for this one", path, o->machine,
+		    level_name(f->level), f->machine, f->source_suffix,
+		    f->suffix, level_name(o->level));
+		free(data);
+		return -1;
+	}
 	if (magic == f->magic || magic == f->magic_swapped ||
 	    ends_with(path, f->suffix)) {
 		size_t k = strlen(f->suffix);
@@ -124,6 +156,8 @@ static const struct format formats[NLEVEL] = {
 		.magic_swapped = 0x78563412u,
 		.suffix = ".mic1",
 		.source = "mic1.mal",
+		.source_suffix = ".mal",
+		.machine = "Mic-1",
 		.level = LEVEL_MIC,
 	},
 	[LEVEL_PMIC] = {
@@ -131,6 +165,8 @@ static const struct format formats[NLEVEL] = {
 		.magic_swapped = 0x43494D50u,
 		.suffix = ".pmic",
 		.source = "pmic.pm",
+		.source_suffix = ".pm",
+		.machine = "PMIC",
 		.level = LEVEL_PMIC,
 	},
 };

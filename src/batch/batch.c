@@ -46,7 +46,9 @@ static const char batch_usage[] =
 "--output raw, --level isa|mic|pmic (the level to start at; set level\n"
 "switches later), --microcode FILE (the micro level's microprogram:\n"
 ".mal or .mic1 for mic, .pm or .pmic for pmic),\n"
-"--fork-join (the fork-join model).\n"
+"--fork-join (the fork-join model), --threads N (the native engines'\n"
+"host threads), --trace FILE with --trace-format and --trace-cores (a\n"
+"trace from the first command on, as trace start; written at the end).\n"
 "Exit status: 0, 1 if a command failed, 2 for bad usage or input or a\n"
 "transcript that cannot be written.\n";
 

@@ -99,7 +99,9 @@ program_load_ijvm(struct program *prog, const char *path,
 	}
 	magic = get_be32(data);
 	if (magic != IJVM_MAGIC) {
-		if (magic == 0xADFAEA1D)
+		/* IJVM_MAGIC's bytes in the other order (1D EA DF AD
+		 * read little-endian) */
+		if (magic == 0xADDFEA1Du)
 			*cause = xasprintf("%s: byte-swapped magic 0x%08X: the "
 			    "file was written little-endian; IJVM binaries are "
 			    "big-endian (re-assemble with ijvm-as)", path, magic);

@@ -816,16 +816,26 @@ static int
 cmd_info_break_exec(struct session *s, const struct cmd_call *c,
     struct buf *out, char **cause)
 {
-	(void)c;
+	/* gdb's info watchpoints: the same table, watchpoints only */
+	int watch_only = c->word != NULL &&
+	    strcmp(c->word, "watchpoints") == 0;
+	size_t shown = 0;
+
 	(void)cause;
-	if (s->bps.n == 0) {
-		buf_printf(out, "no breakpoints or watchpoints\n");
+	for (size_t i = 0; i < s->bps.n; i++)
+		if (!watch_only || s->bps.v[i].kind != BP_BREAK)
+			shown++;
+	if (shown == 0) {
+		buf_printf(out, watch_only ? "no watchpoints\n" :
+		    "no breakpoints or watchpoints\n");
 		return 0;
 	}
 	buf_printf(out, "Num  Type        Disp  Enb  What\n");
 	for (size_t i = 0; i < s->bps.n; i++) {
 		const struct bp *b = &s->bps.v[i];
 
+		if (watch_only && b->kind == BP_BREAK)
+			continue;
 		buf_printf(out, "%-4u %-11s %-5s %-4s ", b->id,
 		    b->kind != BP_BREAK ? "watchpoint" : b->on_mpc ?
 		    "mpc break" : "breakpoint",
@@ -874,7 +884,8 @@ const struct cmd_entry cmd_info_break_entry = {
 	    "deleted when hit, enabled, where, cores, condition, hits (steps in\n"
 	    "which cores reached it with the condition true) and ignore count.\n"
 	    "A breakpoint with several locations (a label several methods\n"
-	    "define, a label of several programs) has a row N.M for each.",
+	    "define, a label of several programs) has a row N.M for each.\n"
+	    "info watchpoints lists the watchpoints only, as gdb does.",
 	.arg = ARG_NONE,
 	.exec = cmd_info_break_exec,
 };

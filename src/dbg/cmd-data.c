@@ -87,11 +87,13 @@ cmd_print_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	if (c->fmt != NULL && cmd_format_check(c->fmt[0] != '\0' && c->fmt[1] == '\0' ? fmt :
 	    '\0', c->fmt, cause) != 0)
 		return -1;
-	if (*c->args == '\0') {
+	if (*c->args == '\0' && s->nvalues == 0) {
 		*cause = xasprintf("print needs an expression, e.g. print TOS");
 		return -1;
 	}
-	if (session_eval_text(s, c->args, &v, cause) != 0)
+	/* gdb: print alone shows the last value again, as a new $N */
+	if (session_eval_text(s, *c->args != '\0' ? c->args : "$", &v,
+	    cause) != 0)
 		return -1;
 	s->values = xreallocarray(s->values, s->nvalues + 1,
 	    sizeof *s->values);
@@ -105,14 +107,15 @@ cmd_print_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 const struct cmd_entry cmd_print_entry = {
 	.name = "print",
 	.alias = "p inspect",
-	.usage = "print[/FMT] EXPR",
+	.usage = "print[/FMT] [EXPR]",
 	.summary = "evaluate an expression on the focused core",
 	.help = "evaluate EXPR on the focused core and keep it as $N.  Names:\n"
 	    "registers (PC SP LV CPP TOS OPC H MAR MDR MBR MPC N Z, any case,\n"
 	    "or $pc...), locals of the core's method by name or local[N],\n"
 	    "globals by .global name or global[N], NAME[i] of a heap array\n"
-	    "reference, $core $warp $lane $mask $ncores $step, $N from\n"
-	    "history.  Operators as in C on 32-bit words that wrap; << >> >>>\n"
+	    "reference, $core $warp $lane $mask $ncores $step, $N, $ (the\n"
+	    "last), $$ and $$N (N back from the last) from history; print\n"
+	    "alone shows the last value again.  Operators as in C on 32-bit words that wrap; << >> >>>\n"
 	    "mask the count to 5 bits as Java does.  A local or global named\n"
 	    "like a register hides it: write $n for the register.  FMT (gdb's):\n"
 	    "x hex, d decimal, u unsigned, o octal, t binary, c character.",

@@ -8,7 +8,8 @@
  * same expression and format, taken from print itself (cmd-data.c) so
  * that the two cannot disagree on a format or an error; the history
  * entry ($N) print makes is taken back, because gdb's display makes
- * none.  The text goes into the stop's own output buffer, which both
+ * none.  A format that is x's (display/i $pc, display/4xw ADDR) shows
+ * "N: x/FMT EXPR" and what x prints, as gdb does.  The text goes into the stop's own output buffer, which both
  * front ends write to their transcripts (batch.c after session_wait, the
  * TUI after session_poll), so a display reaches --batch and the screen
  * alike.
@@ -20,7 +21,17 @@
 #include "cmd.h"
 #include "dbg.h"
 
-/* The value print shows for d, into out; 0, or -1 + *cause. */
+/* gdb's display/i $pc and display/4xw ADDR: a format with a count, a
+ * unit or i (anything beyond print's letters) is x's, and the display
+ * shows what x prints. */
+static int
+is_x_format(const char *fmt)
+{
+	return fmt != NULL && fmt[strspn(fmt, "xduotc")] != '\0';
+}
+
+/* The value print shows for d (x's rows for an x format), into out; 0,
+ * or -1 + *cause. */
 static int
 display_value(struct session *s, const struct display *d, struct buf *out,
     char **cause)
@@ -32,6 +43,13 @@ display_value(struct session *s, const struct display *d, struct buf *out,
 	int rc;
 
 	memset(&c, 0, sizeof c);
+	if (is_x_format(d->fmt)) {
+		c.entry = &cmd_x_entry;
+		c.word = "x";
+		c.fmt = d->fmt;
+		c.args = d->expr;
+		return cmd_x_entry.exec(s, &c, out, cause);
+	}
 	c.entry = &cmd_print_entry;
 	c.word = "print";
 	c.fmt = d->fmt;
@@ -50,13 +68,22 @@ display_value(struct session *s, const struct display *d, struct buf *out,
 	return 0;
 }
 
-/* "1: x = 5" or "2: /x y = 0x5"; an expression that fails shows why. */
+/* "1: x = 5", "2: /x y = 0x5" or "3: x/i $pc" over x's rows; an
+ * expression that fails shows why. */
 static void
 display_show(struct session *s, const struct display *d, struct buf *out)
 {
 	char *cause = NULL;
 
 	buf_printf(out, "%u: ", d->id);
+	if (is_x_format(d->fmt)) {
+		buf_printf(out, "x/%s %s\n", d->fmt, d->expr);
+		if (display_value(s, d, out, &cause) != 0) {
+			buf_printf(out, "<error: %s>\n", cause);
+			free(cause);
+		}
+		return;
+	}
 	if (d->fmt != NULL)
 		buf_printf(out, "/%s ", d->fmt);
 	buf_printf(out, "%s = ", d->expr);
@@ -117,7 +144,9 @@ const struct cmd_entry cmd_display_entry = {
 	.usage = "display[/FMT] [EXPR]",
 	.summary = "show an expression after every stop",
 	.help = "evaluate EXPR as print does (FMT: print's formats) now and\n"
-	    "after every stop, shown as \"1: EXPR = VALUE\" with its number.\n"
+	    "after every stop, shown as \"1: EXPR = VALUE\" with its number;\n"
+	    "a format of x (display/i $pc, display/4xw ADDR) shows what x\n"
+	    "shows, under \"1: x/i $pc\".\n"
 	    "An expression that cannot be evaluated now is refused; one that\n"
 	    "fails at a later stop shows <error: why>.  Without EXPR, show\n"
 	    "every enabled display now.  undisplay N deletes one, disable\n"

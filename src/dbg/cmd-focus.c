@@ -23,10 +23,10 @@ number(const char *word, const char *what, uint64_t limit, uint32_t *v,
 		return -1;
 	}
 	if (n >= limit) {
-		*cause = xasprintf("%s %llu is out of range: %s %llu %ss "
+		*cause = xasprintf("%s %llu is out of range: %s %llu %s%s "
 		    "(0-%llu)", what, (unsigned long long)n,
 		    strcmp(what, "lane") == 0 ? "a warp has" : "the machine has",
-		    (unsigned long long)limit, what,
+		    (unsigned long long)limit, what, limit == 1 ? "" : "s",
 		    (unsigned long long)limit - 1);
 		return -1;
 	}

@@ -53,8 +53,15 @@ put_micro(struct session *s, uint32_t core, struct buf *out)
 		/* another word format (PMIC): its unit fields are its own */
 		const struct mal_sym *sym = mal_syms_at(&mc->syms, k->mpc);
 
-		buf_printf(out, ": %s\n", sym != NULL && sym->text != NULL ?
-		    sym->text : "(no source text)");
+		if (sym != NULL && sym->text != NULL)
+			buf_printf(out, ": %s\n", sym->text);
+		else if (pmic_present(&mc->pcs, k->mpc)) {
+			/* a .pmic without its symbols: disassembled */
+			pmic_disasm(&mc->pcs.mi[k->mpc], text, sizeof text);
+			buf_printf(out, ": %s\n", text);
+		} else
+			buf_printf(out, ": no micro-instruction (executing it "
+			    "faults)\n");
 		return;
 	}
 	if (!mc->cs.present[k->mpc]) {

@@ -15,6 +15,11 @@
 #include "cmd.h"
 #include "dbg.h"
 
+const char *const cmd_screen_only[] = {
+	"layout", "focus", "fs", "colour", "color", "view", "zoom",
+	"refresh", NULL
+};
+
 /* Is word one of the blank-separated aliases? */
 static int
 has_alias(const char *aliases, const char *word)
@@ -74,6 +79,13 @@ cmd_find(const struct cmd_entry *const *table, const char *word,
 		buf_free(&b);
 		return -1;
 	}
+	for (size_t i = 0; strcmp(what, "command") == 0 &&
+	    cmd_screen_only[i] != NULL; i++)
+		if (strcmp(cmd_screen_only[i], word) == 0) {
+			*cause = xasprintf("'%s' works on the screen only (micdb "
+			    "PROGRAM, without --batch or --dap)", word);
+			return -1;
+		}
 	/* by spelling: the nearest name within a typo's reach, so that
 	 * `info args` does not suggest 'warps' */
 	for (size_t i = 0; table[i] != NULL; i++) {

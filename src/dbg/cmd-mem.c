@@ -370,15 +370,29 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		return -1;
 	}
 	if (session_eval_text(s, c->args, &addr, cause) != 0) {
-		uint32_t at;
+		struct bp_loc *locs;
+		size_t nlocs, i;
+		char *why = NULL;
+		uint16_t prog = s->m.cores[s->focus].prog;
 
-		/* x/i loop: a label or method names a code address */
-		if (x.size != 'b' || program_find_symbol(session_prog(s,
-		    s->focus), c->args, &at) != 0)
+		/* x/i loop: a label or method names a code address, found
+		 * as break finds it (the selected frame's method first), in
+		 * the focused core's program, whose code x reads */
+		if (x.size != 'b' || session_loc_resolve(s, c->args, &locs,
+		    &nlocs, &why) != 0) {
+			free(why);
 			return -1;
+		}
+		for (i = 0; i < nlocs && locs[i].prog != prog; i++)
+			;
+		if (i == nlocs) {
+			free(locs);
+			return -1;
+		}
+		addr = locs[i].pc;
+		free(locs);
 		free(*cause);
 		*cause = NULL;
-		addr = (int32_t)at;
 	}
 	if (x.fmt == 'i')
 		return x_insns(s, addr, x.n, out, cause);

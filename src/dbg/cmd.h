@@ -63,6 +63,10 @@ struct cmd_entry {
 
 /* The top-level table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];
+/* The screen's own commands and aliases (ui/cmd-screen.c runs them),
+ * NULL-terminated: named here so that --batch and DAP say where such a
+ * command works instead of calling it unknown. */
+extern const char *const cmd_screen_only[];
 
 /*
  * Find word in table.  what names the table in messages ("command",

@@ -197,8 +197,15 @@ parse_primary(struct parser *ps)
 	}
 	if (*ps->p == '$') {
 		start = ++ps->p;
-		while (name_char((unsigned char)*ps->p))
+		if (*ps->p == '$') {
+			/* gdb's $$ and $$N: history counted back from the
+			 * last value, passed on as "$" and "$N" */
 			ps->p++;
+			while (isdigit((unsigned char)*ps->p))
+				ps->p++;
+		} else
+			while (name_char((unsigned char)*ps->p))
+				ps->p++;
 		e = node(N_NAME, NULL, NULL);
 		e->name = xstrndup(start, (size_t)(ps->p - start));
 		e->dollar = 1;

@@ -7,7 +7,8 @@
  *   names      TOS, n, total     (register, local or global: the caller
  *                                 decides; see session name lookup)
  *              $core $pc $1 $    ('$' names: registers, convenience
- *                                 variables, value history)
+ *              $$ $$2             variables, value history; $$N is
+ *                                 passed on as the name "$N")
  *              local[3] global[0] (indexed)
  *   operators  ( )  ! ~ - +  * / %  + -  << >> >>>  < <= > >=  == !=  &  ^
  *              |  &&  ||   (shifts as Java's: the count masked to 5 bits,
@@ -33,7 +34,8 @@ struct expr;
 struct expr_env {
 	void	*arg;
 	/* Value of a plain name (dollar 0) or of $name (dollar 1; name is
-	 * "" for a lone '$' and the digits for $N). */
+	 * "" for a lone '$', the digits for $N, "$" and "$" + digits for
+	 * $$ and $$N). */
 	int	(*name)(void *arg, const char *name, int dollar,
 		    int32_t *val, char **cause);
 	/* Value of base[index]: base is "local", "global" or a name whose

@@ -161,9 +161,14 @@ mpc_text(const struct session *s, uint32_t mpc, char *text, size_t size)
 
 	if (sym != NULL && sym->text != NULL)
 		snprintf(text, size, "%s", sym->text);
-	else if (s->mc[l].loaded && mpc < MIC1_STORE_WORDS &&
-	    s->mc[l].cs.present[mpc])
+	else if (l == LEVEL_MIC && s->mc[l].loaded &&
+	    mpc < MIC1_STORE_WORDS && s->mc[l].cs.present[mpc])
 		mic1_disasm(s->mc[l].cs.word[mpc], text, size);
+	else if (l == LEVEL_PMIC && s->mc[l].loaded &&
+	    pmic_present(&s->mc[l].pcs, mpc))
+		/* a .pmic without its symbols: the word, disassembled
+		 * as the microcode pane shows it */
+		pmic_disasm(&s->mc[l].pcs.mi[mpc], text, size);
 	else
 		snprintf(text, size, "(no micro-instruction)");
 }

@@ -5,13 +5,19 @@
  * sees, the same for the screen and --batch: options the debugger cannot
  * honour, then --input, then the programs (opts_load), then the machine
  * and engine (session_create).  The microprogram given with --microcode
- * goes to the level it is for: --level pmic's own, else the Mic-1 level's
- * (so that `set level mic` from the ISA level finds it).
+ * goes to the level it is for: --level pmic's own, at the ISA level the
+ * PMIC level's when its name says PMIC (.pm, .pmic), else the Mic-1
+ * level's (so that `set level mic` or `set level pmic` from the ISA level
+ * finds it).  --trace
+ * (with --trace-format and --trace-cores) starts a trace as the command
+ * trace start does, before the first command.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "dbg.h"
 #include "session-open.h"
+#include "trace.h"
 
 int
 session_open_check(const struct micdb_opts *o, char **cause)
@@ -64,7 +70,11 @@ session_open(struct session **sp, struct loaded *l,
 	cfg.engine = o->engine;
 	cfg.threads = o->threads;
 	cfg.device = o->device;
-	cfg.microcode[o->level == LEVEL_PMIC ? LEVEL_PMIC : LEVEL_MIC] =
+	/* at the ISA level a PMIC microprogram (.pm, .pmic) waits for set
+	 * level pmic, any other for set level mic */
+	cfg.microcode[o->level == LEVEL_PMIC || (o->level == LEVEL_ISA &&
+	    o->microcode != NULL && (ends_with(o->microcode, ".pm") ||
+	    ends_with(o->microcode, ".pmic"))) ? LEVEL_PMIC : LEVEL_MIC] =
 	    o->microcode;
 	cfg.output = fe->output;
 	cfg.output_arg = fe->output_arg;
@@ -77,6 +87,21 @@ session_open(struct session **sp, struct loaded *l,
 	if (rc != 0) {
 		loaded_free(l);
 		return -1;
+	}
+	/* --trace opens the trace that trace start would open before the
+	 * first command, so a script that continues writes the file micdb
+	 * run --trace writes; the session's end (or trace stop) closes it */
+	if (o->trace_path != NULL) {
+		struct trace_view v;
+
+		session_trace_view(*sp, NULL, &v);
+		if (trace_open(&(*sp)->trace, o->trace_path, o->trace_format,
+		    o->trace_cores, &v, cause) != 0) {
+			session_free(*sp);
+			*sp = NULL;
+			loaded_free(l);
+			return -1;
+		}
 	}
 	return 0;
 }

@@ -9,7 +9,7 @@
  * core the expression is evaluated on:
  *   $name  a register ($pc, $tos: any case), $core, $warp, $lane, $mask
  *          (the RUNNING lanes of the core's warp, low 32 lanes), $ncores,
- *          $step (global steps), $N / $ (print history)
+ *          $step (global steps), $N / $ / $$ / $$N (print history)
  *   name   a local of the core's current method (by its .jas name), then
  *          a .global name, then a register (PC, TOS, n, ...: any case).
  *          A local or global spelled like a register hides it; $name
@@ -321,6 +321,19 @@ dollar_value(struct session *s, uint32_t core, const char *name,
 	char *end;
 	int r;
 
+	if (name[0] == '$') {
+		/* gdb's $$N: N values back from the last ($$ is $$1) */
+		unsigned long back = name[1] ? strtoul(name + 1, &end, 10) : 1;
+
+		if (back >= s->nvalues) {
+			*cause = xasprintf("history has no $%s: it holds %zu "
+			    "value%s (print makes $1, $2, ...)", name,
+			    s->nvalues, s->nvalues == 1 ? "" : "s");
+			return -1;
+		}
+		*val = s->values[s->nvalues - 1 - back];
+		return 0;
+	}
 	if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9')) {
 		unsigned long k = name[0] ? strtoul(name, &end, 10) :
 		    s->nvalues;
@@ -540,7 +553,8 @@ check_name(void *arg, const char *name, int dollar, char **cause)
 	int32_t v;
 
 	if (dollar) {
-		if (name[0] == '\0' || (name[0] >= '0' && name[0] <= '9'))
+		if (name[0] == '\0' || name[0] == '$' ||
+		    (name[0] >= '0' && name[0] <= '9'))
 			return 0;	/* history: checked when evaluated */
 		return dollar_value(s, s->focus, name, &v, cause);
 	}

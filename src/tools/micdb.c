@@ -34,7 +34,8 @@ is_batch(int argc, char **argv)
 }
 
 static const char usage[] =
-"usage: micdb [options] PROGRAM      interactive debugger\n"
+"usage: micdb [options] PROGRAM      interactive debugger (its options and\n"
+"                                    keys: micdb PROGRAM --help)\n"
 "       micdb --batch FILE [options] PROGRAM\n"
 "                                    debugger commands from FILE, transcript\n"
 "                                    on stdout (see micdb --batch x --help)\n"

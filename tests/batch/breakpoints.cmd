@@ -1,6 +1,7 @@
 # args: --cores 32 ../../programs/collatz.jas
 # Breakpoints on a label for a core set: every core that hits is named,
-# hit counts, tbreak, ignore, continue N, disable/enable, delete.
+# hit counts, tbreak, ignore, continue N, disable/enable, delete; info
+# watchpoints lists the watchpoints alone, as gdb does.
 break loop core 8-15
 tbreak finished
 info break
@@ -25,3 +26,7 @@ continue
 print n
 delete
 info break
+info watchpoints
+watch local value
+break loop
+info watchpoints

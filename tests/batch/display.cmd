@@ -1,7 +1,8 @@
 # args: --cores 8 ../../programs/collatz.jas
 # exit: 1
 # display/undisplay/info display: numbered, shown after every stop in
-# gdb's shape (after a reverse stop too), with print's formats;
+# gdb's shape (after a reverse stop too), with print's formats and x's
+# (display/i $pc shows x/i under "N: x/i $pc");
 # enable/disable display; errors.
 info display
 break half
@@ -28,3 +29,8 @@ delete display 1
 info display
 undisplay
 info display
+display/i $pc
+display/2xw $sp
+step
+info display
+display/q n

@@ -1,7 +1,8 @@
 # args: --cores 4 sum.jas
 # exit: 1
 # Mistakes at the prompt: each is one line that says what is wrong and
-# what to do, and the session goes on.  Also the help texts.
+# what to do, and the session goes on (a screen command says it works on
+# the screen only).  Also the help texts.
 co
 frobnicate
 brek loop
@@ -61,5 +62,8 @@ help
 break sum.jas:0
 set var global[65536] = 1
 set var local[-1] = 2
+layout warps
+fs code
+warp 3 lane 0
 quit
 print "never run"

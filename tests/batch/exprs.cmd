@@ -4,7 +4,8 @@
 # (bounds checked, in print and in break conditions), shifts with C's
 # precedence and Java's count (masked to 5 bits), print/FMT with x d u o
 # t c, x over the two address spaces (data words, code bytes and
-# instructions) and every error they give.
+# instructions) and every error they give; gdb's history forms $$, $$N
+# and print alone (the last value again).
 break units
 continue
 continue
@@ -66,3 +67,11 @@ break done if arr[$core - 1] == 3
 break done if nosuch[0] == 3
 continue
 print $core
+p 5
+p 6
+p $$
+p $$0
+p $$2
+p
+p/x
+p $$99
