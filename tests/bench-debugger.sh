@@ -96,6 +96,20 @@ run_cmd o.txt e.txt $B --reps 5 --break nosuchlabel "$COLLATZ"
 expect_rc 1 "a breakpoint the session refuses"
 expect_err "break nosuchlabel" "a breakpoint the session refuses: says which"
 
+# collatz's default breakpoint on few cores: core N-1's sequence is too
+# short for the continues at 8 cores (start 8: 4 turns), so another core
+# of the last 64 takes it; at 1 core (start 1: one turn) no core can, and
+# the table says so instead of failing the bench
+run_cmd o.txt e.txt "$MICDB" bench debugger --cores 8
+expect_rc 0 "8 cores: the default breakpoint"
+awk '$1 == 8 && $(NF) ~ /^[0-9]+$/ && $(NF) > 0 { f = 1 } END { exit !f }' \
+    o.txt
+ok $? "8 cores: a continue figure, from a core whose loop is long enough"
+run_cmd o.txt e.txt "$MICDB" bench debugger --cores 1
+expect_rc 0 "1 core: no core's loop is long enough"
+grep -q "^1 core: no continue figure: no core's loop turns 6 times" o.txt
+ok $? "1 core: the table says why there is no continue figure"
+
 run_cmd o.txt e.txt "$MICDB" bench debugger --help
 expect_rc 0 "--help"
 for opt in --cores --break --device --reps --csv --quick; do

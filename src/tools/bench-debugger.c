@@ -51,6 +51,7 @@ struct dbg_result {
 	int		 have_render;
 	struct spread	 stepi, render, rstepi;
 	int		 have_cont;
+	char		*cont_note;   /* no continue figure: why */
 	struct spread	 cont;
 	double		 cont_steps;  /* median global steps of a continue */
 };
@@ -86,7 +87,9 @@ static const char dbg_usage[] =
 "                         the device or the host are skipped\n"
 "  --break LOCATION       the breakpoint continue runs to (default for\n"
 "                         collatz: 'main#loop core N-1', one turn of the\n"
-"                         last core's loop; other programs: none, no\n"
+"                         last core's loop, or where that loop ends too\n"
+"                         soon for the continues, the core of the last 64\n"
+"                         whose loop turns most; other programs: none, no\n"
 "                         continue figure)\n"
 "  --device SEL           OpenCL device (see micdb devices)\n"
 "  --reps N               timed repetitions, at least 5 (default 5)\n"
@@ -406,6 +409,48 @@ dbg_time(struct dbg_bench *d, struct session *s, const char *line,
 	return 0;
 }
 
+/* Turns of collatz.jas's main loop from start n: one per step to 1, and
+ * the last test (it stops at the overflow bound too: at most `cap`). */
+static uint64_t
+collatz_turns(uint64_t n, uint64_t cap)
+{
+	uint64_t t = 1;
+
+	for (; n > 1 && t < cap; t++)
+		n = n % 2 == 0 ? n / 2 : 3 * n + 1;
+	return t;
+}
+
+/* Cores looked at for the default breakpoint, from the last one down. */
+#define DBG_BRK_CORES 64
+
+/*
+ * The core of collatz's default breakpoint: the last core (core k starts
+ * from k + 1), whose loop a continue follows, unless its sequence is too
+ * short for the warm-up's and the timed continues (a few cores: start 8
+ * ends in 4 turns); then the core of the last DBG_BRK_CORES whose loop
+ * turns most.  Returns its turns; fewer than need: no continue figure.
+ */
+static uint64_t
+collatz_brk_core(uint32_t ncores, uint64_t need, uint32_t *core)
+{
+	uint64_t best = 0;
+
+	*core = ncores - 1;
+	for (uint32_t i = 0; i < DBG_BRK_CORES && i < ncores; i++) {
+		uint32_t k = ncores - 1 - i;
+		uint64_t t = collatz_turns((uint64_t)k + 1, need);
+
+		if (t > best) {
+			best = t;
+			*core = k;
+		}
+		if (best >= need)
+			break;
+	}
+	return best;
+}
+
 static int
 dbg_measure(struct dbg_bench *d, struct dbg_result *r, char **cause)
 {
@@ -437,8 +482,17 @@ dbg_measure(struct dbg_bench *d, struct dbg_result *r, char **cause)
 		goto out;
 	if (d->brk != NULL)
 		brk = xasprintf("break %s", d->brk);
-	else if (d->collatz)
-		brk = xasprintf("break main#loop core %u", r->ncores - 1);
+	else if (d->collatz) {
+		uint32_t core;
+		uint64_t need = (uint64_t)d->o.reps + 1;
+
+		if (collatz_brk_core(r->ncores, need, &core) >= need)
+			brk = xasprintf("break main#loop core %u", core);
+		else
+			r->cont_note = xasprintf("no core's loop turns %llu "
+			    "times, as the continues need",
+			    (unsigned long long)need);
+	}
 	if (brk != NULL) {
 		if (dbg_command(d, s, brk, cause) != 0 ||
 		    dbg_command(d, s, "continue", cause) != 0 ||
@@ -481,7 +535,9 @@ dbg_table(const struct dbg_bench *d)
 	if (d->brk != NULL)
 		printf("'break %s'", d->brk);
 	else if (d->collatz)
-		printf("'break main#loop core N-1'");
+		printf("'break main#loop core N-1' (or, where its loop\n"
+		    "  turns too few times, the core of the last %d whose loop "
+		    "turns most)", DBG_BRK_CORES);
 	else
 		printf("no breakpoint (--break)");
 	printf(";\n  %u timed repetitions after a warm-up, one session per "
@@ -514,6 +570,14 @@ dbg_table(const struct dbg_bench *d)
 		else
 			printf("%8s\n", "-");
 	}
+	for (size_t i = 0, first = 1; i < d->nres; i++)
+		if (d->res[i].note == NULL && d->res[i].cont_note != NULL) {
+			printf("%s%u core%s: no continue figure: %s\n",
+			    first ? "\n" : "", d->res[i].ncores,
+			    d->res[i].ncores == 1 ? "" : "s",
+			    d->res[i].cont_note);
+			first = 0;
+		}
 	printf("\nopen s: session_open and the first screen.  RSS: resident "
 	    "after it; HWM: the peak\nover the open and every command.  "
 	    "stepi, reverse-stepi, continue: the command\nto its stop plus one "
@@ -568,8 +632,10 @@ dbg_csv(struct dbg_bench *d, char **cause)
 static void
 dbg_free(struct dbg_bench *d)
 {
-	for (size_t i = 0; i < d->nres; i++)
+	for (size_t i = 0; i < d->nres; i++) {
 		free(d->res[i].note);
+		free(d->res[i].cont_note);
+	}
 	free(d->res);
 	free(d->o.cores);
 	free(d->program);
