@@ -296,8 +296,20 @@ main(void)
 	struct corpus jas = { 0 }, bin = { 0 };
 	struct rng r = { 0x9E3779B97F4A7C15ull };
 	char *dir = xasprintf("%s/programs", top ? top : ".");
-	int iters = getenv("FUZZ_ITERS") ? atoi(getenv("FUZZ_ITERS")) : 3000;
+	const char *env = getenv("FUZZ_ITERS");
+	char *end = NULL;
+	long v = env != NULL ? strtol(env, &end, 10) : 3000;
+	int iters = (int)v;
 
+	/* a value that is not a count would fuzz nothing and pass */
+	if (env != NULL && (*env == '\0' || *end != '\0' || v < 1 ||
+	    v > 100000000)) {
+		fprintf(stderr, "test-fuzz: FUZZ_ITERS='%s' is not a count "
+		    "from 1 to 100000000; unset it for the default 3000\n",
+		    env);
+		free(dir);
+		return 2;
+	}
 	load_samples(dir, &jas, &bin);
 	ok(jas.n > 0, "found sample programs to mutate (%zu)", jas.n);
 	ok(fuzz_loader(&r, &bin, iters),

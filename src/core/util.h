@@ -14,8 +14,11 @@
 
 #if defined(__GNUC__)
 #define PRINTFLIKE(a, b) __attribute__((format(printf, a, b)))
+/* a branch the hot loops of the engines almost never take */
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define PRINTFLIKE(a, b)
+#define UNLIKELY(x) (x)
 #endif
 
 /* free() each of the n pointers of v; FREE_ALL(a, b, ...) lists a

@@ -55,12 +55,7 @@
 #include "mic1-jit.h"
 #include "mic1.h"
 #include "micro-fast.h"
-
-#ifdef __GNUC__
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define UNLIKELY(x) (x)
-#endif
+#include "util.h"
 
 /* The register file: the B field's values first, so that a B field
  * indexes it directly (9..15 all read R_ZERO), then H and MAR. */

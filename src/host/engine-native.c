@@ -73,13 +73,9 @@
 #define NAT_GOTO 1
 #endif
 
-#ifdef __GNUC__
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define UNLIKELY(x) (x)
-#endif
 
 #include "native-int.h"
+#include "util.h"
 
 /* The instructions whose handler needs no operand and no check; the
  * others are decoded in nat_decode's switch, H_SLOW: ref_exec's. */

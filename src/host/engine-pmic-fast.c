@@ -50,12 +50,7 @@
 #include "micro-fast.h"
 #include "pmic-jit.h"
 #include "pmic.h"
-
-#ifdef __GNUC__
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define UNLIKELY(x) (x)
-#endif
+#include "util.h"
 
 /* The register file: pmic-jit.h's MFP_NREG registers. */
 #define MFP_NONE	PMIC_NCU	/* no unit writes the register */
