@@ -198,4 +198,16 @@ expect_err "cannot write output: No space left on device" \
     "output to a full disk: the reason is given"
 no_sanitizer_report "output to a full disk"
 
+# so is help or a version that cannot be written: every tool's --help
+for cmd in "$M --help" "$M --version" "$IJVM_AS --help" "$IJVM_DIS --help" \
+    "$top_builddir/src/mic1-as --help" "$top_builddir/src/pmic-cc --help"; do
+	# shellcheck disable=SC2086
+	$cmd >/dev/full 2>e </dev/null
+	rc=$?; err=e
+	name="${cmd##*/} to a full disk"
+	expect_rc 2 "$name"
+	expect_err "cannot write standard output: No space left on device" \
+	    "$name: the reason is given"
+done
+
 done_testing

@@ -589,3 +589,18 @@ option_number(const char *opt, const char *arg, unsigned long min,
 	}
 	return 0;
 }
+
+int
+stdout_done(const char *prog, int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (rc == 0) {
+		fprintf(stderr, "%s: cannot write standard output%s%s\n",
+		    prog, errno != 0 ? ": " : "",
+		    errno != 0 ? strerror(errno) : "");
+		rc = 2;
+	}
+	return rc;
+}

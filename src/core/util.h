@@ -21,6 +21,12 @@
 #define UNLIKELY(x) (x)
 #endif
 
+/* A command's last word on standard output: rc, unless what it printed
+ * cannot be written (a full disk, a closed pipe), which is said on
+ * standard error as "prog: cannot write standard output: why" and exit
+ * status 2; a command that already failed keeps its status. */
+int stdout_done(const char *prog, int rc);
+
 /* free() each of the n pointers of v; FREE_ALL(a, b, ...) lists a
  * destructor's arrays in one call. */
 void	 free_all(void *const *v, size_t n);

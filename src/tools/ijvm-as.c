@@ -32,8 +32,8 @@ default_output(const char *in)
 	return xasprintf("%s.ijvm", in);
 }
 
-int
-main(int argc, char **argv)
+static int
+tool_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output",     required_argument, NULL, 'o' },
@@ -121,4 +121,10 @@ main(int argc, char **argv)
 	program_free(&prog);
 	ijvm_opset_free(&set);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_done("ijvm-as", tool_main(argc, argv));
 }

@@ -19,8 +19,8 @@ static const char usage[] =
 "  -c, --config CONFIG  instruction-set configuration file (as for ijvm-as)\n"
 "  -h, --help           show this help\n";
 
-int
-main(int argc, char **argv)
+static int
+tool_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -101,4 +101,10 @@ main(int argc, char **argv)
 	program_free(&prog);
 	ijvm_opset_free(&set);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_done("ijvm-dis", tool_main(argc, argv));
 }

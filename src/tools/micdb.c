@@ -48,8 +48,8 @@ static const char usage[] =
 "       micdb devices                list OpenCL devices\n"
 "       micdb --version | --help\n";
 
-int
-main(int argc, char **argv)
+static int
+tool_main(int argc, char **argv)
 {
 	int rc;
 
@@ -85,4 +85,10 @@ main(int argc, char **argv)
 	if ((rc = tui_main(argc, argv)) == TUI_BATCH)
 		return batch_main(argc, argv);
 	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_done("micdb", tool_main(argc, argv));
 }

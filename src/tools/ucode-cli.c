@@ -140,8 +140,8 @@ ucode_cli_write(const struct ucode_cli *cli, const struct ucode_cli_args *a,
 	return rc;
 }
 
-int
-main(int argc, char **argv)
+static int
+tool_main(int argc, char **argv)
 {
 	const struct ucode_cli *cli = &ucode_tool;
 	struct ucode_cli_args a;
@@ -163,4 +163,10 @@ main(int argc, char **argv)
 	if (rc != 0)
 		return ucode_cli_fail(cli, &errs);
 	return ucode_cli_write(cli, &a, &store, &listing, &syms);
+}
+
+int
+main(int argc, char **argv)
+{
+	return stdout_done(ucode_tool.prog, tool_main(argc, argv));
 }
