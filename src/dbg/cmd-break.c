@@ -168,8 +168,9 @@ resolve_mpc(struct session *s, const char *spec, int32_t *mpc,
 		*cause = xasprintf("no label '%s' in the microprogram (did you "
 		    "mean '%s'?)", spec, best);
 	else
-		*cause = xasprintf("no label '%s' in the microprogram %s", spec,
-		    mc->path);
+		*cause = xasprintf("no label '%s' in the microprogram %s "
+		    "(labels are the names before ':' in that file; break mpc "
+		    "also takes an address)", spec, mc->path);
 	return -1;
 }
 

@@ -306,8 +306,10 @@ loc_resolve(const struct loc_env *env, const char *spec,
 		return 0;
 	}
 	if (strncmp(spec, "mpc ", 4) == 0 || strcmp(spec, "mpc") == 0) {
-		*cause = xasprintf("micro-level breakpoints (mpc) need the micro "
-		    "levels, which are not part of this build yet");
+		*cause = xasprintf("'mpc' names a microprogram address, which "
+		    "only break and tbreak take (break mpc LABEL); here give "
+		    "a program location: a line, a label, a method or "
+		    "*ADDRESS");
 		return -1;
 	}
 	if (*spec == '*') {

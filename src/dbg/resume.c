@@ -533,7 +533,7 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		if (s->cfg.max_steps != 0) {
 			if (s->m.step >= s->cfg.max_steps) {
 				buf_printf(out, "step limit reached: %llu steps "
-				    "(raise --max-steps)\n",
+				    "(start micdb again with a larger --max-steps)\n",
 				    (unsigned long long)s->cfg.max_steps);
 				finish_stop(s, out);
 				return 0;

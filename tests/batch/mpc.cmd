@@ -37,3 +37,5 @@ step
 info break
 delete
 continue
+break mpc zzzzqqqqxxxx
+list mpc Main1
