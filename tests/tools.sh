@@ -65,6 +65,9 @@ run_cmd o e "$MICDB" run --cores 3 --output raw hi.jas
 Hi
 Hi" ]
 ok $? "--output raw passes bytes through"
+run_cmd o e "$MICDB" run --output lines hi.jas
+[ "$rc" -eq 0 ] && [ "$(cat o)" = "[core 0] Hi" ]
+ok $? "--output lines prefixes a lone core's lines too (asked for)"
 run_cmd o e "$IJVM_DIS" hi.ijvm
 [ "$rc" -eq 0 ] && grep -q "BIPUSH 72" o && grep -q "^.main" o
 ok $? "ijvm-dis prints .jas"

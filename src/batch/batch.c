@@ -213,7 +213,7 @@ batch_main(int argc, char **argv)
 	/* no output comes before the first command: t is set up after */
 	if (session_open(&s, &l, &o, &fe, &cause) != 0)
 		goto usage;
-	t.raw = o.output_raw || l.ncores == 1;
+	t.raw = opts_output_raw(&o, l.ncores);
 	t.at_bol = 1;
 	if (!t.raw)
 		core_lines_init(&t.lines, l.ncores);

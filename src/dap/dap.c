@@ -218,7 +218,7 @@ req_launch(struct dap *d, json_object *req, json_object *args)
 	if (session_open(&d->s, &d->l, &d->o, &fe, &cause) != 0)
 		goto fail_opts;
 	d->ncores = d->l.ncores;
-	d->raw = d->o.output_raw || d->ncores == 1;
+	d->raw = opts_output_raw(&d->o, d->ncores);
 	if (!d->raw)
 		core_lines_init(&d->lines, d->ncores);
 	d->dsyms = xcalloc(d->l.nprogs, sizeof *d->dsyms);

@@ -56,6 +56,13 @@ opts_init(struct micdb_opts *o)
 	o->heap_words = MM_DEFAULT_HEAP_WORDS;
 	o->level = LEVEL_ISA;
 	o->engine = ENGINE_DEFAULT;
+	o->output_raw = -1;
+}
+
+int
+opts_output_raw(const struct micdb_opts *o, uint32_t ncores)
+{
+	return o->output_raw < 0 ? ncores == 1 : o->output_raw;
 }
 
 static void

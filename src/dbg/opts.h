@@ -37,7 +37,7 @@ struct micdb_opts {
 	const char	*trace_format;   /* --trace-format; NULL: from the name */
 	const char	*trace_cores;    /* --trace-cores; NULL: the first warp */
 	uint64_t	 max_steps;      /* 0: no limit */
-	int		 output_raw;
+	int		 output_raw;     /* --output: 1 raw, 0 lines, -1 none */
 	int		 fork_join;
 	struct opt_program *progs;       /* --program entries, then PROGRAM */
 	size_t		 nprogs;
@@ -54,6 +54,9 @@ struct loaded {
 };
 
 void	opts_init(struct micdb_opts *o);
+/* Whether core output passes through byte for byte: --output, else with
+ * one core only (doc/debugger.md section 1). */
+int	opts_output_raw(const struct micdb_opts *o, uint32_t ncores);
 void	opts_free(struct micdb_opts *o);
 /*
  * Parse argv (from argv[first]) into o.  Returns 0; 1 when --help was

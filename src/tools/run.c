@@ -815,7 +815,7 @@ run_main(int argc, char **argv)
 	if (o.fork_join)
 		machine_fork_join(&r.m);
 	r.o = &o;
-	r.raw = o.output_raw || cfg.ncores == 1;
+	r.raw = opts_output_raw(&o, cfg.ncores);
 	r.reported = xcalloc(cfg.ncores, 1);
 	if (engine_create(&r, &cause) != 0)
 		goto fail;
