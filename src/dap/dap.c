@@ -96,6 +96,9 @@ static const struct {
 	{ "heapWords",	"--heap-words" },
 	{ "input",	"--input" },
 	{ "maxSteps",	"--max-steps" },
+	{ "trace",	"--trace" },
+	{ "traceFormat", "--trace-format" },
+	{ "traceCores",	"--trace-cores" },
 };
 
 /* An attribute as an option value: strings as they are, numbers in

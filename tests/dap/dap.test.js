@@ -275,6 +275,22 @@ function sessionSuites(micdb, label) {
 			await s.next('terminated');
 		});
 
+		it('opens a trace from launch\'s trace attributes, as --trace does', async () => {
+			const file = path.join(require('os').tmpdir(),
+			    `micdb-dap-trace-${process.pid}-${label.replace(/\W/g, '')}.jsonl`);
+			await s.launch({ program: SUM, stopOnEntry: true, trace: file,
+			    traceFormat: 'jsonl', traceCores: '0' });
+			await s.next('stopped');
+			await s.repl('stepi 3');
+			await s.next('stopped');
+			assert.match(await s.repl('trace stop'), /trace/);
+			const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+			fs.unlinkSync(file);
+			assert.ok(lines.length >= 3, `${lines.length} lines`);
+			for (const l of lines)
+				JSON.parse(l);
+		});
+
 		it('stops on entry; evaluates commands, expressions and hovers', async () => {
 			await s.launch({ program: SUM, stopOnEntry: true });
 			const st = await s.next('stopped');
