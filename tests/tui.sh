@@ -438,6 +438,13 @@ see "stack pane: link and saved PC/LV" fib "saved PC 0x"
 type_line fib "delete"
 type_line fib "finish"
 see "finish returns a value" fib "value returned"
+# Enter after x goes on after it (gdb), not the same bytes again
+type_line fib "x/1xb 0"
+see "x/1xb 0" fib "0x0000 <main>:  0x10"
+keys fib Enter
+see "Enter after x: the next byte" fib "0x0001 <main+1>:  0x00"
+keys fib Enter
+see "Enter again: the one after" fib "0x0002 <main+2>:  0x36"
 kill -HUP "$(cat "$TMP/fib.pid")"
 terminal_back fib "SIGHUP"
 

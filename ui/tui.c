@@ -551,6 +551,11 @@ tui_command(struct tui *t, const char *line)
 	/* a key pressed to stop the last run must not stop this one */
 	*session_interrupt_flag(t->s) = 0;
 	rc = session_execute(t->s, text, &out, &cause);
+	if ((end = session_take_repeat(t->s)) != NULL) {
+		/* Enter goes on where list or x ended, as in gdb */
+		free(t->last_line);
+		t->last_line = end;
+	}
 	log_buf(t, &out);
 	buf_free(&out);
 	if (rc == SESSION_QUIT)

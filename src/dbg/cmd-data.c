@@ -246,10 +246,18 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	const struct core *k = &s->m.cores[core];
 	const struct program *p = session_prog(s, core);
 	int32_t center, here = session_core_pc(s, core);
-	int cont = 0;
-	size_t n;
+	int cont = 0, back = strcmp(c->args, "-") == 0;
+	size_t n, stop;
 
-	if (*c->args != '\0') {
+	if (back) {
+		/* gdb's list -: the lines before the last list's */
+		if (s->list_first < 0 || s->list_core != core) {
+			*cause = xasprintf("no list to go back from (list "
+			    "LOCATION lists somewhere first)");
+			return -1;
+		}
+		center = s->list_first;
+	} else if (*c->args != '\0') {
 		struct bp_loc *locs;
 		size_t nlocs;
 
@@ -285,10 +293,24 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	}
 	for (i = 0; i < n && a[i] < (uint32_t)center; i++)
 		;
-	first = cont ? i : i > LIST_LINES / 2 ? i - LIST_LINES / 2 : 0;
-	if (!cont && n - first < LIST_LINES)
-		first = n > LIST_LINES ? (uint32_t)n - LIST_LINES : 0;
-	for (i = first; i < n && shown < LIST_LINES; i++, shown++) {
+	stop = n;
+	if (back) {
+		if (i == 0) {
+			free(a);
+			*cause = xasprintf("already at the start of the method "
+			    "(list LOCATION lists elsewhere)");
+			return -1;
+		}
+		stop = i;
+		first = i > LIST_LINES ? i - LIST_LINES : 0;
+	} else {
+		first = cont ? i : i > LIST_LINES / 2 ? i - LIST_LINES / 2 :
+		    0;
+		if (!cont && n - first < LIST_LINES)
+			first = n > LIST_LINES ? (uint32_t)n - LIST_LINES : 0;
+	}
+	s->list_first = (int32_t)a[first];
+	for (i = first; i < stop && shown < LIST_LINES; i++, shown++) {
 		char insn[128], tmp[128], lab[144];
 		uint32_t at = a[i], mfirst, mend = a[i] + 1;
 		const char *l = loc_label_name(p, a[i], tmp, sizeof tmp);
@@ -329,20 +351,23 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	}
 	s->list_core = core;
 	free(a);
+	/* Enter: on in the same direction, as in gdb */
+	free(s->repeat_as);
+	s->repeat_as = xstrdup(back ? "list -" : "list");
 	return 0;
 }
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
 	.alias = "l",
-	.usage = "list [LOCATION]",
+	.usage = "list [LOCATION|-]",
 	.summary = "list the code around the PC",
 	.help = "the code around the focused core's PC (or LOCATION): address,\n"
 	    "label, instruction with the source's names (locals, globals,\n"
 	    "constants), source line; => marks the PC and B a breakpoint.  A\n"
 	    "#print is one row as the source wrote it: x/Ni ADDR shows the\n"
-	    "BIPUSH/OUT pairs behind it.  Again without LOCATION: the next\n"
-	    "lines.",
+	    "BIPUSH/OUT pairs behind it.  Again without LOCATION (or Enter):\n"
+	    "the next lines; list -: the lines before the last list's.",
 	.arg = ARG_LOCATION,
 	.exec = cmd_list_exec,
 };

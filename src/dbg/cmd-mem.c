@@ -259,7 +259,7 @@ x_value(struct buf *out, char fmt, int bits, int32_t v)
  * first instruction of a #print says which directive it comes from. */
 static int
 x_insns(struct session *s, int32_t a, unsigned long n, struct buf *out,
-    char **cause)
+    int32_t *next, char **cause)
 {
 	const struct program *p = session_prog(s, s->focus);
 	int32_t here = session_core_pc(s, s->focus);
@@ -288,6 +288,7 @@ x_insns(struct session *s, int32_t a, unsigned long n, struct buf *out,
 		buf_printf(out, "\n");
 		a += size > 0 ? size : 1;
 	}
+	*next = a;
 	return 0;
 }
 
@@ -361,15 +362,34 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
     char **cause)
 {
 	struct xfmt x;
-	int32_t addr;
+	int32_t addr, next;
+	int rc;
 
 	if (parse_xfmt(c->fmt, &x, cause) != 0)
 		return -1;
 	if (*c->args == '\0') {
-		*cause = xasprintf("usage: %s", c->entry->usage);
-		return -1;
-	}
-	if (session_eval_text(s, c->args, &addr, cause) != 0) {
+		/* gdb: x alone goes on after the last x, in its format
+		 * unless one is given */
+		if (!s->x_last.valid) {
+			*cause = xasprintf("usage: %s (x alone goes on after "
+			    "the last x)", c->entry->usage);
+			return -1;
+		}
+		const char *f = c->fmt != NULL ? c->fmt : "";
+		int gave_size = strpbrk(f, "bw") != NULL;
+
+		if (c->fmt == NULL)
+			x.n = s->x_last.n;
+		/* what x/FMT leaves out is the last x's, as in gdb */
+		if (strpbrk(f, "xduotci") == NULL)
+			x.fmt = gave_size && x.size == 'w' &&
+			    s->x_last.fmt == 'i' ? 'd' : s->x_last.fmt;
+		if (!gave_size)
+			x.size = x.fmt == 'i' ? 'b' : s->x_last.size;
+		if (x.fmt == 'i' && x.size == 'w')
+			x.size = 'b';
+		addr = s->x_last.next;
+	} else if (session_eval_text(s, c->args, &addr, cause) != 0) {
 		struct bp_loc *locs;
 		size_t nlocs, i;
 		char *why = NULL;
@@ -394,16 +414,28 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		free(*cause);
 		*cause = NULL;
 	}
+	next = addr + (int32_t)x.n;
 	if (x.fmt == 'i')
-		return x_insns(s, addr, x.n, out, cause);
-	if (x.size == 'b')
-		return x_bytes(s, addr, &x, out, cause);
-	return x_words(s, addr, &x, out, cause);
+		rc = x_insns(s, addr, x.n, out, &next, cause);
+	else if (x.size == 'b')
+		rc = x_bytes(s, addr, &x, out, cause);
+	else
+		rc = x_words(s, addr, &x, out, cause);
+	if (rc != 0)
+		return rc;
+	s->x_last.valid = 1;
+	s->x_last.next = next;
+	s->x_last.n = x.n;
+	s->x_last.fmt = x.fmt;
+	s->x_last.size = x.size;
+	free(s->repeat_as);
+	s->repeat_as = xstrdup("x");
+	return 0;
 }
 
 const struct cmd_entry cmd_x_entry = {
 	.name = "x",
-	.usage = "x[/N[FMT][SIZE]] ADDR",
+	.usage = "x[/N[FMT][SIZE]] [ADDR]",
 	.summary = "examine memory or code",
 	.help = "examine N units from ADDR (an expression) as the focused core\n"
 	    "sees them.  Two address spaces, as on a Harvard machine: data\n"
@@ -413,7 +445,9 @@ const struct cmd_entry cmd_x_entry = {
 	    "FMT: d decimal (default for words), x hex (default for bytes), u\n"
 	    "unsigned, o octal, t binary, c character, i instructions (x/5i\n"
 	    "$pc; ADDR may be a label or method: x/4i loop).  Rows are\n"
-	    "labelled with the region or <label+offset>.",
+	    "labelled with the region or <label+offset>.  Without ADDR (or\n"
+	    "Enter after an x): the units after the last x, in its format\n"
+	    "unless one is given.",
 	.arg = ARG_EXPR,
 	.exec = cmd_x_exec,
 };

@@ -98,9 +98,24 @@ session_execute(struct session *s, const char *line, struct buf *out,
 		free(s->last_line);
 		s->last_line = xstrdup(copy);
 	}
+	free(s->repeat_as);
+	s->repeat_as = NULL;
 	rc = cmd_execute(s, copy, out, cause);
 	free(copy);
+	if (s->cfg.repeat && s->repeat_as != NULL && s->last_line != NULL) {
+		free(s->last_line);
+		s->last_line = session_take_repeat(s);
+	}
 	return rc;
+}
+
+char *
+session_take_repeat(struct session *s)
+{
+	char *r = s->repeat_as;
+
+	s->repeat_as = NULL;
+	return r;
 }
 
 /* --- help, quit ------------------------------------------------------- */

@@ -143,7 +143,19 @@ struct session {
 	size_t			 nvalues;
 	struct div_acc		 div;         /* divergence sampled at stops */
 	char			*last_line;   /* for an empty line */
+	/* what an empty line runs after the command just run, when not
+	 * that command again (gdb: list and x go on where they ended) */
+	char			*repeat_as;
 	int32_t			 list_next;   /* list continues here; -1 */
+	int32_t			 list_first;  /* list - ends before it; -1 */
+	/* x with no address goes on from the last x: its next address,
+	 * count, format and unit (valid 0: no x yet) */
+	struct {
+		int		 valid;
+		int32_t		 next;
+		unsigned long	 n;
+		char		 fmt, size;
+	}			 x_last;
 	int			 told_mic1;   /* the Mic-1 level's missing
 					 checks were said (once) */
 	uint32_t		 list_core;   /* ... for this core */

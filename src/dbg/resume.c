@@ -502,6 +502,7 @@ finish_stop(struct session *s, struct buf *out)
 			session_set_focus(s, s->stop_cores[0], out);
 	}
 	s->list_next = -1;
+	s->list_first = -1;
 	div_sample(&s->div, &s->m, s->level != LEVEL_ISA);
 	session_where(s, s->focus, out);
 	session_stopped(s, out);

@@ -31,6 +31,7 @@ settle(struct session *s)
 	s->nstop_cores = 0;
 	s->last_bp = 0;
 	s->list_next = -1;
+	s->list_first = -1;
 	for (size_t i = 0; i < s->bps.n; i++) {
 		struct bp *b = &s->bps.v[i];
 		char *err = NULL;

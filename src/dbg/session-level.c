@@ -398,6 +398,7 @@ session_switch_level(struct session *s, enum level level, int to_boundary,
 		return -1;
 	session_trace_mark(s, "level %s", level_name(level));
 	s->list_next = -1;
+	s->list_first = -1;
 	if (level == LEVEL_MIC && !s->told_mic1) {
 		buf_printf(out, "%s\n", session_mic1_note);
 		s->told_mic1 = 1;

@@ -100,6 +100,7 @@ session_create(struct session **sp, const struct session_config *cfg,
 	s->run.core_mask = xcalloc(n, 1);
 	s->stop_on_fault = 1;
 	s->list_next = -1;
+	s->list_first = -1;
 	div_init(&s->div, cfg->machine.warp_width);
 	s->hist = history_create(n);
 	/* A microprogram named on the command line is loaded now, so that
@@ -167,6 +168,7 @@ session_free(struct session *s)
 	free_displays(s);
 	div_free(&s->div);
 	free(s->last_line);
+	free(s->repeat_as);
 	free(s->core_prog);
 	free(s->input);
 	free(s);

@@ -89,6 +89,10 @@ void	 session_free(struct session *s);
  */
 int	 session_execute(struct session *s, const char *line, struct buf *out,
 	    char **cause);
+/* What Enter should run after the line session_execute just ran, when
+ * not that line again (the caller owns it; NULL: the line itself): gdb's
+ * list and x go on where they ended. */
+char	*session_take_repeat(struct session *s);
 /* Is a run in progress? */
 int	 session_running(const struct session *s);
 /*
