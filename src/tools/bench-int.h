@@ -308,10 +308,12 @@ double		 bench_now(void);
 struct spread	 bench_spread(double *, size_t);
 
 /* The native engine of a workload's level on n cores and `threads`
- * threads: a warm-up (*wu, its budget) and --reps timed runs (*ips). */
+ * threads: --reps timed runs (*ips) of the budget of `given` (a warm-up
+ * done already), or with none, of a warm-up's of its own (*wu). */
 int		 bench_measure_threads(struct bench *, const struct workload *,
 		     const struct wl_progs *, uint32_t, uint32_t,
-		     struct warm *, struct spread *, char **);
+		     const struct warm *given, struct warm *, struct spread *,
+		     char **);
 /* `copies` one-thread runs of that engine at once, each in a process of
  * its own, of wu's budget (a one-thread warm-up; one_ips its rate), each
  * repeated up to --run-seconds: their instructions over the time from

@@ -736,8 +736,9 @@ fail_native:
 
 int
 bench_measure_threads(struct bench *b, const struct workload *w,
-    const struct wl_progs *wp, uint32_t n, uint32_t threads, struct warm *wu,
-    struct spread *ips, char **cause)
+    const struct wl_progs *wp, uint32_t n, uint32_t threads,
+    const struct warm *given, struct warm *wu, struct spread *ips,
+    char **cause)
 {
 	uint32_t was = b->o.threads;
 	struct timed t;
@@ -745,7 +746,10 @@ bench_measure_threads(struct bench *b, const struct workload *w,
 
 	memset(&t, 0, sizeof t);
 	b->o.threads = threads;
-	rc = warm_up(b, w, wp, n, ENGINE_NATIVE, 0, wu, cause) != 0 ||
+	if (given != NULL)
+		*wu = *given;
+	rc = (given == NULL &&
+	    warm_up(b, w, wp, n, ENGINE_NATIVE, 0, wu, cause) != 0) ||
 	    timed_runs(b, w, wp, n, ENGINE_NATIVE, 0, wu, &t, cause) != 0 ?
 	    -1 : 0;
 	b->o.threads = was;

@@ -3,8 +3,11 @@
  * with host threads, and how far that is from what the host can give.
  *
  * For every row of the main table that has a native figure, the native
- * engine runs on 1, 2, 4, ... threads and on --threads (each count its
- * own warm-up and budget, as in the main table), and beside each count
+ * engine runs on 1, 2, 4, ... threads and on --threads, every count the
+ * one-thread warm-up's budget (the same instructions: a budget of its own
+ * would time a larger part of the program at more threads, its end
+ * included, whose steps may be the serial ones: doc/performance.md
+ * 24.14), and beside each count
  * from two on, as many one-thread runs of the same row at once, each in
  * a process of its own (bench_measure_copies).  Those copies share
  * nothing but the machine: their summed rate is what this host gives
@@ -72,7 +75,8 @@ bench_scaling_measure(struct bench *b, size_t wl, size_t lv, uint32_t n,
 			    w->name, n, counts[i], counts[i] == 1 ? "" : "s");
 		pt->threads = counts[i];
 		if (bench_measure_threads(b, w, wp, n, counts[i],
-		    i == 0 ? &one : &wu, &pt->ips, &msg) != 0)
+		    i == 0 ? NULL : &one, i == 0 ? &one : &wu, &pt->ips,
+		    &msg) != 0)
 			break;
 		if (i > 0) {
 			if (b->tty)
