@@ -564,6 +564,20 @@ test_repeat(void)
 	o = cmd(&t, "   ");
 	ok(has(o, "core 0 at 0x000c (loop+8, t.jas:14)"),
 	    "repeat: blanks are an empty line");
+	/* gdb: after x and list an empty line goes on where they ended */
+	o = cmd(&t, "x/1xb 0");
+	ok(has(o, "0x0000 <main>:"), "repeat: x/1xb 0");
+	o = cmd(&t, "");
+	ok(has(o, "0x0001 <main+1>:"), "repeat: Enter after x reads on");
+	o = cmd(&t, "list loop");
+	o = cmd(&t, "");
+	ok(has(o, "0x0016  done:") && !has(o, "loop:"),
+	    "repeat: Enter after list lists on");
+	/* a display shown by the command is not a typed x: Enter runs the
+	 * command again, not x */
+	o = cmd(&t, "display/i $pc");
+	o = cmd(&t, "");
+	ok(has(o, "x/i $pc"), "repeat: Enter after display/i is display");
 	o = cmd(&t, "quit");
 	o = cmd(&t, "");
 	is_str(o, "", "repeat: quit is not repeated");

@@ -301,15 +301,25 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			    "(list LOCATION lists elsewhere)");
 			return -1;
 		}
+		/* LIST_LINES rows back, a #print's expansion one row */
 		stop = i;
-		first = i > LIST_LINES ? i - LIST_LINES : 0;
+		for (first = i; first > 0 && i - first < 4 * LIST_LINES; ) {
+			uint32_t mf, me;
+
+			first--;
+			if (dsym_macro_at(p, a[first], &mf, &me, NULL, 0))
+				while (first > 0 && a[first - 1] >= mf)
+					first--;
+			if (++shown == LIST_LINES)
+				break;
+		}
+		shown = 0;
 	} else {
 		first = cont ? i : i > LIST_LINES / 2 ? i - LIST_LINES / 2 :
 		    0;
 		if (!cont && n - first < LIST_LINES)
 			first = n > LIST_LINES ? (uint32_t)n - LIST_LINES : 0;
 	}
-	s->list_first = (int32_t)a[first];
 	for (i = first; i < stop && shown < LIST_LINES; i++, shown++) {
 		char insn[128], tmp[128], lab[144];
 		uint32_t at = a[i], mfirst, mend = a[i] + 1;
@@ -324,12 +334,14 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		if (dsym_macro_at(p, a[i], &mfirst, &mend, insn, sizeof insn)) {
 			at = mfirst;
 			l = loc_label_name(p, mfirst, tmp, sizeof tmp);
-			for (; i + 1 < n && a[i + 1] < mend; i++)
+			for (; i + 1 < stop && a[i + 1] < mend; i++)
 				bp |= has_bp(s, s->m.cores[core].prog, core,
 				    (int32_t)a[i + 1]);
 			at_pc = core == s->focus && here >= (int32_t)at &&
 			    here < (int32_t)mend;
 		}
+		if (shown == 0)	/* where list - goes back from */
+			s->list_first = (int32_t)at;
 		snprintf(lab, sizeof lab, "%s%s", l ? l : "", l ? ":" : "");
 		buf_printf(out, "%c%-2s 0x%04x  %-12s %-24s", bp ? 'B' : ' ',
 		    at_pc ? "=>" : "", at, lab, insn);

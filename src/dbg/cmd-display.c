@@ -40,6 +40,7 @@ display_value(struct session *s, const struct display *d, struct buf *out,
 	struct buf tmp = { 0 };
 	size_t nvalues = s->nvalues;
 	const char *eq;
+	char *repeat;
 	int rc;
 
 	memset(&c, 0, sizeof c);
@@ -48,7 +49,14 @@ display_value(struct session *s, const struct display *d, struct buf *out,
 		c.word = "x";
 		c.fmt = d->fmt;
 		c.args = d->expr;
-		return cmd_x_entry.exec(s, &c, out, cause);
+		/* a display is not a typed x: what Enter runs stays the
+		 * command's that showed it (x_last moves, as in gdb) */
+		repeat = s->repeat_as;
+		s->repeat_as = NULL;
+		rc = cmd_x_entry.exec(s, &c, out, cause);
+		free(s->repeat_as);
+		s->repeat_as = repeat;
+		return rc;
 	}
 	c.entry = &cmd_print_entry;
 	c.word = "print";

@@ -388,6 +388,13 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			x.size = x.fmt == 'i' ? 'b' : s->x_last.size;
 		if (x.fmt == 'i' && x.size == 'w')
 			x.size = 'b';
+		if (x.size == 'b' &&
+		    s->m.cores[s->focus].prog != s->x_last.prog) {
+			*cause = xasprintf("core %u runs another program than "
+			    "the one the last x read: give an address",
+			    s->focus);
+			return -1;
+		}
 		addr = s->x_last.next;
 	} else if (session_eval_text(s, c->args, &addr, cause) != 0) {
 		struct bp_loc *locs;
@@ -424,6 +431,7 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	if (rc != 0)
 		return rc;
 	s->x_last.valid = 1;
+	s->x_last.prog = s->m.cores[s->focus].prog;
 	s->x_last.next = next;
 	s->x_last.n = x.n;
 	s->x_last.fmt = x.fmt;

@@ -152,6 +152,7 @@ struct session {
 	 * count, format and unit (valid 0: no x yet) */
 	struct {
 		int		 valid;
+		uint16_t	 prog;    /* whose code a code x read */
 		int32_t		 next;
 		unsigned long	 n;
 		char		 fmt, size;
