@@ -48,6 +48,12 @@ run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/c.cmd" --engine ref \
     "$FIB"
 cmp -s "$TMP/run2.vcd" "$TMP/opt2.x"
 ok $? "--batch takes --trace-format and --trace-cores as micdb run does"
+# a trace the session's end cannot write is said, and exit status 2
+run_cmd "$TMP/o" "$TMP/e" "$MICDB" --batch "$TMP/c.cmd" --engine ref \
+    --cores 4 --trace /dev/full --trace-format jsonl "$FIB"
+expect_rc 2 "--batch --trace to a full disk"
+expect_err "cannot write /dev/full: No space left on device" \
+    "--batch --trace to a full disk: the reason is given"
 timeout 120 node "$CHECK" dap "$MICDB" "$FIB" 4 "$TMP/dap.json" \
     >"$TMP/dap.out" 2>&1
 cmp -s "$TMP/run.json" "$TMP/dap.json"

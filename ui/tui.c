@@ -1161,6 +1161,13 @@ tui_main(int argc, char **argv)
 
 	draw_free_windows(&t);
 	term_stop();
+	if (session_end_trace(t.s, &cause) != 0) {
+		/* the terminal is back: the message stays on it */
+		fprintf(stderr, "micdb: %s\n", cause);
+		free(cause);
+		if (t.exit_status == 0)
+			t.exit_status = 2;
+	}
 	session_free(t.s);
 	tui_free(&t);
 	loaded_free(&l);

@@ -237,6 +237,11 @@ batch_main(int argc, char **argv)
 
 	signal(SIGINT, SIG_DFL);
 	batch_interrupt = NULL;
+	if (session_end_trace(s, &cause) != 0) {
+		fprintf(stderr, "micdb: %s\n", cause);
+		free(cause);
+		rc = 2;
+	}
 	session_free(s);
 	core_lines_free(&t.lines);
 	loaded_free(&l);

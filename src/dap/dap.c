@@ -99,6 +99,7 @@ static const struct {
 	{ "trace",	"--trace" },
 	{ "traceFormat", "--trace-format" },
 	{ "traceCores",	"--trace-cores" },
+	{ "output",	"--output" },
 };
 
 /* An attribute as an option value: strings as they are, numbers in
@@ -447,8 +448,21 @@ handle(struct dap *d, json_object *msg)
 		return;
 	}
 	if (strcmp(cmd, "disconnect") == 0 || strcmp(cmd, "terminate") == 0) {
+		char *cause = NULL;
+
 		if (d->running)
 			*session_interrupt_flag(d->s) = 1;
+		/* the trace is written now, while the client still hears
+		 * why it could not be */
+		if (strcmp(cmd, "disconnect") == 0 && d->s != NULL &&
+		    !d->running && session_end_trace(d->s, &cause) != 0) {
+			char *text = xasprintf("micdb: %s\n", cause);
+
+			dap_console(d, text, strlen(text));
+			fputs(text, stderr);
+			free(text);
+			free(cause);
+		}
 		dap_respond(d, msg, NULL);
 		if (strcmp(cmd, "terminate") == 0 && d->s != NULL)
 			dap_terminate(d, 0);

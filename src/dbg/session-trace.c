@@ -67,6 +67,17 @@ session_trace_mark(struct session *s, const char *fmt, ...)
 	free(what);
 }
 
+int
+session_end_trace(struct session *s, char **cause)
+{
+	int rc = 0;
+
+	if (s->trace != NULL)
+		rc = trace_close(s->trace, cause);
+	s->trace = NULL;
+	return rc;
+}
+
 void
 session_trace_free(struct session *s)
 {

@@ -93,6 +93,11 @@ int	 session_execute(struct session *s, const char *line, struct buf *out,
  * not that line again (the caller owns it; NULL: the line itself): gdb's
  * list and x go on where they ended. */
 char	*session_take_repeat(struct session *s);
+/* Write and close the trace that --trace or trace start opened, if any:
+ * 0, or -1 with *cause when it cannot be written.  Front ends call it at
+ * their end, so that the user hears of a lost trace; session_free closes
+ * a trace too, but cannot say so. */
+int	 session_end_trace(struct session *s, char **cause);
 /* Is a run in progress? */
 int	 session_running(const struct session *s);
 /*

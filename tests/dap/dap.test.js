@@ -276,10 +276,11 @@ function sessionSuites(micdb, label) {
 		});
 
 		it('opens a trace from launch\'s trace attributes, as --trace does', async () => {
+			// no suffix: the format comes from traceFormat alone
 			const file = path.join(require('os').tmpdir(),
-			    `micdb-dap-trace-${process.pid}-${label.replace(/\W/g, '')}.jsonl`);
+			    `micdb-dap-trace-${process.pid}-${label.replace(/\W/g, '')}`);
 			await s.launch({ program: SUM, stopOnEntry: true, trace: file,
-			    traceFormat: 'jsonl', traceCores: '0' });
+			    traceFormat: 'jsonl', traceCores: '1', cores: 4 });
 			await s.next('stopped');
 			await s.repl('stepi 3');
 			await s.next('stopped');
@@ -288,7 +289,8 @@ function sessionSuites(micdb, label) {
 			fs.unlinkSync(file);
 			assert.ok(lines.length >= 3, `${lines.length} lines`);
 			for (const l of lines)
-				JSON.parse(l);
+				assert.deepStrictEqual(JSON.parse(l).cores.map(c => c.core),
+				    [1], 'traceCores: core 1 alone');
 		});
 
 		it('stops on entry; evaluates commands, expressions and hovers', async () => {
