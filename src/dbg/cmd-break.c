@@ -169,8 +169,8 @@ resolve_mpc(struct session *s, const char *spec, int32_t *mpc,
 		    "mean '%s'?)", spec, best);
 	else
 		*cause = xasprintf("no label '%s' in the microprogram %s "
-		    "(labels are the names before ':' in that file; break mpc "
-		    "also takes an address)", spec, mc->path);
+		    "(give one of its labels, or an address: mpc 0x1f)", spec,
+		    mc->path);
 	return -1;
 }
 

@@ -534,7 +534,9 @@ session_poll(struct session *s, uint64_t budget, struct buf *out,
 		if (s->cfg.max_steps != 0) {
 			if (s->m.step >= s->cfg.max_steps) {
 				buf_printf(out, "step limit reached: %llu steps "
-				    "(start micdb again with a larger --max-steps)\n",
+				    "(the session's --max-steps, maxSteps in "
+				    "DAP: a new session with a larger one goes "
+				    "further)\n",
 				    (unsigned long long)s->cfg.max_steps);
 				finish_stop(s, out);
 				return 0;

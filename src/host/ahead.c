@@ -8,8 +8,9 @@
  * (step, then core id), each followed by that core's next private run.
  * Statuses change only at shared steps, or at a private step whose new
  * status the window keeps back until the reference's order reaches it
- * (AHEAD_STATUS: a Mic-1 core whose MPC reaches the halt word), so the
- * barrier release at the end of a step sees the reference's statuses.
+ * (AHEAD_STATUS: an ISA core's HALT or BARRIER, a Mic-1 core whose MPC
+ * reaches the halt word), so the barrier release at the end of a step
+ * sees the reference's statuses.
  *
  * A stop inside the window (a fault under stop_on_fault, a breakpoint)
  * would leave the cores that ran ahead past its step: then the window is
@@ -227,8 +228,8 @@ ahead_touch_part(void *xv, uint64_t lo, uint64_t hi)
 	}
 }
 
-/* Bytes of a core that a round touches (AHEAD_AHEAD): its registers, the line at its
- * stack's top, its entries in the window's own arrays. */
+/* Bytes of a core that a round touches (AHEAD_AHEAD): its registers,
+ * the line at its stack's top, its entries in the window's own arrays. */
 #define AHEAD_CORE_BYTES (sizeof(struct core) + 64 + 16)
 
 /* Make ready to copy what a window may change, to undo it: the copy
@@ -386,7 +387,8 @@ ahead_prefetch(const struct ahead *a, const struct machine *m,
 		__builtin_prefetch(&m->cores[list[k + 2 * AHEAD_AHEAD]], 1);
 	if (k + AHEAD_AHEAD < n) {
 		uint32_t i = list[k + AHEAD_AHEAD];
-		uint32_t w = (uint32_t)(m->cores[i].sp - MM_STACK_BASE);
+		uint32_t w = (uint32_t)m->cores[i].sp -
+		    (uint32_t)MM_STACK_BASE;
 
 		if (w < m->cfg.stack_words)
 			__builtin_prefetch(m->stacks + (size_t)i *

@@ -20,7 +20,7 @@
  * one holds it writes the registers back and the instruction runs in
  * ref_exec itself, so a fault, its PC and the registers it leaves are
  * the golden model's by construction.  The rare instructions (ATOMICADD,
- * NEWARRAY, IASTORE, BARRIER, ERR) always go that way.
+ * NEWARRAY, IASTORE, ERR) always go that way.
  *
  * Breakpoints cost nothing where there is none: a run patches the
  * handler of each slot with a breakpoint to BP, which checks the
@@ -72,7 +72,6 @@
 #if defined(__GNUC__) && !defined(NATIVE_SWITCH)
 #define NAT_GOTO 1
 #endif
-
 
 #include "native-int.h"
 #include "util.h"
@@ -284,7 +283,8 @@ nat_watched_addr(const struct engine_run *r, int32_t addr)
  * own when c runs alone, or this core's part of one step).  first: the
  * first instruction is not checked for a breakpoint (engine.h).  priv:
  * a private run, which stops (EV_SYNC) before an instruction that reads
- * or writes a shared word, changes the core's status or needs ref_exec.
+ * or writes a shared word or needs ref_exec, and after a HALT or BARRIER
+ * (EV_STATUS: the window applies the status in the reference's order).
  * Returns the instructions executed; *ev says why it returned.
  */
 uint64_t
