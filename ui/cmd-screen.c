@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "access.h"
+#include "cmd.h"
 #include "layout.h"
 #include "lines.h"
 #include "message.h"
@@ -33,29 +34,30 @@ static void	cmd_view(struct tui *, const char *, const char *);
 static void	cmd_zoom(struct tui *, const char *, const char *);
 static void	cmd_refresh(struct tui *, const char *, const char *);
 
-/* In the order help lists them.  A name or alias added here goes into
- * cmd_screen_only (src/dbg/cmd-lookup.c) too, so that --batch and DAP
- * say it works on the screen. */
+/* In the order help lists them; the names are cmd_screen_names
+ * (src/dbg/cmd-lookup.c). */
+#define N(x) &cmd_screen_names[CMD_SCREEN_##x]
 const struct screen_cmd screen_cmds[] = {
-	{ "layout", NULL, "layout NAME",
+	{ N(LAYOUT), "layout NAME",
 	  "default, code (src, asm), cores, warps,\n"
 	  "micro (datapath, microcode; at micro levels)", cmd_layout },
-	{ "set level", NULL, "set level isa|mic",
+	{ N(SET_LEVEL), "set level isa|mic",
 	  "switch levels; asks (y/n) before running cores\n"
 	  "that are inside an instruction to a boundary", cmd_set_level },
-	{ "focus", "fs", "focus PANE (fs)",
+	{ N(FOCUS), "focus PANE (fs)",
 	  "code cores warps regs stack output cmd, next,\n"
 	  "microcode datapath (micro levels)", cmd_focus },
-	{ "colour", "color", "colour status|opcode",
+	{ N(COLOUR), "colour status|opcode",
 	  "what the cores grid is coloured by (F4)", cmd_colour },
-	{ "view", NULL, "view asm|bytes|source",
+	{ N(VIEW), "view asm|bytes|source",
 	  "the code pane's view (F3 cycles)", cmd_view },
-	{ "zoom", NULL, "zoom in|out|fit",
+	{ N(ZOOM), "zoom in|out|fit",
 	  "cores per cell of the grid (+ and - there)", cmd_zoom },
-	{ "refresh", NULL, "refresh",
+	{ N(REFRESH), "refresh",
 	  "repaint the screen (Ctrl-L)", cmd_refresh },
-	{ NULL, NULL, NULL, NULL, NULL }
+	{ NULL, NULL, NULL, NULL }
 };
+#undef N
 
 /* What help adds after the commands. */
 static const char screen_keys_help[] =
@@ -297,15 +299,15 @@ cmd_refresh(struct tui *t, const char *word, const char *arg)
 static int
 has_name(const struct screen_cmd *c, const char *word)
 {
-	return strcmp(c->name, word) == 0 ||
-	    (c->alias != NULL && strcmp(c->alias, word) == 0);
+	return strcmp(c->id->name, word) == 0 ||
+	    (c->id->alias != NULL && strcmp(c->id->alias, word) == 0);
 }
 
 int
 screen_cmd_word(const char *word)
 {
-	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++)
-		if (strchr(c->name, ' ') == NULL && has_name(c, word))
+	for (const struct screen_cmd *c = screen_cmds; c->id != NULL; c++)
+		if (strchr(c->id->name, ' ') == NULL && has_name(c, word))
 			return 1;
 	return 0;
 }
@@ -317,8 +319,8 @@ screen_cmd_word(const char *word)
 static const struct screen_cmd *
 screen_cmd_find(const char *word, const char *arg, const char **rest)
 {
-	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++) {
-		const char *sp = strchr(c->name, ' ');
+	for (const struct screen_cmd *c = screen_cmds; c->id != NULL; c++) {
+		const char *sp = strchr(c->id->name, ' ');
 		size_t n;
 
 		if (sp == NULL) {
@@ -330,8 +332,8 @@ screen_cmd_find(const char *word, const char *arg, const char **rest)
 		}
 		/* two words: "set level" */
 		n = strlen(sp + 1);
-		if (strlen(word) == (size_t)(sp - c->name) &&
-		    strncmp(c->name, word, (size_t)(sp - c->name)) == 0 &&
+		if (strlen(word) == (size_t)(sp - c->id->name) &&
+		    strncmp(c->id->name, word, (size_t)(sp - c->id->name)) == 0 &&
 		    strncmp(arg, sp + 1, n) == 0 &&
 		    (arg[n] == '\0' || arg[n] == ' ' || arg[n] == '\t')) {
 			*rest = arg + n;
@@ -348,7 +350,7 @@ screen_help(struct tui *t, struct buf *out)
 
 	(void)t;
 	buf_printf(&b, "screen commands (the TUI):\n");
-	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++) {
+	for (const struct screen_cmd *c = screen_cmds; c->id != NULL; c++) {
 		const char *h = c->help;
 		int first = 1;
 

@@ -61,12 +61,12 @@ add_table(struct words *w, const struct cmd_entry *const *table)
 static void
 add_screen(struct words *w)
 {
-	for (const struct screen_cmd *c = screen_cmds; c->name != NULL; c++) {
-		if (strchr(c->name, ' ') != NULL)
+	for (const struct screen_cmd *c = screen_cmds; c->id != NULL; c++) {
+		if (strchr(c->id->name, ' ') != NULL)
 			continue;
-		add(w, c->name);
-		if (c->alias != NULL)
-			add(w, c->alias);
+		add(w, c->id->name);
+		if (c->id->alias != NULL)
+			add(w, c->id->alias);
 	}
 }
 

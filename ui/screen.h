@@ -12,8 +12,7 @@ struct tui;
 
 /* One command of the screen, tmux's cmd_entry style. */
 struct screen_cmd {
-	const char	*name;      /* one word, or two ("set level") */
-	const char	*alias;     /* one word, or NULL */
+	const struct cmd_screen_name *id;  /* its name and alias */
 	const char	*usage;
 	const char	*help;      /* one line for help's list (a long one
 				       wraps at \n) */
@@ -21,7 +20,7 @@ struct screen_cmd {
 	void		(*exec)(struct tui *t, const char *word,
 			    const char *arg);
 };
-/* The table, in help's order, ended by an entry with a NULL name. */
+/* The table, in help's order, ended by an entry with a NULL id. */
 extern const struct screen_cmd screen_cmds[];
 /* Run line if it is a screen command (or help for one); 1 if it was. */
 int	 screen_command(struct tui *t, const char *line);

@@ -364,8 +364,7 @@ cmd_list_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	s->list_core = core;
 	free(a);
 	/* Enter: on in the same direction, as in gdb */
-	free(s->repeat_as);
-	s->repeat_as = xstrdup(back ? "list -" : "list");
+	session_set_repeat(s, back ? "list -" : "list");
 	return 0;
 }
 

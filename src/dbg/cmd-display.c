@@ -40,24 +40,11 @@ display_value(struct session *s, const struct display *d, struct buf *out,
 	struct buf tmp = { 0 };
 	size_t nvalues = s->nvalues;
 	const char *eq;
-	char *repeat;
 	int rc;
 
 	memset(&c, 0, sizeof c);
-	if (is_x_format(d->fmt)) {
-		c.entry = &cmd_x_entry;
-		c.word = "x";
-		c.fmt = d->fmt;
-		c.args = d->expr;
-		/* a display is not a typed x: what Enter runs stays the
-		 * command's that showed it (x_last moves, as in gdb) */
-		repeat = s->repeat_as;
-		s->repeat_as = NULL;
-		rc = cmd_x_entry.exec(s, &c, out, cause);
-		free(s->repeat_as);
-		s->repeat_as = repeat;
-		return rc;
-	}
+	if (is_x_format(d->fmt))
+		return cmd_x_show(s, d->fmt, d->expr, out, cause);
 	c.entry = &cmd_print_entry;
 	c.word = "print";
 	c.fmt = d->fmt;

@@ -15,9 +15,14 @@
 #include "cmd.h"
 #include "dbg.h"
 
-const char *const cmd_screen_only[] = {
-	"layout", "focus", "fs", "colour", "color", "view", "zoom",
-	"refresh", NULL
+const struct cmd_screen_name cmd_screen_names[CMD_SCREEN_N] = {
+	[CMD_SCREEN_LAYOUT] = { "layout", NULL },
+	[CMD_SCREEN_SET_LEVEL] = { "set level", NULL },
+	[CMD_SCREEN_FOCUS] = { "focus", "fs" },
+	[CMD_SCREEN_COLOUR] = { "colour", "color" },
+	[CMD_SCREEN_VIEW] = { "view", NULL },
+	[CMD_SCREEN_ZOOM] = { "zoom", NULL },
+	[CMD_SCREEN_REFRESH] = { "refresh", NULL },
 };
 
 /* Is word one of the blank-separated aliases? */
@@ -79,9 +84,12 @@ cmd_find(const struct cmd_entry *const *table, const char *word,
 		buf_free(&b);
 		return -1;
 	}
-	for (size_t i = 0; strcmp(what, "command") == 0 &&
-	    cmd_screen_only[i] != NULL; i++)
-		if (strcmp(cmd_screen_only[i], word) == 0) {
+	/* set level is the session's too: only one-word names */
+	for (size_t i = 0; strcmp(what, "command") == 0 && i < CMD_SCREEN_N;
+	    i++)
+		if (strcmp(cmd_screen_names[i].name, word) == 0 ||
+		    (cmd_screen_names[i].alias != NULL &&
+		    strcmp(cmd_screen_names[i].alias, word) == 0)) {
 			*cause = xasprintf("'%s' works on the screen only (micdb "
 			    "PROGRAM, without --batch or --dap)", word);
 			return -1;

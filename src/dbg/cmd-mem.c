@@ -357,28 +357,28 @@ x_words(struct session *s, int32_t addr, const struct xfmt *x,
 	return 0;
 }
 
-static int
-cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
-    char **cause)
+int
+cmd_x_show(struct session *s, const char *fmt, const char *args,
+    struct buf *out, char **cause)
 {
 	struct xfmt x;
 	int32_t addr, next;
 	int rc;
 
-	if (parse_xfmt(c->fmt, &x, cause) != 0)
+	if (parse_xfmt(fmt, &x, cause) != 0)
 		return -1;
-	if (*c->args == '\0') {
+	if (*args == '\0') {
 		/* gdb: x alone goes on after the last x, in its format
 		 * unless one is given */
 		if (!s->x_last.valid) {
 			*cause = xasprintf("usage: %s (x alone goes on after "
-			    "the last x)", c->entry->usage);
+			    "the last x)", cmd_x_entry.usage);
 			return -1;
 		}
-		const char *f = c->fmt != NULL ? c->fmt : "";
+		const char *f = fmt != NULL ? fmt : "";
 		int gave_size = strpbrk(f, "bw") != NULL;
 
-		if (c->fmt == NULL)
+		if (fmt == NULL)
 			x.n = s->x_last.n;
 		/* what x/FMT leaves out is the last x's, as in gdb */
 		if (strpbrk(f, "xduotci") == NULL)
@@ -396,7 +396,7 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 			return -1;
 		}
 		addr = s->x_last.next;
-	} else if (session_eval_text(s, c->args, &addr, cause) != 0) {
+	} else if (session_eval_text(s, args, &addr, cause) != 0) {
 		struct bp_loc *locs;
 		size_t nlocs, i;
 		char *why = NULL;
@@ -405,7 +405,7 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 		/* x/i loop: a label or method names a code address, found
 		 * as break finds it (the selected frame's method first), in
 		 * the focused core's program, whose code x reads */
-		if (x.size != 'b' || session_loc_resolve(s, c->args, &locs,
+		if (x.size != 'b' || session_loc_resolve(s, args, &locs,
 		    &nlocs, &why) != 0) {
 			free(why);
 			return -1;
@@ -436,8 +436,16 @@ cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
 	s->x_last.n = x.n;
 	s->x_last.fmt = x.fmt;
 	s->x_last.size = x.size;
-	free(s->repeat_as);
-	s->repeat_as = xstrdup("x");
+	return 0;
+}
+
+static int
+cmd_x_exec(struct session *s, const struct cmd_call *c, struct buf *out,
+    char **cause)
+{
+	if (cmd_x_show(s, c->fmt, c->args, out, cause) != 0)
+		return -1;
+	session_set_repeat(s, "x");	/* Enter reads on, as in gdb */
 	return 0;
 }
 

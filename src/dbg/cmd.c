@@ -109,15 +109,6 @@ session_execute(struct session *s, const char *line, struct buf *out,
 	return rc;
 }
 
-char *
-session_take_repeat(struct session *s)
-{
-	char *r = s->repeat_as;
-
-	s->repeat_as = NULL;
-	return r;
-}
-
 /* --- help, quit ------------------------------------------------------- */
 
 static void

@@ -63,10 +63,19 @@ struct cmd_entry {
 
 /* The top-level table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];
-/* The screen's own commands and aliases (ui/cmd-screen.c runs them),
- * NULL-terminated: named here so that --batch and DAP say where such a
- * command works instead of calling it unknown. */
-extern const char *const cmd_screen_only[];
+/* The names of the screen's own commands (ui/cmd-screen.c's table runs
+ * them, in this order), here so that --batch and DAP can say where such
+ * a command works instead of calling it unknown. */
+struct cmd_screen_name {
+	const char	*name;      /* one word, or two ("set level") */
+	const char	*alias;     /* one word, or NULL */
+};
+enum cmd_screen {
+	CMD_SCREEN_LAYOUT, CMD_SCREEN_SET_LEVEL, CMD_SCREEN_FOCUS,
+	CMD_SCREEN_COLOUR, CMD_SCREEN_VIEW, CMD_SCREEN_ZOOM,
+	CMD_SCREEN_REFRESH, CMD_SCREEN_N
+};
+extern const struct cmd_screen_name cmd_screen_names[CMD_SCREEN_N];
 
 /*
  * Find word in table.  what names the table in messages ("command",
@@ -113,6 +122,11 @@ extern const struct cmd_entry cmd_display_entry, cmd_undisplay_entry,
     cmd_info_display_entry;
 extern const struct cmd_entry cmd_info_globals_entry, cmd_info_heap_entry,
     cmd_x_entry;
+/* What x/FMT ARGS shows (fmt NULL: none given; ARGS "": on after the
+ * last x), into out, and where the next x goes on; display shows x's
+ * formats with it.  0, or -1 + *cause. */
+int	cmd_x_show(struct session *s, const char *fmt, const char *args,
+	    struct buf *out, char **cause);
 extern const struct cmd_entry cmd_print_entry, cmd_input_entry,
     cmd_list_entry;
 extern const struct cmd_entry cmd_core_entry, cmd_warp_entry,

@@ -187,6 +187,9 @@ void	 session_trace_mark(struct session *s, const char *fmt, ...)
 void	 session_trace_free(struct session *s);
 
 /* session.c */
+/* What Enter runs after the command in progress, when not that command
+ * again (session_take_repeat hands it to the front end). */
+void	 session_set_repeat(struct session *s, const char *line);
 const struct program *session_prog(const struct session *s, uint32_t core);
 const struct dsym *session_dsym(const struct session *s, uint32_t core);
 /* The first core that runs program prog (to describe its addresses). */

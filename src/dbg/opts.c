@@ -302,18 +302,6 @@ opts_parse(struct micdb_opts *o, int argc, char **argv, const char *usage,
 }
 
 int
-opts_check_debugger(const struct micdb_opts *o, char **cause)
-{
-	/* Every level is accepted here: the engine factory (levels.c) says
-	 * what this build cannot run when the session opens the engine.
-	 * --microcode goes with any level, since set level may reach the
-	 * micro level later. */
-	(void)o;
-	(void)cause;
-	return 0;
-}
-
-int
 opts_load(const struct micdb_opts *o, struct loaded *l, char **cause)
 {
 	uint32_t ncores = o->ncores;

@@ -73,8 +73,6 @@ int	opts_start(struct micdb_opts *o, int argc, char **argv,
 /* Check combinations, load every program, map cores.  0 or -1 + *cause. */
 int	opts_load(const struct micdb_opts *o, struct loaded *l, char **cause);
 void	loaded_free(struct loaded *l);
-/* Options the debugger (screen and --batch) cannot honour yet. */
-int	opts_check_debugger(const struct micdb_opts *o, char **cause);
 /* Parse a core set "0-7,12" (cores < limit, or any when limit is 0). */
 int	parse_core_ranges(const char *text, uint32_t **first,
 	    uint32_t **last, size_t *n, char **cause);

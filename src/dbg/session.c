@@ -592,3 +592,19 @@ session_check_names(struct session *s, const struct expr *e,
 
 	return expr_walk_names(e, check_name, &ca, cause);
 }
+
+void
+session_set_repeat(struct session *s, const char *line)
+{
+	free(s->repeat_as);
+	s->repeat_as = xstrdup(line);
+}
+
+char *
+session_take_repeat(struct session *s)
+{
+	char *r = s->repeat_as;
+
+	s->repeat_as = NULL;
+	return r;
+}
