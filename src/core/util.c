@@ -590,16 +590,25 @@ option_number(const char *opt, const char *arg, unsigned long min,
 	return 0;
 }
 
+const char *
+stdout_failed(void)
+{
+	/* the error flag too: a write that failed before left fflush
+	 * nothing to fail on, and no errno */
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return NULL;
+	return errno != 0 ? strerror(errno) : "write error";
+}
+
 int
 stdout_done(const char *prog, int rc)
 {
-	errno = 0;
-	if (fflush(stdout) == 0 && !ferror(stdout))
-		return rc;
-	if (rc == 0) {
-		fprintf(stderr, "%s: cannot write standard output%s%s\n",
-		    prog, errno != 0 ? ": " : "",
-		    errno != 0 ? strerror(errno) : "");
+	const char *why = stdout_failed();
+
+	if (why != NULL && rc == 0) {
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    prog, why);
 		rc = 2;
 	}
 	return rc;

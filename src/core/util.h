@@ -21,6 +21,9 @@
 #define UNLIKELY(x) (x)
 #endif
 
+/* NULL when all that was written to standard output got there (it is
+ * flushed); else why not (a full disk, a closed pipe). */
+const char *stdout_failed(void);
 /* A command's last word on standard output: rc, unless what it printed
  * cannot be written (a full disk, a closed pipe), which is said on
  * standard error as "prog: cannot write standard output: why" and exit

@@ -427,6 +427,7 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 {
 	struct bench b;
 	char *cause = NULL;
+	const char *why;
 	int rc;
 
 	if (argc > 1 && strcmp(argv[1], "debugger") == 0)
@@ -496,10 +497,8 @@ bench_run(int argc, char **argv, const struct bench_hooks *hooks)
 	bench_report_table(&b);
 	bench_report_micro(&b);
 	bench_scaling_table(&b);
-	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cause = xasprintf("cannot write the table: %s",
-		    errno != 0 ? strerror(errno) : "write error");
+	if ((why = stdout_failed()) != NULL) {
+		cause = xasprintf("cannot write the table: %s", why);
 		b.output_failed = 1;
 		goto failed;
 	}

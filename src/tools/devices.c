@@ -4,13 +4,13 @@
  * micdb like run.c's run_main; the listing itself is the device layer's
  * (src/ocl/ocl.h: ocl_devices_list and ocl_devices_select).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "devices.h"
 #include "ocl.h"
+#include "util.h"
 
 static const char devices_usage[] =
 "usage: micdb devices\n"
@@ -23,6 +23,7 @@ devices_main(int argc, char **argv)
 {
 	struct ocl_devices l;
 	char *cause = NULL;
+	const char *why;
 	size_t def, sel;
 	unsigned last_platform = (unsigned)-1;
 
@@ -63,10 +64,9 @@ devices_main(int argc, char **argv)
 	}
 	ocl_devices_free(&l);
 	/* a listing cut short by a full disk must not pass for the whole */
-	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if ((why = stdout_failed()) != NULL) {
 		fprintf(stderr, "micdb devices: cannot write the list: %s\n",
-		    errno != 0 ? strerror(errno) : "write error");
+		    why);
 		return 2;
 	}
 	return 0;

@@ -794,6 +794,7 @@ run_main(int argc, char **argv)
 	struct sigaction sa, old;
 	struct machine_config cfg;
 	char *cause = NULL;
+	const char *why;
 	int rc;
 
 	memset(&r, 0, sizeof r);
@@ -855,12 +856,8 @@ run_main(int argc, char **argv)
 		rc = EXIT_USAGE;
 	progress_clear(&r);
 	mic1_note(&r, &l, &cfg, rc == EXIT_ALL_HALTED || rc == EXIT_FAULTED);
-	/* the error flag too: a write that failed before left fflush
-	 * nothing to fail on */
-	errno = 0;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "micdb: cannot write output: %s\n",
-		    errno != 0 ? strerror(errno) : "write error");
+	if ((why = stdout_failed()) != NULL) {
+		fprintf(stderr, "micdb: cannot write output: %s\n", why);
 		rc = EXIT_USAGE;
 	}
 	if (r.trace != NULL && interrupted && rc != EXIT_USAGE) {
